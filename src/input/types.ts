@@ -1,0 +1,51 @@
+// The documents list as the rest of the pipeline sees it (CONTRACT.md, "The documents list").
+import type { SearchType } from '../api/types.js';
+
+export type { SearchType };
+
+/** Every search type, spelled as the CSV's `search_type` column and the API spell it. */
+const KNOWN: Record<SearchType, true> = { cpf: true, cnpj: true, oab: true, name: true, lawsuit_cnj: true, lawsuit_id: true };
+export const INPUT_SEARCH_TYPES = Object.keys(KNOWN) as SearchType[];
+
+export function isSearchType(s: string): s is SearchType {
+  return Object.hasOwn(KNOWN, s);
+}
+
+/** One usable line of the documents list. */
+export interface DocumentSpec {
+  /** Physical line (1-based) where the line's record starts in the file. */
+  line: number;
+  searchType: SearchType;
+  /** The key as the API is sent it: CPF/CNPJ digits only (CNPJ letters upper case), CNJ punctuated, etc. */
+  searchKey: string;
+  /** The key as written in the file, trimmed. */
+  rawKey: string;
+  /** Query the court directly; default false (the service's database). */
+  onDemand: boolean;
+  /** Restrict the search to one instance (court degree); default: all instances. */
+  lawsuitInstance?: number;
+  /** Days a cached answer of the same search may be reused; default: the service's own. */
+  cacheTtlInDays?: number;
+  /** Free text carried along for the user; never sent to the API. */
+  label?: string;
+}
+
+/** A line that cannot be used, for `rejected_inputs`. */
+export interface Rejection {
+  line: number;
+  /** The raw line text, cut to 500 characters. */
+  value: string;
+  /** What was wrong, in words a user can act on. */
+  reason: string;
+}
+
+/** A line that repeats an earlier search: it is not searched again. */
+export interface Duplicate { line: number; firstLine: number; key: string }
+
+export interface DocumentsList {
+  /** The file name (or the name given to parseDocuments). */
+  source: string;
+  documents: DocumentSpec[];
+  rejected: Rejection[];
+  duplicates: Duplicate[];
+}

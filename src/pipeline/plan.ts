@@ -1,0 +1,70 @@
+import type { Search } from '../api/types.js';
+import type { DocumentSpec } from '../input/documents.js';
+
+/** What the ledger already knows about a document's search, looked up before planning. */
+export interface DocumentHistory {
+  /** End of the last search of this document that completed and was fully loaded. */
+  lastSuccessAt?: Date;
+  /** A request submitted earlier (or its submission started) that has not been fully loaded yet. */
+  outstandingRequestId?: string;
+}
+
+export interface PlanOptions {
+  now: Date;
+  freshnessDays: number;
+  force: boolean;
+  /** Responses page size, to estimate the calls needed. */
+  pageSize: number;
+}
+
+export interface PlannedSearch { doc: DocumentSpec; search: Search; searchHash: string }
+
+export interface RunPlan {
+  /** Documents to submit a new request for. */
+  submit: PlannedSearch[];
+  /** Documents whose earlier request is still outstanding: polled and loaded, never submitted again. */
+  resume: Array<PlannedSearch & { requestId: string }>;
+  /** Documents searched recently enough (younger than freshnessDays) to be left alone. */
+  fresh: Array<PlannedSearch & { lastSuccessAt: Date }>;
+  onDemand: number;
+  /** Lower bound of the API calls the plan costs: one submission each, one batched poll round per 100
+   * outstanding requests, one page each; more pages and poll rounds cost more. */
+  expectedCalls: number;
+}
+
+/** The search object sent for a document: the only place where a CSV line becomes an API body. */
+export function searchFor(doc: DocumentSpec): Search {
+  const search: Search = { search_type: doc.searchType, search_key: doc.searchKey, response_type: 'lawsuit' };
+  if (doc.onDemand) search.on_demand = true;
+  if (doc.cacheTtlInDays !== undefined) search.cache_ttl_in_days = doc.cacheTtlInDays;
+  if (doc.lawsuitInstance !== undefined) search.search_params = { lawsuit_instance: doc.lawsuitInstance };
+  return search;
+}
+
+/** A stable identity for "the same search", used by the ledger to find a document's requests. */
+export function searchHash(search: Search): string {
+  return [search.search_type, search.search_key, search.on_demand ? 'od' : 'db', search.search_params?.lawsuit_instance ?? '*'].join('|');
+}
+
+/** Pure: decide what tonight's run does for each document. */
+export function planRun(docs: DocumentSpec[], history: Map<string, DocumentHistory>, opts: PlanOptions): RunPlan {
+  const plan: RunPlan = { submit: [], resume: [], fresh: [], onDemand: 0, expectedCalls: 0 };
+  const freshMs = opts.freshnessDays * 86_400_000;
+  for (const doc of docs) {
+    const search = searchFor(doc);
+    const hash = searchHash(search);
+    const h = history.get(hash) ?? {};
+    const item = { doc, search, searchHash: hash };
+    if (h.outstandingRequestId) {
+      plan.resume.push({ ...item, requestId: h.outstandingRequestId });
+    } else if (!opts.force && h.lastSuccessAt && opts.now.getTime() - h.lastSuccessAt.getTime() < freshMs) {
+      plan.fresh.push({ ...item, lastSuccessAt: h.lastSuccessAt });
+    } else {
+      plan.submit.push(item);
+      if (doc.onDemand) plan.onDemand++;
+    }
+  }
+  const requests = plan.submit.length + plan.resume.length;
+  plan.expectedCalls = requests === 0 ? 0 : plan.submit.length + Math.ceil(requests / 100) + requests;
+  return plan;
+}

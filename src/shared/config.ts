@@ -1,0 +1,168 @@
+import { readFileSync, existsSync } from 'node:fs';
+import { ConfigError } from './errors.js';
+
+/** Everything a command needs, read once at start-up and validated in one pass. */
+export interface Config {
+  /** The `api-key` header value. Required unless `sandbox`. Never logged. */
+  apiKey?: string;
+  /** The four base addresses. Required unless `sandbox` (then they point at the embedded emulator). */
+  urls: { requests: string; tracking: string; lawsuits: string; transfer: string };
+  /** DuckDB file. Default `data/warehouse.duckdb`. */
+  warehouse: string;
+  /** Documents list (CSV). Default `config/documents.example.csv`. */
+  documents: string;
+  /** Parquet exports folder. Default `data/exports`. */
+  exportDir: string;
+  /** Where transfer files are downloaded before loading. Default `data/staging`. */
+  stagingDir: string;
+  /** Where each run's Markdown report is written. Default `data/reports`. */
+  reportsDir: string;
+  /** pino level. Default `info`. */
+  logLevel: string;
+  /** Start the embedded sandbox and point every base address at it. */
+  sandbox: boolean;
+  /** Plan and print; send nothing. */
+  dryRun: boolean;
+  /** Search even documents searched within `freshnessDays`. */
+  force: boolean;
+  /** A document whose last successful search is younger than this many days is not searched again. Default 1. */
+  freshnessDays: number;
+  /** Items per page when reading responses (1..100). Default 100. */
+  pageSize: number;
+  /** Ceiling on concurrent API calls; the limiter learns the real budget below it. Default 16. */
+  maxConcurrency: number;
+  /** Tracking recurrence in days (REFERENCE.md: the unit is days). Default 7. */
+  trackingRecurrence: number;
+  /** Sandbox seed when `sandbox` is on. Default 1. */
+  sandboxSeed: number;
+  /** Sandbox per-court delay in ms when `sandbox` is on. Default 0. */
+  sandboxCourtDelayMs: number;
+  /** Sandbox fault spec when `sandbox` is on (see README). Default none. */
+  sandboxFaults?: string;
+  /** Skip the transfer-file step of `run`. */
+  skipTransfer: boolean;
+  /** Skip the export step of `run`. */
+  skipExport: boolean;
+}
+
+export interface ConfigInput {
+  env?: NodeJS.ProcessEnv;
+  /** Flags from the command line, already parsed; they win over the environment. */
+  flags?: Partial<Record<string, string | boolean | undefined>>;
+}
+
+const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const URL_VARS = {
+  requests: 'LAWSUIT_REQUESTS_URL', tracking: 'LAWSUIT_TRACKING_URL', lawsuits: 'LAWSUIT_LAWSUITS_URL', transfer: 'LAWSUIT_TRANSFER_URL',
+} as const;
+
+/**
+ * Precedence: command-line flag > environment > config file (`LAWSUIT_CONFIG`, default `config/lawsuit-etl.json`
+ * when present) > built-in default. Every problem is collected and thrown together as one ConfigError (exit 2).
+ */
+export function loadConfig(input: ConfigInput = {}): Config {
+  const env = input.env ?? process.env;
+  const flags = input.flags ?? {};
+  const problems: string[] = [];
+
+  const fileValues = readConfigFile(env, problems);
+  const pick = (flag: string | undefined, envName: string | undefined, fileKey: string): string | undefined => {
+    const f = flag === undefined ? undefined : flags[flag];
+    if (typeof f === 'string') return f;
+    if (envName && env[envName] !== undefined && env[envName] !== '') return env[envName];
+    const v = fileValues[fileKey];
+    return v === undefined || v === null ? undefined : String(v);
+  };
+  const bool = (flag: string, envName: string | undefined, fileKey: string): boolean => {
+    if (flags[flag] === true) return true;
+    const raw = pick(undefined, envName, fileKey);
+    if (raw === undefined) return false;
+    if (/^(1|true|yes|on)$/i.test(raw)) return true;
+    if (/^(0|false|no|off)$/i.test(raw)) return false;
+    problems.push(`${envName ?? fileKey}=${JSON.stringify(raw)} is not a boolean (allowed: true/false, 1/0, yes/no)`);
+    return false;
+  };
+  const int = (envName: string, fileKey: string, dflt: number, min: number, max: number, flag?: string): number => {
+    const raw = pick(flag, envName, fileKey);
+    if (raw === undefined) return dflt;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      problems.push(`${flag ? `--${flag} / ` : ''}${envName}=${JSON.stringify(raw)} must be a whole number from ${min} to ${max}`);
+      return dflt;
+    }
+    return n;
+  };
+
+  const sandbox = bool('sandbox', 'LAWSUIT_SANDBOX', 'sandbox');
+  const logLevel = pick(undefined, 'LOG_LEVEL', 'log_level') ?? 'info';
+  if (!LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL=${JSON.stringify(logLevel)} is not a level (allowed: ${LEVELS.join(', ')})`);
+
+  let apiKey = env.LAWSUIT_API_KEY || undefined;
+  const keyFile = env.LAWSUIT_API_KEY_FILE;
+  if (!apiKey && keyFile) {
+    try {
+      apiKey = readFileSync(keyFile, 'utf8').trim() || undefined;
+      if (!apiKey) problems.push(`LAWSUIT_API_KEY_FILE=${keyFile}: the file is empty`);
+    } catch (e) {
+      problems.push(`LAWSUIT_API_KEY_FILE=${keyFile}: cannot read it (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+  }
+  if (apiKey && /\s/.test(apiKey)) problems.push('LAWSUIT_API_KEY contains white space (the value is not shown)');
+
+  const urls = { requests: '', tracking: '', lawsuits: '', transfer: '' };
+  for (const [k, name] of Object.entries(URL_VARS) as Array<[keyof typeof urls, string]>) {
+    const v = pick(undefined, name, `${k}_url`);
+    if (v === undefined) continue;
+    if (!/^https?:\/\/[^\s]+$/.test(v)) problems.push(`${name}=${JSON.stringify(v)} is not an http(s) address`);
+    else urls[k] = v.replace(/\/+$/, '');
+  }
+
+  const dryRun = flags['dry-run'] === true;
+  if (!sandbox) {
+    if (!apiKey && !keyFile) problems.push('LAWSUIT_API_KEY (or LAWSUIT_API_KEY_FILE) is required unless --sandbox is given');
+    const missing = (Object.keys(URL_VARS) as Array<keyof typeof urls>).filter((k) => !urls[k] && !problems.some((p) => p.startsWith(URL_VARS[k])));
+    if (missing.length) problems.push(`${missing.map((k) => URL_VARS[k]).join(', ')} required unless --sandbox is given`);
+  }
+
+  const cfg: Config = {
+    apiKey,
+    urls,
+    warehouse: pick('warehouse', 'LAWSUIT_WAREHOUSE', 'warehouse') ?? 'data/warehouse.duckdb',
+    documents: pick('documents', 'LAWSUIT_DOCUMENTS', 'documents') ?? 'config/documents.example.csv',
+    exportDir: pick('export-dir', 'LAWSUIT_EXPORT_DIR', 'export_dir') ?? 'data/exports',
+    stagingDir: pick(undefined, 'LAWSUIT_STAGING_DIR', 'staging_dir') ?? 'data/staging',
+    reportsDir: pick(undefined, 'LAWSUIT_REPORTS_DIR', 'reports_dir') ?? 'data/reports',
+    logLevel,
+    sandbox,
+    dryRun,
+    force: flags.force === true,
+    freshnessDays: int('LAWSUIT_FRESHNESS_DAYS', 'freshness_days', 1, 0, 3650),
+    pageSize: int('LAWSUIT_PAGE_SIZE', 'page_size', 100, 1, 100),
+    maxConcurrency: int('LAWSUIT_MAX_CONCURRENCY', 'max_concurrency', 16, 1, 256),
+    trackingRecurrence: int('LAWSUIT_TRACKING_RECURRENCE', 'tracking_recurrence_days', 7, 1, 365),
+    sandboxSeed: int('LAWSUIT_SANDBOX_SEED', 'sandbox_seed', 1, 0, 2 ** 31 - 1, 'seed'),
+    sandboxCourtDelayMs: int('LAWSUIT_SANDBOX_COURT_DELAY_MS', 'sandbox_court_delay_ms', 0, 0, 600_000),
+    sandboxFaults: pick('faults', 'LAWSUIT_SANDBOX_FAULTS', 'sandbox_faults'),
+    skipTransfer: bool('skip-transfer', 'LAWSUIT_SKIP_TRANSFER', 'skip_transfer'),
+    skipExport: bool('skip-export', 'LAWSUIT_SKIP_EXPORT', 'skip_export'),
+  };
+  if (problems.length) throw new ConfigError(problems);
+  return cfg;
+}
+
+function readConfigFile(env: NodeJS.ProcessEnv, problems: string[]): Record<string, unknown> {
+  const explicit = env.LAWSUIT_CONFIG;
+  const path = explicit ?? 'config/lawsuit-etl.json';
+  if (!explicit && !existsSync(path)) return {};
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+      if ('api_key' in parsed) problems.push(`${path}: api_key does not belong in a config file (use LAWSUIT_API_KEY or LAWSUIT_API_KEY_FILE)`);
+      return parsed as Record<string, unknown>;
+    }
+    problems.push(`${path}: expected a JSON object`);
+  } catch (e) {
+    problems.push(`${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'not found' : `not valid JSON (${(e as Error).message})`}`);
+  }
+  return {};
+}

@@ -1,0 +1,160 @@
+import { describe, expect, it } from 'vitest';
+import {
+  cnjCheckDigits, cnpjCheckDigits, cpfCheckDigits, formatCnj, isValidCnj, isValidCnpj, isValidCpf,
+} from '../../src/input/check-digits.js';
+
+// Deterministic pseudo-random source, so that a failing property can be replayed.
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const DIGITS = '0123456789';
+const ALNUM = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const pick = (r: () => number, alphabet: string, len: number) =>
+  Array.from({ length: len }, () => alphabet[Math.floor(r() * alphabet.length)]).join('');
+const replaceAt = (s: string, i: number, ch: string) => s.slice(0, i) + ch + s.slice(i + 1);
+
+// Independent oracles, written the way the textbooks give the algorithms (not the way the module does).
+function oracleCpf(d11: string): boolean {
+  const n = [...d11].map(Number);
+  const dv = (len: number) => {
+    let sum = 0;
+    for (let i = 0; i < len; i++) sum += n[i] * (len + 1 - i);
+    return ((sum * 10) % 11) % 10;
+  };
+  return new Set(d11).size > 1 && dv(9) === n[9] && dv(10) === n[10];
+}
+function oracleCnpj(c14: string): boolean {
+  const v = [...c14].map((c) => c.charCodeAt(0) - 48);
+  const dv = (len: number) => {
+    let sum = 0, w = len - 7; // weights run down from len-7 to 2, then wrap 9..2
+    for (let i = 0; i < len; i++) { sum += v[i] * w; w = w === 2 ? 9 : w - 1; }
+    const r = sum % 11;
+    return r < 2 ? 0 : 11 - r;
+  };
+  return /^[0-9A-Z]{12}\d\d$/.test(c14) && dv(12) === v[12] && dv(13) === v[13];
+}
+
+describe('CNJ numbers', () => {
+  it('accepts the REFERENCE.md valid numbers, punctuated or digits only', () => {
+    expect(isValidCnj('0710802-55.2018.8.02.0001')).toBe(true);
+    expect(isValidCnj('5059111-78.2025.4.02.5101')).toBe(true);
+    expect(isValidCnj('07108025520188020001')).toBe(true);
+  });
+  it('rejects the well-known doc example whose right DD is 08', () => {
+    expect(isValidCnj('0001234-55.2023.8.26.0100')).toBe(false);
+    expect(cnjCheckDigits('000123420238260100')).toBe('08');
+    expect(isValidCnj('0001234-08.2023.8.26.0100')).toBe(true);
+  });
+  it('computes the DD of the valid examples', () => {
+    expect(cnjCheckDigits('071080220188020001')).toBe('55');
+    expect(cnjCheckDigits('505911120254025101')).toBe('78');
+  });
+  it('rejects wrong lengths and letters', () => {
+    expect(isValidCnj('0710802-55.2018.8.02.000')).toBe(false);
+    expect(isValidCnj('0710802-55.2018.8.02.00011')).toBe(false);
+    expect(isValidCnj('0710802-55.2018.8.O2.0001')).toBe(false);
+  });
+  it('formats 20 digits as NNNNNNN-DD.AAAA.J.TR.OOOO', () => {
+    expect(formatCnj('07108025520188020001')).toBe('0710802-55.2018.8.02.0001');
+    expect(() => formatCnj('0710802552018802000')).toThrow(RangeError);
+  });
+  it('property: computed digits validate, and any single-digit change is caught (mod 97-10)', () => {
+    const r = rng(97);
+    for (let k = 0; k < 300; k++) {
+      const base = pick(r, DIGITS, 18);
+      const dd = cnjCheckDigits(base);
+      const full = base.slice(0, 7) + dd + base.slice(7);
+      expect(isValidCnj(full)).toBe(true);
+      expect(isValidCnj(formatCnj(full))).toBe(true);
+      for (let i = 0; i < 20; i++) {
+        for (const ch of DIGITS) if (ch !== full[i]) expect(isValidCnj(replaceAt(full, i, ch)), `${full} @${i}=${ch}`).toBe(false);
+      }
+    }
+  });
+});
+
+describe('CPF', () => {
+  it('accepts the REFERENCE.md example, punctuated or not', () => {
+    expect(isValidCpf('092.065.297-22')).toBe(true);
+    expect(isValidCpf('09206529722')).toBe(true);
+    expect(cpfCheckDigits('092065297')).toBe('22');
+  });
+  it('rejects all-equal digits even though their digits compute', () => {
+    for (const d of DIGITS) expect(isValidCpf(d.repeat(11))).toBe(false);
+  });
+  it('rejects wrong check digits, lengths and letters', () => {
+    expect(isValidCpf('092.065.297-23')).toBe(false);
+    expect(isValidCpf('0920652972')).toBe(false);
+    expect(isValidCpf('0920652972a')).toBe(false);
+  });
+  it('property: computed digits validate; any check-digit change fails; body changes agree with an independent oracle', () => {
+    const r = rng(11);
+    let altered = 0, caught = 0;
+    for (let k = 0; k < 400; k++) {
+      const body = pick(r, DIGITS, 9);
+      const full = body + cpfCheckDigits(body);
+      if (new Set(full).size === 1) continue;
+      expect(isValidCpf(full)).toBe(true);
+      for (let i = 0; i < 11; i++) {
+        for (const ch of DIGITS) {
+          if (ch === full[i]) continue;
+          const alt = replaceAt(full, i, ch);
+          const valid = isValidCpf(alt);
+          expect(valid, alt).toBe(oracleCpf(alt));
+          if (i >= 9) expect(valid, alt).toBe(false);
+          altered++;
+          if (!valid) caught++;
+        }
+      }
+    }
+    // Mod 11 maps remainders 0 and 1 to the same digit, so a few body changes go unseen; nearly all are caught.
+    expect(caught / altered).toBeGreaterThan(0.99);
+  });
+});
+
+describe('CNPJ, numeric and alphanumeric', () => {
+  it('computes the REFERENCE.md alphanumeric examples', () => {
+    expect(cnpjCheckDigits('12ABC34501DE')).toBe('35');
+    expect(cnpjCheckDigits('A1B2C3D4E5F6')).toBe('68');
+    expect(isValidCnpj('12.ABC.345/01DE-35')).toBe(true);
+    expect(isValidCnpj('A1B2C3D4E5F668')).toBe(true);
+  });
+  it('reads letters case-insensitively', () => {
+    expect(cnpjCheckDigits('12abc34501de')).toBe('35');
+    expect(isValidCnpj('12.abc.345/01de-35')).toBe(true);
+  });
+  it('validates a numeric CNPJ the classic way', () => {
+    // 11.222.333/0001-81 is the usual textbook example.
+    expect(isValidCnpj('11.222.333/0001-81')).toBe(true);
+    expect(isValidCnpj('11222333000182')).toBe(false);
+  });
+  it('rejects letters in the check digits, wrong lengths and all-equal digits', () => {
+    expect(isValidCnpj('12ABC34501DE3A')).toBe(false);
+    expect(isValidCnpj('12ABC34501DE355')).toBe(false);
+    expect(isValidCnpj('00000000000000')).toBe(false);
+  });
+  it('property: computed digits validate; any check-digit change fails; body changes agree with an independent oracle', () => {
+    const r = rng(14);
+    for (let k = 0; k < 200; k++) {
+      const body = pick(r, k % 2 ? ALNUM : DIGITS, 12);
+      const full = body + cnpjCheckDigits(body);
+      expect(isValidCnpj(full), full).toBe(true);
+      expect(oracleCnpj(full), full).toBe(true);
+      for (let i = 0; i < 14; i++) {
+        for (const ch of i < 12 ? ALNUM : DIGITS) {
+          if (ch === full[i]) continue;
+          const alt = replaceAt(full, i, ch);
+          expect(isValidCnpj(alt), alt).toBe(oracleCnpj(alt));
+          if (i >= 12) expect(isValidCnpj(alt), alt).toBe(false);
+        }
+      }
+    }
+  });
+});
