@@ -1,0 +1,33 @@
+# lawsuit-etl: the scheduler by default (`schedule`), any command on demand (`docker run IMAGE run`).
+# Node 24 is the current LTS line; both stages use the same Debian base so the DuckDB binding (glibc) matches.
+ARG NODE_IMAGE=node:24-bookworm-slim
+
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+# --ignore-scripts: the `prepare` script compiles, and the sources are not here yet.
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build
+
+FROM ${NODE_IMAGE} AS runtime
+# tini as PID 1: forwards SIGTERM to node and reaps the job processes the scheduler spawns.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends tini \
+  && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+ENV NODE_ENV=production
+COPY package.json package-lock.json ./
+# --ignore-scripts: `prepare` needs TypeScript, a dev dependency. No runtime package needs an install script:
+# DuckDB's native binding arrives as a prebuilt optional platform package (@duckdb/node-bindings-linux-x64).
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist ./dist
+COPY jobs ./jobs
+COPY config ./config
+# Created and owned before VOLUME so a fresh named volume inherits the owner.
+RUN mkdir -p /app/data && chown node:node /app/data
+USER node
+VOLUME /app/data
+ENTRYPOINT ["/usr/bin/tini", "--", "node", "dist/cli/main.js"]
+CMD ["schedule"]

@@ -1,0 +1,75 @@
+import type { Logger } from 'pino';
+import { HttpClient, type CallEvent, type HttpStats } from './http.js';
+import { AdaptiveLimiter } from './rate-limit.js';
+import { RequestsResource } from './requests.js';
+import { ResponsesResource } from './responses.js';
+import { TrackingResource } from './tracking.js';
+import { LawsuitsResource } from './lawsuits.js';
+import { TransferFilesResource } from './transfer-files.js';
+
+// The client of the Lawsuit Query Service: one limiter for the key, one HTTP layer, one object per resource.
+
+export interface ApiClientOptions {
+  /** The api-key header value. Never logged nor put in a message. */
+  apiKey: string;
+  /** The four base addresses; any may carry a path prefix. Base addresses on one origin share a socket pool. */
+  urls: { requests: string; tracking: string; lawsuits: string; transfer: string };
+  /** Configured ceiling of calls in flight, across all four addresses. Default 16. */
+  maxConcurrency?: number;
+  /** Configured ceiling of calls per rate-limit window, below the service's. Default: the service's limit. */
+  rateLimit?: number;
+  /** Retries after the first attempt of one call. Default 6. */
+  retries?: number;
+  /** First window of the exponential backoff, in ms. Default 500. */
+  baseDelayMs?: number;
+  /** Ceiling of the backoff window and of the jitter on a server-named wait, in ms. Default 30 000. */
+  maxDelayMs?: number;
+  /** Longest Retry-After accepted before giving up on a call, in ms. Default 300 000. */
+  maxWaitMs?: number;
+  /** Time-out for an answer's headers and between its body chunks, in ms. Default 30 000. */
+  timeoutMs?: number;
+  /** Wait before looking up a request whose creation went unanswered, in ms. Default 1000. */
+  lookupDelayMs?: number;
+  logger?: Logger;
+  /** Called after every attempt (status 'network' when no answer arrived). */
+  onCall?: (e: CallEvent) => void;
+}
+
+export type ApiStats = HttpStats;
+
+export class LawsuitApi {
+  readonly limiter: AdaptiveLimiter;
+  readonly requests: RequestsResource;
+  readonly responses: ResponsesResource;
+  readonly tracking: TrackingResource;
+  readonly lawsuits: LawsuitsResource;
+  readonly transfer: TransferFilesResource;
+  private readonly http: HttpClient;
+
+  constructor(opts: ApiClientOptions) {
+    const maxConcurrency = opts.maxConcurrency ?? 16;
+    this.limiter = new AdaptiveLimiter({ maxConcurrency, limit: opts.rateLimit });
+    const logger = opts.logger?.child({ component: 'api' });
+    this.http = new HttpClient({
+      apiKey: opts.apiKey, urls: opts.urls, limiter: this.limiter, retries: opts.retries,
+      baseDelayMs: opts.baseDelayMs, maxDelayMs: opts.maxDelayMs, maxWaitMs: opts.maxWaitMs,
+      timeoutMs: opts.timeoutMs, connections: maxConcurrency, logger, onCall: opts.onCall,
+    });
+    this.requests = new RequestsResource(this.http, { logger, lookupDelayMs: opts.lookupDelayMs });
+    this.responses = new ResponsesResource(this.http);
+    this.tracking = new TrackingResource(this.http);
+    this.lawsuits = new LawsuitsResource(this.http);
+    this.transfer = new TransferFilesResource(this.http, { baseDelayMs: opts.baseDelayMs, maxDelayMs: opts.maxDelayMs });
+  }
+
+  /** Calls made (every attempt), by status ("network" when none came back) and by route, and retries. */
+  stats(): ApiStats {
+    return this.http.stats();
+  }
+
+  /** Drops queued calls and closes the sockets; calls in flight are cut. */
+  async close(): Promise<void> {
+    this.limiter.close();
+    await Promise.all([this.http.close(), this.transfer.close()]);
+  }
+}

@@ -1,0 +1,161 @@
+import { EtlError, EXIT } from '../shared/errors.js';
+import type { RetryHints } from './backoff.js';
+
+// Every failure of a call to the Lawsuit Query Service becomes an ApiError with a constant code. The retry
+// loop asks only two questions of it: `transient` (can a retry help?) and `notProcessed` (is it certain the
+// service did nothing, so that even a billed POST may be sent again?).
+
+export const API_CODES = {
+  unauthorized: 'API_UNAUTHORIZED',
+  forbidden: 'API_FORBIDDEN',
+  rateLimited: 'API_RATE_LIMITED',
+  server: 'API_SERVER',
+  network: 'API_NETWORK',
+  badResponse: 'API_BAD_RESPONSE',
+  validation: 'API_VALIDATION',
+  notFound: 'API_NOT_FOUND',
+  conflict: 'API_CONFLICT',
+  http: 'API_HTTP',
+  downloadExpired: 'API_DOWNLOAD_EXPIRED',
+  downloadSize: 'API_DOWNLOAD_SIZE',
+  downloadFailed: 'API_DOWNLOAD_FAILED',
+  closed: 'API_CLOSED',
+} as const;
+export type ApiErrorCode = (typeof API_CODES)[keyof typeof API_CODES];
+
+export interface ApiErrorOptions {
+  cause?: unknown;
+  transient?: boolean;
+  /** HTTP status, when an answer arrived. */
+  statusCode?: number;
+  /** Route label such as "POST /requests"; never an address. */
+  route?: string;
+  /** True when the service surely did not act on the call (429, refused connection). */
+  notProcessed?: boolean;
+  /** True when a non-idempotent call may or may not have been acted on (reset or time-out after sending). */
+  ambiguous?: boolean;
+  /** The provider's own machine code (INVALID_API_KEY, RATE_LIMITED, ...), when its body carried one. */
+  providerCode?: string;
+  /** The provider's validation reasons (400/422) or conflict data (409). */
+  reasons?: string[];
+  /** Wait asked by the service (Retry-After), in ms. */
+  retryAfterMs?: number;
+  /** How many attempts were made before giving up. */
+  attempts?: number;
+  /** The answer's Retry-After / X-RateLimit-* headers, for the backoff. */
+  hints?: RetryHints;
+}
+
+export class ApiError extends EtlError {
+  readonly statusCode: number | undefined;
+  readonly route: string | undefined;
+  readonly notProcessed: boolean;
+  readonly ambiguous: boolean;
+  readonly providerCode: string | undefined;
+  readonly reasons: string[];
+  readonly retryAfterMs: number | undefined;
+  readonly hints: RetryHints;
+  attempts: number;
+  constructor(code: ApiErrorCode, message: string, opts: ApiErrorOptions = {}) {
+    const terminal = code === API_CODES.unauthorized || code === API_CODES.forbidden;
+    super(code, message, {
+      cause: opts.cause,
+      transient: opts.transient ?? false,
+      exitCode: terminal ? EXIT.auth : EXIT.unexpected,
+      details: { statusCode: opts.statusCode, route: opts.route, providerCode: opts.providerCode },
+    });
+    this.name = 'ApiError';
+    this.statusCode = opts.statusCode;
+    this.route = opts.route;
+    this.notProcessed = opts.notProcessed ?? false;
+    this.ambiguous = opts.ambiguous ?? false;
+    this.providerCode = opts.providerCode;
+    this.reasons = opts.reasons ?? [];
+    this.retryAfterMs = opts.retryAfterMs;
+    this.attempts = opts.attempts ?? 1;
+    this.hints = opts.hints ?? {};
+  }
+}
+
+export function isApiError(e: unknown): e is ApiError {
+  return e instanceof ApiError;
+}
+
+/** What the error body said, in the two shapes the service uses (flat 401/403/429, nested 400/404/409/422). */
+export interface ProviderError { providerCode?: string; message?: string; reasons: string[] }
+
+export function readProviderError(body: unknown): ProviderError {
+  const out: ProviderError = { reasons: [] };
+  if (body === null || typeof body !== 'object') return out;
+  const b = body as Record<string, unknown>;
+  if (typeof b.code === 'string') out.providerCode = b.code;
+  if (typeof b.message === 'string') out.message = b.message;
+  const nested = b.error;
+  if (nested !== null && typeof nested === 'object') {
+    const n = nested as Record<string, unknown>;
+    if (typeof n.name === 'string') out.providerCode ??= n.name;
+    if (typeof n.message === 'string') out.message ??= n.message;
+    if (Array.isArray(n.data)) out.reasons = n.data.map((r) => (typeof r === 'string' ? r : JSON.stringify(r)));
+  }
+  return out;
+}
+
+/**
+ * The typed error for a non-success HTTP status. `redact` removes the key and signed addresses from any text
+ * the provider echoed, because the message may be logged and printed by the CLI.
+ */
+export function errorForStatus(
+  status: number, body: unknown, route: string, redact: (s: string) => string, hints: RetryHints = {}, retryAfterMs?: number,
+): ApiError {
+  const p = readProviderError(body);
+  const said = p.message ? `: ${redact(p.message).slice(0, 300)}` : '';
+  const reasons = p.reasons.map((r) => redact(r).slice(0, 300));
+  const base = { statusCode: status, route, providerCode: p.providerCode, reasons, hints };
+  if (status === 401) {
+    return new ApiError(API_CODES.unauthorized, `${route} refused with 401 (key missing, invalid or expired): check LAWSUIT_API_KEY / LAWSUIT_API_KEY_FILE`, base);
+  }
+  if (status === 403) {
+    return new ApiError(API_CODES.forbidden, `${route} refused with 403: the API key lacks permission for this resource, is over its usage quota, or the resource is not in the plan; contact the provider`, base);
+  }
+  if (status === 429) {
+    return new ApiError(API_CODES.rateLimited, `${route} rate-limited (429)`, { ...base, transient: true, notProcessed: true, retryAfterMs });
+  }
+  if (status >= 500) {
+    return new ApiError(API_CODES.server, `${route} failed with ${status} on the service side${said}`, { ...base, transient: true, retryAfterMs });
+  }
+  if (status === 400 || status === 422) {
+    const why = reasons.length ? `: ${reasons.join('; ')}` : said;
+    return new ApiError(API_CODES.validation, `${route} rejected as invalid (${status})${why}`, base);
+  }
+  if (status === 404) return new ApiError(API_CODES.notFound, `${route} not found (404)${said}`, base);
+  if (status === 409) return new ApiError(API_CODES.conflict, `${route} conflict (409)${said}`, base);
+  return new ApiError(API_CODES.http, `${route} answered unexpected status ${status}${said}`, base);
+}
+
+// Failures before any byte could reach the service: a retry cannot duplicate anything.
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+function errCode(e: unknown): string | undefined {
+  let cur: unknown = e;
+  for (let i = 0; i < 4 && cur && typeof cur === 'object'; i++) {
+    const c = (cur as { code?: unknown }).code;
+    if (typeof c === 'string') return c;
+    const errors = (cur as { errors?: unknown[] }).errors;
+    if (Array.isArray(errors) && errors.length) cur = errors[0];
+    else cur = (cur as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+export function errorForNetwork(e: unknown, route: string): ApiError {
+  const code = errCode(e) ?? 'unknown';
+  const notProcessed = NOT_SENT.has(code);
+  const what = notProcessed ? 'could not connect' : 'connection failed after the call was sent';
+  return new ApiError(API_CODES.network, `${route} ${what} (${code})`, {
+    cause: e, route, transient: true, notProcessed, ambiguous: !notProcessed,
+  });
+}
+
+export function badResponse(route: string, why: string, statusCode?: number): ApiError {
+  return new ApiError(API_CODES.badResponse, `${route} answered a body of an unexpected shape: ${why}`, { route, statusCode });
+}

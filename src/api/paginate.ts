@@ -1,0 +1,91 @@
+import { ShapeError, arr, isObj, obj, type Obj } from './validate.js';
+
+// The service answers lists in two envelope forms (spec, "Pagination envelope"): the counts form
+// {page, page_count, all_pages_count, all_count, page_data} and the links form {page_data, links, meta}.
+// Both become one Page, and one walker follows either: links.next while it is present, else page numbers up
+// to all_pages_count.
+
+export interface Page<T> {
+  items: T[];
+  /** 1-based number of this page. */
+  page: number;
+  /** Items in this page, as the service counts them. */
+  pageCount: number;
+  /** Pages in the whole listing at the time of this answer. */
+  allPagesCount: number;
+  /** Items in the whole listing at the time of this answer. */
+  allCount: number;
+  /** links.next of the links form: an address, null on the last page; undefined in the counts form. */
+  next?: string | null;
+  /** request_status of the responses listing, when given. */
+  requestStatus?: string;
+}
+
+function count(o: Obj, key: string, what: string, fallback: number): number {
+  const v = o[key];
+  if (v === undefined || v === null) return fallback;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new ShapeError(`${what}.${key} is not a count`);
+  return v;
+}
+
+/** Either envelope form to a Page; `item` checks each element (throws ShapeError). */
+export function readEnvelope<T>(body: unknown, item: (v: unknown, i: number) => T): Page<T> {
+  const o = obj(body, 'envelope');
+  const raw = arr(o, 'page_data', 'envelope');
+  const items = raw.map((v, i) => item(v, i));
+  const meta = isObj(o.meta) ? o.meta : o;
+  const what = meta === o ? 'envelope' : 'envelope.meta';
+  const page: Page<T> = {
+    items,
+    page: count(meta, 'page', what, 1),
+    pageCount: count(meta, 'page_count', what, items.length),
+    allPagesCount: count(meta, 'all_pages_count', what, 0),
+    allCount: count(meta, 'all_count', what, items.length),
+  };
+  if (o.links !== undefined) {
+    if (!isObj(o.links)) throw new ShapeError('envelope.links is not an object');
+    const next = o.links.next;
+    if (next !== undefined && next !== null && typeof next !== 'string') throw new ShapeError('envelope.links.next is not an address');
+    page.next = next === undefined || next === '' ? null : next;
+  }
+  if (typeof o.request_status === 'string') page.requestStatus = o.request_status;
+  return page;
+}
+
+/** Where the next page is: a page number, or the service's own next address. */
+export interface Cursor { page: number; next?: string }
+
+export interface WalkOptions {
+  /** First page to read. Default 1. */
+  startPage?: number;
+  /** Stop after this many pages, a guard against a listing that never ends. Default 100 000. */
+  maxPages?: number;
+}
+
+/**
+ * Yields every page of a listing. The links form is followed by links.next until it is null or absent; the
+ * counts form by page number while page < all_pages_count. An empty page ends the walk either way, so a
+ * service that miscounts cannot make it loop.
+ */
+export async function* walkPages<T>(fetch: (c: Cursor) => Promise<Page<T>>, opts: WalkOptions = {}): AsyncGenerator<Page<T>> {
+  let cursor: Cursor = { page: opts.startPage ?? 1 };
+  const maxPages = opts.maxPages ?? 100_000;
+  for (let n = 0; n < maxPages; n++) {
+    const p = await fetch(cursor);
+    yield p;
+    if (p.items.length === 0) return;
+    if (p.next !== undefined) {
+      if (p.next === null) return;
+      cursor = { page: cursor.page + 1, next: p.next };
+    } else {
+      // Our own page number, not the echoed one: a service echoing a wrong page cannot make the walk loop.
+      if (cursor.page >= p.allPagesCount) return;
+      cursor = { page: cursor.page + 1 };
+    }
+  }
+}
+
+/** Every item of every page, in order. */
+export async function* walkItems<T>(fetch: (c: Cursor) => Promise<Page<T>>, opts: WalkOptions = {}): AsyncGenerator<T> {
+  for await (const p of walkPages(fetch, opts)) yield* p.items;
+}

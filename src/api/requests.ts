@@ -1,0 +1,114 @@
+import type { Logger } from 'pino';
+import { ApiError } from './errors.js';
+import type { HttpClient } from './http.js';
+import { readEnvelope, walkItems, walkPages, type Page } from './paginate.js';
+import { sameSearch } from './search-match.js';
+import type { RequestObject, Search } from './types.js';
+import { record, str, obj } from './validate.js';
+
+// Asynchronous requests. POST /requests may be billed, so it is never sent twice for one search unless the
+// first surely was not acted on: the HTTP layer retries it only after a 429 or a refused connection, and
+// after an ambiguous failure (a reset or time-out once the body was sent, or a 5xx) this module first looks
+// for the request in the listing, and submits again only when it is not there.
+
+export function parseRequest(v: unknown): RequestObject {
+  const r = record<RequestObject>(v, 'request', ['request_id', 'status']);
+  str(r, 'created_at', 'request');
+  obj(r.search, 'request.search');
+  return r;
+}
+
+export interface CreateRequestOptions {
+  /** Limiter priority. Default 1, so that submissions are not starved by polling. */
+  priority?: number;
+  /** Wait before looking for a request whose creation went unanswered, in ms. Default 1000. */
+  lookupDelayMs?: number;
+  /** How many times an ambiguous failure is resolved by a look-up before giving up. Default 3. */
+  maxLookups?: number;
+  /** Requests already accounted for (e.g. found for another search) that a look-up must not claim. */
+  exclude?: ReadonlySet<string>;
+}
+
+export interface ListRequestsQuery {
+  /** 1-based. Default 1. */
+  page?: number;
+  /** Default 20 (service), maximum 100. */
+  pageSize?: number;
+  /** One or several of created, pending, started, cancelling, cancelled, completed. */
+  status?: string | string[];
+}
+
+export interface RequestsOptions {
+  logger?: Logger;
+  /** How far the service's clock may be behind ours when matching a created_at, in ms. Default 60 000. */
+  clockSkewMs?: number;
+  /** Default for CreateRequestOptions.lookupDelayMs, in ms. Default 1000. */
+  lookupDelayMs?: number;
+}
+
+export class RequestsResource {
+  constructor(private readonly http: HttpClient, private readonly opts: RequestsOptions = {}) {}
+
+  async create(search: Search, opts: CreateRequestOptions = {}): Promise<RequestObject> {
+    const since = Date.now() - (this.opts.clockSkewMs ?? 60_000);
+    const maxLookups = opts.maxLookups ?? 3;
+    for (let lookups = 0; ; lookups++) {
+      try {
+        const res = await this.http.call({
+          base: 'requests', method: 'POST', path: '/requests', route: 'POST /requests',
+          body: { search }, safety: 'unsafe', priority: opts.priority ?? 1, parse: parseRequest,
+        });
+        return res.body;
+      } catch (e) {
+        const ambiguous = e instanceof ApiError && e.transient && !e.notProcessed;
+        if (!ambiguous || lookups >= maxLookups) throw e;
+        this.opts.logger?.warn({ route: 'POST /requests', code: e.code, status: e.statusCode }, 'request creation unanswered; looking for it before submitting again');
+        await new Promise((r) => setTimeout(r, opts.lookupDelayMs ?? this.opts.lookupDelayMs ?? 1000));
+        const found = await this.findSubmitted(search, since, { exclude: opts.exclude });
+        if (found) {
+          this.opts.logger?.info({ request_id: found.request_id }, 'request was created despite the failed answer');
+          return found;
+        }
+      }
+    }
+  }
+
+  async get(requestId: string, opts: { priority?: number } = {}): Promise<RequestObject> {
+    const res = await this.http.call({
+      base: 'requests', method: 'GET', path: `/requests/${encodeURIComponent(requestId)}`, route: 'GET /requests/:id',
+      priority: opts.priority, parse: parseRequest,
+    });
+    return res.body;
+  }
+
+  async list(q: ListRequestsQuery = {}, next?: string): Promise<Page<RequestObject>> {
+    const res = await this.http.call({
+      base: 'requests', method: 'GET', path: '/requests', absolute: next, route: 'GET /requests',
+      query: { page: q.page, page_size: q.pageSize, status: q.status },
+      parse: (b) => readEnvelope(b, (v) => parseRequest(v)),
+    });
+    return res.body;
+  }
+
+  /** Every request of the listing (newest first), page after page. */
+  walk(q: Omit<ListRequestsQuery, 'page'> = {}): AsyncGenerator<RequestObject> {
+    return walkItems((c) => this.list({ ...q, page: c.page }, c.next));
+  }
+
+  /**
+   * The most recent request for `search` created at or after `since` (epoch ms or Date), or undefined. The
+   * listing is newest first, so the walk stops at the first older item.
+   */
+  async findSubmitted(search: Search, since: number | Date, opts: { exclude?: ReadonlySet<string> } = {}): Promise<RequestObject | undefined> {
+    const from = typeof since === 'number' ? since : since.getTime();
+    for await (const page of walkPages((c) => this.list({ page: c.page, pageSize: 100 }, c.next))) {
+      for (const r of page.items) {
+        const at = Date.parse(r.created_at);
+        if (!Number.isNaN(at) && at < from) return undefined;
+        if (opts.exclude?.has(r.request_id)) continue;
+        if (sameSearch(search, r.search)) return r;
+      }
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,63 @@
+import type { HttpClient } from './http.js';
+import { readEnvelope, walkPages, type Page } from './paginate.js';
+import type { ResponseItem } from './types.js';
+import { record } from './validate.js';
+
+// GET /responses, the results of asynchronous requests. Filter names follow docs/spec-choices.md.
+
+export function parseResponseItem(v: unknown): ResponseItem {
+  return record<ResponseItem>(v, 'response item', ['response_id', 'request_id', 'response_type']);
+}
+
+export interface ResponsesQuery {
+  request_id?: string;
+  /** 1-based. Default 1. */
+  page?: number;
+  /** Default 20 (service), maximum 100. */
+  page_size?: number;
+  /** Default created_at (service). */
+  order_by?: string;
+  /** Default asc (service), which keeps read pages stable while a request still appends. */
+  order?: 'asc' | 'desc';
+  response_type?: string[];
+  request_status?: string[];
+  request_created_at_gte?: string;
+  request_created_at_lte?: string;
+  created_at_gte?: string;
+  created_at_lte?: string;
+}
+
+export interface WalkResponsesOptions {
+  /** Items per page. Default 100 (the maximum). */
+  pageSize?: number;
+  /** First page to read, to resume a request read in part. Default 1. */
+  startPage?: number;
+  /** Limiter priority. Default 0. */
+  priority?: number;
+}
+
+export class ResponsesResource {
+  constructor(private readonly http: HttpClient) {}
+
+  /** One page. `opts.next` is a links.next address given by the service, followed instead of `q`. */
+  async list(q: ResponsesQuery = {}, opts: { priority?: number; next?: string } = {}): Promise<Page<ResponseItem>> {
+    const res = await this.http.call({
+      base: 'requests', method: 'GET', path: '/responses', absolute: opts.next, route: 'GET /responses',
+      query: { ...q }, priority: opts.priority,
+      parse: (b) => readEnvelope(b, parseResponseItem),
+    });
+    return res.body;
+  }
+
+  /**
+   * Every page of one request's responses in creation order. Each page carries its number and the
+   * request_status seen with it, so a caller can stop at a still-running request and resume later.
+   */
+  walk(requestId: string, opts: WalkResponsesOptions = {}): AsyncGenerator<Page<ResponseItem>> {
+    const pageSize = opts.pageSize ?? 100;
+    return walkPages(
+      (c) => this.list({ request_id: requestId, page: c.page, page_size: pageSize, order: 'asc' }, { priority: opts.priority, next: c.next }),
+      { startPage: opts.startPage },
+    );
+  }
+}

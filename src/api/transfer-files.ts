@@ -1,0 +1,167 @@
+import { createWriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { Agent } from 'undici';
+import { API_CODES, ApiError, errorForNetwork } from './errors.js';
+import { retryDelay, type BackoffOptions } from './backoff.js';
+import type { HttpClient, Query } from './http.js';
+import { readEnvelope, walkItems, type Page } from './paginate.js';
+import type { TransferFile } from './types.js';
+import { record, str } from './validate.js';
+
+// Transfer files: listing, metadata with a pre-signed address, status marking, and the download itself.
+// The download goes to object storage, another origin: it carries no api-key (the key must never leave for
+// another host), does not go through the rate limiter (the storage does not count against the key), and its
+// address — a bearer credential for five minutes — never appears in a log line or an error message.
+
+export interface TransferFileWithUrl extends TransferFile {
+  /** Pre-signed address, valid five minutes. Never log or store it. */
+  download_url: string;
+  download_url_expires_at?: string;
+}
+
+export interface TransferListQuery {
+  description?: string;
+  name?: string;
+  file_type?: 'csv' | 'json' | 'parquet';
+  status?: string | string[];
+  /** 1-based. Default 1. */
+  page?: number;
+  /** Default 10 (service), maximum 100. */
+  page_size?: number;
+  /** Default created_at (service). */
+  order_by?: string;
+  /** Default desc (service). */
+  order?: 'asc' | 'desc';
+  /** Range filters on the timestamps: created_at_gte, completed_at_lte, ... (ISO 8601). */
+  [range: `${string}_gte` | `${string}_lte`]: string | undefined;
+}
+
+export interface DownloadOptions {
+  /** The record's file_size, in bytes: a download of another size fails with API_DOWNLOAD_SIZE. */
+  expectedSize?: number;
+  /** Retries after a 5xx or a network failure (a 403 is never retried: the address expired). Default 2. */
+  retries?: number;
+  /** Time-out for the answer's headers and between body chunks, in ms. Default 60 000. */
+  timeoutMs?: number;
+}
+
+export interface DownloadResult { bytes: number; path: string }
+
+export function parseTransferFile(v: unknown): TransferFile {
+  return record<TransferFile>(v, 'transfer file', ['transfer_file_id']);
+}
+
+export class TransferFilesResource {
+  private readonly agent = new Agent({ connections: 4 });
+
+  constructor(private readonly http: HttpClient, private readonly backoff: BackoffOptions = {}) {}
+
+  async list(q: TransferListQuery = {}, next?: string): Promise<Page<TransferFile>> {
+    const res = await this.http.call({
+      base: 'transfer', method: 'GET', path: '/transfer-file', absolute: next, route: 'GET /transfer-file',
+      query: { ...q } as Query, parse: (b) => readEnvelope(b, parseTransferFile),
+    });
+    return res.body;
+  }
+
+  /** Every file matching the query, page after page. */
+  walk(q: Omit<TransferListQuery, 'page'> = {}): AsyncGenerator<TransferFile> {
+    return walkItems((c) => this.list({ ...q, page: c.page }, c.next));
+  }
+
+  /** The record and a fresh pre-signed download address. */
+  async get(id: string): Promise<TransferFileWithUrl> {
+    const res = await this.http.call({
+      base: 'transfer', method: 'GET', path: `/transfer-file/${encodeURIComponent(id)}`, route: 'GET /transfer-file/:id',
+      parse: (b) => {
+        const r = record<TransferFileWithUrl>(b, 'transfer file', ['transfer_file_id']);
+        str(r, 'download_url', 'transfer file');
+        return r;
+      },
+    });
+    return res.body;
+  }
+
+  /** Marks a file downloaded, or in error with a reason for the provider's team. */
+  async patch(id: string, status: 'downloaded' | 'error', errorMessage?: string): Promise<TransferFile | undefined> {
+    const body: Record<string, string> = { status };
+    if (errorMessage !== undefined) body.error_message = errorMessage.slice(0, 1000);
+    const res = await this.http.call({
+      base: 'transfer', method: 'PATCH', path: `/transfer-file/${encodeURIComponent(id)}`, route: 'PATCH /transfer-file/:id',
+      body, ok: [200, 201, 204], parse: (b) => (b === undefined ? undefined : parseTransferFile(b)),
+    });
+    return res.body;
+  }
+
+  /**
+   * Streams the pre-signed address to `destPath` (through a temporary file renamed at the end, so a
+   * half-written file never has the final name).
+   */
+  async download(url: string, destPath: string, opts: DownloadOptions = {}): Promise<DownloadResult> {
+    const retries = opts.retries ?? 2;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.downloadOnce(url, destPath, opts);
+      } catch (e) {
+        if (!(e instanceof ApiError) || !e.transient || e.code === API_CODES.downloadExpired || attempt >= retries) throw e;
+        await new Promise((r) => setTimeout(r, retryDelay(attempt, e.hints, this.backoff).ms));
+      }
+    }
+  }
+
+  private async downloadOnce(url: string, destPath: string, opts: DownloadOptions): Promise<DownloadResult> {
+    const route = 'GET download';
+    const timeout = opts.timeoutMs ?? 60_000;
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      // No cause: Node's URL error carries the input, which is the signed address.
+      throw new ApiError(API_CODES.downloadFailed, 'download address is not a valid address', { route });
+    }
+    let res;
+    try {
+      res = await this.agent.request({ origin: target.origin, path: `${target.pathname}${target.search}`, method: 'GET', headersTimeout: timeout, bodyTimeout: timeout });
+    } catch (e) {
+      throw errorForNetwork(e, route);
+    }
+    if (res.statusCode !== 200) {
+      await res.body.dump().catch(() => undefined);
+      if (res.statusCode === 403) {
+        throw new ApiError(API_CODES.downloadExpired, 'download refused (403): the pre-signed address expired or was altered; get a fresh one', { statusCode: 403, route, transient: true });
+      }
+      const transient = res.statusCode >= 500 || res.statusCode === 429;
+      throw new ApiError(API_CODES.downloadFailed, `download failed with status ${res.statusCode}`, { statusCode: res.statusCode, route, transient });
+    }
+    const tmp = `${destPath}.part`;
+    let bytes = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _enc, cb) {
+        bytes += chunk.length;
+        cb(null, chunk);
+      },
+    });
+    try {
+      await pipeline(res.body, counter, createWriteStream(tmp));
+    } catch (e) {
+      await rm(tmp, { force: true });
+      if (e instanceof Error && 'code' in e && typeof e.code === 'string' && e.code.startsWith('E') && !e.code.startsWith('ECONN')) {
+        // A local file-system failure, not the network's.
+        throw new ApiError(API_CODES.downloadFailed, `download could not be written to disk (${e.code})`, { cause: e, route });
+      }
+      throw errorForNetwork(e, route);
+    }
+    if (opts.expectedSize !== undefined && bytes !== opts.expectedSize) {
+      await rm(tmp, { force: true });
+      throw new ApiError(API_CODES.downloadSize, `download has ${bytes} bytes where the record says ${opts.expectedSize}`, { route, transient: true });
+    }
+    await rename(tmp, destPath);
+    return { bytes, path: destPath };
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close().catch(() => undefined);
+  }
+}

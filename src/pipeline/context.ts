@@ -1,0 +1,30 @@
+import type { Logger } from 'pino';
+import type { LawsuitApi } from '../api/client.js';
+import type { Config } from '../shared/config.js';
+import type { Warehouse } from '../warehouse/warehouse.js';
+
+/** What every step of a run is handed: plain dependencies, no globals. */
+export interface RunContext {
+  cfg: Config;
+  api: LawsuitApi;
+  wh: Warehouse;
+  runId: string;
+  log: Logger;
+  /** Aborted on SIGTERM: steps stop starting new work, finish what is in hand and return. */
+  signal: AbortSignal;
+  /** Progress callbacks for long work (a bar on a terminal, log lines otherwise). */
+  progress?: (what: 'documents' | 'pages' | 'files', event: 'total' | 'tick', n: number) => void;
+}
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const t = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}

@@ -1,0 +1,86 @@
+import { isApiError } from '../api/errors.js';
+import type { RequestObject, Search } from '../api/types.js';
+import { upsertRequest } from '../warehouse/ledger.js';
+import type { RunContext } from './context.js';
+import type { PlannedSearch } from './plan.js';
+
+// Submitting is the one step that may be billed, so it leaves a trace before and after the call:
+// an intent row (search, time) is committed before POST /requests, and the request row replaces it in one
+// transaction once the id is known. A run killed between the two leaves an open intent; the next run looks
+// for that request in the provider's listing (adopting it) before it would ever submit the search again.
+
+export interface Submitted { planned: PlannedSearch; request: RequestObject }
+export interface SubmitFailure { planned: PlannedSearch; reason: string; code: string }
+
+const SKEW_MS = 60_000;
+
+export async function openIntents(ctx: RunContext): Promise<Array<{ search_hash: string; started_at: Date; search: string; document_line: number | null }>> {
+  return ctx.wh.all(`SELECT search_hash, started_at, search::VARCHAR AS search, document_line FROM submissions WHERE request_id IS NULL ORDER BY started_at`);
+}
+
+/**
+ * Resolves intents left open by a run that died mid-submission: adopts the request the provider made, or
+ * drops the intent when the listing shows none was made (then the search is submitted like any other).
+ */
+export async function resolveOpenIntents(ctx: RunContext, known: ReadonlySet<string>): Promise<number> {
+  let adopted = 0;
+  const claimed = new Set(known);
+  for (const intent of await openIntents(ctx)) {
+    const search = JSON.parse(intent.search) as Search;
+    const found = await ctx.api.requests.findSubmitted(search, intent.started_at.getTime() - SKEW_MS, { exclude: claimed });
+    await ctx.wh.transaction(async () => {
+      if (found) {
+        claimed.add(found.request_id);
+        await recordRequest(ctx, search, found, intent.document_line);
+        adopted++;
+      }
+      await ctx.wh.run(`UPDATE submissions SET request_id = coalesce($3, '-') WHERE search_hash = $1 AND started_at = $2::TIMESTAMPTZ`,
+        [intent.search_hash, intent.started_at, found?.request_id ?? null]);
+    });
+    ctx.log.info({ search_type: search.search_type, request_id: found?.request_id }, found
+      ? 'an interrupted submission had reached the provider: request adopted, not submitted again'
+      : 'an interrupted submission never reached the provider: it will be submitted');
+  }
+  return adopted;
+}
+
+async function recordRequest(ctx: RunContext, search: Search, req: RequestObject, line: number | null): Promise<void> {
+  await upsertRequest(ctx.wh, {
+    request_id: req.request_id,
+    search_type: search.search_type,
+    search_key: search.search_key,
+    on_demand: search.on_demand === true,
+    lawsuit_instance: search.search_params?.lawsuit_instance ?? null,
+    status: req.status,
+    created_at: req.created_at,
+    run_id: ctx.runId,
+    document_line: line,
+    search,
+    submitted_at: new Date(),
+  });
+}
+
+/** Submits one planned search and writes it to the ledger the moment its id is known. */
+export async function submitOne(ctx: RunContext, planned: PlannedSearch, exclude: ReadonlySet<string>): Promise<Submitted> {
+  const startedAt = new Date();
+  await ctx.wh.transaction(() => ctx.wh.run(
+    `INSERT INTO submissions (search_hash, started_at, run_id, search, document_line) VALUES ($1, $2::TIMESTAMPTZ, $3, $4::JSON, $5)`,
+    [planned.searchHash, startedAt, ctx.runId, planned.search, planned.doc.line]));
+  let request: RequestObject;
+  try {
+    request = await ctx.api.requests.create(planned.search, { exclude });
+  } catch (e) {
+    // The provider surely has no request only when the client says so; otherwise the intent stays open
+    // and the next run looks the request up before submitting again.
+    if (isApiError(e) && (e.notProcessed || (e.statusCode !== undefined && e.statusCode >= 400 && e.statusCode < 500))) {
+      await ctx.wh.transaction(() => ctx.wh.run(`DELETE FROM submissions WHERE search_hash = $1 AND started_at = $2::TIMESTAMPTZ`, [planned.searchHash, startedAt]));
+    }
+    throw e;
+  }
+  await ctx.wh.transaction(async () => {
+    await recordRequest(ctx, planned.search, request, planned.doc.line);
+    await ctx.wh.run(`UPDATE submissions SET request_id = $3 WHERE search_hash = $1 AND started_at = $2::TIMESTAMPTZ`,
+      [planned.searchHash, startedAt, request.request_id]);
+  });
+  return { planned, request };
+}

@@ -1,0 +1,207 @@
+// The transfer step: list the provider's completed files, and for each one not loaded yet: fetch its record
+// (and so a fresh pre-signed address) right before downloading, stream it to the staging folder, load it with
+// DuckDB's readers in one transaction with its transfer_files record, and only then PATCH it downloaded.
+//
+// Why this order is crash-safe: the warehouse commit is the single point that decides "loaded". A crash before
+// it leaves nothing (the next run downloads and loads again); a crash after it leaves status 'loaded', and the
+// next run only sends the PATCH. A file is therefore never loaded twice and never marked downloaded unloaded.
+
+import { mkdir, rm } from 'node:fs/promises';
+import type { Logger } from 'pino';
+import { scrubText } from '../shared/logger.js';
+import {
+  ensureTransferSchema, loadTransferFile, markTransferDownloaded, markTransferError, transferFileStates,
+  type TransferDb, type TransferFileMeta,
+} from '../warehouse/transfer-load.js';
+import { stagingPath, UnsafeNameError } from './transfer-name.js';
+
+/** A transfer-file record as the step reads it (the fields of REFERENCE.md it uses). */
+export interface TransferRecordLike extends TransferFileMeta {
+  status: string;
+  [field: string]: unknown;
+}
+
+/**
+ * What the step needs from the API client. `TransferFilesResource` (src/api/transfer-files.ts) has this shape:
+ * pass it as is.
+ */
+export interface TransferApi {
+  /** Every file matching the query, across all pages. */
+  walk(q: { status?: string | string[]; page_size?: number; order_by?: string; order?: 'asc' | 'desc' }): AsyncIterable<TransferRecordLike>;
+  /** The record with a fresh pre-signed address (`download_url`, null when the file has no content). */
+  get(id: string): Promise<TransferRecordLike & { download_url?: string | null }>;
+  patch(id: string, status: 'downloaded' | 'error', errorMessage?: string): Promise<unknown>;
+  /** Streams the address to `destPath`; throws with `code` API_DOWNLOAD_EXPIRED on a 403, `transient` when a retry may help. */
+  download(url: string, destPath: string, opts: { expectedSize?: number; retries?: number }): Promise<{ bytes: number }>;
+}
+
+export interface RunTransferDeps {
+  api: TransferApi;
+  /** The warehouse (`Warehouse` from src/warehouse/warehouse.ts fits). */
+  wh: TransferDb;
+  /** Folder for downloads in progress; created if absent. */
+  stagingDir: string;
+  runId: string;
+  log: Logger;
+  /** Attempts after the first for a file whose download or load failed. Default 3. */
+  retries?: number;
+  /** First backoff wait, doubled at each retry, in ms. Default 1000. An expired address is fetched again at once. */
+  backoffMs?: number;
+  /** Called after a file's load committed and before its PATCH; an exception thrown here ends the run (crash tests). */
+  onLoaded?: (id: string) => void | Promise<void>;
+}
+
+export interface TransferSummary {
+  /** Files the provider listed as completed. */
+  listed: number;
+  /** Files loaded in this run. */
+  loaded: number;
+  /** Listed files already loaded by an earlier run. */
+  skipped: number;
+  /** Files loaded earlier whose "downloaded" PATCH this run sent (after a crash or a failed PATCH). */
+  patchedLate: number;
+  /** Files that failed in this run, PATCHed error when the provider accepted it. */
+  failed: Array<{ id: string; name: string; reason: string }>;
+  /** Rows loaded in this run. */
+  rows: number;
+}
+
+const EXPIRED = 'API_DOWNLOAD_EXPIRED';
+
+export async function runTransfer(deps: RunTransferDeps): Promise<TransferSummary> {
+  const { api, wh, log } = deps;
+  const out: TransferSummary = { listed: 0, loaded: 0, skipped: 0, patchedLate: 0, failed: [], rows: 0 };
+  await ensureTransferSchema(wh);
+  await mkdir(deps.stagingDir, { recursive: true });
+  const states = await transferFileStates(wh);
+
+  // Loads committed by an earlier run whose PATCH never went out: send it now (a repeated PATCH is harmless).
+  for (const [id, status] of states) {
+    if (status !== 'loaded') continue;
+    if (await patchDownloaded(deps, id)) out.patchedLate++;
+  }
+
+  // The whole listing first: PATCHing files while walking would move the remaining ones between pages.
+  const todo: TransferRecordLike[] = [];
+  for await (const f of api.walk({ status: 'completed', page_size: 100, order_by: 'created_at', order: 'asc' })) {
+    out.listed++;
+    const local = states.get(f.transfer_file_id);
+    if (local === 'loaded' || local === 'downloaded') out.skipped++;
+    else todo.push(f);
+  }
+  log.info({ listed: out.listed, toLoad: todo.length, skipped: out.skipped, patchedLate: out.patchedLate }, 'transfer files listed');
+
+  for (const f of todo) {
+    const r = await transferOne(deps, f);
+    if (r.ok) {
+      out.loaded++;
+      out.rows += r.rows;
+    } else out.failed.push({ id: f.transfer_file_id, name: f.name, reason: r.reason });
+  }
+  log.info({ loaded: out.loaded, rows: out.rows, failed: out.failed.length }, 'transfer files done');
+  return out;
+}
+
+async function patchDownloaded(deps: RunTransferDeps, id: string): Promise<boolean> {
+  try {
+    await deps.api.patch(id, 'downloaded');
+    await markTransferDownloaded(deps.wh, id);
+    return true;
+  } catch (e) {
+    // The load is committed; the next run sends the PATCH again.
+    deps.log.warn({ transferFileId: id, code: codeOf(e), reason: reasonOf(e) }, 'transfer file loaded but not yet marked downloaded');
+    return false;
+  }
+}
+
+type OneResult = { ok: true; rows: number } | { ok: false; reason: string };
+
+async function transferOne(deps: RunTransferDeps, listed: TransferRecordLike): Promise<OneResult> {
+  const { api, log } = deps;
+  const id = listed.transfer_file_id;
+  const retries = deps.retries ?? 3;
+  const backoff = deps.backoffMs ?? 1000;
+  let meta: TransferRecordLike = listed;
+  let lastError: unknown;
+  let attempts = 0;
+  let path: string | undefined;
+  try {
+    path = stagingPath(deps.stagingDir, id, listed.name);
+    for (let attempt = 0; attempt <= retries; attempt++) {
+      attempts = attempt + 1;
+      try {
+        // The address lives five minutes: fetch it right before each download, never earlier.
+        const fresh = await api.get(id);
+        meta = { ...listed, ...fresh };
+        if (meta.name !== listed.name) path = stagingPath(deps.stagingDir, id, meta.name);
+        if (!fresh.download_url) throw Object.assign(new Error('the provider gave no download address for this file'), { code: 'TRANSFER_NO_ADDRESS', transient: false });
+        const started = Date.now();
+        const { bytes } = await api.download(fresh.download_url, path, { expectedSize: numberOrUndefined(meta.file_size), retries: 0 });
+        const loaded = await loadTransferFile(deps.wh, { meta, path, runId: deps.runId, attempts });
+        log.info({ transferFileId: id, name: meta.name, fileType: meta.file_type, bytes, rows: loaded.rows, table: loaded.table, attempt, ms: Date.now() - started }, 'transfer file loaded');
+        await rm(path, { force: true });
+        if (deps.onLoaded) await deps.onLoaded(id);
+        await patchDownloaded(deps, id);
+        return { ok: true, rows: loaded.rows };
+      } catch (e) {
+        if (e instanceof CrashSignal) throw e;
+        lastError = e;
+        if (isPermanent(e) || attempt >= retries) break;
+        const expired = codeOf(e) === EXPIRED;
+        const waitMs = expired ? 0 : backoff * 2 ** attempt;
+        log.warn({ transferFileId: id, attempt, code: codeOf(e), reason: reasonOf(e), waitMs }, expired ? 'download address expired; fetching a fresh one' : 'transfer file failed; retrying');
+        if (waitMs) await new Promise((r) => setTimeout(r, waitMs));
+      }
+    }
+  } catch (e) {
+    if (!(e instanceof UnsafeNameError)) throw e;
+    lastError = e;
+  }
+  if (path) await rm(path, { force: true }).catch(() => undefined);
+  if (path) await rm(`${path}.part`, { force: true }).catch(() => undefined);
+  const reason = reasonOf(lastError);
+  let patched = false;
+  try {
+    await api.patch(id, 'error', reason);
+    patched = true;
+  } catch (e) {
+    log.warn({ transferFileId: id, code: codeOf(e), reason: reasonOf(e) }, 'could not mark the transfer file error at the provider');
+  }
+  await markTransferError(deps.wh, meta, reason, deps.runId, attempts, patched);
+  log.error({ transferFileId: id, name: safeName(listed.name), code: codeOf(lastError), reason, attempts }, 'transfer file failed');
+  return { ok: false, reason };
+}
+
+/** Thrown by `onLoaded` in crash tests to leave the run at once, as a killed process would. */
+export class CrashSignal extends Error {}
+
+function isPermanent(e: unknown): boolean {
+  const code = codeOf(e);
+  if (code === EXPIRED) return false;
+  if (code === 'TRANSFER_UNSAFE_NAME' || code === 'TRANSFER_NO_ADDRESS') return true;
+  // Failures of the provider's API itself other than the transient ones (auth, 404) will not heal by retrying.
+  const status = (e as { statusCode?: unknown }).statusCode;
+  return typeof status === 'number' && status >= 400 && status < 500 && status !== 408 && status !== 429;
+}
+
+function codeOf(e: unknown): string | undefined {
+  const c = (e as { code?: unknown } | undefined)?.code;
+  return typeof c === 'string' ? c : undefined;
+}
+
+/** A reason fit for a log line, the warehouse and the provider: one line, no address query strings. */
+function reasonOf(e: unknown): string {
+  const msg = e instanceof Error ? e.message : String(e);
+  const code = codeOf(e);
+  const text = scrubText(msg.split('\n')[0]).slice(0, 500);
+  return code && !text.includes(code) ? `${code}: ${text}` : text;
+}
+
+function numberOrUndefined(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}
+
+/** Names are logged through JSON.stringify so that control characters cannot forge log lines. */
+function safeName(name: string): string {
+  return JSON.stringify(String(name)).slice(1, -1).slice(0, 300);
+}

@@ -1,0 +1,65 @@
+// `lawsuit-etl sandbox`: serve the emulator until SIGTERM/SIGINT. The base address is the first line of
+// standard output so that a parent process can read it and point its clients there.
+
+import { startSandbox, type SandboxOptions } from './server.js';
+
+const USAGE = 'usage: sandbox [--port N] [--host H] [--seed N] [--api-key K]... [--lawsuits N] [--rate-limit N] [--rate-window-ms N] [--court-delay-ms N] [--faults SPEC] [--now ISO]';
+
+/** Parses the sandbox's flags; throws a RangeError naming every bad flag at once. */
+export function parseSandboxArgs(argv: string[]): SandboxOptions {
+  const o: SandboxOptions = { port: 0, courtDelayMs: 1500 };
+  const problems: string[] = [];
+  const keys: string[] = [];
+  const num = (flag: string, v: string | undefined): number | undefined => {
+    const n = Number(v);
+    if (v === undefined || !Number.isFinite(n) || n < 0) { problems.push(`${flag} needs a non-negative number`); return undefined; }
+    return n;
+  };
+  for (let k = 0; k < argv.length; k++) {
+    const a = argv[k];
+    const [flag, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+    const value = () => inline ?? argv[++k];
+    switch (flag) {
+      case '--port': o.port = num(flag, value()); break;
+      case '--host': o.host = value(); break;
+      case '--seed': o.seed = num(flag, value()); break;
+      case '--api-key': { const v = value(); if (v) keys.push(v); else problems.push('--api-key needs a value'); break; }
+      case '--lawsuits': o.lawsuits = num(flag, value()); break;
+      case '--rate-limit': o.rateLimit = num(flag, value()); break;
+      case '--rate-window-ms': o.rateWindowMs = num(flag, value()); break;
+      case '--court-delay-ms': o.courtDelayMs = num(flag, value()); break;
+      case '--faults': o.faults = value(); break;
+      case '--now': o.now = value(); break;
+      default: problems.push(`unknown flag ${a}`);
+    }
+  }
+  if (keys.length) o.apiKeys = keys;
+  if (problems.length) throw new RangeError(`${problems.join('; ')}\n${USAGE}`);
+  return o;
+}
+
+export interface SandboxCliIo {
+  /** Where the base address line goes. Default process.stdout. */
+  out?: { write(s: string): unknown };
+  /** Resolves when the sandbox should stop, besides SIGTERM/SIGINT (tests use it). */
+  stop?: Promise<unknown>;
+}
+
+/** Parses argv, starts the sandbox, prints its base address as the first stdout line, serves until stopped. */
+export async function runSandboxCli(argv: string[], io: SandboxCliIo = {}): Promise<void> {
+  const sandbox = await startSandbox(parseSandboxArgs(argv));
+  (io.out ?? process.stdout).write(`${sandbox.url}\n`);
+  await new Promise<void>((resolve) => {
+    let stopped = false;
+    const stop = () => {
+      if (stopped) return;
+      stopped = true;
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      sandbox.close().then(resolve, resolve);
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+    io.stop?.then(stop, stop);
+  });
+}

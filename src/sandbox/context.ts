@@ -1,0 +1,95 @@
+// What a route sees: the sandbox's state and the parsed call. Auth, rate limit, faults and counters are
+// applied around every route by server.ts, so an added route file gets them for free.
+
+import type { IncomingMessage } from 'node:http';
+import type { SandboxClock } from './clock.js';
+import type { Counters } from './counters.js';
+import type { FaultInjector } from './faults.js';
+import type { SlidingWindowLimiter } from './rate-limit.js';
+import type { RequestStore } from './request-store.js';
+import type { Universe } from './universe.js';
+
+export interface ResolvedOptions {
+  seed: number;
+  lawsuits: number;
+  apiKeys: string[];
+  noPermissionKeys: string[];
+  overQuotaKeys: string[];
+  rateLimit: number;
+  rateWindowMs: number;
+  courtDelayMs: number;
+  credentialKeys: string[];
+}
+
+export interface SandboxState {
+  options: ResolvedOptions;
+  universe: Universe;
+  clock: SandboxClock;
+  store: RequestStore;
+  faults: FaultInjector;
+  counters: Counters;
+  limiter: SlidingWindowLimiter;
+  /** Base address, e.g. http://127.0.0.1:PORT (no trailing slash). */
+  baseUrl(): string;
+  /** Free-form room for route modules added later (tracking, transfer files...) to keep their own state. */
+  extensions: Map<string, unknown>;
+}
+
+export interface CallContext {
+  req: IncomingMessage;
+  url: URL;
+  params: Record<string, string>;
+  /** Parsed JSON body (undefined when none). */
+  body: unknown;
+  /** The authenticated api-key (empty for introspection routes). */
+  apiKey: string;
+  state: SandboxState;
+  /** Sandbox clock at the start of the call (ms). */
+  now: number;
+}
+
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface RouteDef {
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  /** Path pattern with `:name` parameters, e.g. `/requests/:id`; also the counters' endpoint label. */
+  path: string;
+  /** API routes need the api-key and are rate-limited, fault-injected and counted; `/_sandbox/` ones are not. */
+  api: boolean;
+  /** Whether a `post_after_store` fault may spoil this route's answer after it has been processed. */
+  mutates?: boolean;
+  handle(ctx: CallContext): Reply | Promise<Reply>;
+}
+
+/** A route file exports one of these; src/sandbox/routes/index.ts lists them. */
+export type RouteModule = (state: SandboxState) => RouteDef[];
+export type RouteHandler = RouteDef['handle'];
+
+export function validationError(reasons: string[], status = 400, message = 'Validation failed'): Reply {
+  return { status, body: { error: { name: 'ValidationError', message, data: reasons } } };
+}
+
+export function notFound(what: string): Reply {
+  return { status: 404, body: { error: { name: 'NotFound', message: `${what} not found`, data: [] } } };
+}
+
+/** Reads page and page_size (default 20, max 100 -> 400 above), collecting problems. */
+export function pagination(url: URL, reasons: string[], defaultSize = 20): { page: number; pageSize: number } {
+  const p = url.searchParams.get('page');
+  const s = url.searchParams.get('page_size');
+  const page = p === null ? 1 : Number(p);
+  const pageSize = s === null ? defaultSize : Number(s);
+  if (!Number.isInteger(page) || page < 1) reasons.push('page must be an integer >= 1');
+  if (!Number.isInteger(pageSize) || pageSize < 1) reasons.push('page_size must be an integer >= 1');
+  else if (pageSize > 100) reasons.push('page_size must be at most 100');
+  return { page, pageSize };
+}
+
+/** Values of a repeatable or comma-separated query parameter. */
+export function listParam(url: URL, name: string): string[] {
+  return url.searchParams.getAll(name).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+}

@@ -1,0 +1,120 @@
+// Fault switches: the ways a real upstream misbehaves, injected on purpose so that the client's retries and
+// resumption are exercised. A fault never corrupts the sandbox's own state: a call is either not processed at
+// all (5xx, reset, storm) or fully processed before its answer is spoiled (reset_after, post_after_store,
+// truncate, slow), and the client must cope with not knowing which.
+//
+// Spec string: comma-separated `name=rate[:ms]`, rate a probability in [0, 1]. Example:
+//   "5xx=0.05,reset=0.02,slow=0.05:1500,truncate=0.02,storm=0.01:5000,pending_long=0.1:60000,cancel=0.05,post_after_store=0.5"
+// Draws come from a PRNG seeded by the sandbox seed, so a given sequence of calls meets the same faults.
+
+import { hash, Rng } from './random.js';
+
+export interface FaultSettings {
+  /** `5xx`: probability that an API call is answered 500/502/503 before it is processed. Default 0. */
+  error5xx?: number;
+  /** `reset`: probability that the connection is destroyed before the call is processed. Default 0. */
+  reset?: number;
+  /** `reset_after`: probability that a call is processed, then its connection destroyed unanswered. Default 0. */
+  resetAfter?: number;
+  /** `slow`: probability that an answer is held back `slowMs` milliseconds. Default 0. */
+  slow?: number;
+  /** Delay of a slow answer, in milliseconds. Default 1500. */
+  slowMs?: number;
+  /** `truncate`: probability that an answer's body is cut in half (Content-Length announces it whole). Default 0. */
+  truncate?: number;
+  /** `storm`: probability per call that a 429 storm starts: every API call is refused for `stormMs`, budget or not. Default 0. */
+  storm?: number;
+  /** Length of a 429 storm, in milliseconds. Default 5000. */
+  stormMs?: number;
+  /** `pending_long`: probability that a new request stays pending `pendingLongMs` longer than its courts need. Default 0. */
+  pendingLong?: number;
+  /** Extra pending time of such a request, in milliseconds (sandbox clock). Default 60000. */
+  pendingLongMs?: number;
+  /** `cancel`: probability that a new request ends `cancelled` halfway through its courts. Default 0. */
+  cancel?: number;
+  /** `post_after_store`: probability that a POST/PATCH is processed (stored) and then answered 500. Default 0. */
+  postAfterStore?: number;
+}
+
+const KEYS: Record<string, [keyof FaultSettings, (keyof FaultSettings)?]> = {
+  '5xx': ['error5xx'], reset: ['reset'], reset_after: ['resetAfter'], slow: ['slow', 'slowMs'], truncate: ['truncate'],
+  storm: ['storm', 'stormMs'], pending_long: ['pendingLong', 'pendingLongMs'], cancel: ['cancel'], post_after_store: ['postAfterStore'],
+};
+
+/** Parses a fault spec string; throws a RangeError naming every bad part at once. */
+export function parseFaults(spec: string): FaultSettings {
+  const out: FaultSettings = {};
+  const problems: string[] = [];
+  for (const part of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const m = /^([a-z0-9_]+)=([0-9.]+)(?::([0-9]+))?$/.exec(part);
+    const key = m ? KEYS[m[1]] : undefined;
+    if (!m || !key) { problems.push(`unknown fault "${part}" (known: ${Object.keys(KEYS).join(', ')})`); continue; }
+    const rate = Number(m[2]);
+    if (!(rate >= 0 && rate <= 1)) { problems.push(`fault "${m[1]}" rate must be within [0, 1]`); continue; }
+    (out as Record<string, number>)[key[0]] = rate;
+    if (m[3] !== undefined) {
+      if (!key[1]) { problems.push(`fault "${m[1]}" takes no duration`); continue; }
+      (out as Record<string, number>)[key[1]] = Number(m[3]);
+    }
+  }
+  if (problems.length > 0) throw new RangeError(`bad fault spec: ${problems.join('; ')}`);
+  return out;
+}
+
+export function toFaultSettings(f: FaultSettings | string | undefined): FaultSettings {
+  return f === undefined ? {} : typeof f === 'string' ? parseFaults(f) : { ...f };
+}
+
+export interface CallFaults {
+  storm429: boolean;
+  error5xx: number | undefined;
+  reset: boolean;
+  resetAfter: boolean;
+  slowMs: number;
+  truncate: boolean;
+  postAfterStore: boolean;
+}
+
+export class FaultInjector {
+  private settings: FaultSettings;
+  private rng: Rng;
+  private stormUntil = 0;
+  constructor(private readonly seed: number, settings: FaultSettings | string | undefined) {
+    this.settings = toFaultSettings(settings);
+    this.rng = new Rng(hash(seed, 900));
+  }
+
+  set(f: FaultSettings | string): void {
+    this.settings = toFaultSettings(f);
+    this.rng = new Rng(hash(this.seed, 900));
+    this.stormUntil = 0;
+  }
+
+  get(): FaultSettings {
+    return { ...this.settings };
+  }
+
+  /** The faults of one API call. Always draws the same number of values, so sequences stay reproducible. */
+  draw(now = Date.now()): CallFaults {
+    const s = this.settings;
+    const r = Array.from({ length: 8 }, () => this.rng.next());
+    if (r[0] < (s.storm ?? 0) && now >= this.stormUntil) this.stormUntil = now + (s.stormMs ?? 5000);
+    return {
+      storm429: now < this.stormUntil,
+      error5xx: r[1] < (s.error5xx ?? 0) ? [500, 502, 503][Math.floor(r[7] * 3)] : undefined,
+      reset: r[2] < (s.reset ?? 0),
+      resetAfter: r[3] < (s.resetAfter ?? 0),
+      slowMs: r[4] < (s.slow ?? 0) ? (s.slowMs ?? 1500) : 0,
+      truncate: r[5] < (s.truncate ?? 0),
+      postAfterStore: r[6] < (s.postAfterStore ?? 0),
+    };
+  }
+
+  /** Request-level faults, decided once from the request's sequence number (deterministic per seed). */
+  forRequest(seq: number): { pendingLongMs: number; cancel: boolean } {
+    const s = this.settings;
+    const a = hash(this.seed, 901, seq) / 4294967296;
+    const b = hash(this.seed, 902, seq) / 4294967296;
+    return { pendingLongMs: a < (s.pendingLong ?? 0) ? (s.pendingLongMs ?? 60000) : 0, cancel: b < (s.cancel ?? 0) };
+  }
+}

@@ -1,0 +1,155 @@
+// Turns a plan, its parties and its visible steps into the lawsuit object of the spec, as a given caller
+// would see it: secrecy masking, the sparse shape of document and name searches, tribunal quirks.
+
+import { hex8, isoOf } from './fast-format.js';
+import { hash } from './random.js';
+import type { Plan } from './plan.js';
+import type { InternalParty } from './parties.js';
+import { phaseOf, statusOf, type StepPoint } from './timeline.js';
+import { CLASSES, courtName, STEP_TEXTS, SUBJECTS } from './vocab.js';
+
+export type Json = Record<string, unknown>;
+
+export interface ViewOptions {
+  /** 'full' for lawsuit_cnj/lawsuit_id searches; 'search' for document and name searches (may be sparse). */
+  shape: 'full' | 'search';
+  /** A stored credential (customer_key) lifts secrecy levels 1 to 4 (never 5). */
+  privileged: boolean;
+}
+
+const hex = hex8;
+const iso = isoOf;
+const SECRET = 'Segredo de Justiça';
+
+export function stepId(seed: number, i: number, k: number): string {
+  return hex(hash(seed, 800, i, k)) + hex(hash(seed, 801, i, k)).slice(0, 8);
+}
+
+function sourceName(p: Plan): string {
+  const j = p.tribunal.j;
+  const system = j === '5' ? 'PJe' : j === '4' ? (p.tribunal.acronym === 'TRF3' ? 'PJe' : 'eproc') : p.tribunal.acronym === 'TJSP' ? 'ESAJ' : 'PJe';
+  return `${p.tribunal.acronym} - ${system}${p.instance >= 2 ? ' 2º grau' : ''}`;
+}
+
+export function buildLawsuit(
+  seed: number, p: Plan, parties: InternalParty[], steps: StepPoint[], crawlMs: number, view: ViewOptions,
+): Json {
+  const level = view.privileged && p.secrecy < 5 ? 0 : p.secrecy;
+  const t = p.tribunal;
+  const i = p.index;
+  const crawlId = hex(hash(seed, 810, i, Math.floor(crawlMs / 3_600_000))) + hex(hash(seed, 811, i));
+  const emptyMainDoc = t.j === '5' || t.acronym === 'TJBA';
+  const blank = level >= 3;
+  const oabShown = (oab: string) => {
+    const m = /^(\d+)([A-Z]{2})([A-Z]?)$/.exec(oab)!;
+    return t.j === '8' ? `${m[2]}${m[1]}${m[3]}` : `${m[1]}/${m[2]}${m[3]}`;
+  };
+  const outParties = parties.map((q, n) => {
+    if (q.kind === 'lawyer') {
+      return {
+        name: level >= 5 ? SECRET : q.name, side: q.side, person_type: 'Advogado', document: '', main_document: '',
+        documents: blank ? [] : [{ document: q.document, document_type: 'OAB' }], lawyers: [], oab: blank ? '' : oabShown(q.document),
+        tags: { crawl_id: crawlId },
+      };
+    }
+    const doc = blank ? '' : q.document;
+    const mainDoc = emptyMainDoc && hash(seed, 820, i, n) % 3 === 0 ? '' : doc;
+    return {
+      name: level >= 5 ? SECRET : q.name,
+      side: q.side,
+      person_type: q.personType,
+      document: doc,
+      document_type: q.documentType,
+      main_document: mainDoc,
+      documents: doc ? [{ document: doc, document_type: q.documentType }] : [],
+      lawyers: q.lawyers.map((l) => ({
+        name: level >= 5 ? SECRET : l.name, side: l.side, person_type: 'Advogado',
+        ...(blank ? {} : { documents: [{ document: l.oab, document_type: 'OAB' }], oab: oabShown(l.oab) }),
+      })),
+      tags: { crawl_id: crawlId },
+    };
+  });
+  const stepCount = steps.length;
+  const outSteps = steps.map((s, n) => {
+    const st: Json = {
+      lawsuit_cnj: p.code, lawsuit_instance: p.instance, private: blank, step_id: stepId(seed, i, s.k),
+      tags: { crawl_id: crawlId }, step_type: s.movement.code, step_date: iso(s.dateMs),
+    };
+    if (!blank) st.content = `${s.movement.name}. ${STEP_TEXTS[hash(seed, 830, i, s.k) % STEP_TEXTS.length]}`;
+    if (n === 0) st.steps_count = stepCount;
+    return st;
+  });
+  // Steps are listed newest first, as the tribunals' own pages show them.
+  outSteps.reverse();
+  if (outSteps.length > 0) {
+    delete outSteps[outSteps.length - 1].steps_count;
+    outSteps[0].steps_count = stepCount;
+  }
+  const last = steps[steps.length - 1];
+  const activeName = parties.find((q) => q.side === 'Active')?.name ?? '';
+  const passiveName = parties.find((q) => q.side === 'Passive')?.name ?? '';
+  const courtCode = p.instance >= 2 ? String(1000 + (hash(seed, 840, i) % 9000)) : p.origin;
+  const court = courtName(t.j, p.instance, p.courtPick, p.city);
+  const obj: Json = {
+    code: p.code,
+    justice: t.j,
+    tribunal: t.tr,
+    instance: p.instance,
+    distribution_date: iso(p.distributionMs),
+    tribunal_acronym: t.acronym,
+    secrecy_level: p.secrecy,
+    tags: { is_fallback_source: false, crawl_id: crawlId, dictionary_updated_at: '2025-06-30T00:00:00.000Z' },
+    subjects: p.subjectCodes.map((c) => ({ code: c, name: subjectName(c) })),
+    classifications: [{ code: p.classCode, name: className(p.classCode) }],
+    courts: t.courtsWithoutCode ? [{ name: court }] : [{ code: courtCode, name: court }],
+    parties: outParties,
+    steps: outSteps,
+    attachments: level === 0 && p.hasAttachments
+      ? steps.filter((s) => s.stage === 'start' || s.stage === 'judgment').map((s) => ({
+        attachment_id: stepId(seed, i, s.k + 1000), attachment_date: iso(s.dateMs),
+        attachment_name: s.stage === 'start' ? 'Petição Inicial.pdf' : 'Sentença.pdf',
+      }))
+      : [],
+    related_lawsuits: [],
+    crawler: { source_name: sourceName(p), crawl_id: crawlId, weight: hash(seed, 850, i) % 10, updated_at: iso(crawlMs) },
+    metadata: {},
+    amount: level >= 5 ? 0 : p.amount,
+    area: t.area,
+    county: p.city,
+    state: t.uf,
+    city: p.city,
+    justice_description: t.justiceDescription,
+    phase: phaseOf(p, seed, last),
+    status: statusOf(last),
+    name: level >= 5 ? SECRET : `${activeName} x ${passiveName}`,
+    lawsuit_id: p.lawsuitId,
+  };
+  if (last && !t.noLastStep) {
+    const ls: Json = {
+      lawsuit_cnj: p.code, lawsuit_instance: p.instance, step_id: stepId(seed, i, last.k), step_date: iso(last.dateMs),
+      private: blank, steps_count: stepCount,
+    };
+    if (!blank) ls.content = last.movement.name;
+    obj.last_step = ls;
+  }
+  if (hash(seed, 860, i) % 2 === 0) {
+    obj.created_at = iso(Math.min(crawlMs, p.distributionMs + DAY_MS_2));
+    obj.updated_at = iso(crawlMs);
+  }
+  if (p.freeJustice !== undefined) obj.free_justice = p.freeJustice;
+  if (t.extras) Object.assign(obj, t.extras((hash(seed, 870, i) >>> 0) / 4294967296));
+  if (view.shape === 'search' && t.sparse) {
+    delete obj.steps;
+    delete obj.attachments;
+    delete obj.phase;
+    delete obj.status;
+  }
+  return obj;
+}
+
+const DAY_MS_2 = 2 * 86_400_000;
+
+const SUBJECT_NAMES = new Map(SUBJECTS.map((s) => [s.code, s.name]));
+const CLASS_NAMES = new Map(CLASSES.map((c) => [c.code, c.name]));
+function subjectName(code: string): string { return SUBJECT_NAMES.get(code) ?? code; }
+function className(code: string): string { return CLASS_NAMES.get(code) ?? code; }

@@ -1,0 +1,169 @@
+// Deterministic randomness without state: every synthetic value is a pure function of (seed, entity, field),
+// so the universe can be regenerated piecewise and never needs to be held in memory. 32-bit integer math only
+// (Math.imul) keeps generation cheap: no BigInt on the hot path.
+
+/** Avalanche mix of one 32-bit value (murmur3 finaliser). */
+export function mix32(x: number): number {
+  x ^= x >>> 16;
+  x = Math.imul(x, 0x85ebca6b);
+  x ^= x >>> 13;
+  x = Math.imul(x, 0xc2b2ae35);
+  x ^= x >>> 16;
+  return x >>> 0;
+}
+
+/** Hash of up to five 32-bit integers into a 32-bit unsigned value (fixed arity: it is on the hot path). */
+export function hash(a: number, b = 0, c = 0, d = 0, e = 0): number {
+  let h = mix32(0x9e3779b9 ^ a);
+  h = mix32((h ^ b) + Math.imul(h, 31));
+  h = mix32((h ^ c) + Math.imul(h, 31));
+  h = mix32((h ^ d) + Math.imul(h, 31));
+  return mix32((h ^ e) + Math.imul(h, 31));
+}
+
+/** Hash of a string (FNV-1a then mixed), for keys and names. */
+export function hashString(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return mix32(h);
+}
+
+/** Small fast PRNG (mulberry32) for sequences derived from one hash. */
+export class Rng {
+  private state: number;
+  constructor(seed: number) {
+    this.state = seed >>> 0;
+  }
+  /** Next unsigned 32-bit value. */
+  u32(): number {
+    this.state = (this.state + 0x6d2b79f5) >>> 0;
+    let t = this.state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return (t ^ (t >>> 14)) >>> 0;
+  }
+  /** Uniform in [0, 1). */
+  next(): number {
+    return this.u32() / 4294967296;
+  }
+  /** Uniform integer in [0, n). */
+  int(n: number): number {
+    return Math.floor(this.next() * n);
+  }
+  /** Uniform integer in [lo, hi]. */
+  range(lo: number, hi: number): number {
+    return lo + this.int(hi - lo + 1);
+  }
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+  pick<T>(list: readonly T[]): T {
+    return list[this.int(list.length)];
+  }
+}
+
+/** Unit float from a hash value. */
+export function unit(h: number): number {
+  return (h >>> 0) / 4294967296;
+}
+
+/** Pick from a list by cumulative weights (weights need not sum to 1). */
+export function weighted<T>(items: readonly T[], cumulative: readonly number[], u: number): T {
+  const total = cumulative[cumulative.length - 1];
+  const x = u * total;
+  let lo = 0;
+  let hi = cumulative.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (cumulative[mid] > x) hi = mid; else lo = mid + 1;
+  }
+  return items[lo];
+}
+
+export function cumulate(weights: readonly number[]): number[] {
+  let s = 0;
+  return weights.map((w) => (s += w));
+}
+
+function oddInverse(a: number): number {
+  // Newton iteration for the inverse of an odd number modulo 2^32.
+  let x = a;
+  for (let i = 0; i < 5; i++) x = Math.imul(x, 2 - Math.imul(a, x));
+  return x >>> 0;
+}
+
+/**
+ * A seeded bijection of [0, size) with its inverse. Built from invertible steps on k-bit words (odd
+ * multiplication, xor-shift by at least half the width, addition) and cycle-walking back into range.
+ * It is what lets the universe answer "which lawsuits name person p" without scanning all of them.
+ */
+export class Perm {
+  private readonly bits: number;
+  private readonly mask: number;
+  private readonly shift: number;
+  private readonly mul: number[] = [];
+  private readonly inv: number[] = [];
+  private readonly add: number[] = [];
+
+  constructor(readonly size: number, seed: number) {
+    if (size < 1 || size > 2 ** 32) throw new RangeError(`Perm size out of range: ${size}`);
+    this.bits = Math.max(1, Math.ceil(Math.log2(size)));
+    this.mask = this.bits >= 32 ? 0xffffffff : (2 ** this.bits) - 1;
+    this.shift = Math.ceil(this.bits / 2) + (this.bits > 1 ? 0 : 1);
+    for (let r = 0; r < 3; r++) {
+      const m = (hash(seed, r, 1) | 1) >>> 0;
+      this.mul.push(m);
+      this.inv.push(oddInverse(m));
+      this.add.push(hash(seed, r, 2));
+    }
+  }
+
+  private step(x: number): number {
+    const mask = this.mask;
+    for (let r = 0; r < 3; r++) {
+      x = (Math.imul(x, this.mul[r]) >>> 0) & mask;
+      x = (x ^ (x >>> this.shift)) >>> 0;
+      x = ((x + this.add[r]) >>> 0) & mask;
+    }
+    return x >>> 0;
+  }
+
+  private unstep(x: number): number {
+    const mask = this.mask;
+    for (let r = 2; r >= 0; r--) {
+      x = ((x - this.add[r]) >>> 0) & mask;
+      x = (x ^ (x >>> this.shift)) >>> 0;
+      x = (Math.imul(x, this.inv[r]) >>> 0) & mask;
+    }
+    return x >>> 0;
+  }
+
+  forward(x: number): number {
+    let y = this.step(x);
+    while (y >= this.size) y = this.step(y);
+    return y;
+  }
+
+  backward(y: number): number {
+    let x = this.unstep(y);
+    while (x >= this.size) x = this.unstep(x);
+    return x;
+  }
+}
+
+/** Deterministic UUID (version 4 layout) from four 32-bit words. */
+export function uuidFrom(a: number, b: number, c: number, d: number): string {
+  const hex = (n: number) => (n >>> 0).toString(16).padStart(8, '0');
+  const s = hex(a) + hex(b) + hex(c) + hex(d);
+  const variant = ((parseInt(s[16], 16) & 0x3) | 0x8).toString(16);
+  return `${s.slice(0, 8)}-${s.slice(8, 12)}-4${s.slice(13, 16)}-${variant}${s.slice(17, 20)}-${s.slice(20, 32)}`;
+}
+
+/** Deterministic UUID from a seed and a label, for ids of requests, users and responses. */
+export function uuidOf(seed: number, label: string, n = 0): string {
+  const h = hashString(label);
+  return uuidFrom(hash(seed, h, n, 1), hash(seed, h, n, 2), hash(seed, h, n, 3), hash(seed, h, n, 4));
+}

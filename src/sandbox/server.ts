@@ -1,0 +1,243 @@
+// The sandbox's HTTP server (node:http only). One place wraps every API route with what the real service
+// does around it: rate limit and its headers, api-key auth, fault injection and call counting.
+
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { authenticate } from './auth.js';
+import { SandboxClock } from './clock.js';
+import type { CallContext, Reply, ResolvedOptions, RouteDef, SandboxState } from './context.js';
+import { Counters, type CounterSnapshot } from './counters.js';
+import { FaultInjector, type FaultSettings } from './faults.js';
+import { SlidingWindowLimiter } from './rate-limit.js';
+import { RequestStore } from './request-store.js';
+import { Router } from './router.js';
+import { routeModules } from './routes/index.js';
+import { sampleDocuments, type SampleDocument } from './samples.js';
+import { runSearch } from './search.js';
+import { validateSearchBody } from './search-validation.js';
+import { Universe } from './universe.js';
+
+export type { RouteDef, RouteModule, RouteHandler, Reply, CallContext, SandboxState } from './context.js';
+export type { FaultSettings } from './faults.js';
+export type { CounterSnapshot } from './counters.js';
+
+export interface SandboxOptions {
+  /** TCP port; 0 picks a free one. Default 0. */
+  port?: number;
+  /** Interface to listen on. Default '127.0.0.1'. */
+  host?: string;
+  /** Seed of the synthetic universe and of fault draws. Default 1. */
+  seed?: number;
+  /** Number of lawsuit instances in the universe. Default 20000 (constant memory up to 1,000,000 and more). */
+  lawsuits?: number;
+  /** Valid api-keys. Default ['sandbox-key']. */
+  apiKeys?: string[];
+  /** Keys answered 403 INSUFFICIENT_PERMISSIONS (no permission). Default ['sandbox-noperm']. */
+  noPermissionKeys?: string[];
+  /** Keys answered 403 with a usage-limit-exceeded message. Default ['sandbox-overquota']. */
+  overQuotaKeys?: string[];
+  /** Calls allowed per key per window. Default 180 (the real provider's). */
+  rateLimit?: number;
+  /** Sliding window of the rate limit, in milliseconds. Default 60000. */
+  rateWindowMs?: number;
+  /** Time between two courts' items appearing in a request, in ms of the sandbox clock. Default 0. */
+  courtDelayMs?: number;
+  /** Initial sandbox time (it then flows with real time). Default: now. */
+  now?: Date | string;
+  /** Fault switches, as settings or a spec string (see faults.ts). Default none. */
+  faults?: FaultSettings | string;
+  /** customer_key values that name a stored credential lifting secrecy levels 1-4. Default ['sandbox-credential']. */
+  credentialKeys?: string[];
+}
+
+export interface Sandbox {
+  /** Base address, e.g. http://127.0.0.1:PORT, for all four base addresses. */
+  url: string;
+  close(): Promise<void>;
+  universe: Universe;
+  counters(): CounterSnapshot;
+  resetCounters(): void;
+  setFaults(f: FaultSettings | string): void;
+  setNow(d: Date): void;
+  advanceDays(n: number): void;
+  /** The lawsuits a search (the `search` object of POST /requests) returns now. */
+  truth(search: object): Array<{ code: string; instance: number }>;
+  sampleDocuments(n: number, seedOffset?: number): SampleDocument[];
+  /** The state routes share, for route modules and white-box tests. */
+  state: SandboxState;
+}
+
+const MAX_BODY = 1 << 20;
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => { size += c.length; if (size <= MAX_BODY) chunks.push(c); });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
+  const options: ResolvedOptions = {
+    seed: opts.seed ?? 1,
+    lawsuits: opts.lawsuits ?? 20000,
+    apiKeys: opts.apiKeys ?? ['sandbox-key'],
+    noPermissionKeys: opts.noPermissionKeys ?? ['sandbox-noperm'],
+    overQuotaKeys: opts.overQuotaKeys ?? ['sandbox-overquota'],
+    rateLimit: opts.rateLimit ?? 180,
+    rateWindowMs: opts.rateWindowMs ?? 60_000,
+    courtDelayMs: opts.courtDelayMs ?? 0,
+    credentialKeys: opts.credentialKeys ?? ['sandbox-credential'],
+  };
+  const universe = new Universe({ seed: options.seed, lawsuits: options.lawsuits });
+  let base = '';
+  const state: SandboxState = {
+    options,
+    universe,
+    clock: new SandboxClock(opts.now),
+    store: new RequestStore(universe, { seed: options.seed, courtDelayMs: options.courtDelayMs }),
+    faults: new FaultInjector(options.seed, opts.faults),
+    counters: new Counters(),
+    limiter: new SlidingWindowLimiter(options.rateLimit, options.rateWindowMs),
+    baseUrl: () => base,
+    extensions: new Map(),
+  };
+  const router = new Router(routeModules.flatMap((m) => m(state)));
+
+  const server = createServer((req, res) => {
+    handle(state, router, req, res).catch((e: unknown) => {
+      if (!res.headersSent) send(res, { status: 500, body: { error: { name: 'InternalError', message: (e as Error).message, data: [] } } }, {});
+      else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 5000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());
+  });
+  const addr = server.address() as AddressInfo;
+  const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  base = `http://${host}:${addr.port}`;
+
+  return {
+    url: base,
+    state,
+    universe,
+    close: () => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
+    counters: () => state.counters.snapshot(),
+    resetCounters: () => state.counters.reset(),
+    setFaults: (f) => state.faults.set(f),
+    setNow: (d) => state.clock.set(d),
+    advanceDays: (n) => state.clock.advanceDays(n),
+    truth: (search) => {
+      const v = validateSearchBody('search' in search ? search : { search });
+      if (!v.ok) throw new RangeError(`invalid search: ${v.reasons.join('; ')}`);
+      return runSearch(universe, v.search, state.clock.now()).map((h) => ({ code: h.code, instance: h.instance }));
+    },
+    sampleDocuments: (n, seedOffset) => sampleDocuments(universe, state.clock.now(), n, seedOffset),
+  };
+}
+
+function send(res: ServerResponse, reply: Reply, extra: Record<string, string>, truncate = false): void {
+  const text = reply.body === undefined ? '' : JSON.stringify(reply.body);
+  const buf = Buffer.from(text, 'utf8');
+  res.writeHead(reply.status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(buf.length),
+    ...extra,
+    ...(reply.headers ?? {}),
+  });
+  if (truncate && buf.length > 1) {
+    // Announce the whole body, deliver half, then drop the connection: a truncated answer.
+    res.write(buf.subarray(0, Math.floor(buf.length / 2)));
+    res.socket?.destroy();
+    return;
+  }
+  res.end(buf);
+}
+
+async function handle(state: SandboxState, router: Router, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', state.baseUrl() || 'http://localhost');
+  const method = (req.method ?? 'GET').toUpperCase();
+  const m = router.match(method, url.pathname);
+  if (!m.route) {
+    await readBody(req);
+    const status = m.methodNotAllowed ? 405 : 404;
+    if (!url.pathname.startsWith('/_sandbox/')) state.counters.record(`${method} UNMATCHED`, status);
+    send(res, { status, body: { error: { name: status === 404 ? 'NotFound' : 'MethodNotAllowed', message: `${method} ${url.pathname}`, data: [] } } }, {});
+    return;
+  }
+  const route: RouteDef = m.route;
+  const label = `${route.method} ${route.path}`;
+  const raw = await readBody(req);
+  const ctx: CallContext = { req, url, params: m.params, body: undefined, apiKey: '', state, now: state.clock.now() };
+  if (!route.api) {
+    const parsed = parseJson(raw);
+    if (!parsed.ok) { send(res, jsonError(), {}); return; }
+    ctx.body = parsed.value;
+    send(res, await route.handle(ctx), {});
+    return;
+  }
+
+  const record = (status: number | string) => state.counters.record(label, status);
+  const header = req.headers['api-key'];
+  const bucket = (Array.isArray(header) ? header[0] : header)?.trim() || `anonymous:${req.socket.remoteAddress ?? ''}`;
+  const faults = state.faults.draw();
+  const limit = faults.storm429 ? { ...state.limiter.peek(bucket), allowed: false, remaining: 0 } : state.limiter.take(bucket);
+  const rateHeaders: Record<string, string> = {
+    'x-ratelimit-limit': String(limit.limit),
+    'x-ratelimit-remaining': String(limit.remaining),
+    'x-ratelimit-reset': String(limit.resetEpochSec),
+  };
+  if (!limit.allowed) {
+    record(429);
+    send(res, { status: 429, body: { error: 'Too Many Requests', message: `Rate limit exceeded: retry in ${limit.retryAfterSec} s`, code: 'RATE_LIMITED' } },
+      { ...rateHeaders, 'retry-after': String(limit.retryAfterSec) });
+    return;
+  }
+  // Faults that strike before the call is processed leave no trace in the sandbox's state.
+  if (faults.reset) { record('reset'); req.socket.destroy(); return; }
+  if (faults.error5xx) {
+    record(faults.error5xx);
+    send(res, { status: faults.error5xx, body: { error: { name: 'InternalError', message: 'Upstream failure (injected)', data: [] } } }, rateHeaders);
+    return;
+  }
+  const auth = authenticate(header, state.options);
+  if (!auth.ok) { record(auth.status); send(res, { status: auth.status, body: auth.body }, rateHeaders); return; }
+  ctx.apiKey = auth.key;
+  const parsed = parseJson(raw);
+  let reply: Reply;
+  if (!parsed.ok) reply = jsonError();
+  else {
+    ctx.body = parsed.value;
+    reply = await route.handle(ctx);
+  }
+  // Faults that strike after processing: the state has changed, the caller cannot tell.
+  if (faults.resetAfter) { record('reset'); req.socket.destroy(); return; }
+  if (route.mutates && faults.postAfterStore && reply.status < 300) {
+    reply = { status: 500, body: { error: { name: 'InternalError', message: 'Upstream failure after processing (injected)', data: [] } } };
+  }
+  if (faults.slowMs > 0) await sleep(faults.slowMs);
+  record(faults.truncate ? `${reply.status}-truncated` : reply.status);
+  send(res, reply, rateHeaders, faults.truncate);
+}
+
+function parseJson(raw: string): { ok: true; value: unknown } | { ok: false } {
+  if (raw.trim() === '') return { ok: true, value: undefined };
+  try {
+    return { ok: true, value: JSON.parse(raw) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+function jsonError(): Reply {
+  return { status: 400, body: { error: { name: 'ValidationError', message: 'Body is not valid JSON', data: ['body must be JSON'] } } };
+}

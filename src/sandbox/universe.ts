@@ -1,0 +1,133 @@
+// The synthetic universe: N lawsuits that exist only as functions of (seed, index, time). Nothing is
+// materialised, so a million lawsuits cost no more memory than a thousand; the inverse lookups (document,
+// name, CNJ number, lawsuit id -> lawsuits) walk the seeded bijections of plan.ts and parties.ts.
+
+import { isValidCnj } from './check-digits.js';
+import { buildLawsuit, type Json } from './lawsuit-object.js';
+import { Cast, type InternalParty } from './parties.js';
+import { Planner, type Plan } from './plan.js';
+import { normalizeName } from './text.js';
+import { stepsUpTo, type StepPoint } from './timeline.js';
+
+export interface UniverseOptions {
+  /** Seed of every generated value. Default 1. */
+  seed?: number;
+  /** Number of lawsuit instances. Default 20000; works at 1,000,000 with constant memory. */
+  lawsuits?: number;
+}
+
+export interface Observation {
+  plan: Plan;
+  parties: InternalParty[];
+  steps: StepPoint[];
+  /** The instant whose state is shown: t itself on demand, else the database's last crawl before t. */
+  observedMs: number;
+}
+
+export interface LawsuitViewOptions {
+  onDemand?: boolean;
+  shape?: 'full' | 'search';
+  privileged?: boolean;
+}
+
+export class Universe {
+  readonly seed: number;
+  readonly count: number;
+  readonly planner: Planner;
+  readonly cast: Cast;
+
+  constructor(opts: UniverseOptions = {}) {
+    this.seed = opts.seed ?? 1;
+    this.count = Math.max(2, Math.floor(opts.lawsuits ?? 20000));
+    this.planner = new Planner(this.seed, this.count);
+    this.cast = new Cast(this.seed, this.count);
+  }
+
+  plan(i: number): Plan {
+    return this.planner.plan(i);
+  }
+
+  parties(i: number): InternalParty[] {
+    return this.cast.parties(this.plan(i));
+  }
+
+  /** Which instant of lawsuit i a caller at time t sees (the database lags by its crawl cycle, < 30 days). */
+  observedAt(plan: Plan, t: number, onDemand: boolean): number {
+    return onDemand ? t : this.planner.snapshotMs(plan, t);
+  }
+
+  /** The state of lawsuit i as seen at t, or undefined if it does not exist (yet) for that caller. */
+  observe(i: number, t: number, onDemand = false): Observation | undefined {
+    const plan = this.plan(i);
+    const observedMs = this.observedAt(plan, t, onDemand);
+    if (plan.distributionMs > observedMs) return undefined;
+    return { plan, parties: this.cast.parties(plan), steps: stepsUpTo(plan, this.seed, observedMs), observedMs };
+  }
+
+  render(o: Observation, shape: 'full' | 'search' = 'full', privileged = false): Json {
+    return buildLawsuit(this.seed, o.plan, o.parties, o.steps, o.observedMs, { shape, privileged });
+  }
+
+  /** The lawsuit object of index i at time t. */
+  lawsuit(i: number, t: number, opts: LawsuitViewOptions = {}): Json | undefined {
+    const o = this.observe(i, t, opts.onDemand ?? false);
+    return o && this.render(o, opts.shape ?? 'full', opts.privileged ?? false);
+  }
+
+  private withTwins(bases: Iterable<number>, keep: (i: number) => boolean): number[] {
+    const out = new Set<number>();
+    for (const b of bases) {
+      if (b >= this.count || this.planner.isTwin(b)) continue;
+      if (!keep(b)) continue;
+      out.add(b);
+      if (b + 1 < this.count && this.planner.isTwin(b + 1)) out.add(b + 1);
+    }
+    return [...out].sort((a, c) => a - c);
+  }
+
+  /** Lawsuits where a party holds this CPF or CNPJ (normalised: digits, CNPJ letters upper case). */
+  lawsuitsOfDocument(doc: string): number[] {
+    const c = this.cast;
+    if (doc.length === 11) {
+      const p = c.individuals.fromDocument(doc);
+      if (p === undefined) return [];
+      return this.withTwins(c.candidatesOfIndividual(p), (b) => this.parties(b).some((q) => q.kind === 'individual' && q.person === p));
+    }
+    const k = c.companies.fromDocument(doc);
+    if (k === undefined) return [];
+    return this.withTwins(c.candidatesOfCompany(k), (b) => this.parties(b).some((q) => q.kind === 'company' && q.person === k));
+  }
+
+  /** Lawsuits where this lawyer acts, tied to a party or listed as a party (normalised OAB). */
+  lawsuitsOfOab(oab: string): number[] {
+    const l = this.cast.lawyers.fromOab(oab);
+    if (l === undefined) return [];
+    return this.withTwins(this.cast.candidatesOfLawyer(l), (b) => this.parties(b).some(
+      (q) => (q.kind === 'lawyer' && q.person === l) || q.lawyers.some((w) => w.lawyer === l)));
+  }
+
+  /** Lawsuits with a party of this name (case- and accent-insensitive): homonyms included. */
+  lawsuitsOfName(name: string): number[] {
+    const n = normalizeName(name);
+    const c = this.cast;
+    const bases: number[] = [];
+    for (const p of c.individuals.withName(n)) bases.push(...c.candidatesOfIndividual(p));
+    for (const k of c.companies.withName(n)) bases.push(...c.candidatesOfCompany(k));
+    for (const l of c.lawyers.withName(n)) bases.push(...c.candidatesOfLawyer(l));
+    return this.withTwins(bases, (b) => this.parties(b).some((q) => normalizeName(q.name) === n));
+  }
+
+  /** Every instance sharing this CNJ number (digits compared; check digits must be valid). */
+  lawsuitsOfCnj(code: string): number[] {
+    const d = code.replace(/\D/g, '');
+    if (d.length !== 20 || !isValidCnj(d)) return [];
+    const b = this.planner.indexOfSequence(Number(d.slice(0, 7)));
+    if (b === undefined) return [];
+    return this.withTwins([b], (x) => this.plan(x).code.replace(/\D/g, '') === d);
+  }
+
+  lawsuitsOfId(id: string): number[] {
+    const i = this.planner.indexOfLawsuitId(id);
+    return i === undefined ? [] : [i];
+  }
+}

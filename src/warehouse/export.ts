@@ -1,0 +1,107 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { WarehouseError, type Warehouse } from './warehouse.js';
+
+// Parquet exports: one folder per table, zstd, the warehouse's own types (TIMESTAMPTZ -> timestamp adjusted to
+// UTC, DECIMAL(18,2) -> decimal, BOOLEAN -> boolean). The whole export is written under a temporary sibling
+// folder and then renamed into place, so a reader sees the previous export or the new one, never half of one.
+// Left out: responses_raw (the API's payloads as received; warehouse-only), and the `raw` JSON of lawsuits,
+// parties and steps (every one of their fields is a column already). JSON columns go out as text.
+
+export interface ExportTable {
+  /** Folder name under the export dir. */
+  table: string;
+  /** The rows to write. */
+  select: string;
+  /** Hive partition column (must be a column of select), or none. */
+  partitionBy?: string;
+}
+
+const json = (c: string, as: string = c): string => `${c}::VARCHAR AS ${as}`;
+
+export const EXPORT_TABLES: readonly ExportTable[] = [
+  { table: 'lawsuits', select: 'SELECT * EXCLUDE (raw) FROM lawsuits', partitionBy: 'tribunal_acronym' },
+  {
+    table: 'parties', partitionBy: 'tribunal_acronym',
+    select: `SELECT p.* EXCLUDE (raw, documents), ${json('p.documents', 'documents')}, l.tribunal_acronym
+      FROM parties p LEFT JOIN lawsuits l USING (code, instance)`,
+  },
+  {
+    table: 'lawyers', partitionBy: 'tribunal_acronym',
+    select: `SELECT w.* EXCLUDE (documents), ${json('w.documents', 'documents')}, l.tribunal_acronym
+      FROM lawyers w LEFT JOIN lawsuits l USING (code, instance)`,
+  },
+  { table: 'steps', partitionBy: 'step_year', select: 'SELECT * EXCLUDE (raw), year(step_date) AS step_year FROM steps' },
+  { table: 'subjects', select: 'SELECT * FROM subjects' },
+  { table: 'classifications', select: 'SELECT * FROM classifications' },
+  { table: 'courts', select: 'SELECT * FROM courts' },
+  { table: 'attachments', select: `SELECT * EXCLUDE (raw), ${json('raw')} FROM attachments` },
+  { table: 'search_hits', select: 'SELECT * FROM search_hits' },
+  { table: 'requests', select: `SELECT * EXCLUDE (search), ${json('search')} FROM requests` },
+  { table: 'runs', select: `SELECT * EXCLUDE (calls_by_status, summary), ${json('calls_by_status')}, ${json('summary')} FROM runs` },
+  { table: 'rejected_inputs', select: 'SELECT * FROM rejected_inputs' },
+  { table: 'transfer_files', select: 'SELECT * FROM transfer_files' },
+];
+
+export interface ExportOptions {
+  /** Tables to write (folder names of EXPORT_TABLES). Default all. */
+  tables?: readonly string[];
+  /** Rows per Parquet row group. Default DuckDB's (122880). */
+  rowGroupSize?: number;
+}
+
+export interface ExportResult {
+  dir: string;
+  tables: Array<{ table: string; rows: number; files: string[] }>;
+}
+
+export async function exportParquet(wh: Warehouse, dir: string, opts: ExportOptions = {}): Promise<ExportResult> {
+  const target = resolve(dir);
+  const parent = dirname(target);
+  mkdirSync(parent, { recursive: true });
+  const tag = randomBytes(4).toString('hex');
+  const tmp = join(parent, `.${basename(target)}.tmp-${tag}`);
+  const old = join(parent, `.${basename(target)}.old-${tag}`);
+  const wanted = opts.tables ? EXPORT_TABLES.filter((t) => opts.tables!.includes(t.table)) : EXPORT_TABLES;
+  const out: ExportResult = { dir: target, tables: [] };
+  mkdirSync(tmp);
+  try {
+    for (const t of wanted) {
+      const folder = join(tmp, t.table);
+      mkdirSync(folder);
+      const rows = (await wh.all<{ n: number }>(`SELECT count(*) AS n FROM (${t.select})`))[0].n;
+      const common = `FORMAT parquet, COMPRESSION zstd${opts.rowGroupSize ? `, ROW_GROUP_SIZE ${opts.rowGroupSize}` : ''}`;
+      if (t.partitionBy && rows > 0) {
+        await wh.run(`COPY (${t.select}) TO '${sqlPath(folder)}' (${common}, PARTITION_BY (${t.partitionBy}), WRITE_PARTITION_COLUMNS true, OVERWRITE_OR_IGNORE true)`);
+      } else {
+        // An empty table still gets a file, so a reader finds the folder's schema.
+        await wh.run(`COPY (${t.select}) TO '${sqlPath(join(folder, 'data_0.parquet'))}' (${common})`);
+      }
+      out.tables.push({ table: t.table, rows, files: listFiles(folder).map((f) => join(t.table, relative(folder, f))) });
+    }
+    // The swap: the old export steps aside, the new one takes its name, the old one is removed.
+    if (existsSync(target)) renameSync(target, old);
+    renameSync(tmp, target);
+    rmSync(old, { recursive: true, force: true });
+    return out;
+  } catch (e) {
+    rmSync(tmp, { recursive: true, force: true });
+    if (!existsSync(target) && existsSync(old)) renameSync(old, target);
+    throw e instanceof WarehouseError ? e : new WarehouseError('WAREHOUSE_EXPORT', `export to ${target} failed: ${(e as Error).message}`, e);
+  }
+}
+
+function sqlPath(p: string): string {
+  return p.replace(/'/g, "''");
+}
+
+function listFiles(folder: string): string[] {
+  const found: string[] = [];
+  for (const name of readdirSync(folder).sort()) {
+    const p = join(folder, name);
+    if (statSync(p).isDirectory()) found.push(...listFiles(p));
+    else found.push(p);
+  }
+  return found;
+}

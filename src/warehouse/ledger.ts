@@ -1,0 +1,178 @@
+import { randomBytes } from 'node:crypto';
+import type { ResponseItem } from '../api/types.js';
+import { loadResponseItems, type LoadContext, type LoadCounts } from './load.js';
+import type { Warehouse } from './warehouse.js';
+
+// The ledger: runs, requests and the pages of each request already loaded. It is what makes a run resumable:
+// a page is recorded in the same transaction as its rows, so after a crash a page is either wholly loaded and
+// recorded, or neither, and the next run fetches exactly the pages missing.
+
+type Ts = Date | string | null | undefined;
+
+/** Sortable and unique: the start time to the millisecond, then randomness for runs started together. */
+export function newRunId(now: Date = new Date()): string {
+  return `${now.toISOString().replace(/[-:.]/g, '')}-${randomBytes(4).toString('hex')}`;
+}
+
+export async function startRun(wh: Warehouse, opts: { command: string; runId?: string; now?: Date }): Promise<string> {
+  const runId = opts.runId ?? newRunId(opts.now);
+  await wh.run(`INSERT INTO runs (run_id, started_at, status, command) VALUES ($1, $2::TIMESTAMPTZ, 'running', $3)`,
+    [runId, opts.now ?? new Date(), opts.command]);
+  return runId;
+}
+
+export interface RunTotals {
+  /** Final status: 'ok', 'partial', 'failed', ... */
+  status: string;
+  calls?: number;
+  callsByStatus?: Record<string, number>;
+  documents?: number;
+  rejected?: number;
+  requestsSubmitted?: number;
+  requestsCompleted?: number;
+  lawsuits?: number;
+  parties?: number;
+  steps?: number;
+  errors?: number;
+  summary?: unknown;
+  /** Finish time. Default now. */
+  finishedAt?: Date;
+}
+
+export async function finishRun(wh: Warehouse, runId: string, t: RunTotals): Promise<void> {
+  await wh.run(`UPDATE runs SET finished_at = $2::TIMESTAMPTZ, status = $3, calls = $4, calls_by_status = $5::JSON,
+      documents = $6, rejected = $7, requests_submitted = $8, requests_completed = $9, lawsuits = $10, parties = $11,
+      steps = $12, errors = $13, summary = $14::JSON WHERE run_id = $1`,
+  [runId, t.finishedAt ?? new Date(), t.status, t.calls, t.callsByStatus, t.documents, t.rejected, t.requestsSubmitted,
+    t.requestsCompleted, t.lawsuits, t.parties, t.steps, t.errors, t.summary === undefined ? null : JSON.stringify(t.summary)]);
+}
+
+export interface RequestRow {
+  request_id: string;
+  search_type?: string | null;
+  search_key?: string | null;
+  on_demand?: boolean | null;
+  lawsuit_instance?: number | null;
+  status?: string | null;
+  created_at?: Ts;
+  completed_at?: Ts;
+  run_id?: string | null;
+  document_line?: number | null;
+  /** The search object as sent (no secrets in it). */
+  search?: unknown;
+  submitted_at?: Ts;
+  all_pages_count?: number | null;
+  pages_loaded?: number;
+  items_loaded?: number;
+  last_polled_at?: Ts;
+  error?: string | null;
+}
+
+const REQUEST_COLUMNS = ['search_type', 'search_key', 'on_demand', 'lawsuit_instance', 'status', 'created_at', 'completed_at',
+  'run_id', 'document_line', 'search', 'submitted_at', 'all_pages_count', 'last_polled_at', 'error'] as const;
+const CASTS: Partial<Record<string, string>> = {
+  created_at: '::TIMESTAMPTZ', completed_at: '::TIMESTAMPTZ', submitted_at: '::TIMESTAMPTZ', last_polled_at: '::TIMESTAMPTZ', search: '::JSON',
+};
+
+/** Inserts a request, or updates the fields given (a field left undefined keeps its stored value). */
+export async function upsertRequest(wh: Warehouse, row: RequestRow): Promise<void> {
+  const params = [row.request_id, ...REQUEST_COLUMNS.map((c) => (c === 'search' && row.search !== undefined && row.search !== null
+    ? JSON.stringify(row.search) : row[c]))];
+  const given = REQUEST_COLUMNS.filter((c) => row[c] !== undefined);
+  await wh.run(`INSERT INTO requests (request_id, ${REQUEST_COLUMNS.join(', ')})
+    VALUES ($1, ${REQUEST_COLUMNS.map((c, i) => `$${i + 2}${CASTS[c] ?? ''}`).join(', ')})
+    ON CONFLICT (request_id) DO ${given.length === 0 ? 'NOTHING' : `UPDATE SET ${given.map((c) => `${c} = excluded.${c}`).join(', ')}`}`, params);
+}
+
+/** Updates some fields of a known request (status, completed_at, last_polled_at, error, all_pages_count, ...). */
+export async function markRequest(wh: Warehouse, requestId: string, fields: Omit<Partial<RequestRow>, 'request_id'>): Promise<void> {
+  const cols = REQUEST_COLUMNS.filter((c) => fields[c] !== undefined);
+  if (cols.length === 0) return;
+  const values = cols.map((c) => (c === 'search' && fields.search !== null ? JSON.stringify(fields.search) : fields[c]));
+  await wh.run(`UPDATE requests SET ${cols.map((c, i) => `${c} = $${i + 2}${CASTS[c] ?? ''}`).join(', ')} WHERE request_id = $1`,
+    [requestId, ...values]);
+}
+
+/** Records one loaded page and refreshes the request's page and item totals. Idempotent per (request, page). */
+export async function recordPage(wh: Warehouse, requestId: string, page: number, items: number): Promise<void> {
+  await wh.transaction(async () => {
+    await wh.run(`INSERT INTO request_pages (request_id, page, items, loaded_at) VALUES ($1, $2, $3, current_timestamp)
+      ON CONFLICT DO NOTHING`, [requestId, page, items]);
+    await wh.run(`UPDATE requests SET pages_loaded = p.n, items_loaded = p.items
+      FROM (SELECT count(*) n, coalesce(sum(items), 0) items FROM request_pages WHERE request_id = $1) p
+      WHERE request_id = $1`, [requestId]);
+  });
+}
+
+/** A page's items and its ledger row, in one transaction. */
+export async function loadPage(wh: Warehouse, requestId: string, page: number, items: readonly ResponseItem[], ctx: LoadContext): Promise<LoadCounts> {
+  return wh.transaction(async () => {
+    const counts = await loadResponseItems(wh, items, { ...ctx, batchSize: Math.max(items.length, 1) });
+    await recordPage(wh, requestId, page, items.length);
+    return counts;
+  });
+}
+
+export async function pagesLoaded(wh: Warehouse, requestId: string): Promise<Set<number>> {
+  const rows = await wh.all<{ page: number }>('SELECT page FROM request_pages WHERE request_id = $1', [requestId]);
+  return new Set(rows.map((r) => r.page));
+}
+
+export interface StoredRequest {
+  request_id: string; search_type: string | null; search_key: string | null; on_demand: boolean | null;
+  lawsuit_instance: number | null; status: string | null; created_at: Date | null; completed_at: Date | null;
+  run_id: string | null; document_line: number | null; search: string | null; submitted_at: Date | null;
+  all_pages_count: number | null; pages_loaded: number; items_loaded: number; last_polled_at: Date | null; error: string | null;
+}
+
+/**
+ * Requests still owed work: not completed, or completed with pages not yet loaded (all_pages_count unknown
+ * counts as not loaded). Cancelled ones are left out: the pipeline submits those again as new requests.
+ */
+export async function outstandingRequests(wh: Warehouse): Promise<StoredRequest[]> {
+  return wh.all<StoredRequest>(`SELECT * FROM requests
+    WHERE coalesce(status, '') <> 'cancelled'
+      AND (coalesce(status, '') <> 'completed' OR all_pages_count IS NULL OR pages_loaded < all_pages_count)
+    ORDER BY created_at NULLS LAST, request_id`);
+}
+
+export interface Rejection { line: number; value: string | null; reason: string }
+
+export async function recordRejections(wh: Warehouse, runId: string, rejections: readonly Rejection[], source: string): Promise<number> {
+  if (rejections.length === 0) return 0;
+  return wh.transaction(async () => {
+    let n = 0;
+    for (const r of rejections) {
+      n += await wh.run(`INSERT INTO rejected_inputs (run_id, line, value, reason, source) VALUES ($1, $2, $3, $4, $5)
+        ON CONFLICT DO NOTHING`, [runId, r.line, r.value, r.reason, source]);
+    }
+    return n;
+  });
+}
+
+/** When the same search last completed with every page loaded (for cache_ttl decisions), or undefined. */
+export async function lastSuccessfulSearch(wh: Warehouse, searchType: string, searchKey: string, onDemand: boolean): Promise<Date | undefined> {
+  const [row] = await wh.all<{ last_at: Date | null }>(`SELECT max(coalesce(completed_at, created_at)) AS last_at FROM requests
+    WHERE search_type = $1 AND search_key = $2 AND coalesce(on_demand, false) = $3 AND status = 'completed'
+      AND all_pages_count IS NOT NULL AND pages_loaded >= all_pages_count`, [searchType, searchKey, onDemand]);
+  return row?.last_at ?? undefined;
+}
+
+export interface TransferFileRow {
+  transfer_file_id: string; name?: string | null; description?: string | null; file_type?: string | null;
+  status?: string | null; file_size?: number | null; lawsuits_count?: number | null; created_at?: Ts;
+  completed_at?: Ts; downloaded_at?: Ts; loaded_rows?: number | null; loaded_at?: Ts; error?: string | null; run_id?: string | null;
+}
+
+const TF_COLUMNS = ['name', 'description', 'file_type', 'status', 'file_size', 'lawsuits_count', 'created_at', 'completed_at',
+  'downloaded_at', 'loaded_rows', 'loaded_at', 'error', 'run_id'] as const;
+const TF_TS = new Set(['created_at', 'completed_at', 'downloaded_at', 'loaded_at']);
+
+/** Inserts or updates a transfer file's record (never its download address: that must not reach the warehouse). */
+export async function upsertTransferFile(wh: Warehouse, row: TransferFileRow): Promise<void> {
+  const given = TF_COLUMNS.filter((c) => row[c] !== undefined);
+  await wh.run(`INSERT INTO transfer_files (transfer_file_id, ${TF_COLUMNS.join(', ')})
+    VALUES ($1, ${TF_COLUMNS.map((c, i) => `$${i + 2}${TF_TS.has(c) ? '::TIMESTAMPTZ' : ''}`).join(', ')})
+    ON CONFLICT (transfer_file_id) DO ${given.length === 0 ? 'NOTHING' : `UPDATE SET ${given.map((c) => `${c} = excluded.${c}`).join(', ')}`}`,
+  [row.transfer_file_id, ...TF_COLUMNS.map((c) => row[c])]);
+}

@@ -1,0 +1,105 @@
+// The set-based merges from the staging tables into the warehouse. Each is one statement over the whole batch;
+// the batch has already been deduplicated by key, because DuckDB's ON CONFLICT DO UPDATE may not touch the same
+// row twice in one statement.
+
+const ts = (c: string): string => `TRY_CAST(s.${c} AS TIMESTAMPTZ)`;
+const ver = (a: string, b: string, c: string): string =>
+  `(coalesce(${a}, '-infinity'::TIMESTAMPTZ), coalesce(${b}, '-infinity'::TIMESTAMPTZ), coalesce(${c}, '-infinity'::TIMESTAMPTZ))`;
+
+/**
+ * Which incoming lawsuits win over the stored one: newer-or-equal crawl (crawler.updated_at, then updated_at,
+ * then the response's created_at; docs/spec-choices.md). Equal wins, so reloading the same payload is a no-op.
+ */
+export const WINNERS_SQL = `
+CREATE OR REPLACE TEMP TABLE stg_win AS
+SELECT s.code, s.instance,
+  (l.code IS NULL OR ${ver(ts('crawled_at'), ts('updated_at'), ts('response_created_at'))}
+     >= ${ver('l.crawled_at', 'l.updated_at', 'l.response_created_at')}) AS wins,
+  s.has_parties, s.has_steps, s.has_subjects, s.has_classifications, s.has_courts, s.has_attachments
+FROM stg_lawsuits s LEFT JOIN lawsuits l ON l.code = s.code AND l.instance = s.instance`;
+
+/** Columns a newer payload may leave out (document searches omit phase, status, ...): the stored value stays. */
+const KEEP_IF_MISSING = ['lawsuit_id', 'tribunal_acronym', 'justice', 'justice_description', 'tribunal', 'area', 'state',
+  'city', 'county', 'distribution_date', 'amount', 'status', 'phase', 'secrecy_level', 'free_justice', 'name', 'created_at',
+  'updated_at', 'crawl_id', 'crawler_source', 'crawled_at', 'last_step_date', 'steps_count'];
+/** Columns that always describe the winning payload itself. */
+const FROM_WINNER = ['response_id', 'response_created_at', 'cached_response', 'source', 'last_seen_run', 'loaded_at', 'raw'];
+
+export const UPSERT_LAWSUITS_SQL = `
+INSERT INTO lawsuits (code, instance, ${KEEP_IF_MISSING.join(', ')}, response_id, response_created_at, cached_response,
+  source, first_seen_run, last_seen_run, loaded_at, raw)
+SELECT s.code, s.instance, s.lawsuit_id, s.tribunal_acronym, s.justice, s.justice_description, s.tribunal, s.area,
+  s.state, s.city, s.county, ${ts('distribution_date')}, TRY_CAST(s.amount AS DECIMAL(18,2)), s.status, s.phase,
+  s.secrecy_level, s.free_justice, s.name, ${ts('created_at')}, ${ts('updated_at')}, s.crawl_id, s.crawler_source,
+  ${ts('crawled_at')}, ${ts('last_step_date')}, s.steps_count, s.response_id, ${ts('response_created_at')},
+  s.cached_response, s.source, s.run_id, s.run_id, current_timestamp, s.raw::JSON
+FROM stg_lawsuits s JOIN stg_win w ON w.code = s.code AND w.instance = s.instance
+WHERE w.wins
+ON CONFLICT (code, instance) DO UPDATE SET
+  ${KEEP_IF_MISSING.map((c) => `${c} = coalesce(excluded.${c}, lawsuits.${c})`).join(',\n  ')},
+  ${FROM_WINNER.map((c) => `${c} = excluded.${c}`).join(', ')}`;
+
+/** An older payload changes nothing but the fact that this run saw the lawsuit. */
+export const TOUCH_LOSERS_SQL = `
+UPDATE lawsuits SET last_seen_run = s.run_id
+FROM stg_lawsuits s JOIN stg_win w ON w.code = s.code AND w.instance = s.instance
+WHERE NOT w.wins AND lawsuits.code = s.code AND lawsuits.instance = s.instance`;
+
+type ChildTable = 'parties' | 'lawyers' | 'subjects' | 'classifications' | 'courts' | 'attachments';
+type Flag = 'has_parties' | 'has_subjects' | 'has_classifications' | 'has_courts' | 'has_attachments';
+interface ChildSpec { table: ChildTable; flag: Flag; columns: string[]; select: string[] }
+
+const CHILDREN: ChildSpec[] = [
+  { table: 'parties', flag: 'has_parties',
+    columns: ['code', 'instance', 'party_index', 'name', 'side', 'person_type', 'document', 'document_type', 'main_document', 'documents', 'raw'],
+    select: ['code', 'instance', 'party_index', 'name', 'side', 'person_type', 'document', 'document_type', 'main_document', 'c.documents::JSON', 'c.raw::JSON'] },
+  { table: 'lawyers', flag: 'has_parties',
+    columns: ['code', 'instance', 'party_index', 'lawyer_index', 'name', 'side', 'oab', 'person_type', 'documents'],
+    select: ['code', 'instance', 'party_index', 'lawyer_index', 'name', 'side', 'oab', 'person_type', 'c.documents::JSON'] },
+  { table: 'subjects', flag: 'has_subjects', columns: ['code', 'instance', 'item_code', 'item_name'], select: ['code', 'instance', 'item_code', 'item_name'] },
+  { table: 'classifications', flag: 'has_classifications', columns: ['code', 'instance', 'item_code', 'item_name'], select: ['code', 'instance', 'item_code', 'item_name'] },
+  { table: 'courts', flag: 'has_courts', columns: ['code', 'instance', 'court_index', 'court_code', 'court_name'], select: ['code', 'instance', 'court_index', 'court_code', 'court_name'] },
+  { table: 'attachments', flag: 'has_attachments',
+    columns: ['code', 'instance', 'attachment_index', 'attachment_date', 'attachment_name', 'raw'],
+    select: ['code', 'instance', 'attachment_index', 'TRY_CAST(c.attachment_date AS TIMESTAMPTZ)', 'attachment_name', 'c.raw::JSON'] },
+];
+
+/**
+ * Lists that are replaced whole per lawsuit: only when the winning payload carries the list at all (an absent
+ * list says nothing, an empty one says "none now"). Returns [delete, insert] pairs in order.
+ */
+export function replaceChildrenSql(): Array<{ table: ChildTable; flag: Flag; del: string; ins: string }> {
+  return CHILDREN.map(({ table, flag, columns, select }) => ({
+    table, flag,
+    del: `DELETE FROM ${table} USING stg_win w WHERE ${table}.code = w.code AND ${table}.instance = w.instance AND w.wins AND w.${flag}`,
+    ins: `INSERT INTO ${table} (${columns.join(', ')})
+SELECT ${select.map((c) => (/^[a-z_]+$/.test(c) ? `c.${c}` : c)).join(', ')}
+FROM stg_${table} c JOIN stg_win w ON w.code = c.code AND w.instance = c.instance WHERE w.wins AND w.${flag}`,
+  }));
+}
+
+const STEP_SELECT = `SELECT c.code, c.instance, c.step_id, c.step_id_derived, TRY_CAST(c.step_date AS TIMESTAMPTZ), c.content,
+  c.private, c.step_type, c.raw::JSON
+FROM stg_steps c JOIN stg_win w ON w.code = c.code AND w.instance = c.instance`;
+const STEP_COLS = '(code, instance, step_id, step_id_derived, step_date, content, private, step_type, raw)';
+
+/**
+ * Steps are a union over every payload seen: a document search that omits steps removes none. A winning
+ * payload updates the steps it carries; an older one only adds steps the warehouse has never seen.
+ */
+export const MERGE_STEPS_SQL = [
+  `INSERT INTO steps ${STEP_COLS} ${STEP_SELECT} WHERE w.wins
+ON CONFLICT (code, instance, step_id) DO UPDATE SET step_date = coalesce(excluded.step_date, steps.step_date),
+  content = coalesce(excluded.content, steps.content), private = coalesce(excluded.private, steps.private),
+  step_type = coalesce(excluded.step_type, steps.step_type), raw = excluded.raw`,
+  `INSERT INTO steps ${STEP_COLS} ${STEP_SELECT} WHERE NOT w.wins ON CONFLICT DO NOTHING`,
+];
+
+export const INSERT_RESPONSES_SQL = `
+INSERT INTO responses_raw (response_id, request_id, response_type, created_at, item, run_id, loaded_at)
+SELECT response_id, request_id, response_type, TRY_CAST(created_at AS TIMESTAMPTZ), item::JSON, run_id, current_timestamp
+FROM stg_responses ON CONFLICT DO NOTHING`;
+
+export const INSERT_HITS_SQL = `
+INSERT INTO search_hits (request_id, code, instance, response_id, first_seen_at)
+SELECT request_id, code, instance, response_id, current_timestamp FROM stg_hits ON CONFLICT DO NOTHING`;

@@ -1,0 +1,245 @@
+// The warehouse schema, as numbered migrations. A migration is never edited once released: a change is a new
+// version, so an old warehouse file upgrades by replaying only what it has not seen (schema_migrations).
+// Keys follow ../shared/CONTRACT.md; timestamps are TIMESTAMPTZ, amounts DECIMAL(18,2), flags BOOLEAN.
+
+export interface Migration {
+  /** Strictly increasing, starting at 1. */
+  version: number;
+  /** Short description, stored in schema_migrations. */
+  name: string;
+  /** One or more statements, run in one transaction with the schema_migrations row. */
+  sql: string;
+}
+
+export const MIGRATIONS_TABLE_SQL = `
+CREATE TABLE IF NOT EXISTS schema_migrations (
+  version INTEGER PRIMARY KEY,
+  name VARCHAR NOT NULL,
+  applied_at TIMESTAMPTZ NOT NULL DEFAULT current_timestamp
+)`;
+
+const coreTables = `
+CREATE TABLE runs (
+  run_id VARCHAR PRIMARY KEY,
+  started_at TIMESTAMPTZ NOT NULL,
+  finished_at TIMESTAMPTZ,
+  status VARCHAR NOT NULL,
+  command VARCHAR,
+  calls INTEGER,
+  calls_by_status JSON,
+  documents INTEGER,
+  rejected INTEGER,
+  requests_submitted INTEGER,
+  requests_completed INTEGER,
+  lawsuits INTEGER,
+  parties INTEGER,
+  steps INTEGER,
+  errors INTEGER,
+  summary JSON
+);
+
+CREATE TABLE requests (
+  request_id VARCHAR PRIMARY KEY,
+  search_type VARCHAR,
+  search_key VARCHAR,
+  on_demand BOOLEAN,
+  lawsuit_instance INTEGER,
+  status VARCHAR,
+  created_at TIMESTAMPTZ,
+  completed_at TIMESTAMPTZ,
+  run_id VARCHAR,
+  document_line INTEGER,
+  search JSON,
+  submitted_at TIMESTAMPTZ,
+  pages_loaded INTEGER NOT NULL DEFAULT 0,
+  items_loaded INTEGER NOT NULL DEFAULT 0,
+  all_pages_count INTEGER,
+  last_polled_at TIMESTAMPTZ,
+  error VARCHAR
+);
+
+CREATE TABLE request_pages (
+  request_id VARCHAR NOT NULL,
+  page INTEGER NOT NULL,
+  items INTEGER NOT NULL,
+  loaded_at TIMESTAMPTZ NOT NULL,
+  PRIMARY KEY (request_id, page)
+);
+
+CREATE TABLE responses_raw (
+  response_id VARCHAR PRIMARY KEY,
+  request_id VARCHAR,
+  response_type VARCHAR,
+  created_at TIMESTAMPTZ,
+  item JSON NOT NULL,
+  run_id VARCHAR,
+  loaded_at TIMESTAMPTZ NOT NULL
+);
+
+CREATE TABLE search_hits (
+  request_id VARCHAR NOT NULL,
+  code VARCHAR NOT NULL,
+  instance INTEGER NOT NULL,
+  response_id VARCHAR,
+  first_seen_at TIMESTAMPTZ NOT NULL,
+  PRIMARY KEY (request_id, code, instance)
+);
+
+CREATE TABLE lawsuits (
+  code VARCHAR NOT NULL,
+  instance INTEGER NOT NULL,
+  lawsuit_id VARCHAR,
+  tribunal_acronym VARCHAR,
+  justice VARCHAR,
+  justice_description VARCHAR,
+  tribunal VARCHAR,
+  area VARCHAR,
+  state VARCHAR,
+  city VARCHAR,
+  county VARCHAR,
+  distribution_date TIMESTAMPTZ,
+  amount DECIMAL(18,2),
+  status VARCHAR,
+  phase VARCHAR,
+  secrecy_level INTEGER,
+  free_justice BOOLEAN,
+  name VARCHAR,
+  created_at TIMESTAMPTZ,
+  updated_at TIMESTAMPTZ,
+  crawl_id VARCHAR,
+  crawler_source VARCHAR,
+  crawled_at TIMESTAMPTZ,
+  last_step_date TIMESTAMPTZ,
+  steps_count INTEGER,
+  response_id VARCHAR,
+  response_created_at TIMESTAMPTZ,
+  cached_response BOOLEAN,
+  source VARCHAR,
+  first_seen_run VARCHAR,
+  last_seen_run VARCHAR,
+  loaded_at TIMESTAMPTZ NOT NULL,
+  raw JSON NOT NULL,
+  PRIMARY KEY (code, instance)
+);
+
+CREATE TABLE parties (
+  code VARCHAR NOT NULL,
+  instance INTEGER NOT NULL,
+  party_index INTEGER NOT NULL,
+  name VARCHAR,
+  side VARCHAR,
+  person_type VARCHAR,
+  document VARCHAR,
+  document_type VARCHAR,
+  main_document VARCHAR,
+  documents JSON,
+  raw JSON,
+  PRIMARY KEY (code, instance, party_index)
+);
+
+CREATE TABLE lawyers (
+  code VARCHAR NOT NULL,
+  instance INTEGER NOT NULL,
+  party_index INTEGER NOT NULL,
+  lawyer_index INTEGER NOT NULL,
+  name VARCHAR,
+  side VARCHAR,
+  oab VARCHAR,
+  person_type VARCHAR,
+  documents JSON,
+  PRIMARY KEY (code, instance, party_index, lawyer_index)
+);
+
+CREATE TABLE steps (
+  code VARCHAR NOT NULL,
+  instance INTEGER NOT NULL,
+  step_id VARCHAR NOT NULL,
+  step_id_derived BOOLEAN NOT NULL DEFAULT false,
+  step_date TIMESTAMPTZ,
+  content VARCHAR,
+  private BOOLEAN,
+  step_type VARCHAR,
+  raw JSON,
+  PRIMARY KEY (code, instance, step_id)
+);
+
+CREATE TABLE subjects (
+  code VARCHAR NOT NULL,
+  instance INTEGER NOT NULL,
+  item_code VARCHAR NOT NULL,
+  item_name VARCHAR,
+  PRIMARY KEY (code, instance, item_code)
+);
+
+CREATE TABLE classifications (
+  code VARCHAR NOT NULL,
+  instance INTEGER NOT NULL,
+  item_code VARCHAR NOT NULL,
+  item_name VARCHAR,
+  PRIMARY KEY (code, instance, item_code)
+);
+
+CREATE TABLE courts (
+  code VARCHAR NOT NULL,
+  instance INTEGER NOT NULL,
+  court_index INTEGER NOT NULL,
+  court_code VARCHAR,
+  court_name VARCHAR,
+  PRIMARY KEY (code, instance, court_index)
+);
+
+CREATE TABLE attachments (
+  code VARCHAR NOT NULL,
+  instance INTEGER NOT NULL,
+  attachment_index INTEGER NOT NULL,
+  attachment_date TIMESTAMPTZ,
+  attachment_name VARCHAR,
+  raw JSON,
+  PRIMARY KEY (code, instance, attachment_index)
+);
+
+CREATE TABLE rejected_inputs (
+  run_id VARCHAR NOT NULL,
+  line INTEGER NOT NULL,
+  value VARCHAR,
+  reason VARCHAR NOT NULL,
+  source VARCHAR,
+  rejected_at TIMESTAMPTZ NOT NULL DEFAULT current_timestamp,
+  PRIMARY KEY (run_id, line)
+);
+
+CREATE TABLE transfer_files (
+  transfer_file_id VARCHAR PRIMARY KEY,
+  name VARCHAR,
+  description VARCHAR,
+  file_type VARCHAR,
+  status VARCHAR,
+  file_size BIGINT,
+  lawsuits_count INTEGER,
+  created_at TIMESTAMPTZ,
+  completed_at TIMESTAMPTZ,
+  downloaded_at TIMESTAMPTZ,
+  loaded_rows INTEGER,
+  loaded_at TIMESTAMPTZ,
+  error VARCHAR,
+  run_id VARCHAR
+);
+`;
+
+// Submission intents: written before POST /requests and closed when the request id is stored, so that a
+// run killed in between can find the request in the provider's listing instead of paying for it again.
+const submissions = `
+CREATE TABLE submissions (
+  search_hash VARCHAR NOT NULL,
+  started_at TIMESTAMPTZ NOT NULL,
+  run_id VARCHAR,
+  search JSON,
+  document_line INTEGER,
+  request_id VARCHAR,
+  PRIMARY KEY (search_hash, started_at)
+);`;
+
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: 'core tables', sql: coreTables },
+  { version: 2, name: 'submission intents', sql: submissions },
+];

@@ -1,0 +1,134 @@
+// The rows a lawsuit flattens into, and how each is staged. Staging columns are plain DuckDB types
+// (timestamps as the payload's text, amounts as DOUBLE) so that an odd value never fails a batch: the merge
+// statements TRY_CAST them into the warehouse's types, an unreadable date becoming NULL. JSON text is staged
+// as JSON directly: it comes from JSON.stringify, so it needs no second parse to validate it.
+
+export interface LawsuitRow {
+  code: string | null;
+  instance: number | null;
+  lawsuit_id: string | null;
+  tribunal_acronym: string | null;
+  justice: string | null;
+  justice_description: string | null;
+  tribunal: string | null;
+  area: string | null;
+  state: string | null;
+  city: string | null;
+  county: string | null;
+  distribution_date: string | null;
+  amount: number | null;
+  status: string | null;
+  phase: string | null;
+  secrecy_level: number | null;
+  free_justice: boolean | null;
+  name: string | null;
+  created_at: string | null;
+  updated_at: string | null;
+  crawl_id: string | null;
+  crawler_source: string | null;
+  crawled_at: string | null;
+  last_step_date: string | null;
+  steps_count: number | null;
+  response_id: string | null;
+  response_created_at: string | null;
+  cached_response: boolean | null;
+  source: string | null;
+  run_id: string | null;
+  /** Which lists the payload carried at all: an absent list keeps what the warehouse has; an empty one clears it. */
+  has_parties: boolean;
+  has_steps: boolean;
+  has_subjects: boolean;
+  has_classifications: boolean;
+  has_courts: boolean;
+  has_attachments: boolean;
+  /** The whole lawsuit object as JSON text, unknown properties included. */
+  raw: string;
+}
+
+export interface PartyRow {
+  code: string; instance: number; party_index: number;
+  name: string | null; side: string | null; person_type: string | null;
+  document: string | null; document_type: string | null; main_document: string | null;
+  documents: string | null; raw: string;
+}
+
+export interface LawyerRow {
+  code: string; instance: number; party_index: number; lawyer_index: number;
+  name: string | null; side: string | null; oab: string | null; person_type: string | null; documents: string | null;
+}
+
+export interface StepRow {
+  code: string; instance: number; step_id: string; step_id_derived: boolean;
+  step_date: string | null; content: string | null; private: boolean | null; step_type: string | null; raw: string;
+}
+
+export interface ItemRow { code: string; instance: number; item_code: string; item_name: string | null }
+export interface CourtRow { code: string; instance: number; court_index: number; court_code: string | null; court_name: string | null }
+export interface AttachmentRow {
+  code: string; instance: number; attachment_index: number;
+  attachment_date: string | null; attachment_name: string | null; raw: string;
+}
+
+/** One response item as responses_raw keeps it. */
+export interface ResponseRow {
+  response_id: string; request_id: string | null; response_type: string | null; created_at: string | null;
+  item: string; run_id: string | null;
+}
+
+export interface HitRow { request_id: string; code: string; instance: number; response_id: string | null }
+
+export interface FlatLawsuit {
+  lawsuit: LawsuitRow;
+  parties: PartyRow[];
+  lawyers: LawyerRow[];
+  steps: StepRow[];
+  subjects: ItemRow[];
+  classifications: ItemRow[];
+  attachments: AttachmentRow[];
+  courts: CourtRow[];
+}
+
+export type StageType = 'VARCHAR' | 'INTEGER' | 'DOUBLE' | 'BOOLEAN' | 'JSON';
+
+/** Staging layout of each row kind: column name and staging type, in appender order. */
+export const STAGE_COLUMNS = {
+  lawsuits: [
+    ['code', 'VARCHAR'], ['instance', 'INTEGER'], ['lawsuit_id', 'VARCHAR'], ['tribunal_acronym', 'VARCHAR'],
+    ['justice', 'VARCHAR'], ['justice_description', 'VARCHAR'], ['tribunal', 'VARCHAR'], ['area', 'VARCHAR'],
+    ['state', 'VARCHAR'], ['city', 'VARCHAR'], ['county', 'VARCHAR'], ['distribution_date', 'VARCHAR'],
+    ['amount', 'DOUBLE'], ['status', 'VARCHAR'], ['phase', 'VARCHAR'], ['secrecy_level', 'INTEGER'],
+    ['free_justice', 'BOOLEAN'], ['name', 'VARCHAR'], ['created_at', 'VARCHAR'], ['updated_at', 'VARCHAR'],
+    ['crawl_id', 'VARCHAR'], ['crawler_source', 'VARCHAR'], ['crawled_at', 'VARCHAR'], ['last_step_date', 'VARCHAR'],
+    ['steps_count', 'INTEGER'], ['response_id', 'VARCHAR'], ['response_created_at', 'VARCHAR'],
+    ['cached_response', 'BOOLEAN'], ['source', 'VARCHAR'], ['run_id', 'VARCHAR'], ['has_parties', 'BOOLEAN'],
+    ['has_steps', 'BOOLEAN'], ['has_subjects', 'BOOLEAN'], ['has_classifications', 'BOOLEAN'], ['has_courts', 'BOOLEAN'],
+    ['has_attachments', 'BOOLEAN'], ['raw', 'JSON'],
+  ],
+  parties: [
+    ['code', 'VARCHAR'], ['instance', 'INTEGER'], ['party_index', 'INTEGER'], ['name', 'VARCHAR'], ['side', 'VARCHAR'],
+    ['person_type', 'VARCHAR'], ['document', 'VARCHAR'], ['document_type', 'VARCHAR'], ['main_document', 'VARCHAR'],
+    ['documents', 'JSON'], ['raw', 'JSON'],
+  ],
+  lawyers: [
+    ['code', 'VARCHAR'], ['instance', 'INTEGER'], ['party_index', 'INTEGER'], ['lawyer_index', 'INTEGER'],
+    ['name', 'VARCHAR'], ['side', 'VARCHAR'], ['oab', 'VARCHAR'], ['person_type', 'VARCHAR'], ['documents', 'JSON'],
+  ],
+  steps: [
+    ['code', 'VARCHAR'], ['instance', 'INTEGER'], ['step_id', 'VARCHAR'], ['step_id_derived', 'BOOLEAN'],
+    ['step_date', 'VARCHAR'], ['content', 'VARCHAR'], ['private', 'BOOLEAN'], ['step_type', 'VARCHAR'], ['raw', 'JSON'],
+  ],
+  subjects: [['code', 'VARCHAR'], ['instance', 'INTEGER'], ['item_code', 'VARCHAR'], ['item_name', 'VARCHAR']],
+  classifications: [['code', 'VARCHAR'], ['instance', 'INTEGER'], ['item_code', 'VARCHAR'], ['item_name', 'VARCHAR']],
+  courts: [['code', 'VARCHAR'], ['instance', 'INTEGER'], ['court_index', 'INTEGER'], ['court_code', 'VARCHAR'], ['court_name', 'VARCHAR']],
+  attachments: [
+    ['code', 'VARCHAR'], ['instance', 'INTEGER'], ['attachment_index', 'INTEGER'], ['attachment_date', 'VARCHAR'],
+    ['attachment_name', 'VARCHAR'], ['raw', 'JSON'],
+  ],
+  responses: [
+    ['response_id', 'VARCHAR'], ['request_id', 'VARCHAR'], ['response_type', 'VARCHAR'], ['created_at', 'VARCHAR'],
+    ['item', 'JSON'], ['run_id', 'VARCHAR'],
+  ],
+  hits: [['request_id', 'VARCHAR'], ['code', 'VARCHAR'], ['instance', 'INTEGER'], ['response_id', 'VARCHAR']],
+} as const satisfies Record<string, ReadonlyArray<readonly [string, StageType]>>;
+
+export type StageTable = keyof typeof STAGE_COLUMNS;

@@ -1,0 +1,189 @@
+// Loading one staged transfer file into its transfer_* table, in the same transaction as its transfer_files
+// record: either both are there or neither, which is what makes "never loaded twice" hold after a crash at any
+// point. DuckDB's own readers do the parsing (read_csv, read_json, read_parquet); nothing passes through JS rows.
+
+import { EtlError } from '../shared/errors.js';
+
+/** What the loader needs from the warehouse; `Warehouse` (warehouse.ts) has exactly this. */
+export interface TransferDb {
+  run(sql: string, params?: readonly unknown[]): Promise<number>;
+  all<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  transaction<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+export type TransferTable = 'transfer_lawsuits' | 'transfer_parties' | 'transfer_steps';
+export const TRANSFER_TABLES: readonly TransferTable[] = ['transfer_lawsuits', 'transfer_parties', 'transfer_steps'];
+
+// The columns we know, with the warehouse's types (contract: TIMESTAMPTZ, DECIMAL(18,2), BOOLEAN). A column a
+// file brings beyond these is added to the table with the type the reader gave it.
+const KNOWN: Record<TransferTable, Array<[string, string]>> = {
+  transfer_lawsuits: [
+    ['code', 'VARCHAR'], ['instance', 'INTEGER'], ['tribunal_acronym', 'VARCHAR'], ['justice', 'VARCHAR'], ['tribunal', 'VARCHAR'],
+    ['distribution_date', 'TIMESTAMPTZ'], ['amount', 'DECIMAL(18,2)'], ['status', 'VARCHAR'], ['phase', 'VARCHAR'],
+    ['secrecy_level', 'INTEGER'], ['name', 'VARCHAR'], ['area', 'VARCHAR'], ['state', 'VARCHAR'], ['city', 'VARCHAR'], ['updated_at', 'TIMESTAMPTZ'],
+  ],
+  transfer_parties: [
+    ['code', 'VARCHAR'], ['instance', 'INTEGER'], ['party_index', 'INTEGER'], ['name', 'VARCHAR'], ['side', 'VARCHAR'],
+    ['person_type', 'VARCHAR'], ['document', 'VARCHAR'], ['document_type', 'VARCHAR'],
+  ],
+  transfer_steps: [
+    ['code', 'VARCHAR'], ['instance', 'INTEGER'], ['step_id', 'VARCHAR'], ['step_date', 'TIMESTAMPTZ'], ['content', 'VARCHAR'], ['private', 'BOOLEAN'],
+  ],
+};
+
+/** Columns the pipeline adds to every row. */
+const LINEAGE = ['transfer_file_id', 'loaded_at'];
+
+export class TransferLoadError extends EtlError {
+  constructor(code: 'TRANSFER_FILE_SHAPE' | 'TRANSFER_FILE_READ', message: string, cause?: unknown) {
+    super(code, message, { cause, transient: code === 'TRANSFER_FILE_READ' });
+    this.name = 'TransferLoadError';
+  }
+}
+
+const q = (ident: string) => `"${ident.replace(/"/g, '""')}"`;
+const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
+
+/** The DuckDB table function reading a staged file. CSV is read as text so that documents keep leading zeros. */
+export function readerSql(fileType: string, path: string): string {
+  if (fileType === 'csv') return `read_csv(${lit(path)}, header = true, all_varchar = true, delim = ',', quote = '"', escape = '"', strict_mode = true)`;
+  if (fileType === 'json') return `read_json(${lit(path)}, format = 'newline_delimited')`;
+  if (fileType === 'parquet') return `read_parquet(${lit(path)})`;
+  throw new TransferLoadError('TRANSFER_FILE_SHAPE', `unknown file_type ${JSON.stringify(fileType)} (expected csv, json or parquet)`);
+}
+
+/** Creates the transfer_* tables and the extra transfer_files columns this step uses, if absent. */
+export async function ensureTransferSchema(db: TransferDb): Promise<void> {
+  for (const t of TRANSFER_TABLES) {
+    const cols = KNOWN[t].map(([n, ty]) => `${q(n)} ${ty}`).join(', ');
+    await db.run(`CREATE TABLE IF NOT EXISTS ${t} (${cols}, transfer_file_id VARCHAR NOT NULL, loaded_at TIMESTAMPTZ NOT NULL)`);
+  }
+  // transfer_files itself comes from the warehouse migrations; these are the columns only this step needs.
+  await db.run(`CREATE TABLE IF NOT EXISTS transfer_files (transfer_file_id VARCHAR PRIMARY KEY, name VARCHAR, file_type VARCHAR,
+    status VARCHAR, loaded_rows INTEGER, loaded_at TIMESTAMPTZ, error VARCHAR)`);
+  for (const [c, ty] of [['description', 'VARCHAR'], ['file_size', 'BIGINT'], ['lawsuits_count', 'INTEGER'], ['created_at', 'TIMESTAMPTZ'],
+    ['completed_at', 'TIMESTAMPTZ'], ['downloaded_at', 'TIMESTAMPTZ'], ['run_id', 'VARCHAR'], ['remote_status', 'VARCHAR'],
+    ['target_table', 'VARCHAR'], ['attempts', 'INTEGER'], ['updated_at', 'TIMESTAMPTZ']]) {
+    await db.run(`ALTER TABLE transfer_files ADD COLUMN IF NOT EXISTS ${q(c)} ${ty}`);
+  }
+}
+
+/** Which table a file's rows belong to, from its columns (the provider's names and descriptions are free text). */
+export function tableForColumns(columns: readonly string[]): TransferTable {
+  const has = new Set(columns);
+  if (!has.has('code') || !has.has('instance')) {
+    throw new TransferLoadError('TRANSFER_FILE_SHAPE', `the file has no code and instance columns (columns: ${columns.slice(0, 12).join(', ').slice(0, 300)})`);
+  }
+  if (has.has('step_id')) return 'transfer_steps';
+  if (has.has('party_index')) return 'transfer_parties';
+  return 'transfer_lawsuits';
+}
+
+/** The record of the file as the provider gave it, for transfer_files. */
+export interface TransferFileMeta {
+  transfer_file_id: string;
+  name: string;
+  file_type: string;
+  description?: string | null;
+  status?: string | null;
+  file_size?: number | null;
+  lawsuits_count?: number | null;
+  created_at?: string | null;
+  completed_at?: string | null;
+}
+
+export interface LoadInput {
+  meta: TransferFileMeta;
+  /** The staged file. */
+  path: string;
+  runId: string;
+  /** Download attempts it took. */
+  attempts: number;
+}
+
+export interface LoadResult { table: TransferTable; rows: number }
+
+/**
+ * Loads the staged file into its table and records it in transfer_files with status 'loaded', in one
+ * transaction. Rows a previous load of the same file left (a load whose record was lost cannot exist, but a
+ * provider may re-issue a file under the same id) are deleted first.
+ */
+export async function loadTransferFile(db: TransferDb, input: LoadInput): Promise<LoadResult> {
+  const reader = readerSql(input.meta.file_type, input.path);
+  let described: Array<{ column_name: string; column_type: string }>;
+  try {
+    described = await db.all(`DESCRIBE SELECT * FROM ${reader}`);
+  } catch (e) {
+    throw new TransferLoadError('TRANSFER_FILE_READ', `cannot read the ${input.meta.file_type} file: ${firstLine(e)}`, e);
+  }
+  const table = tableForColumns(described.map((d) => d.column_name));
+  const known = new Map(KNOWN[table]);
+  const existing = new Set((await db.all<{ column_name: string }>(
+    `SELECT column_name FROM information_schema.columns WHERE table_name = ? AND table_schema = current_schema()`, [table],
+  )).map((r) => r.column_name));
+  const targets: string[] = [];
+  const exprs: string[] = [];
+  const added: Array<[string, string]> = [];
+  for (const { column_name: c, column_type: src } of described) {
+    if (LINEAGE.includes(c)) continue;
+    const want = known.get(c);
+    if (!existing.has(c)) added.push([c, src]);
+    targets.push(q(c));
+    // A naive TIMESTAMP from a reader means UTC here (JSON's "…Z" text, parquet's TIMESTAMP_MILLIS).
+    if (want === 'TIMESTAMPTZ' && src === 'TIMESTAMP') exprs.push(`timezone('UTC', ${q(c)})`);
+    else if (want) exprs.push(`CAST(${q(c)} AS ${want})`);
+    else exprs.push(q(c));
+  }
+  try {
+    return await db.transaction(async () => {
+      for (const [c, ty] of added) await db.run(`ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS ${q(c)} ${ty}`);
+      for (const t of TRANSFER_TABLES) await db.run(`DELETE FROM ${t} WHERE transfer_file_id = ?`, [input.meta.transfer_file_id]);
+      const rows = await db.run(
+        `INSERT INTO ${table} (${[...targets, ...LINEAGE.map(q)].join(', ')}) SELECT ${exprs.join(', ')}, ?, current_timestamp FROM ${reader}`,
+        [input.meta.transfer_file_id],
+      );
+      await upsertFile(db, input.meta, { status: 'loaded', loaded_rows: rows, error: null, run_id: input.runId, target_table: table, attempts: input.attempts });
+      return { table, rows };
+    });
+  } catch (e) {
+    if (e instanceof TransferLoadError) throw e;
+    throw new TransferLoadError('TRANSFER_FILE_READ', `cannot load the ${input.meta.file_type} file: ${firstLine(e)}`, e);
+  }
+}
+
+function firstLine(e: unknown): string {
+  return String((e as Error)?.message ?? e).split('\n')[0].replace(/^warehouse (statement|query) failed: /, '').slice(0, 400);
+}
+
+async function upsertFile(db: TransferDb, m: TransferFileMeta, s: { status: string; loaded_rows: number | null; error: string | null; run_id: string; target_table: string | null; attempts: number }): Promise<void> {
+  await db.run(
+    `INSERT INTO transfer_files (transfer_file_id, name, description, file_type, remote_status, file_size, lawsuits_count, created_at,
+       completed_at, status, loaded_rows, loaded_at, error, run_id, target_table, attempts, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, CAST(? AS TIMESTAMPTZ), CAST(? AS TIMESTAMPTZ), ?, ?, CASE WHEN ? = 'loaded' THEN current_timestamp END, ?, ?, ?, ?, current_timestamp)
+     ON CONFLICT (transfer_file_id) DO UPDATE SET name = excluded.name, description = excluded.description, file_type = excluded.file_type,
+       remote_status = excluded.remote_status, file_size = excluded.file_size, lawsuits_count = excluded.lawsuits_count,
+       created_at = excluded.created_at, completed_at = excluded.completed_at, status = excluded.status,
+       loaded_rows = coalesce(excluded.loaded_rows, transfer_files.loaded_rows), loaded_at = coalesce(excluded.loaded_at, transfer_files.loaded_at),
+       error = excluded.error, run_id = excluded.run_id, target_table = coalesce(excluded.target_table, transfer_files.target_table),
+       attempts = excluded.attempts, updated_at = excluded.updated_at`,
+    [m.transfer_file_id, m.name, m.description ?? null, m.file_type, m.status ?? null, m.file_size ?? null, m.lawsuits_count ?? null,
+      m.created_at ?? null, m.completed_at ?? null, s.status, s.loaded_rows, s.status, s.error, s.run_id, s.target_table, s.attempts],
+  );
+}
+
+/** After the provider accepted the "downloaded" PATCH. */
+export async function markTransferDownloaded(db: TransferDb, id: string): Promise<void> {
+  await db.run(`UPDATE transfer_files SET status = 'downloaded', remote_status = 'downloaded', downloaded_at = current_timestamp,
+    updated_at = current_timestamp WHERE transfer_file_id = ?`, [id]);
+}
+
+/** A file that could not be loaded: its reason, for the summary and the provider's team. */
+export async function markTransferError(db: TransferDb, meta: TransferFileMeta, reason: string, runId: string, attempts: number, remotePatched: boolean): Promise<void> {
+  await upsertFile(db, { ...meta, status: remotePatched ? 'error' : meta.status }, { status: 'error', loaded_rows: null, error: reason, run_id: runId, target_table: null, attempts });
+}
+
+/** Local status of every file seen before: 'loaded' (PATCH pending), 'downloaded' (done) or 'error'. */
+export async function transferFileStates(db: TransferDb): Promise<Map<string, string>> {
+  const rows = await db.all<{ transfer_file_id: string; status: string }>('SELECT transfer_file_id, status FROM transfer_files');
+  return new Map(rows.map((r) => [r.transfer_file_id, r.status]));
+}

@@ -1,0 +1,159 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
+import { EtlError } from '../shared/errors.js';
+import { MIGRATIONS, MIGRATIONS_TABLE_SQL, type Migration } from './migrations.js';
+
+export type SqlParams = readonly unknown[] | Record<string, unknown>;
+
+export interface WarehouseOptions {
+  /** Open the file read-only (no migrations then). Default false. */
+  readOnly?: boolean;
+  /** Apply pending migrations on open. Default true (ignored when readOnly). */
+  migrate?: boolean;
+  /** DuckDB worker threads. Default: DuckDB's own (number of cores). */
+  threads?: number;
+  /** DuckDB memory limit, e.g. '1GB'. Default: DuckDB's own (80% of RAM). */
+  memoryLimit?: string;
+  /** Migrations to apply instead of the built-in list (tests). Default MIGRATIONS. */
+  migrations?: readonly Migration[];
+}
+
+export class WarehouseError extends EtlError {
+  constructor(code: string, message: string, cause?: unknown) {
+    super(code, message, { cause });
+    this.name = 'WarehouseError';
+  }
+}
+
+/**
+ * A thin shell over one DuckDB connection. One connection means one transaction at a time: transactions are
+ * queued, and calls made inside a transaction's callback (tracked with AsyncLocalStorage) run inline in it.
+ */
+export class Warehouse {
+  readonly path: string;
+  private readonly instance: DuckDBInstance;
+  readonly connection: DuckDBConnection;
+  private readonly inTx = new AsyncLocalStorage<true>();
+  private txQueue: Promise<unknown> = Promise.resolve();
+  private readonly migrations: readonly Migration[];
+
+  private constructor(path: string, instance: DuckDBInstance, connection: DuckDBConnection, migrations: readonly Migration[]) {
+    this.path = path;
+    this.instance = instance;
+    this.connection = connection;
+    this.migrations = migrations;
+  }
+
+  static async open(path: string, opts: WarehouseOptions = {}): Promise<Warehouse> {
+    const config: Record<string, string> = {};
+    if (opts.readOnly) config.access_mode = 'READ_ONLY';
+    if (opts.threads !== undefined) config.threads = String(opts.threads);
+    if (opts.memoryLimit !== undefined) config.memory_limit = opts.memoryLimit;
+    if (path !== ':memory:' && !opts.readOnly) mkdirSync(dirname(path), { recursive: true });
+    let instance: DuckDBInstance;
+    try {
+      instance = await DuckDBInstance.create(path, config);
+    } catch (e) {
+      throw new WarehouseError('WAREHOUSE_OPEN', `cannot open the warehouse ${path}: ${(e as Error).message}`, e);
+    }
+    const wh = new Warehouse(path, instance, await instance.connect(), opts.migrations ?? MIGRATIONS);
+    if (!opts.readOnly && opts.migrate !== false) {
+      try {
+        await wh.migrate();
+      } catch (e) {
+        wh.connection.closeSync();
+        instance.closeSync();
+        throw e;
+      }
+    }
+    return wh;
+  }
+
+  /** Applies every migration not yet in schema_migrations, each in its own transaction. Returns the versions applied. */
+  async migrate(): Promise<number[]> {
+    await this.run(MIGRATIONS_TABLE_SQL);
+    const done = new Set((await this.all<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => r.version));
+    const applied: number[] = [];
+    for (const m of [...this.migrations].sort((a, b) => a.version - b.version)) {
+      if (done.has(m.version)) continue;
+      await this.transaction(async () => {
+        await this.run(m.sql);
+        await this.run('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
+      });
+      applied.push(m.version);
+    }
+    return applied;
+  }
+
+  /** Runs a statement (or several, without params); returns the rows changed by the last one. */
+  async run(sql: string, params?: SqlParams): Promise<number> {
+    try {
+      const r = await this.connection.run(sql, toDuckParams(params));
+      return r.rowsChanged;
+    } catch (e) {
+      throw new WarehouseError('WAREHOUSE_SQL', `warehouse statement failed: ${(e as Error).message}`, e);
+    }
+  }
+
+  /** Rows as plain JS objects; BIGINTs that fit a double come back as numbers, timestamps as Date. */
+  async all<T = Record<string, unknown>>(sql: string, params?: SqlParams): Promise<T[]> {
+    try {
+      const reader = await this.connection.runAndReadAll(sql, toDuckParams(params));
+      return reader.getRowObjectsJS().map((row) => {
+        for (const k of Object.keys(row)) {
+          const v = row[k];
+          if (typeof v === 'bigint' && v <= BigInt(Number.MAX_SAFE_INTEGER) && v >= BigInt(Number.MIN_SAFE_INTEGER)) row[k] = Number(v);
+        }
+        return row as T;
+      });
+    } catch (e) {
+      throw new WarehouseError('WAREHOUSE_SQL', `warehouse query failed: ${(e as Error).message}`, e);
+    }
+  }
+
+  /** Runs fn inside BEGIN/COMMIT, rolling back if it throws. Nested calls join the outer transaction. */
+  async transaction<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.inTx.getStore()) return fn();
+    const turn = this.txQueue.then(() => this.inTx.run(true, async () => {
+      await this.run('BEGIN TRANSACTION');
+      try {
+        const out = await fn();
+        await this.run('COMMIT');
+        return out;
+      } catch (e) {
+        await this.run('ROLLBACK').catch(() => undefined);
+        throw e;
+      }
+    }));
+    this.txQueue = turn.catch(() => undefined);
+    return turn;
+  }
+
+  /** Closes the connection and the database (a CHECKPOINT first, so the file is complete on its own). */
+  async close(): Promise<void> {
+    await this.txQueue;
+    try {
+      await this.connection.run('CHECKPOINT');
+    } catch {
+      // read-only files cannot checkpoint; nothing to flush then
+    }
+    this.connection.closeSync();
+    this.instance.closeSync();
+  }
+}
+
+/** Dates become ISO text and objects JSON text, so callers pass plain JS; DuckDB casts them in the statement. */
+function toParam(v: unknown): DuckDBValue {
+  if (v === undefined || v === null) return null;
+  if (v instanceof Date) return v.toISOString();
+  if (typeof v === 'object') return JSON.stringify(v);
+  return v as DuckDBValue;
+}
+
+function toDuckParams(params: SqlParams | undefined): DuckDBValue[] | Record<string, DuckDBValue> | undefined {
+  if (params === undefined) return undefined;
+  if (Array.isArray(params)) return params.map(toParam);
+  return Object.fromEntries(Object.entries(params).map(([k, v]) => [k, toParam(v)]));
+}

@@ -1,0 +1,147 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { LawsuitApi } from '../../src/api/client.js';
+import type { Search } from '../../src/api/types.js';
+import { KEY, freePort, json, startStub, urlsOf, type Stub } from './stub.js';
+
+// POST /requests may be billed: it must never create two requests for one submission.
+
+let stubs: Stub[] = [];
+let api: LawsuitApi | undefined;
+afterEach(async () => {
+  await api?.close();
+  await Promise.all(stubs.map((s) => s.close()));
+  api = undefined;
+  stubs = [];
+});
+
+const search: Search = { search_type: 'cpf', search_key: '092.065.297-22' };
+
+/** A requests store like the service's: POST creates, GET /requests lists newest first (links form). */
+function store() {
+  const created: Array<Record<string, unknown>> = [];
+  let n = 0;
+  return {
+    created,
+    create(body: { search: Search }) {
+      n++;
+      const r = {
+        request_id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`, status: 'pending', origin: 'api',
+        created_at: new Date().toISOString(),
+        // Spec "Request": the search as accepted (digits only), with filter and pagination echoed.
+        search: { ...body.search, search_key: body.search.search_key.replace(/\D/g, ''), response_type: 'lawsuit', search_params: { filter: {}, pagination: {} } },
+      };
+      created.push(r);
+      return r;
+    },
+    list(base: string, page: number, size: number) {
+      const newest = [...created].reverse();
+      const items = newest.slice((page - 1) * size, page * size);
+      const pages = Math.ceil(newest.length / size);
+      return {
+        page_data: items,
+        links: { next: page < pages ? `${base}/rq/requests?page=${page + 1}&page_size=${size}` : null, prev: null, first: null, last: null },
+        meta: { page, page_count: items.length, all_pages_count: pages, all_count: newest.length },
+      };
+    },
+  };
+}
+
+describe('POST /requests retry safety', () => {
+  it('after a reset once the body was sent, finds the created request in the listing instead of sending again', async () => {
+    const s = store();
+    // Two unrelated older requests first, so the look-up has to pick the right one.
+    s.create({ search: { search_type: 'cnpj', search_key: '11222333000181' } });
+    let posts = 0;
+    const stub = await startStub((req, res, call) => {
+      if (call.method === 'POST' && call.path === '/rq/requests') {
+        posts++;
+        s.create(call.body as { search: Search });
+        // The case: the service created the request, then the connection died before the answer.
+        req.socket.destroy();
+        return;
+      }
+      // Spec "List requests": links/meta envelope, newest first (docs/spec-choices.md).
+      if (call.method === 'GET' && call.path === '/rq/requests') return json(res, 200, s.list(stub.url, Number(call.query.get('page') ?? 1), Number(call.query.get('page_size') ?? 20)));
+      json(res, 404, {});
+    });
+    stubs.push(stub);
+    api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), baseDelayMs: 10, lookupDelayMs: 10 });
+    const r = await api.requests.create(search);
+    expect(posts).toBe(1);
+    expect(s.created.length).toBe(2);
+    expect(r.request_id).toBe(s.created[1].request_id);
+    expect(api.stats().byRoute['GET /requests']).toBeGreaterThanOrEqual(1);
+  });
+
+  it('after a reset where nothing was created, submits again once', async () => {
+    const s = store();
+    let posts = 0;
+    const stub = await startStub((req, res, call) => {
+      if (call.method === 'POST') {
+        posts++;
+        // First POST: the connection dies before the service acted.
+        if (posts === 1) return void req.socket.destroy();
+        return json(res, 200, s.create(call.body as { search: Search }));
+      }
+      json(res, 200, s.list(stub.url, 1, 100));
+    });
+    stubs.push(stub);
+    api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), baseDelayMs: 10, lookupDelayMs: 10 });
+    const r = await api.requests.create(search);
+    expect(posts).toBe(2);
+    expect(s.created.length).toBe(1);
+    expect(r.request_id).toBe(s.created[0].request_id);
+  });
+
+  it('a 5xx on POST is ambiguous too: looked up, not resent when found', async () => {
+    const s = store();
+    let posts = 0;
+    const stub = await startStub((_req, res, call) => {
+      if (call.method === 'POST') {
+        posts++;
+        s.create(call.body as { search: Search });
+        // A gateway time-out after the service created the request.
+        return json(res, 504, { error: 'gateway timeout' });
+      }
+      json(res, 200, s.list(stub.url, 1, 100));
+    });
+    stubs.push(stub);
+    api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), baseDelayMs: 10, lookupDelayMs: 10 });
+    const r = await api.requests.create(search);
+    expect(posts).toBe(1);
+    expect(r.request_id).toBe(s.created[0].request_id);
+  });
+
+  it('retries blindly after a 429 (surely not processed)', async () => {
+    const s = store();
+    let posts = 0;
+    const stub = await startStub((_req, res, call) => {
+      posts++;
+      // docs/spec-choices.md: 429 with Retry-After; the call was not processed.
+      if (posts === 1) return json(res, 429, { error: 'Too Many Requests', message: 'x', code: 'RATE_LIMITED' }, { 'retry-after': '0' });
+      json(res, 200, s.create(call.body as { search: Search }));
+    });
+    stubs.push(stub);
+    api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), baseDelayMs: 10 });
+    const r = await api.requests.create(search);
+    expect(posts).toBe(2);
+    expect(stub.calls.every((c) => c.method === 'POST')).toBe(true);
+    expect(r.request_id).toBe(s.created[0].request_id);
+  });
+
+  it('retries blindly after a refused connection', async () => {
+    const port = await freePort();
+    const s = store();
+    // Nothing listens at first: the connection is refused. The service comes up a little later.
+    const late = new Promise<Stub>((resolve) => setTimeout(() => {
+      void startStub((_req, res, call) => json(res, 200, s.create(call.body as { search: Search })), port).then(resolve);
+    }, 300));
+    api = new LawsuitApi({ apiKey: KEY, urls: urlsOf({ url: `http://127.0.0.1:${port}` } as Stub), baseDelayMs: 100, maxDelayMs: 200, retries: 10 });
+    const r = await api.requests.create(search);
+    const stub = await late;
+    stubs.push(stub);
+    expect(stub.calls.length).toBe(1);
+    expect(r.request_id).toBe(s.created[0].request_id);
+    expect(api.stats().byStatus.network).toBeGreaterThanOrEqual(1);
+  });
+});

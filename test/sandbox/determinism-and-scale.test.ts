@@ -1,0 +1,47 @@
+// The universe is a pure function of the seed, and a million lawsuits cost no more memory than a thousand.
+import { describe, expect, test } from 'vitest';
+import { startSandbox } from '../../src/sandbox/server.js';
+import { Universe } from '../../src/sandbox/universe.js';
+import { call, NOW, runSearch } from './helpers.js';
+
+describe('determinism and scale', () => {
+  test('same seed, same lawsuits, same request ids; another seed, another universe', async () => {
+    const t = Date.parse(NOW);
+    const a = new Universe({ seed: 5, lawsuits: 3000 });
+    const b = new Universe({ seed: 5, lawsuits: 3000 });
+    const c = new Universe({ seed: 6, lawsuits: 3000 });
+    for (const i of [0, 1, 17, 999, 2999]) expect(JSON.stringify(a.lawsuit(i, t))).toBe(JSON.stringify(b.lawsuit(i, t)));
+    expect(a.plan(17).code).not.toBe(c.plan(17).code);
+    const ids = async () => {
+      const s = await startSandbox({ seed: 5, lawsuits: 3000, now: NOW });
+      const [d] = s.sampleDocuments(5);
+      const r = await runSearch(s, { search_type: d.search_type, search_key: d.search_key });
+      await s.close();
+      return [r.request.request_id, ...r.items.map((i) => i.response_id)];
+    };
+    expect(await ids()).toEqual(await ids());
+  });
+
+  test('a 1,000,000-lawsuit universe answers document searches quickly, without materialising lawsuits', async () => {
+    global.gc?.();
+    const before = process.memoryUsage().heapUsed;
+    const sb = await startSandbox({ lawsuits: 1_000_000, seed: 3, now: NOW });
+    try {
+      const samples = sb.sampleDocuments(20);
+      for (const s of samples.filter((x) => x.search_type === 'cpf' || x.search_type === 'cnpj' || x.search_type === 'oab').slice(0, 6)) {
+        const t0 = performance.now();
+        const post = await call(sb, 'POST', '/requests', { search: { search_type: s.search_type, search_key: s.search_key } });
+        const page = await call(sb, 'GET', `/responses?request_id=${post.body.request_id}&page_size=100`);
+        const ms = performance.now() - t0;
+        expect(page.body.all_count).toBeGreaterThan(0);
+        expect(ms).toBeLessThan(2000);
+      }
+      const codes = samples.filter((x) => x.search_type === 'lawsuit_cnj');
+      for (const s of codes) expect(sb.truth({ search_type: 'lawsuit_cnj', search_key: s.search_key }).length).toBeGreaterThan(0);
+      const grown = process.memoryUsage().heapUsed - before;
+      expect(grown).toBeLessThan(150 * 1024 * 1024);
+    } finally {
+      await sb.close();
+    }
+  });
+});

@@ -1,0 +1,55 @@
+// Shared helpers of the sandbox tests: calls over real HTTP, and brute-force scans of the universe through
+// its public lawsuit objects (never through the search code under test).
+
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
+
+export const KEY = 'sandbox-key';
+/** A fixed instant so that results do not depend on the day the tests run. */
+export const NOW = '2026-06-15T12:00:00.000Z';
+
+export async function sandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
+  return startSandbox({ lawsuits: 2000, seed: 7, now: NOW, rateLimit: 100000, ...opts });
+}
+
+export interface Call { status: number; headers: Headers; body: any }
+
+export async function call(sb: Sandbox, method: string, path: string, body?: unknown, key: string | null = KEY): Promise<Call> {
+  const headers: Record<string, string> = {};
+  if (key !== null) headers['api-key'] = key;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(sb.url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+/** POST /requests then read every response page; returns the request and the items. */
+export async function runSearch(sb: Sandbox, search: Record<string, unknown>, key = KEY): Promise<{ request: any; items: any[]; last: any }> {
+  const post = await call(sb, 'POST', '/requests', { search }, key);
+  if (post.status !== 200) throw new Error(`POST /requests ${post.status} ${JSON.stringify(post.body)}`);
+  const id = post.body.request_id;
+  const items: any[] = [];
+  let last: any;
+  for (let page = 1; ; page++) {
+    const r = await call(sb, 'GET', `/responses?request_id=${id}&page=${page}&page_size=100`, undefined, key);
+    last = r.body;
+    items.push(...r.body.page_data);
+    if (page >= r.body.all_pages_count) break;
+  }
+  return { request: post.body, items, last };
+}
+
+export const digits = (s: string) => s.replace(/[^0-9A-Za-z]/g, '').toUpperCase();
+export const keyOf = (l: { code: string; instance: number }) => `${l.code}#${l.instance}`;
+
+/** Every lawsuit object of the universe as a document search at time t would observe it, unmasked. */
+export function scan(sb: Sandbox, opts: { onDemand?: boolean; at?: number } = {}): any[] {
+  const t = opts.at ?? sb.state.clock.now();
+  const out: any[] = [];
+  for (let i = 0; i < sb.universe.count; i++) {
+    const l = sb.universe.lawsuit(i, t, { onDemand: opts.onDemand ?? false, shape: 'full', privileged: true });
+    if (l) out.push(l);
+  }
+  return out;
+}
+
+export const normName = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().trim();

@@ -1,0 +1,103 @@
+import { describe, expect, test } from 'vitest';
+import type { Lawsuit } from '../../src/api/types.js';
+import { derivedStepId, flattenLawsuit } from '../../src/warehouse/flatten.js';
+import { richLawsuit } from './fixtures.js';
+
+const ctx = { responseId: 'resp-x', responseCreatedAt: '2024-03-01T00:00:00.000Z', cachedResponse: true, source: 'async', runId: 'run-1' };
+const digits = (s: string): string => s.replace(/[^0-9A-Za-z]/g, '').toUpperCase();
+
+describe('flattenLawsuit', () => {
+  const l = richLawsuit();
+  const raw = JSON.parse(JSON.stringify(l));
+  const f = flattenLawsuit(l, ctx);
+
+  test('the lawsuit row carries every scalar field of the payload', () => {
+    const row = f.lawsuit;
+    for (const k of ['code', 'justice', 'tribunal', 'instance', 'distribution_date', 'tribunal_acronym', 'secrecy_level', 'amount',
+      'area', 'county', 'state', 'city', 'justice_description', 'phase', 'status', 'name', 'created_at', 'updated_at', 'free_justice'] as const) {
+      expect(row[k], k).toEqual(raw[k]);
+    }
+    expect(row.crawl_id).toBe(raw.crawler.crawl_id);
+    expect(row.crawler_source).toBe(raw.crawler.source_name);
+    expect(row.crawled_at).toBe(raw.crawler.updated_at);
+    expect(row.last_step_date).toBe(raw.last_step.step_date);
+    expect(row.steps_count).toBe(raw.last_step.steps_count);
+    expect(row).toMatchObject({ response_id: 'resp-x', response_created_at: ctx.responseCreatedAt, cached_response: true, source: 'async', run_id: 'run-1' });
+    expect(row).toMatchObject({ has_parties: true, has_steps: true, has_subjects: true, has_classifications: true, has_courts: true, has_attachments: true });
+  });
+
+  test('raw is the whole object, properties outside the spec included', () => {
+    expect(JSON.parse(f.lawsuit.raw)).toEqual(raw);
+    expect(f.lawsuit.raw).toBe(JSON.stringify(l));
+    expect(JSON.parse(f.lawsuit.raw).unknown_extra.nested[2].deep).toBe('x');
+    expect(JSON.parse(f.lawsuit.raw).judge).toBe('Juiz Fulano');
+  });
+
+  test('parties: one row per entry, indexed by position, documents digits only', () => {
+    expect(f.parties.map((p) => p.party_index)).toEqual(raw.parties.map((_: unknown, i: number) => i));
+    f.parties.forEach((p, i) => {
+      const src = raw.parties[i];
+      expect(p).toMatchObject({ code: raw.code, instance: raw.instance, name: src.name, side: src.side, person_type: src.person_type });
+      expect(p.document).toBe(src.document === undefined ? null : digits(src.document));
+      expect(p.document_type).toBe(src.document_type ?? null);
+      expect(p.main_document).toBe(src.main_document ? digits(src.main_document) : null);
+      expect(JSON.parse(p.raw)).toEqual(src);
+      if (src.documents === undefined) expect(p.documents).toBeNull();
+      else expect(JSON.parse(p.documents!)).toEqual(src.documents.map((d: { document: string }) => ({ ...d, document: digits(d.document) })));
+    });
+  });
+
+  test('lawyers: under their party, indexed, OAB from the field or from an OAB document', () => {
+    const src = raw.parties[0].lawyers;
+    expect(f.lawyers).toHaveLength(src.length);
+    expect(f.lawyers[0]).toMatchObject({ party_index: 0, lawyer_index: 0, name: src[0].name, side: src[0].side, person_type: 'Advogado', oab: '123456SP', documents: null });
+    // no side of its own: the party's side; the OAB document DF0012345 normalises to 12345DF
+    expect(f.lawyers[1]).toMatchObject({ party_index: 0, lawyer_index: 1, name: src[1].name, side: raw.parties[0].side, oab: '12345DF' });
+    expect(JSON.parse(f.lawyers[1].documents!)).toEqual(src[1].documents);
+  });
+
+  test('steps: every field, and a deterministic id for a step without one', () => {
+    expect(f.steps).toHaveLength(raw.steps.length);
+    raw.steps.forEach((s: Record<string, unknown>) => {
+      const id = (s.step_id as string | undefined) ?? derivedStepId(s.step_date as string, s.content as string);
+      const row = f.steps.find((r) => r.step_id === id)!;
+      expect(row, id).toBeDefined();
+      expect(row).toMatchObject({ code: raw.code, instance: raw.instance, step_date: s.step_date, content: s.content, private: s.private,
+        step_type: s.step_type ?? null, step_id_derived: s.step_id === undefined });
+      expect(JSON.parse(row.raw)).toEqual(s);
+    });
+    const again = flattenLawsuit(richLawsuit(), ctx);
+    expect(again.steps.map((s) => s.step_id)).toEqual(f.steps.map((s) => s.step_id));
+    expect(derivedStepId('a', 'b')).not.toBe(derivedStepId('a', 'c'));
+  });
+
+  test('subjects, classifications, courts and attachments', () => {
+    expect(f.subjects.map((s) => [s.item_code, s.item_name])).toEqual(raw.subjects.map((s: { code: string; name: string }) => [s.code, s.name]));
+    expect(f.classifications.map((s) => [s.item_code, s.item_name])).toEqual(raw.classifications.map((s: { code: string; name: string }) => [s.code, s.name]));
+    expect(f.courts.map((c) => [c.court_index, c.court_code, c.court_name])).toEqual(
+      raw.courts.map((c: { code?: string; name: string }, i: number) => [i, c.code ?? null, c.name]));
+    expect(f.attachments).toHaveLength(1);
+    expect(f.attachments[0]).toMatchObject({ attachment_index: 0, attachment_date: raw.attachments[0].attachment_date, attachment_name: raw.attachments[0].attachment_name });
+    expect(JSON.parse(f.attachments[0].raw)).toEqual(raw.attachments[0]);
+  });
+
+  test('missing lists give no rows and flags false; missing fields give null', () => {
+    const bare = flattenLawsuit({ code: '07108025520188020001', instance: 2 } as Lawsuit);
+    expect(bare.lawsuit.code).toBe('0710802-55.2018.8.02.0001');
+    expect(bare.lawsuit).toMatchObject({ instance: 2, phase: null, status: null, amount: null, crawled_at: null, steps_count: null, has_steps: false, has_parties: false });
+    expect([bare.parties, bare.lawyers, bare.steps, bare.subjects, bare.classifications, bare.courts, bare.attachments].every((a) => a.length === 0)).toBe(true);
+  });
+
+  test('never throws on odd input', () => {
+    const odd = { code: 5, instance: 'x', parties: [null, 3, { lawyers: 'no' }], steps: [null, 'a'], subjects: [{ name: 'no code' }], amount: 'abc', courts: {} };
+    const r = flattenLawsuit(odd as unknown as Lawsuit);
+    expect(r.lawsuit).toMatchObject({ code: '5', instance: null, amount: null, has_courts: false });
+    expect(r.parties).toEqual([]);
+    expect(() => flattenLawsuit(null as unknown as Lawsuit)).not.toThrow();
+    const keyed = flattenLawsuit({ ...odd, instance: 1 } as unknown as Lawsuit);
+    expect(keyed.parties.map((p) => p.name)).toEqual([null, null, null]);
+    expect(keyed.subjects).toEqual([]);
+    // two steps with neither date nor content are the same derived step
+    expect(keyed.steps).toHaveLength(1);
+  });
+});
