@@ -4,6 +4,7 @@ import type { DocumentsList } from '../input/documents.js';
 import { addCounts, emptyCounts, type LoadCounts } from '../warehouse/load.js';
 import { markRequest, recordRejections } from '../warehouse/ledger.js';
 import { collectRequest } from './collect.js';
+import { PageSink } from './page-sink.js';
 import type { RunContext } from './context.js';
 import { readHistory } from './history.js';
 import { planRun, type PlannedSearch, type RunPlan } from './plan.js';
@@ -62,6 +63,7 @@ export async function searchDocuments(ctx: RunContext, list: DocumentsList, poll
   const resubmits = new Map<string, number>();
   const collecting: Array<Promise<void>> = [];
   let resubmitting = 0;
+  const sink = new PageSink(ctx.wh, { runId: ctx.runId, onCommit: (c) => { result.counts = addCounts(result.counts, c); } });
 
   const fail = (p: PlannedSearch, e: unknown): void => {
     if (isApiError(e) && e.exitCode === 3) fatal ??= e;
@@ -102,10 +104,9 @@ export async function searchDocuments(ctx: RunContext, list: DocumentsList, poll
       })().catch((e) => { fatal ??= e; }).finally(() => { resubmitting--; }));
       return;
     }
-    collecting.push(collectRequest(ctx, req).then((c) => {
+    collecting.push(collectRequest(ctx, req, sink).then((c) => {
       result.completed++;
       result.pages += c.pages;
-      result.counts = addCounts(result.counts, c.counts);
       ctx.progress?.('documents', 'tick', 1);
     }, (e) => {
       if (p) fail(p, e);

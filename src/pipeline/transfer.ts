@@ -47,7 +47,8 @@ export interface RunTransferDeps {
   retries?: number;
   /** First backoff wait, doubled at each retry, in ms. Default 1000. An expired address is fetched again at once. */
   backoffMs?: number;
-  /** Called after a file's load committed and before its PATCH; an exception thrown here ends the run (crash tests). */
+  /** Called after a file's load committed and before its PATCH. Throwing CrashSignal here ends the run at once, as a
+   * killed process would (crash tests); other exceptions count as a failure of the file. Default none. */
   onLoaded?: (id: string) => void | Promise<void>;
 }
 

@@ -110,6 +110,11 @@ export class FaultInjector {
     };
   }
 
+  /** Milliseconds left in the current 429 storm (0 when none). */
+  stormRemainingMs(now = Date.now()): number {
+    return Math.max(0, this.stormUntil - now);
+  }
+
   /** Request-level faults, decided once from the request's sequence number (deterministic per seed). */
   forRequest(seq: number): { pendingLongMs: number; cancel: boolean } {
     const s = this.settings;

@@ -67,7 +67,7 @@ const CPF_SPACE = 1_000_000_000;
 export class Individuals {
   private readonly names: NamePool;
   private readonly cpfPerm: Perm;
-  constructor(readonly count: number, private readonly seed: number) {
+  constructor(readonly count: number, seed: number) {
     this.names = new NamePool(count, Math.max(1, Math.min(PERSON_NAME_SPACE, Math.floor(count * 0.8))), PERSON_NAME_SPACE, hash(seed, 101));
     this.cpfPerm = new Perm(CPF_SPACE, hash(seed, 102));
   }

@@ -2,6 +2,8 @@
 // so the universe can be regenerated piecewise and never needs to be held in memory. 32-bit integer math only
 // (Math.imul) keeps generation cheap: no BigInt on the hot path.
 
+import { hex8 } from './fast-format.js';
+
 /** Avalanche mix of one 32-bit value (murmur3 finaliser). */
 export function mix32(x: number): number {
   x ^= x >>> 16;
@@ -156,8 +158,7 @@ export class Perm {
 
 /** Deterministic UUID (version 4 layout) from four 32-bit words. */
 export function uuidFrom(a: number, b: number, c: number, d: number): string {
-  const hex = (n: number) => (n >>> 0).toString(16).padStart(8, '0');
-  const s = hex(a) + hex(b) + hex(c) + hex(d);
+  const s = hex8(a >>> 0) + hex8(b >>> 0) + hex8(c >>> 0) + hex8(d >>> 0);
   const variant = ((parseInt(s[16], 16) & 0x3) | 0x8).toString(16);
   return `${s.slice(0, 8)}-${s.slice(8, 12)}-4${s.slice(13, 16)}-${variant}${s.slice(17, 20)}-${s.slice(20, 32)}`;
 }

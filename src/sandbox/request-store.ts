@@ -113,7 +113,7 @@ export class RequestStore {
     }
     // A cancelled request never completes.
     const completeMs = faults.cancel ? Number.POSITIVE_INFINITY : now + nCourts * delay + faults.pendingLongMs;
-    if (hits.length === 0 && search.type === 'name') {
+    if (hits.length === 0 && search.type === 'name' && !faults.cancel) {
       items.push({ kind: 'error', index: -1, observedAt: now, cached: false, visibleAt: now + nCourts * delay, n: items.length });
     }
     const r: StoredRequest = {

@@ -3,6 +3,7 @@
 
 import { formatCnpj, formatCpf } from './check-digits.js';
 import { hash } from './random.js';
+import { normalizeName } from './text.js';
 import type { Universe } from './universe.js';
 
 export interface SampleDocument { search_type: string; search_key: string; label: string }
@@ -41,7 +42,7 @@ export function homonymName(u: Universe, now: number): string | undefined {
   const ind = u.cast.individuals;
   for (let p = 0; p < Math.min(ind.count, 20000); p++) {
     const name = ind.name(p);
-    const people = ind.withName(name.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase());
+    const people = ind.withName(normalizeName(name));
     if (people.length < 2) continue;
     const withLawsuits = people.filter((x) => u.lawsuitsOfDocument(ind.document(x)).some((i) => u.observe(i, now, false)));
     if (withLawsuits.length >= 2) return name;

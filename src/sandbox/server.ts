@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { authenticate } from './auth.js';
 import { SandboxClock } from './clock.js';
-import type { CallContext, Reply, ResolvedOptions, RouteDef, SandboxState } from './context.js';
+import type { CallContext, Reply, ResolvedOptions, RouteDef, RouteModule, SandboxState } from './context.js';
 import { Counters, type CounterSnapshot } from './counters.js';
 import { FaultInjector, type FaultSettings } from './faults.js';
 import { SlidingWindowLimiter } from './rate-limit.js';
@@ -48,6 +48,8 @@ export interface SandboxOptions {
   faults?: FaultSettings | string;
   /** customer_key values that name a stored credential lifting secrecy levels 1-4. Default ['sandbox-credential']. */
   credentialKeys?: string[];
+  /** Route modules added to those of routes/index.ts (same auth, rate limit, faults and counters). Default none. */
+  extraRoutes?: RouteModule[];
 }
 
 export interface Sandbox {
@@ -106,7 +108,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     baseUrl: () => base,
     extensions: new Map(),
   };
-  const router = new Router(routeModules.flatMap((m) => m(state)));
+  const router = new Router([...routeModules, ...(opts.extraRoutes ?? [])].flatMap((m) => m(state)));
 
   const server = createServer((req, res) => {
     handle(state, router, req, res).catch((e: unknown) => {
@@ -190,7 +192,9 @@ async function handle(state: SandboxState, router: Router, req: IncomingMessage,
   const header = req.headers['api-key'];
   const bucket = (Array.isArray(header) ? header[0] : header)?.trim() || `anonymous:${req.socket.remoteAddress ?? ''}`;
   const faults = state.faults.draw();
-  const limit = faults.storm429 ? { ...state.limiter.peek(bucket), allowed: false, remaining: 0 } : state.limiter.take(bucket);
+  const limit = faults.storm429
+    ? { ...state.limiter.peek(bucket), allowed: false, remaining: 0, retryAfterSec: Math.max(1, Math.ceil(state.faults.stormRemainingMs() / 1000)) }
+    : state.limiter.take(bucket);
   const rateHeaders: Record<string, string> = {
     'x-ratelimit-limit': String(limit.limit),
     'x-ratelimit-remaining': String(limit.remaining),

@@ -113,6 +113,20 @@ export async function loadPage(wh: Warehouse, requestId: string, page: number, i
   });
 }
 
+/**
+ * Several pages of one request in one transaction: fewer, larger merges than a page at a time (each batch has
+ * a fixed cost of some twenty statements), still all-or-nothing per call.
+ */
+export async function loadPages(wh: Warehouse, requestId: string, pages: ReadonlyArray<{ page: number; items: readonly ResponseItem[] }>,
+  ctx: LoadContext): Promise<LoadCounts> {
+  return wh.transaction(async () => {
+    const all = pages.flatMap((p) => p.items);
+    const counts = await loadResponseItems(wh, all, { ...ctx, batchSize: Math.max(all.length, 1) });
+    for (const p of pages) await recordPage(wh, requestId, p.page, p.items.length);
+    return counts;
+  });
+}
+
 export async function pagesLoaded(wh: Warehouse, requestId: string): Promise<Set<number>> {
   const rows = await wh.all<{ page: number }>('SELECT page FROM request_pages WHERE request_id = $1', [requestId]);
   return new Set(rows.map((r) => r.page));

@@ -2,7 +2,7 @@ import type { Lawsuit, ResponseItem } from '../api/types.js';
 import { flattenLawsuit } from './flatten.js';
 import { INSERT_HITS_SQL, INSERT_RESPONSES_SQL, MERGE_STEPS_SQL, TOUCH_LOSERS_SQL, UPSERT_LAWSUITS_SQL, WINNERS_SQL, replaceChildrenSql } from './merge.js';
 import type { FlatLawsuit, HitRow, ResponseRow, StepRow } from './rows.js';
-import { clearStaging, ensureStaging, stageRows } from './stage.js';
+import { clearStaging, ensureStaging, forgetStaging, stageRows } from './stage.js';
 import { bool, isObj, str, stringifyWith, timeOf } from './values.js';
 import type { Warehouse } from './warehouse.js';
 
@@ -53,7 +53,12 @@ export async function loadResponseItems(wh: Warehouse, items: readonly ResponseI
   let total = emptyCounts();
   for (let i = 0; i < items.length; i += size) {
     const batch = items.slice(i, i + size);
-    total = addCounts(total, await wh.transaction(() => loadBatch(wh, batch, ctx)));
+    try {
+      total = addCounts(total, await wh.transaction(() => loadBatch(wh, batch, ctx)));
+    } catch (e) {
+      forgetStaging(wh);
+      throw e;
+    }
   }
   return total;
 }

@@ -19,6 +19,11 @@ export async function ensureStaging(wh: Warehouse): Promise<void> {
   prepared.add(wh);
 }
 
+/** After a rollback the staging tables may be gone with the transaction that created them: make them again. */
+export function forgetStaging(wh: Warehouse): void {
+  prepared.delete(wh);
+}
+
 export async function clearStaging(wh: Warehouse): Promise<void> {
   for (const t of Object.keys(STAGE_COLUMNS) as StageTable[]) await wh.run(`DELETE FROM ${stageName(t)}`);
 }

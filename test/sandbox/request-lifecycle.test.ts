@@ -22,8 +22,11 @@ describe('request lifecycle', () => {
   }
 
   test('POST answers pending with every Request field; items appear court by court; then completed', async () => {
-    sb = await sandbox({ courtDelayMs: 300 });
+    // One court per sandbox hour: stepping the clock makes the court-by-court appending deterministic.
+    const HOUR = 3_600_000;
+    sb = await sandbox({ courtDelayMs: HOUR });
     const doc = spreadDocument(sb);
+    const truth = sb.truth({ search_type: 'cnpj', search_key: doc });
     const post = await call(sb, 'POST', '/requests', { search: { search_type: 'cnpj', search_key: doc, on_demand: false } });
     expect(post.status).toBe(200);
     const r = post.body;
@@ -36,26 +39,41 @@ describe('request lifecycle', () => {
     expect(r.search).toMatchObject({ search_type: 'cnpj', search_key: doc, response_type: 'lawsuit', search_params: { filter: {}, pagination: {} } });
     expect(Date.parse(r.created_at)).not.toBeNaN();
     expect(Date.parse(r.updated_at)).not.toBeNaN();
-    const counts: number[] = [];
-    let status = 'pending';
-    const t0 = Date.now();
-    while (status !== 'completed' && Date.now() - t0 < 20000) {
+    const tribunals: string[] = [];
+    let seen = 0;
+    for (let court = 0; court < 50; court++) {
       const page = await call(sb, 'GET', `/responses?request_id=${r.request_id}&page_size=100`);
-      counts.push(page.body.all_count);
-      status = (await call(sb, 'GET', `/requests/${r.request_id}`)).body.status;
-      expect(['pending', 'completed']).toContain(status);
-      await new Promise((res) => setTimeout(res, 100));
+      const status = (await call(sb, 'GET', `/requests/${r.request_id}`)).body.status;
+      expect(page.body.request_status).toBe(status);
+      const fresh = page.body.page_data.slice(seen);
+      // Each step of the clock brings exactly one more court's lawsuits.
+      if (court > 0) expect(new Set(fresh.map((i: any) => i.response_data.tribunal_acronym)).size).toBe(fresh.length > 0 ? 1 : 0);
+      if (fresh.length) tribunals.push(fresh[0].response_data.tribunal_acronym);
+      seen = page.body.all_count;
+      if (status === 'completed') break;
+      expect(status).toBe('pending');
+      sb.setNow(new Date(sb.state.clock.now() + HOUR));
     }
-    expect(status).toBe('completed');
+    expect(seen).toBe(truth.length);
+    expect(new Set(tribunals).size).toBe(tribunals.length);
+    expect(tribunals.length).toBeGreaterThanOrEqual(3);
     const final = await call(sb, 'GET', `/responses?request_id=${r.request_id}&page_size=100`);
-    expect(final.body.request_status).toBe('completed');
-    expect(counts[0]).toBeLessThan(final.body.all_count);
-    expect(new Set(counts).size).toBeGreaterThanOrEqual(3);
-    for (let k = 1; k < counts.length; k++) expect(counts[k]).toBeGreaterThanOrEqual(counts[k - 1]);
     const item = final.body.page_data[0];
     expect(item).toMatchObject({ request_id: r.request_id, origin: 'api', origin_id: r.origin_id, response_type: 'lawsuit', user_id: r.user_id, request_status: 'completed' });
     expect(item.response_id).toMatch(UUID);
     expect(item.tags).toEqual({ debug: false, dashboard_id: null, cached_response: false });
+  });
+
+  test('with the real clock, a request with a court delay is pending first and completed later', async () => {
+    sb = await sandbox({ courtDelayMs: 150 });
+    const post = await call(sb, 'POST', '/requests', { search: { search_type: 'cnpj', search_key: spreadDocument(sb) } });
+    expect((await call(sb, 'GET', `/requests/${post.body.request_id}`)).body.status).toBe('pending');
+    let status = 'pending';
+    for (let k = 0; k < 200 && status === 'pending'; k++) {
+      await new Promise((res) => setTimeout(res, 50));
+      status = (await call(sb, 'GET', `/requests/${post.body.request_id}`)).body.status;
+    }
+    expect(status).toBe('completed');
   });
 
   test('GET /requests: newest first, links/meta envelope with absolute links, status filter', async () => {

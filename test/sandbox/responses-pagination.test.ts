@@ -18,15 +18,17 @@ describe('responses listing', () => {
   }
 
   test('a page once read never changes while later courts append; page counts are consistent', async () => {
-    sb = await sandbox({ courtDelayMs: 250 });
+    const HOUR = 3_600_000;
+    sb = await sandbox({ courtDelayMs: HOUR });
     const post = await call(sb, 'POST', '/requests', { search: { search_type: 'cnpj', search_key: bigCnpj(sb) } });
     const id = post.body.request_id;
-    await new Promise((r) => setTimeout(r, 300));
+    sb.setNow(new Date(sb.state.clock.now() + HOUR));
     const early = await call(sb, 'GET', `/responses?request_id=${id}&page=1&page_size=5`);
+    expect(early.body.request_status).toBe('pending');
     expect(early.body.page_count).toBe(early.body.page_data.length);
     let done = early;
     for (let k = 0; k < 100 && done.body.request_status !== 'completed'; k++) {
-      await new Promise((r) => setTimeout(r, 100));
+      sb.setNow(new Date(sb.state.clock.now() + HOUR));
       done = await call(sb, 'GET', `/responses?request_id=${id}&page=1&page_size=5`);
     }
     expect(done.body.request_status).toBe('completed');

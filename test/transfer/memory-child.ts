@@ -12,7 +12,7 @@ import { clientFor } from './helpers.js';
 test.runIf(process.env.TRANSFER_MEM_OUT)('download and load the huge file', async () => {
   const dir = process.env.TRANSFER_MEM_DIR!;
   const { api } = clientFor(process.env.TRANSFER_BASE_URL!);
-  const wh = await Warehouse.open(join(dir, 'wh.duckdb'), { memoryLimit: '100MB', threads: 1 });
+  const wh = await Warehouse.open(join(dir, 'wh.duckdb'), { memoryLimit: '64MB', threads: 1 });
   // A bulk insert that need not keep the file's row order can stream instead of buffering row groups.
   await wh.run('SET preserve_insertion_order = false');
   const baselineKb = process.resourceUsage().maxRSS;

@@ -90,7 +90,10 @@ describe('exportParquet', () => {
     const file = readFileSync(join(out, 'lawsuits', 'tribunal_acronym=TJAL', readdirSync(join(out, 'lawsuits', 'tribunal_acronym=TJAL'))[0]));
     const schema = parquetMetadata(file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength)).schema;
     const amount = schema.find((s) => s.name === 'amount')!;
-    expect(amount.logical_type ?? amount.converted_type).toMatchObject(amount.logical_type ? { type: 'DECIMAL', precision: 18, scale: 2 } : 'DECIMAL');
+    expect(amount.converted_type).toBe('DECIMAL');
+    expect([amount.precision, amount.scale]).toEqual([18, 2]);
+    const ts = schema.find((s) => s.name === 'distribution_date')!;
+    expect(ts.logical_type).toMatchObject({ type: 'TIMESTAMP', isAdjustedToUTC: true });
     expect(schema.find((s) => s.name === 'raw')).toBeUndefined();
   });
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import {
-  finishRun, lastSuccessfulSearch, loadPage, markRequest, newRunId, outstandingRequests, pagesLoaded, recordRejections, startRun, upsertRequest,
+  finishRun, lastSuccessfulSearch, loadPage, loadPages, markRequest, newRunId, outstandingRequests, pagesLoaded, recordRejections, startRun, upsertRequest,
 } from '../../src/warehouse/ledger.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
 import { errorItem, lawsuitItem, richLawsuit } from './fixtures.js';
@@ -46,6 +46,19 @@ describe('ledger', () => {
     expect(await pagesLoaded(wh, 'req-1')).toEqual(new Set([1]));
     expect((await wh.all<{ n: number }>('SELECT count(*) n FROM lawsuits'))[0].n).toBe(1);
     expect((await wh.all<{ n: number }>('SELECT count(*) n FROM responses_raw'))[0].n).toBe(2);
+  });
+
+  test('loadPages records several pages with their rows in one go', async () => {
+    await upsertRequest(wh, { request_id: 'req-2', status: 'completed', all_pages_count: 2 });
+    const c = await loadPages(wh, 'req-2', [
+      { page: 1, items: [lawsuitItem(richLawsuit(), { request_id: 'req-2' })] },
+      { page: 2, items: [lawsuitItem(richLawsuit({ code: '5059111-78.2025.4.02.5101' }), { request_id: 'req-2' }), errorItem({ request_id: 'req-2' })] },
+    ], { runId: 'r1' });
+    expect(c).toMatchObject({ items: 3, lawsuits: 2, applicationErrors: 1 });
+    expect(await pagesLoaded(wh, 'req-2')).toEqual(new Set([1, 2]));
+    expect(await wh.all('SELECT pages_loaded, items_loaded FROM requests')).toEqual([{ pages_loaded: 2, items_loaded: 3 }]);
+    expect(await outstandingRequests(wh)).toEqual([]);
+    expect((await wh.all<{ n: number }>('SELECT count(*) n FROM search_hits WHERE request_id = $1', ['req-2']))[0].n).toBe(2);
   });
 
   test('outstanding requests: not completed, or completed with pages missing', async () => {

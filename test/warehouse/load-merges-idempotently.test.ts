@@ -125,6 +125,19 @@ describe('loadResponseItems', () => {
     expect((await counts())).toMatchObject({ lawsuits: 7, search_hits: 21, responses_raw: 30 });
   });
 
+  test('a failed first batch leaves nothing behind and the next load works', async () => {
+    const realRun = wh.run.bind(wh);
+    wh.run = async (sql, params) => {
+      if (sql.includes('INSERT INTO lawsuits')) throw new Error('boom');
+      return realRun(sql, params);
+    };
+    await expect(loadResponseItems(wh, [lawsuitItem(richLawsuit())], { runId: 'r1' })).rejects.toThrow('boom');
+    wh.run = realRun;
+    expect(await counts()).toMatchObject({ lawsuits: 0, responses_raw: 0, steps: 0 });
+    await loadResponseItems(wh, [lawsuitItem(richLawsuit())], { runId: 'r1' });
+    expect(await counts()).toMatchObject({ lawsuits: 1, responses_raw: 1, steps: 3 });
+  });
+
   test('items without a usable key are kept raw and skipped', async () => {
     const bad = lawsuitItem({ name: 'no code' } as unknown as Lawsuit);
     const c = await loadResponseItems(wh, [bad], { runId: 'r1' });

@@ -1,4 +1,10 @@
 // Every route file of the sandbox. A later area (sync queries, tracking, transfer files) adds its module here.
+//
+// Counter labels are "<METHOD> <path pattern>":
+//   POST /requests, GET /requests/:id, GET /requests, GET /responses            (api: key, rate limit, faults)
+//   GET /_sandbox/counters, POST /_sandbox/counters/reset, POST /_sandbox/truth, GET /_sandbox/samples,
+//   POST|GET /_sandbox/faults, POST|GET /_sandbox/clock, GET /_sandbox/lawsuit  (introspection: no key, not counted)
+// Unknown paths are counted as "<METHOD> UNMATCHED".
 
 import type { RouteModule } from '../context.js';
 import { introspectionRoutes } from './introspection.js';
