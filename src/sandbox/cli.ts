@@ -2,8 +2,9 @@
 // standard output so that a parent process can read it and point its clients there.
 
 import { startSandbox, type SandboxOptions } from './server.js';
+import { parseTransferFaults } from './transfer/faults.js';
 
-const USAGE = 'usage: sandbox [--port N] [--host H] [--seed N] [--api-key K]... [--lawsuits N] [--rate-limit N] [--rate-window-ms N] [--court-delay-ms N] [--faults SPEC] [--now ISO]';
+const USAGE = 'usage: sandbox [--port N] [--host H] [--seed N] [--api-key K]... [--lawsuits N] [--rate-limit N] [--rate-window-ms N] [--court-delay-ms N] [--faults SPEC] [--transfer-faults SPEC] [--now ISO]';
 
 /** Parses the sandbox's flags; throws a RangeError naming every bad flag at once. */
 export function parseSandboxArgs(argv: string[]): SandboxOptions {
@@ -29,6 +30,12 @@ export function parseSandboxArgs(argv: string[]): SandboxOptions {
       case '--rate-window-ms': o.rateWindowMs = num(flag, value()); break;
       case '--court-delay-ms': o.courtDelayMs = num(flag, value()); break;
       case '--faults': o.faults = value(); break;
+      case '--transfer-faults': {
+        const parsed = parseTransferFaults(value() ?? '');
+        problems.push(...parsed.problems, ...parsed.rest.map((r) => `--transfer-faults: unknown switch ${r}`));
+        o.transfer = { ...o.transfer, faults: parsed.faults };
+        break;
+      }
       case '--now': o.now = value(); break;
       default: problems.push(`unknown flag ${a}`);
     }

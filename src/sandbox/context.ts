@@ -1,7 +1,7 @@
 // What a route sees: the sandbox's state and the parsed call. Auth, rate limit, faults and counters are
 // applied around every route by server.ts, so an added route file gets them for free.
 
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SandboxClock } from './clock.js';
 import type { Counters } from './counters.js';
 import type { FaultInjector } from './faults.js';
@@ -37,6 +37,11 @@ export interface SandboxState {
 
 export interface CallContext {
   req: IncomingMessage;
+  /**
+   * The raw response, for routes that must write their answer themselves (streams, non-JSON bodies): they
+   * write it and return `{status, handled: true}`. The rate-limit headers are already set on it.
+   */
+  res: ServerResponse;
   url: URL;
   params: Record<string, string>;
   /** Parsed JSON body (undefined when none). */
@@ -52,6 +57,8 @@ export interface Reply {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** The route wrote the answer itself on ctx.res; the server only counts it (status is what was sent). */
+  handled?: boolean;
 }
 
 export interface RouteDef {

@@ -8,6 +8,8 @@ import { SandboxClock } from './clock.js';
 import type { CallContext, Reply, ResolvedOptions, RouteDef, RouteModule, SandboxState } from './context.js';
 import { Counters, type CounterSnapshot } from './counters.js';
 import { FaultInjector, type FaultSettings } from './faults.js';
+import type { TransferSandboxOptions } from './transfer/context.js';
+import { TRANSFER_OPTIONS_KEY } from './transfer/route-module.js';
 import { SlidingWindowLimiter } from './rate-limit.js';
 import { RequestStore } from './request-store.js';
 import { Router } from './router.js';
@@ -48,6 +50,8 @@ export interface SandboxOptions {
   faults?: FaultSettings | string;
   /** customer_key values that name a stored credential lifting secrecy levels 1-4. Default ['sandbox-credential']. */
   credentialKeys?: string[];
+  /** Transfer files: catalogue, faults (see transfer/faults.ts, e.g. from `--transfer-faults`). Default 12 files, no faults. */
+  transfer?: TransferSandboxOptions;
   /** Route modules added to those of routes/index.ts (same auth, rate limit, faults and counters). Default none. */
   extraRoutes?: RouteModule[];
 }
@@ -106,7 +110,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     counters: new Counters(),
     limiter: new SlidingWindowLimiter(options.rateLimit, options.rateWindowMs),
     baseUrl: () => base,
-    extensions: new Map(),
+    extensions: new Map<string, unknown>(opts.transfer ? [[TRANSFER_OPTIONS_KEY, opts.transfer]] : []),
   };
   const router = new Router([...routeModules, ...(opts.extraRoutes ?? [])].flatMap((m) => m(state)));
 
@@ -179,12 +183,13 @@ async function handle(state: SandboxState, router: Router, req: IncomingMessage,
   const route: RouteDef = m.route;
   const label = `${route.method} ${route.path}`;
   const raw = await readBody(req);
-  const ctx: CallContext = { req, url, params: m.params, body: undefined, apiKey: '', state, now: state.clock.now() };
+  const ctx: CallContext = { req, res, url, params: m.params, body: undefined, apiKey: '', state, now: state.clock.now() };
   if (!route.api) {
     const parsed = parseJson(raw);
     if (!parsed.ok) { send(res, jsonError(), {}); return; }
     ctx.body = parsed.value;
-    send(res, await route.handle(ctx), {});
+    const reply = await route.handle(ctx);
+    if (!reply.handled) send(res, reply, {});
     return;
   }
 
@@ -221,7 +226,9 @@ async function handle(state: SandboxState, router: Router, req: IncomingMessage,
   if (!parsed.ok) reply = jsonError();
   else {
     ctx.body = parsed.value;
+    for (const [name, value] of Object.entries(rateHeaders)) res.setHeader(name, value);
     reply = await route.handle(ctx);
+    if (reply.handled) { record(reply.status); return; }
   }
   // Faults that strike after processing: the state has changed, the caller cannot tell.
   if (faults.resetAfter) { record('reset'); req.socket.destroy(); return; }

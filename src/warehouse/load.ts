@@ -1,6 +1,8 @@
 import type { Lawsuit, ResponseItem } from '../api/types.js';
 import { flattenLawsuit } from './flatten.js';
-import { INSERT_HITS_SQL, INSERT_RESPONSES_SQL, MERGE_STEPS_SQL, TOUCH_LOSERS_SQL, UPSERT_LAWSUITS_SQL, WINNERS_SQL, replaceChildrenSql } from './merge.js';
+import {
+  INSERT_HITS_SQL, INSERT_LAWSUITS_SQL, INSERT_RESPONSES_SQL, MERGE_STEPS_SQL, TOUCH_LOSERS_SQL, UPDATE_LAWSUITS_SQL, WINNERS_SQL, replaceChildrenSql,
+} from './merge.js';
 import type { FlatLawsuit, HitRow, ResponseRow, StepRow } from './rows.js';
 import { clearStaging, ensureStaging, forgetStaging, stageRows } from './stage.js';
 import { bool, isObj, str, stringifyWith, timeOf } from './values.js';
@@ -108,7 +110,7 @@ async function loadBatch(wh: Warehouse, items: readonly ResponseItem[], ctx: Loa
   await clearStaging(wh);
   await stageRows(wh, 'responses', [...responses.values()]);
   await stageRows(wh, 'hits', [...hits.values()]);
-  await stageRows(wh, 'lawsuits', winners.map((w) => w.lawsuit));
+  await stageRows(wh, 'lawsuits', winners.map((w) => ({ ...w.lawsuit, raw: null })));
   for (const t of ['parties', 'lawyers', 'steps', 'subjects', 'classifications', 'courts', 'attachments'] as const) {
     await stageRows(wh, t, winners.flatMap((w) => w[t] as object[]));
   }
@@ -120,7 +122,7 @@ async function loadBatch(wh: Warehouse, items: readonly ResponseItem[], ctx: Loa
   counts.newResponses = await wh.run(INSERT_RESPONSES_SQL);
   if (winners.length > 0) {
     await wh.run(WINNERS_SQL);
-    counts.lawsuitsMerged = await wh.run(UPSERT_LAWSUITS_SQL);
+    counts.lawsuitsMerged = await wh.run(UPDATE_LAWSUITS_SQL) + await wh.run(INSERT_LAWSUITS_SQL);
     await wh.run(TOUCH_LOSERS_SQL);
     // A statement over an empty staging table still costs a plan and a scan: skip those that cannot match.
     for (const { table, flag, del, ins } of replaceChildrenSql()) {

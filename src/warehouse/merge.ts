@@ -1,6 +1,5 @@
 // The set-based merges from the staging tables into the warehouse. Each is one statement over the whole batch;
-// the batch has already been deduplicated by key, because DuckDB's ON CONFLICT DO UPDATE may not touch the same
-// row twice in one statement.
+// the batch has already been deduplicated by key, so no statement meets the same row twice.
 
 const ts = (c: string): string => `TRY_CAST(s.${c} AS TIMESTAMPTZ)`;
 const ver = (a: string, b: string, c: string): string =>
@@ -15,6 +14,7 @@ CREATE OR REPLACE TEMP TABLE stg_win AS
 SELECT s.code, s.instance,
   (l.code IS NULL OR ${ver(ts('crawled_at'), ts('updated_at'), ts('response_created_at'))}
      >= ${ver('l.crawled_at', 'l.updated_at', 'l.response_created_at')}) AS wins,
+  l.code IS NOT NULL AS existed,
   s.has_parties, s.has_steps, s.has_subjects, s.has_classifications, s.has_courts, s.has_attachments
 FROM stg_lawsuits s LEFT JOIN lawsuits l ON l.code = s.code AND l.instance = s.instance`;
 
@@ -24,20 +24,38 @@ const KEEP_IF_MISSING = ['lawsuit_id', 'tribunal_acronym', 'justice', 'justice_d
   'updated_at', 'crawl_id', 'crawler_source', 'crawled_at', 'last_step_date', 'steps_count'];
 /** Columns that always describe the winning payload itself. */
 const FROM_WINNER = ['response_id', 'response_created_at', 'cached_response', 'source', 'last_seen_run', 'loaded_at', 'raw'];
+const TIMESTAMPS = new Set(['distribution_date', 'created_at', 'updated_at', 'crawled_at', 'last_step_date', 'response_created_at']);
 
-export const UPSERT_LAWSUITS_SQL = `
-INSERT INTO lawsuits (code, instance, ${KEEP_IF_MISSING.join(', ')}, response_id, response_created_at, cached_response,
-  source, first_seen_run, last_seen_run, loaded_at, raw)
-SELECT s.code, s.instance, s.lawsuit_id, s.tribunal_acronym, s.justice, s.justice_description, s.tribunal, s.area,
-  s.state, s.city, s.county, ${ts('distribution_date')}, TRY_CAST(s.amount AS DECIMAL(18,2)), s.status, s.phase,
-  s.secrecy_level, s.free_justice, s.name, ${ts('created_at')}, ${ts('updated_at')}, s.crawl_id, s.crawler_source,
-  ${ts('crawled_at')}, ${ts('last_step_date')}, s.steps_count, s.response_id, ${ts('response_created_at')},
-  s.cached_response, s.source, s.run_id, s.run_id, current_timestamp, s.raw::JSON
-FROM stg_lawsuits s JOIN stg_win w ON w.code = s.code AND w.instance = s.instance
-WHERE w.wins
-ON CONFLICT (code, instance) DO UPDATE SET
-  ${KEEP_IF_MISSING.map((c) => `${c} = coalesce(excluded.${c}, lawsuits.${c})`).join(',\n  ')},
-  ${FROM_WINNER.map((c) => `${c} = excluded.${c}`).join(', ')}`;
+/** The warehouse value of each lawsuit column, from the staged text. */
+function lawsuitValue(c: string): string {
+  if (TIMESTAMPS.has(c)) return ts(c);
+  if (c === 'amount') return 'TRY_CAST(s.amount AS DECIMAL(18,2))';
+  if (c === 'last_seen_run' || c === 'first_seen_run') return 's.run_id';
+  if (c === 'loaded_at') return 'current_timestamp';
+  if (c === 'raw') return "json_extract(r.item, '$.response_data')";
+  return `s.${c}`;
+}
+
+const WINNERS_FROM = `FROM stg_lawsuits s JOIN stg_win w ON w.code = s.code AND w.instance = s.instance
+  JOIN stg_responses r ON r.response_id = s.response_id`;
+
+// Upserts are an UPDATE of the rows that exist plus an INSERT of those that do not, rather than one
+// INSERT ... ON CONFLICT DO UPDATE: measured on DuckDB 1.5, the DO UPDATE path made COMMIT some 7x slower
+// (50k steps: 1.6 s against 0.22 s), conflicts or not.
+export const UPDATE_LAWSUITS_SQL = `
+UPDATE lawsuits SET
+  ${KEEP_IF_MISSING.map((c) => `${c} = coalesce(${lawsuitValue(c)}, lawsuits.${c})`).join(',\n  ')},
+  ${FROM_WINNER.map((c) => `${c} = ${lawsuitValue(c)}`).join(', ')}
+${WINNERS_FROM}
+WHERE w.wins AND w.existed AND lawsuits.code = s.code AND lawsuits.instance = s.instance`;
+
+const INSERT_COLUMNS = ['code', 'instance', ...KEEP_IF_MISSING, ...FROM_WINNER, 'first_seen_run'];
+export const INSERT_LAWSUITS_SQL = `
+INSERT INTO lawsuits (${INSERT_COLUMNS.join(', ')})
+SELECT ${INSERT_COLUMNS.map(lawsuitValue).join(', ')}
+${WINNERS_FROM}
+WHERE w.wins AND NOT w.existed
+ON CONFLICT DO NOTHING`;
 
 /** An older payload changes nothing but the fact that this run saw the lawsuit. */
 export const TOUCH_LOSERS_SQL = `
@@ -78,21 +96,22 @@ FROM stg_${table} c JOIN stg_win w ON w.code = c.code AND w.instance = c.instanc
   }));
 }
 
-const STEP_SELECT = `SELECT c.code, c.instance, c.step_id, c.step_id_derived, TRY_CAST(c.step_date AS TIMESTAMPTZ), c.content,
-  c.private, c.step_type, c.raw::JSON
-FROM stg_steps c JOIN stg_win w ON w.code = c.code AND w.instance = c.instance`;
-const STEP_COLS = '(code, instance, step_id, step_id_derived, step_date, content, private, step_type, raw)';
-
 /**
  * Steps are a union over every payload seen: a document search that omits steps removes none. A winning
- * payload updates the steps it carries; an older one only adds steps the warehouse has never seen.
+ * payload updates the steps it carries (a field it leaves out keeps its value); any payload adds the steps
+ * the warehouse has never seen.
  */
 export const MERGE_STEPS_SQL = [
-  `INSERT INTO steps ${STEP_COLS} ${STEP_SELECT} WHERE w.wins
-ON CONFLICT (code, instance, step_id) DO UPDATE SET step_date = coalesce(excluded.step_date, steps.step_date),
-  content = coalesce(excluded.content, steps.content), private = coalesce(excluded.private, steps.private),
-  step_type = coalesce(excluded.step_type, steps.step_type), raw = excluded.raw`,
-  `INSERT INTO steps ${STEP_COLS} ${STEP_SELECT} WHERE NOT w.wins ON CONFLICT DO NOTHING`,
+  `UPDATE steps SET step_date = coalesce(TRY_CAST(c.step_date AS TIMESTAMPTZ), steps.step_date),
+  content = coalesce(c.content, steps.content), private = coalesce(c.private, steps.private),
+  step_type = coalesce(c.step_type, steps.step_type), raw = c.raw
+FROM stg_steps c JOIN stg_win w ON w.code = c.code AND w.instance = c.instance
+WHERE w.wins AND w.existed AND steps.code = c.code AND steps.instance = c.instance AND steps.step_id = c.step_id
+  AND steps.raw::VARCHAR IS DISTINCT FROM c.raw::VARCHAR`,
+  `INSERT INTO steps (code, instance, step_id, step_id_derived, step_date, content, private, step_type, raw)
+SELECT c.code, c.instance, c.step_id, c.step_id_derived, TRY_CAST(c.step_date AS TIMESTAMPTZ), c.content, c.private,
+  c.step_type, c.raw
+FROM stg_steps c ON CONFLICT DO NOTHING`,
 ];
 
 export const INSERT_RESPONSES_SQL = `

@@ -29,3 +29,26 @@ describe('route extension', () => {
     expect((await call(sb, 'GET', '/requests/x', undefined, 'other')).status).toBe(401);
   });
 });
+
+describe('routes that write their own answer', () => {
+  test('a handled reply streams its own body and still carries the rate-limit headers and counters', async () => {
+    const stream: RouteModule = () => [{
+      method: 'GET', path: '/raw', api: true,
+      handle: ({ res }) => {
+        res.writeHead(200, { 'content-type': 'text/csv' });
+        res.end('a,b\n1,2\n');
+        return { status: 200, handled: true };
+      },
+    }];
+    const sb = await sandbox({ extraRoutes: [stream] });
+    try {
+      const r = await fetch(`${sb.url}/raw`, { headers: { 'api-key': 'sandbox-key' } });
+      expect(await r.text()).toBe('a,b\n1,2\n');
+      expect(r.headers.get('content-type')).toBe('text/csv');
+      expect(r.headers.get('x-ratelimit-limit')).not.toBeNull();
+      expect(sb.counters().by_endpoint['GET /raw']).toEqual({ 200: 1 });
+    } finally {
+      await sb.close();
+    }
+  });
+});

@@ -10,5 +10,6 @@ import type { RouteModule } from '../context.js';
 import { introspectionRoutes } from './introspection.js';
 import { requestRoutes } from './requests.js';
 import { responseRoutes } from './responses.js';
+import { transferRouteModule } from '../transfer/route-module.js';
 
-export const routeModules: RouteModule[] = [requestRoutes, responseRoutes, introspectionRoutes];
+export const routeModules: RouteModule[] = [requestRoutes, responseRoutes, introspectionRoutes, transferRouteModule];

@@ -8,7 +8,8 @@ import type { TransferContext } from './context.js';
 import { applyListQuery, parseListQuery } from './list-query.js';
 import { checkDownload, downloadPath } from './signing.js';
 
-export type TransferHandler = (req: IncomingMessage, res: ServerResponse, match: RegExpExecArray, url: URL) => Promise<void>;
+/** `parsedBody` is given by a server that has already read and parsed the request's JSON body. */
+export type TransferHandler = (req: IncomingMessage, res: ServerResponse, match: RegExpExecArray, url: URL, parsedBody?: { value: unknown }) => Promise<void>;
 
 export interface TransferRoute {
   method: 'GET' | 'PATCH';
@@ -119,8 +120,8 @@ export function transferRoutes(ctx: TransferContext): TransferRoute[] {
     },
     {
       method: 'PATCH', pattern: /^\/transfer-file\/([^/]+)\/?$/, label: 'PATCH /transfer-file/:id', auth: true,
-      handler: async (req, res, m) => {
-        const body = await readJson(req);
+      handler: async (req, res, m, _url, parsedBody) => {
+        const body = parsedBody ? { ok: true as const, value: parsedBody.value } : await readJson(req);
         if (!body.ok) return apiError(res, 400, 'ValidationError', 'the body is not JSON', ['the body must be a JSON object {status, error_message?}']);
         const r = await ctx.store.patch(decodeURIComponent(m[1]), body.value);
         if (r.ok) return json(res, 200, r.record);
