@@ -29,7 +29,7 @@ export interface SearchStepResult {
 }
 
 /** Cancelled requests are submitted again, at most this many times per document in one run. */
-const MAX_RESUBMITS = 2;
+const MAX_RESUBMITS = 5;
 
 /**
  * The asynchronous half of a nightly run: plan, submit, poll, collect. Submissions, polling and page

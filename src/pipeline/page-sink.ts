@@ -2,6 +2,7 @@ import type { ResponseItem } from '../api/types.js';
 import { loadResponseItems, type LoadCounts } from '../warehouse/load.js';
 import { markRequest, recordPage } from '../warehouse/ledger.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
+import { failpoint } from '../shared/failpoint.js';
 
 // Group commit for response pages. A load transaction has a fixed cost (staging, merges) that dwarfs one
 // small page, so pages that arrive while a transaction runs wait and go together into the next one, with
@@ -59,6 +60,7 @@ export class PageSink {
         }
         return c;
       });
+      failpoint('collect.after-commit');
       this.opts.onCommit?.(counts, batch.length);
       for (const w of batch) w.resolve(counts);
     } catch (e) {

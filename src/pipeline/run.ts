@@ -1,4 +1,5 @@
 import type { DocumentsList } from '../input/documents.js';
+import { failpoint } from '../shared/failpoint.js';
 import { finishRun } from '../warehouse/ledger.js';
 import type { RunContext } from './context.js';
 import { searchDocuments } from './nightly.js';
@@ -44,8 +45,9 @@ export async function runNightly(ctx: RunContext, list: DocumentsList, opts: Nig
     return finish(ctx, summary, started, false);
   }
 
+  failpoint('run.after-search');
   if (!ctx.cfg.skipTransfer && !ctx.signal.aborted) {
-    const t = await runTransfer({ api: ctx.api.transfer, wh: ctx.wh, stagingDir: ctx.cfg.stagingDir, runId: ctx.runId, log: ctx.log });
+    const t = await runTransfer({ api: ctx.api.transfer, wh: ctx.wh, stagingDir: ctx.cfg.stagingDir, runId: ctx.runId, log: ctx.log, onLoaded: () => failpoint('transfer.after-load') });
     summary.transfer = { listed: t.listed, loaded: t.loaded, skipped: t.skipped, failed: t.failed.length, rows: t.rows };
     failures.push(...transferFailures(t));
   }

@@ -1,6 +1,7 @@
 import { isApiError } from '../api/errors.js';
 import type { RequestObject, Search } from '../api/types.js';
 import { upsertRequest } from '../warehouse/ledger.js';
+import { failpoint } from '../shared/failpoint.js';
 import type { RunContext } from './context.js';
 import type { PlannedSearch } from './plan.js';
 
@@ -67,8 +68,10 @@ export async function submitOne(ctx: RunContext, planned: PlannedSearch, exclude
     `INSERT INTO submissions (search_hash, started_at, run_id, search, document_line) VALUES ($1, $2::TIMESTAMPTZ, $3, $4::JSON, $5)`,
     [planned.searchHash, startedAt, ctx.runId, planned.search, planned.doc.line]));
   let request: RequestObject;
+  failpoint('submit.before-post');
   try {
     request = await ctx.api.requests.create(planned.search, { exclude });
+    failpoint('submit.after-post');
   } catch (e) {
     // The provider surely has no request only when the client says so; otherwise the intent stays open
     // and the next run looks the request up before submitting again.

@@ -110,7 +110,7 @@ async function loadBatch(wh: Warehouse, items: readonly ResponseItem[], ctx: Loa
   await clearStaging(wh);
   await stageRows(wh, 'responses', [...responses.values()]);
   await stageRows(wh, 'hits', [...hits.values()]);
-  await stageRows(wh, 'lawsuits', winners.map((w) => ({ ...w.lawsuit, raw: null })));
+  await stageRows(wh, 'lawsuits', winners.map((w) => w.lawsuit));
   for (const t of ['parties', 'lawyers', 'steps', 'subjects', 'classifications', 'courts', 'attachments'] as const) {
     await stageRows(wh, t, winners.flatMap((w) => w[t] as object[]));
   }

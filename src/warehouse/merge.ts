@@ -32,12 +32,10 @@ function lawsuitValue(c: string): string {
   if (c === 'amount') return 'TRY_CAST(s.amount AS DECIMAL(18,2))';
   if (c === 'last_seen_run' || c === 'first_seen_run') return 's.run_id';
   if (c === 'loaded_at') return 'current_timestamp';
-  if (c === 'raw') return "json_extract(r.item, '$.response_data')";
   return `s.${c}`;
 }
 
-const WINNERS_FROM = `FROM stg_lawsuits s JOIN stg_win w ON w.code = s.code AND w.instance = s.instance
-  JOIN stg_responses r ON r.response_id = s.response_id`;
+const WINNERS_FROM = `FROM stg_lawsuits s JOIN stg_win w ON w.code = s.code AND w.instance = s.instance`;
 
 // Upserts are an UPDATE of the rows that exist plus an INSERT of those that do not, rather than one
 // INSERT ... ON CONFLICT DO UPDATE: measured on DuckDB 1.5, the DO UPDATE path made COMMIT some 7x slower

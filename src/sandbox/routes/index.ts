@@ -10,6 +10,11 @@ import type { RouteModule } from '../context.js';
 import { introspectionRoutes } from './introspection.js';
 import { requestRoutes } from './requests.js';
 import { responseRoutes } from './responses.js';
+import { syncRoutes } from './sync.js';
+import { trackingRoutes } from './tracking.js';
 import { transferRouteModule } from '../transfer/route-module.js';
 
-export const routeModules: RouteModule[] = [requestRoutes, responseRoutes, introspectionRoutes, transferRouteModule];
+export const routeModules: RouteModule[] = [requestRoutes, responseRoutes, introspectionRoutes, transferRouteModule,
+  syncRoutes,
+  trackingRoutes,
+];

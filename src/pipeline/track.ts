@@ -1,0 +1,135 @@
+import type { Tracking } from '../api/types.js';
+import type { DocumentSpec, DocumentsList } from '../input/documents.js';
+import { normaliseKey } from '../input/normalise.js';
+import { EXIT, isEtlError } from '../shared/errors.js';
+import type { RunContext } from './context.js';
+import { searchFor } from './plan.js';
+import { upsertJsonRows, type SyncFailure } from './sync.js';
+
+// `lawsuit-etl track`: every listed document ends with exactly one tracking. The service's own listing is
+// read first (every page) and a document already tracked is left alone, so a rerun creates nothing; a 409 on
+// creation means another path created it meanwhile, which is the outcome we wanted, not an error.
+
+export interface TrackResult {
+  documents: number;
+  /** Trackings created by this run. */
+  created: number;
+  /** Documents already tracked (found by listing, or answered 409). */
+  existing: number;
+  /** Of those, the ones answered 409 on creation. */
+  conflicts: number;
+  /** Existing trackings whose recurrence differs from the configured one (the spec shows no update call). */
+  recurrenceMismatches: number;
+  failures: SyncFailure[];
+}
+
+export interface TrackOptions {
+  /** Recurrence of new trackings, in days. Default `ctx.cfg.trackingRecurrence`. */
+  recurrence?: number;
+  /** Creations per batch (their results are written together). Default 200. */
+  batchSize?: number;
+}
+
+/** One identity for a search whichever way its key is punctuated (the listing echoes keys as sent). */
+export function trackingKey(searchType: string, searchKey: string): string {
+  const n = normaliseKey(searchType as DocumentSpec['searchType'], searchKey);
+  return `${searchType}\u0000${n.ok ? n.key : searchKey.trim()}`;
+}
+
+const TRACKING_COLUMNS = [
+  ['tracking_id', 'VARCHAR'], ['search_type', 'VARCHAR'], ['search_key', 'VARCHAR'], ['recurrence', 'INTEGER'], ['status', 'VARCHAR'],
+  ['search', 'JSON'], ['created_at', 'TIMESTAMPTZ'], ['updated_at', 'TIMESTAMPTZ'], ['last_seen_run', 'VARCHAR'], ['checked_at', 'TIMESTAMPTZ'],
+] as const;
+const CHECK_COLUMNS = [
+  ['run_id', 'VARCHAR'], ['checked_at', 'TIMESTAMPTZ'], ['search_type', 'VARCHAR'], ['search_key', 'VARCHAR'], ['document_line', 'INTEGER'],
+  ['tracking_id', 'VARCHAR'], ['outcome', 'VARCHAR'], ['error', 'VARCHAR'],
+] as const;
+
+function trackingRow(t: Tracking, runId: string, checkedAt: string): object {
+  return {
+    tracking_id: t.tracking_id, search_type: t.search?.search_type ?? null, search_key: t.search?.search_key ?? null,
+    recurrence: typeof t.recurrence === 'number' ? t.recurrence : null, status: t.status ?? null,
+    search: t.search ? JSON.stringify(t.search) : null, created_at: t.created_at ?? null, updated_at: t.updated_at ?? null,
+    last_seen_run: runId, checked_at: checkedAt,
+  };
+}
+
+async function listAll(ctx: RunContext): Promise<Map<string, Tracking>> {
+  const byKey = new Map<string, Tracking>();
+  for await (const t of ctx.api.tracking.walk({ pageSize: 100 })) {
+    if (!t.search) continue;
+    const k = trackingKey(t.search.search_type, t.search.search_key);
+    // Should the service hold two for one search, the oldest is the one kept.
+    if (!byKey.has(k)) byKey.set(k, t);
+  }
+  return byKey;
+}
+
+/** Makes sure every document of the list has a tracking, and stores what the service holds in `trackings`. */
+export async function runTracking(ctx: RunContext, list: DocumentsList, opts: TrackOptions = {}): Promise<TrackResult> {
+  const recurrence = opts.recurrence ?? ctx.cfg.trackingRecurrence;
+  const batchSize = Math.max(1, opts.batchSize ?? 200);
+  const docs = list.documents;
+  const result: TrackResult = { documents: docs.length, created: 0, existing: 0, conflicts: 0, recurrenceMismatches: 0, failures: [] };
+  let known = await listAll(ctx);
+  const checkedAt = new Date().toISOString();
+  const checks: object[] = [];
+  const created: Tracking[] = [];
+  const missing: DocumentSpec[] = [];
+  let needRelist = false;
+
+  for (const doc of docs) {
+    const t = known.get(trackingKey(doc.searchType, doc.searchKey));
+    if (!t) { missing.push(doc); continue; }
+    result.existing++;
+    if (t.recurrence !== recurrence) result.recurrenceMismatches++;
+    checks.push(checkRow(ctx.runId, checkedAt, doc, t.tracking_id, 'existing'));
+  }
+  if (result.recurrenceMismatches > 0) {
+    ctx.log.warn({ count: result.recurrenceMismatches, recurrence }, 'some existing trackings have another recurrence; the service offers no way to change it, they are kept');
+  }
+
+  ctx.progress?.('documents', 'total', missing.length);
+  for (let i = 0; i < missing.length && !ctx.signal.aborted; i += batchSize) {
+    const batch = missing.slice(i, i + batchSize);
+    const settled = await Promise.allSettled(batch.map((doc) => ctx.api.tracking.create(searchFor(doc), recurrence).finally(() => ctx.progress?.('documents', 'tick', 1))));
+    settled.forEach((s, n) => {
+      const doc = batch[n];
+      if (s.status === 'rejected') {
+        if (isEtlError(s.reason) && s.reason.exitCode === EXIT.auth) throw s.reason;
+        const code = isEtlError(s.reason) ? s.reason.code : 'TRACK_UNEXPECTED';
+        const reason = s.reason instanceof Error ? s.reason.message : String(s.reason);
+        result.failures.push({ line: doc.line, searchType: doc.searchType, searchKey: doc.searchKey, code, reason });
+        ctx.log.warn({ line: doc.line, search_type: doc.searchType, code }, `tracking creation failed: ${reason}`);
+        checks.push({ ...checkRow(ctx.runId, checkedAt, doc, null, 'failed'), error: reason.slice(0, 500) });
+      } else if (s.value.conflict) {
+        result.existing++;
+        result.conflicts++;
+        needRelist = true;
+        checks.push(checkRow(ctx.runId, checkedAt, doc, s.value.trackingId ?? null, 'conflict'));
+      } else {
+        result.created++;
+        created.push(s.value.tracking);
+        checks.push(checkRow(ctx.runId, checkedAt, doc, s.value.tracking.tracking_id, 'created'));
+      }
+    });
+  }
+
+  // A 409 names the record at best by id: one more listing gives its status and search.
+  if (needRelist) known = await listAll(ctx);
+  const all = new Map<string, Tracking>();
+  for (const t of known.values()) all.set(t.tracking_id, t);
+  for (const t of created) if (!all.has(t.tracking_id)) all.set(t.tracking_id, t);
+  for (const c of checks as Array<{ tracking_id: string | null; search_type: string; search_key: string; outcome: string }>) {
+    if (c.tracking_id === null && c.outcome === 'conflict') c.tracking_id = known.get(trackingKey(c.search_type, c.search_key))?.tracking_id ?? null;
+  }
+  await ctx.wh.transaction(async () => {
+    await upsertJsonRows(ctx.wh, 'trackings', TRACKING_COLUMNS, ['tracking_id'], [...all.values()].map((t) => trackingRow(t, ctx.runId, checkedAt)));
+    await upsertJsonRows(ctx.wh, 'tracking_checks', CHECK_COLUMNS, ['run_id', 'search_type', 'search_key'], checks);
+  });
+  return result;
+}
+
+function checkRow(runId: string, checkedAt: string, doc: DocumentSpec, trackingId: string | null, outcome: string): { [k: string]: unknown; tracking_id: string | null } {
+  return { run_id: runId, checked_at: checkedAt, search_type: doc.searchType, search_key: doc.searchKey, document_line: doc.line, tracking_id: trackingId, outcome, error: null };
+}

@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readDocuments } from '../../src/input/documents.js';
+import { scratch } from '../support/pipeline.js';
+import { apiEnv, counters, runCli, sandboxProcess, warehouseFingerprint, type SandboxProcess } from '../support/cli.js';
+
+// A run killed with SIGKILL at any point and started again must finish the work with the same warehouse as
+// an uninterrupted run, and must never submit a search twice (counted by the sandbox itself).
+
+const POINTS = ['submit.before-post=3', 'submit.after-post=1', 'submit.after-post=12', 'collect.after-commit=2', 'run.after-search=1', 'transfer.after-load=2'];
+
+describe('resume after SIGKILL', () => {
+  let sb: SandboxProcess;
+  const tmp = scratch();
+  const documents = join(tmp.dir, 'documents.csv');
+  beforeAll(async () => {
+    sb = await sandboxProcess(['--rate-limit', '100000']);
+    // the example list's first 24 lines: every search type, and bad lines too
+    writeFileSync(documents, readFileSync('config/documents.example.csv', 'utf8').split('\n').slice(0, 20).concat(readFileSync('config/documents.example.csv', 'utf8').split('\n').slice(-6)).join('\n'));
+  });
+  afterAll(async () => { await sb.stop(); tmp.cleanup(); });
+
+  it('ends with the warehouse of an uninterrupted run and buys every request once', async () => {
+    const docs = (await readDocuments(documents)).documents.length;
+    const paths = (name: string) => ({
+      LAWSUIT_DOCUMENTS: documents, LAWSUIT_WAREHOUSE: join(tmp.dir, `${name}.duckdb`), LAWSUIT_EXPORT_DIR: join(tmp.dir, `${name}-exports`),
+      LAWSUIT_STAGING_DIR: join(tmp.dir, `${name}-staging`), LAWSUIT_REPORTS_DIR: join(tmp.dir, `${name}-reports`),
+    });
+
+    const reference = runCli(['run'], apiEnv(sb.url, paths('reference')));
+    expect(reference.status, reference.stderr).toBe(0);
+
+    const want = await warehouseFingerprint(paths('reference').LAWSUIT_WAREHOUSE);
+    for (const point of POINTS) {
+      // a sandbox of its own for each point, so that no other run's requests are in its listing
+      const own = await sandboxProcess(['--rate-limit', '100000']);
+      const env = apiEnv(own.url, paths(point.replace(/[^a-z0-9]/g, '_')));
+      const before = 0;
+      const killed = runCli(['run'], { ...env, LAWSUIT_FAILPOINTS: point });
+      expect(killed.signal, `${point} should have killed the run: ${killed.stderr}`).toBe('SIGKILL');
+      const resumed = runCli(['run'], env);
+      expect(resumed.status, `${point}: ${resumed.stderr}`).toBe(0);
+      const after = (await counters(own.url)).by_endpoint['POST /requests']?.['200'] ?? 0;
+      await own.stop();
+      // every document submitted exactly once across the killed and the resumed run
+      expect(after - before, point).toBe(docs);
+      expect(await warehouseFingerprint(env.LAWSUIT_WAREHOUSE), point).toEqual(want);
+      if (point.startsWith('submit.after-post')) expect(resumed.stdout, point).toMatch(/ [1-9]\d* adopted after a crash/);
+    }
+
+    const again = runCli(['run'], apiEnv(sb.url, paths('reference')));
+    expect(again.status).toBe(0);
+    expect(again.stdout).toMatch(/\d+ fresh \(skipped\), 0 searched/);
+  }, 400_000);
+});

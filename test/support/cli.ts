@@ -1,0 +1,63 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { Warehouse } from '../../src/warehouse/warehouse.js';
+
+// Helpers for tests that drive the compiled CLI (dist/, built by `npm test`) as separate processes, the way
+// a container or an operator does, so that SIGKILL and SIGTERM hit a real process.
+
+export const CLI = 'dist/cli/main.js';
+
+export interface SandboxProcess { url: string; child: ChildProcess; stop(): Promise<void> }
+
+/** `lawsuit-etl sandbox` in a child process; resolves with its base address (its first stdout line). */
+export function sandboxProcess(args: string[] = []): Promise<SandboxProcess> {
+  const child = spawn(process.execPath, [CLI, 'sandbox', '--port', '0', '--court-delay-ms', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`sandbox exited early (${code})`)));
+    child.stdout!.once('data', (d: Buffer) => {
+      child.removeAllListeners('exit');
+      resolve({
+        url: d.toString().split('\n')[0].trim(),
+        child,
+        stop: () => new Promise((r) => { child.once('exit', () => r()); child.kill('SIGTERM'); }),
+      });
+    });
+  });
+}
+
+export function apiEnv(url: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn',
+    LAWSUIT_API_KEY: 'sandbox-key', LAWSUIT_REQUESTS_URL: url, LAWSUIT_TRACKING_URL: url, LAWSUIT_LAWSUITS_URL: url, LAWSUIT_TRANSFER_URL: url,
+    ...extra,
+  };
+}
+
+export function runCli(args: string[], env: Record<string, string>, timeoutMs = 240_000) {
+  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: timeoutMs, env });
+}
+
+export async function counters(url: string): Promise<{ total: number; by_endpoint: Record<string, Record<string, number>> }> {
+  const res = await fetch(`${url}/_sandbox/counters`);
+  return res.json() as Promise<{ total: number; by_endpoint: Record<string, Record<string, number>> }>;
+}
+
+/** What two warehouses must agree on: every lawsuit and its flattened rows, and which search found what. */
+export async function warehouseFingerprint(path: string): Promise<Record<string, unknown>> {
+  const wh = await Warehouse.open(path, { readOnly: true });
+  try {
+    const q = async (sql: string) => (await wh.all<{ v: string }>(sql)).map((r) => r.v);
+    return {
+      lawsuits: await q(`SELECT code || '#' || instance || '#' || coalesce(status, '') || '#' || coalesce(phase, '') || '#' || coalesce(amount::VARCHAR, '') AS v FROM lawsuits ORDER BY 1`),
+      parties: await q(`SELECT code || '#' || instance || '#' || party_index || '#' || coalesce(name, '') AS v FROM parties ORDER BY 1`),
+      lawyers: await q(`SELECT count(*)::VARCHAR AS v FROM lawyers`),
+      steps: await q(`SELECT count(*)::VARCHAR || '/' || count(DISTINCT code || instance || step_id)::VARCHAR AS v FROM steps`),
+      subjects: await q(`SELECT count(*)::VARCHAR AS v FROM subjects`),
+      hits: await q(`SELECT DISTINCT r.search_type || ':' || r.search_key || ':' || h.code || '#' || h.instance AS v
+        FROM search_hits h JOIN requests r USING (request_id) ORDER BY 1`),
+      rejected: await q(`SELECT DISTINCT line::VARCHAR AS v FROM rejected_inputs ORDER BY 1`),
+    };
+  } finally {
+    await wh.close();
+  }
+}
