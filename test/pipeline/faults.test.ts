@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readDocuments } from '../../src/input/documents.js';
+import { scratch } from '../support/pipeline.js';
+import { apiEnv, counters, runCli, sandboxProcess, warehouseFingerprint, type SandboxProcess } from '../support/cli.js';
+
+// Every fault switch of the sandbox at once: 5xx, resets before and after processing, slow and truncated
+// answers, 429 storms, requests that stay pending long or end cancelled, POSTs stored then answered 500.
+// The run must end with the same warehouse as a clean run, and without paying twice for a search.
+
+const FAULTS = '5xx=0.05,reset=0.03,reset_after=0.03,slow=0.05:400,truncate=0.03,storm=0.01:1500,pending_long=0.2:1500,cancel=0.1,post_after_store=0.1';
+
+describe('a run with every fault switched on', () => {
+  let clean: SandboxProcess;
+  let faulty: SandboxProcess;
+  const tmp = scratch();
+  const documents = join(tmp.dir, 'documents.csv');
+  beforeAll(async () => {
+    [clean, faulty] = await Promise.all([sandboxProcess(['--rate-limit', '100000']), sandboxProcess(['--rate-limit', '100000', '--faults', FAULTS])]);
+    const lines = readFileSync('config/documents.example.csv', 'utf8').split('\n');
+    writeFileSync(documents, lines.slice(0, 30).join('\n'));
+  });
+  afterAll(async () => { await Promise.all([clean.stop(), faulty.stop()]); tmp.cleanup(); });
+
+  it('ends with the warehouse of a clean run', async () => {
+    const paths = (name: string) => ({
+      LAWSUIT_DOCUMENTS: documents, LAWSUIT_WAREHOUSE: join(tmp.dir, `${name}.duckdb`), LAWSUIT_EXPORT_DIR: join(tmp.dir, `${name}-exports`),
+      LAWSUIT_STAGING_DIR: join(tmp.dir, `${name}-staging`), LAWSUIT_REPORTS_DIR: join(tmp.dir, `${name}-reports`), LAWSUIT_SKIP_TRANSFER: 'true',
+    });
+    const a = runCli(['run'], apiEnv(clean.url, paths('clean')));
+    expect(a.status, a.stderr).toBe(0);
+    const b = runCli(['run'], apiEnv(faulty.url, paths('faulty')));
+    expect(b.status, b.stdout + b.stderr).toBe(0);
+
+    const seen = await counters(faulty.url);
+    const statuses = Object.values(seen.by_endpoint).flatMap((s) => Object.keys(s));
+    // the faults really happened
+    expect(statuses).toContain('reset');
+    expect(statuses.some((s) => /^5\d\d$/.test(s))).toBe(true);
+    expect(statuses).toContain('429');
+    expect(await warehouseFingerprint(paths('faulty').LAWSUIT_WAREHOUSE)).toEqual(await warehouseFingerprint(paths('clean').LAWSUIT_WAREHOUSE));
+
+    // no search paid twice: a request created twice for one document would show as two requests of one search
+    const docs = (await readDocuments(documents)).documents.length;
+    const { Warehouse } = await import('../../src/warehouse/warehouse.js');
+    const wh = await Warehouse.open(paths('faulty').LAWSUIT_WAREHOUSE, { readOnly: true });
+    const [r] = await wh.all<{ searches: number; live: number }>(`SELECT count(DISTINCT search_type || search_key) AS searches,
+      count(*) FILTER (WHERE status <> 'cancelled') AS live FROM requests`);
+    await wh.close();
+    expect(r.searches).toBe(docs);
+    expect(r.live).toBe(docs);
+  }, 400_000);
+});
