@@ -6,13 +6,24 @@ import { API_CODES, ApiError } from './errors.js';
 // One limiter for every call made with the key: the service counts all four base addresses against the same
 // sliding window, so they must share one budget.
 //
-// The budget is read from X-RateLimit-Limit/-Remaining/-Reset as answers arrive, never configured: Remaining
-// is what the window still allows once the answered call was counted, so the calls still in flight (sent,
-// unanswered) must be taken off it — they may already be counted, and assuming so costs a little throughput
-// but never a 429. Each start spends one unit of that estimate; when it is spent the queue pauses until the
-// Reset time, when the oldest call leaves the window and at least one slot frees. After that pause one probe
-// call goes out and its answer tells how much more is free. A 429 is treated as an exception (the estimate was
-// wrong, or someone else uses the key): concurrency halves and the queue pauses for what the service asked.
+// The window is a sliding one: each call frees its slot exactly W after the service counted it. So once the
+// first L calls have gone, the best a client can do is to mirror its own past: send the next call as soon as
+// the call it made W earlier leaves the window. The limiter therefore keeps a log of when it started its own
+// calls and learns L (X-RateLimit-Limit) and an upper bound of W from the answers, never from a 429:
+//   - an answer whose Remaining says the window holds only that call dates the window: its Reset is when that
+//     very call leaves, so W <= Reset - (when it was sent). Reset in whole seconds may be rounded either way;
+//     `wholeSecondMarginMs` is added so the bound holds for both;
+//   - Remaining alone bounds W from above once calls leave the window: if an answer reports n calls in the
+//     window while n of our calls surely came after call m (sent after m was answered, answered before this
+//     one was sent), m has left, so W <= (this answer) - (m's start). This needs no rounding assumption and
+//     tightens the bound whenever calls leave the window while others still arrive.
+// Knowing W, the budget at any moment is L minus our own calls started within the last W (+ margin), minus
+// what Remaining shows beyond our own log (another program on the key, or an earlier run): those are waited
+// out until the Reset, the only thing known about them. Without a bound on W yet, the limiter falls back on
+// Remaining minus the calls in flight and pauses until the Reset when that is spent.
+//
+// A 429 is an exception (the model was wrong, or someone else uses the key): concurrency halves, the bound on
+// W widens by a second, and the queue pauses for what the service asked.
 //
 // p-queue cannot change interval/intervalCap at run time, so the limiter steers it only with pause()/start()
 // and `concurrency`. Concurrency starts at 1 (the first answer reveals the budget) and grows by one per
@@ -29,7 +40,10 @@ export interface LimiterOptions {
    * program using the same key). Default: none, the service's X-RateLimit-Limit alone applies.
    */
   limit?: number;
-  /** Extra wait after a reset time before the next call, absorbing clock skew, in ms. Default 20. */
+  /**
+   * Extra wait after the time a slot is computed to free, absorbing the difference between when a call is
+   * started here and when the service counts it (network jitter, clock skew), in ms. Default 50.
+   */
   marginMs?: number;
   /**
    * Concurrency grows only while the recent latency (moving average) is at most `latencyFactor` times the
@@ -71,7 +85,7 @@ export interface LimiterSnapshot {
   queued: number;
   /** The window's size as learned from X-RateLimit-Limit (or configured), when known. */
   limit: number | undefined;
-  /** Calls the limiter believes it may still start before the reset, when known. */
+  /** Calls the limiter believes it may still start now, when known. */
   available: number | undefined;
   resetAt: number | undefined;
   pausedUntil: number;
@@ -79,6 +93,20 @@ export interface LimiterSnapshot {
   /** Highest concurrency reached so far. */
   peakConcurrency: number;
   rateLimited: number;
+  /** Upper bound of the window's length learned from the answers, in ms, when known. */
+  windowMs: number | undefined;
+  /** Calls in the service's window that the limiter's own log does not explain (another user of the key). */
+  foreign: number;
+}
+
+/** One call started by this limiter. */
+interface Sent {
+  /** When it was started, epoch ms. */
+  at: number;
+  /** When its answer's headers arrived; undefined while in flight or when no answer came. */
+  answeredAt?: number;
+  /** Answered 429: the service did not count it. */
+  refused?: boolean;
 }
 
 function header(h: Feedback['headers'], name: string): string | undefined {
@@ -92,6 +120,23 @@ function int(v: string | undefined): number | undefined {
   return Number.isFinite(n) ? n : undefined;
 }
 
+/**
+ * Upper bound of W from Remaining alone (see the header comment), or undefined when the answer proves no call
+ * of the log left the window. `log` is ordered by start; `j` is the answered call, `inWindow` the service's count.
+ */
+export function windowBoundFromCount(log: readonly Sent[], j: Sent, inWindow: number, answeredAt: number): number | undefined {
+  for (let m = log.length - 1; m >= 0; m--) {
+    const cand = log[m];
+    if (cand === j || cand.refused || cand.answeredAt === undefined || cand.answeredAt >= j.at) continue;
+    let surelyAfter = 1;
+    for (const i of log) {
+      if (i !== cand && !i.refused && i.at > cand.answeredAt && i.answeredAt !== undefined && i.answeredAt < j.at) surelyAfter++;
+    }
+    if (surelyAfter >= inWindow) return answeredAt - cand.at;
+  }
+  return undefined;
+}
+
 export class AdaptiveLimiter {
   readonly maxConcurrency: number;
   private readonly queue: PQueue;
@@ -103,13 +148,21 @@ export class AdaptiveLimiter {
   private readonly wholeSecondMarginMs: number;
   private readonly now: () => number;
   private inFlight = 0;
+  /** Our own calls, by start time; the ones that may still matter to the window. */
+  private log: Sent[] = [];
+  private windowHi: number | undefined;
+  private foreign = 0;
+  private foreignUntil: number | undefined;
+  /** Before W is known: Remaining minus the calls in flight, spent by each start. */
   private available: number | undefined;
   private learnedLimit: number | undefined;
   private resetAt: number | undefined;
+  /** The Reset already spent on a probe call, so that one stale Reset does not let a second probe out. */
+  private probedReset: number | undefined;
+  private awaitDeadline: number | undefined;
   private pausedUntil = 0;
-  private pauseTimer: NodeJS.Timeout | undefined;
-  private awaiting = false;
-  private awaitTimer: NodeJS.Timeout | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private timerAt = 0;
   private bestLatency = Infinity;
   private avgLatency: number | undefined;
   private peak: number;
@@ -124,7 +177,7 @@ export class AdaptiveLimiter {
     this.queue = new PQueue({ concurrency: initial });
     this.peak = initial;
     this.cfgLimit = opts.limit;
-    this.marginMs = opts.marginMs ?? 20;
+    this.marginMs = opts.marginMs ?? 50;
     this.latencyFactor = opts.latencyFactor ?? 3;
     this.latencySlackMs = opts.latencySlackMs ?? 100;
     this.awaitAnswerMs = opts.awaitAnswerMs ?? 1000;
@@ -141,12 +194,12 @@ export class AdaptiveLimiter {
   schedule<T>(fn: (report: (fb: Feedback) => void) => Promise<T>, opts: ScheduleOptions = {}): Promise<T> {
     return this.queue.add(async () => {
       // Runs synchronously inside p-queue's dequeue loop, so a pause taken here stops the loop at once.
-      this.onStart();
+      const sent = this.onStart();
       let reported = false;
       const report = (fb: Feedback): void => {
         if (reported) return;
         reported = true;
-        this.onAnswer(fb);
+        this.onAnswer(sent, fb);
       };
       try {
         return await fn(report);
@@ -160,23 +213,24 @@ export class AdaptiveLimiter {
   pauseUntil(at: number): void {
     if (this.closed || at <= this.pausedUntil || at <= this.now()) return;
     this.pausedUntil = at;
-    this.queue.pause();
-    if (this.pauseTimer) clearTimeout(this.pauseTimer);
-    this.pauseTimer = setTimeout(() => this.endPause(), at - this.now());
+    this.gate();
   }
 
   snapshot(): LimiterSnapshot {
+    const now = this.now();
     return {
       concurrency: this.queue.concurrency,
       inFlight: this.inFlight,
       queued: this.queue.size,
       limit: this.effectiveLimit(),
-      available: this.available,
+      available: this.mirroring() ? this.mirrorFree(now) : this.available,
       resetAt: this.resetAt,
       pausedUntil: this.pausedUntil,
       paused: this.queue.isPaused,
       peakConcurrency: this.peak,
       rateLimited: this.rateLimited,
+      windowMs: this.windowHi,
+      foreign: this.foreign,
     };
   }
 
@@ -190,9 +244,7 @@ export class AdaptiveLimiter {
     if (this.closed) return;
     this.closed = true;
     this.abort.abort(new ApiError(API_CODES.closed, 'the API client was closed before the call was sent'));
-    if (this.pauseTimer) clearTimeout(this.pauseTimer);
-    if (this.awaitTimer) clearTimeout(this.awaitTimer);
-    this.pauseTimer = this.awaitTimer = undefined;
+    this.clearTimer();
   }
 
   private effectiveLimit(): number | undefined {
@@ -200,95 +252,164 @@ export class AdaptiveLimiter {
     return this.learnedLimit === undefined ? this.cfgLimit : Math.min(this.cfgLimit, this.learnedLimit);
   }
 
-  private onStart(): void {
-    this.inFlight++;
-    if (this.available === undefined) return;
-    this.available--;
-    if (this.available <= 0) this.blockOnBudget();
+  private mirroring(): boolean {
+    return this.windowHi !== undefined && this.effectiveLimit() !== undefined;
   }
 
-  private blockOnBudget(): void {
-    const now = this.now();
-    if (this.resetAt !== undefined && this.resetAt > now) {
-      this.pauseUntil(this.resetAt + this.marginMs);
-      return;
+  /** Our calls that may still be in the window at `now` (a refused call was never counted). */
+  private ownInWindow(now: number): Sent[] {
+    const from = now - (this.windowHi ?? 0) - this.marginMs;
+    const out: Sent[] = [];
+    for (let i = this.log.length - 1; i >= 0 && this.log[i].at > from; i--) if (!this.log[i].refused) out.push(this.log[i]);
+    return out.reverse();
+  }
+
+  private mirrorFree(now: number): number {
+    return (this.effectiveLimit() ?? 0) - this.foreign - this.ownInWindow(now).length;
+  }
+
+  /** When the next call may start: `now` or earlier means at once. */
+  private readyAt(now: number): number {
+    if (this.mirroring()) {
+      const own = this.ownInWindow(now);
+      const room = (this.effectiveLimit() ?? 0) - this.foreign;
+      if (own.length < room) return now;
+      // Enough of our own calls leave the window in time order: wait for the one that makes room.
+      const leave = own.length - room;
+      if (leave < own.length) return own[leave].at + (this.windowHi ?? 0) + this.marginMs;
+      return this.foreignWait(now);
     }
+    if (this.available === undefined || this.available > 0) return now;
+    if (this.resetAt !== undefined && this.resetAt + this.marginMs > now) return this.resetAt + this.marginMs;
     // The reset already passed, so some slot has freed, but how many is unknown: wait for an answer in flight
-    // (which brings fresh figures) rather than guess; with nothing in flight, probe with one call.
-    if (this.inFlight === 0) {
-      this.available = 1;
-      this.awaiting = false;
-      this.resume();
+    // (which brings fresh figures) rather than guess; with nothing in flight, or no answer in time, or a
+    // reset not yet spent on a probe, let one call out.
+    if (this.inFlight > 0 && this.probedReset === this.resetAt) {
+      this.awaitDeadline ??= now + this.awaitAnswerMs;
+      if (this.awaitDeadline > now) return this.awaitDeadline;
+    }
+    this.awaitDeadline = undefined;
+    this.probedReset = this.resetAt;
+    this.available = 1;
+    return now;
+  }
+
+  /** The window is full of calls we did not make: wait for the Reset, then let one call find out. */
+  private foreignWait(now: number): number {
+    if (this.foreignUntil !== undefined && this.foreignUntil > now) return this.foreignUntil;
+    if (this.inFlight > 0) {
+      this.awaitDeadline ??= now + this.awaitAnswerMs;
+      if (this.awaitDeadline > now) return this.awaitDeadline;
+    }
+    this.awaitDeadline = undefined;
+    this.foreignUntil = undefined;
+    this.foreign = Math.max(0, this.foreign - 1);
+    return now;
+  }
+
+  /** Starts the queue when a call may go now, otherwise pauses it until the time one may. */
+  private gate(): void {
+    if (this.closed) return;
+    const now = this.now();
+    const wake = this.pausedUntil > now ? this.pausedUntil : this.readyAt(now);
+    if (wake <= now) {
+      this.clearTimer();
+      this.queue.start();
       return;
     }
-    this.awaiting = true;
     this.queue.pause();
-    if (this.awaitTimer) clearTimeout(this.awaitTimer);
-    this.awaitTimer = setTimeout(() => {
-      this.awaitTimer = undefined;
-      if (!this.awaiting) return;
-      this.awaiting = false;
-      if ((this.available ?? 1) <= 0) this.available = 1;
-      this.resume();
-    }, this.awaitAnswerMs);
+    if (this.timer && this.timerAt === wake) return;
+    this.clearTimer();
+    this.timerAt = wake;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.gate();
+    }, Math.max(0, wake - now));
   }
 
-  private endPause(): void {
-    this.pauseTimer = undefined;
-    this.pausedUntil = 0;
-    // At the reset the oldest call has left the window: one slot at least is free. The probe's answer
-    // tells how many more.
-    if (this.available !== undefined && this.available <= 0) this.available = 1;
-    this.resume();
+  private clearTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
   }
 
-  private resume(): void {
-    if (this.closed || this.awaiting || this.pausedUntil > this.now()) return;
-    this.queue.start();
+  private onStart(): Sent {
+    const sent: Sent = { at: this.now() };
+    this.log.push(sent);
+    this.inFlight++;
+    if (!this.mirroring() && this.available !== undefined) this.available--;
+    this.gate();
+    return sent;
   }
 
-  private onAnswer(fb: Feedback): void {
+  private onAnswer(sent: Sent, fb: Feedback): void {
     this.inFlight = Math.max(0, this.inFlight - 1);
     const now = this.now();
+    if (fb.status !== undefined) sent.answeredAt = now;
+    if (fb.status === 429) sent.refused = true;
     const limit = int(header(fb.headers, 'x-ratelimit-limit'));
     const remaining = int(header(fb.headers, 'x-ratelimit-remaining'));
     const rawReset = header(fb.headers, 'x-ratelimit-reset');
     let reset = parseResetAt(rawReset, now);
-    // A reset in whole seconds may have been rounded down by the service: resuming at it could be up to a
-    // second early and earn a 429 per window. Waiting the extra second costs at most 1 s per window (under
-    // 2% of a 60 s window); a reset given with a fraction is taken as exact.
+    // A reset in whole seconds may have been rounded down by the service (docs/spec-choices.md): count it as
+    // up to `wholeSecondMarginMs` later; a reset given with a fraction is taken as exact.
     if (reset !== undefined && rawReset !== undefined && !rawReset.includes('.')) reset += this.wholeSecondMarginMs;
     if (limit !== undefined && limit > 0) this.learnedLimit = limit;
+    if (reset !== undefined) this.resetAt = reset;
     if (remaining !== undefined) {
+      this.awaitDeadline = undefined;
       let left = remaining;
       // A configured ceiling below the service's limit: what we used is limit - remaining, so what we may
       // still use is the ceiling minus that.
       if (this.cfgLimit !== undefined && limit !== undefined) left = Math.min(left, this.cfgLimit - (limit - remaining));
       this.available = left - this.inFlight;
     }
-    if (reset !== undefined) this.resetAt = reset;
+    if (fb.status !== undefined && fb.status !== 429 && limit !== undefined && remaining !== undefined) {
+      this.learnWindow(sent, limit - remaining, reset, now);
+    }
     if (fb.latencyMs !== undefined && fb.status !== undefined) this.observeLatency(fb.latencyMs);
+    this.prune(now);
 
     if (fb.status === 429) {
       this.rateLimited++;
       this.queue.concurrency = Math.max(1, Math.floor(this.queue.concurrency / 2));
+      // The model let a call out too early: trust the bound on W a second less.
+      if (this.windowHi !== undefined) this.windowHi += 1000;
       const resetWait = this.resetAt !== undefined ? this.resetAt - now : 0;
       const wait = Math.max(fb.retryAfterMs ?? 0, resetWait, 0);
       this.available = Math.min(this.available ?? 0, 0);
       this.pauseUntil(now + Math.max(wait, 100) + this.marginMs);
+      this.gate();
       return;
     }
-    if (this.awaiting && remaining !== undefined) {
-      this.awaiting = false;
-      if (this.awaitTimer) clearTimeout(this.awaitTimer);
-      this.awaitTimer = undefined;
-    }
-    if (this.available !== undefined && this.available <= 0) {
-      this.blockOnBudget();
-      return;
-    }
-    if (fb.status !== undefined && fb.status < 500) this.adjustConcurrency();
-    this.resume();
+    if (fb.status !== undefined && fb.status < 500) this.adjustConcurrency(now);
+    this.gate();
+  }
+
+  /** Bounds W from one counted answer, then measures what the service counts beyond our own log. */
+  private learnWindow(sent: Sent, inWindow: number, reset: number | undefined, now: number): void {
+    let hi = this.windowHi ?? Infinity;
+    // Only this call in the window: the Reset is when this very call leaves it.
+    if (inWindow === 1 && reset !== undefined && reset > sent.at) hi = Math.min(hi, reset - sent.at);
+    const fromCount = windowBoundFromCount(this.log, sent, inWindow, now);
+    if (fromCount !== undefined && fromCount > 0) hi = Math.min(hi, fromCount);
+    if (hi !== Infinity) this.windowHi = hi;
+    if (this.windowHi === undefined) return;
+    // Our calls that may be in the window at this call's count: started before its answer, answered (or still
+    // unanswered) after the window's earliest possible start.
+    const earliest = sent.at - this.windowHi;
+    let ours = 0;
+    for (const i of this.log) if (!i.refused && i.at <= now && (i.answeredAt ?? Infinity) > earliest) ours++;
+    this.foreign = Math.max(0, inWindow - ours);
+    this.foreignUntil = this.foreign > 0 && reset !== undefined ? reset + this.marginMs : undefined;
+  }
+
+  /** Drops log entries that can no longer be in the window nor bound it. */
+  private prune(now: number): void {
+    const keep = Math.max(64, 4 * (this.learnedLimit ?? 256));
+    const horizon = this.windowHi === undefined ? -Infinity : now - 2 * this.windowHi - 10_000;
+    let drop = 0;
+    while (drop < this.log.length && (this.log.length - drop > keep || this.log[drop].at < horizon) && this.log[drop].answeredAt !== undefined) drop++;
+    if (drop > 0) this.log.splice(0, drop);
   }
 
   private observeLatency(ms: number): void {
@@ -296,7 +417,7 @@ export class AdaptiveLimiter {
     this.avgLatency = this.avgLatency === undefined ? ms : this.avgLatency * 0.8 + ms * 0.2;
   }
 
-  private adjustConcurrency(): void {
+  private adjustConcurrency(now: number): void {
     const c = this.queue.concurrency;
     const ok = this.bestLatency * this.latencyFactor + this.latencySlackMs;
     if (this.avgLatency !== undefined && this.avgLatency > 2 * ok) {
@@ -305,7 +426,8 @@ export class AdaptiveLimiter {
     }
     const limit = this.effectiveLimit();
     const cap = Math.min(this.maxConcurrency, limit ?? this.maxConcurrency);
-    const budgetAllows = this.available === undefined ? limit === undefined : this.available > c;
+    const free = this.mirroring() ? this.mirrorFree(now) : this.available;
+    const budgetAllows = free === undefined ? limit === undefined : free > c;
     const demand = this.queue.size > 0;
     const latencyAllows = this.avgLatency === undefined || this.avgLatency <= ok;
     if (c < cap && budgetAllows && demand && latencyAllows) {

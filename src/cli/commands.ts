@@ -8,6 +8,9 @@ import { runNightly } from '../pipeline/run.js';
 import { formatSummary, type RunSummary } from '../pipeline/summary.js';
 import { writeReport } from '../pipeline/report.js';
 import { runTransfer } from '../pipeline/transfer.js';
+import { QUERY_KINDS, runQueries, type QueryKind } from '../pipeline/sync.js';
+import { runTracking } from '../pipeline/track.js';
+import { finishRun } from '../warehouse/ledger.js';
 import { Warehouse } from '../warehouse/warehouse.js';
 import { exportParquet } from '../warehouse/export.js';
 import { runSandboxCli } from '../sandbox/cli.js';
@@ -59,7 +62,8 @@ export async function runCommand(args: ParsedArgs): Promise<ExitCode> {
 
   if (command === 'export') {
     const lock = await acquireRunLock(lockPath(cfg), { command });
-    const wh = await Warehouse.open(cfg.warehouse);
+    // Exports only read: a read-only open works beside analysts holding the file, and never changes it.
+    const wh = await Warehouse.open(cfg.warehouse, { readOnly: true });
     try {
       const out = await exportParquet(wh, cfg.exportDir);
       process.stdout.write(`exported ${out.tables.length} tables (${out.tables.reduce((n, t) => n + t.rows, 0)} rows) to ${cfg.exportDir}\n`);
@@ -70,24 +74,56 @@ export async function runCommand(args: ParsedArgs): Promise<ExitCode> {
     }
   }
 
-  if (command === 'query' || command === 'track') {
-    throw new EtlError('CLI_NOT_AVAILABLE', `${command}: the synchronous queries and tracking are not part of this build yet`, { exitCode: EXIT.usage });
+  let kind: QueryKind | undefined;
+  if (command === 'query') {
+    const k = args.flags.kind;
+    if (typeof k !== 'string' || !(QUERY_KINDS as readonly string[]).includes(k)) {
+      throw new EtlError('CLI_BAD_FLAGS', `query: --kind must be one of ${QUERY_KINDS.join(', ')} (got ${JSON.stringify(k ?? null)})`, { exitCode: EXIT.usage });
+    }
+    kind = k as QueryKind;
   }
 
   const lock = cfg.dryRun ? undefined : await acquireRunLock(lockPath(cfg), { command });
   const env = await prepareEnvironment(cfg);
   const graceful = gracefulSignal();
   try {
-    const list = command === 'run' ? await readDocuments(env.cfg.documents) : undefined;
+    const list = command === 'transfer' ? undefined : await readDocuments(env.cfg.documents);
+    if (list && (command === 'query' || command === 'track') && cfg.dryRun) {
+      process.stdout.write(`${command}${kind ? ` --kind ${kind}` : ''}: ${list.documents.length} documents, ${list.rejected.length} rejected; `
+        + `would cost ${command === 'track' ? `${list.documents.length} creations at most, after listing the trackings` : `${list.documents.length} calls`}\n`);
+      return EXIT.ok;
+    }
     const session = await openSession(env.cfg, { command, log, signal: graceful.signal, apiKey: env.apiKey });
+    // Published only when the command reached its end; an interrupted or failed run leaves its work copy
+    // for the next run to resume.
+    let publish = false;
     try {
       if (command === 'transfer') {
         const t = await runTransfer({ api: session.ctx.api.transfer, wh: session.ctx.wh, stagingDir: env.cfg.stagingDir, runId: session.ctx.runId, log: session.ctx.log });
+        await session.ctx.wh.transaction(() => finishRun(session.ctx.wh, session.ctx.runId, {
+          status: t.failed.length ? 'partial' : 'ok', calls: session.ctx.api.stats().calls, callsByStatus: session.ctx.api.stats().byStatus,
+          errors: t.failed.length, summary: t,
+        }));
+        publish = true;
         process.stdout.write(`transfer: ${t.listed} listed, ${t.loaded} loaded (${t.rows} rows), ${t.skipped} already loaded, ${t.failed.length} failed\n`);
         for (const f of t.failed) process.stdout.write(`  FAILED ${f.name} (${f.id}): ${f.reason}\n`);
         return t.failed.length ? EXIT.partial : EXIT.ok;
       }
+      if (command === 'query' || command === 'track') {
+        const r = command === 'query' ? await runQueries(session.ctx, list!, kind!) : await runTracking(session.ctx, list!);
+        const failures = r.failures.map((f) => ({ what: 'document', where: `line ${f.line} (${f.searchType})`, code: f.code, reason: f.reason }));
+        await session.ctx.wh.transaction(() => finishRun(session.ctx.wh, session.ctx.runId, {
+          status: failures.length ? 'partial' : 'ok', calls: session.ctx.api.stats().calls, callsByStatus: session.ctx.api.stats().byStatus,
+          documents: r.documents, rejected: list!.rejected.length, errors: failures.length, summary: r,
+        }));
+        publish = true;
+        const { failures: _f, ...figures } = r;
+        process.stdout.write(`${command}${kind ? ` --kind ${kind}` : ''}: ${Object.entries(figures).map(([k, v]) => `${k} ${v}`).join(', ')}, ${failures.length} failed\n`);
+        for (const f of failures) process.stdout.write(`  FAILED ${f.what} ${f.where}: [${f.code}] ${f.reason}\n`);
+        return failures.length ? EXIT.partial : EXIT.ok;
+      }
       const summary = await runNightly(session.ctx, list!, { command });
+      publish = summary.status === 'ok' || summary.status === 'partial';
       if (!cfg.dryRun) {
         const report = await writeReport(env.cfg.reportsDir, summary);
         log.info({ report }, 'run report written');
@@ -95,7 +131,7 @@ export async function runCommand(args: ParsedArgs): Promise<ExitCode> {
       process.stdout.write(`${formatSummary(summary)}\n`);
       return exitFor(summary);
     } finally {
-      await session.close();
+      await session.close({ publish: publish && !cfg.dryRun });
     }
   } finally {
     graceful.dispose();

@@ -39,6 +39,13 @@ export function renderReport(s: RunSummary): string {
     parts.push('', '## Transfer files', '', '| | count |', '|---|---|',
       rows([['listed', s.transfer.listed], ['loaded', s.transfer.loaded], ['rows loaded', s.transfer.rows], ['already loaded', s.transfer.skipped], ['failed', s.transfer.failed]]));
   }
+  if (s.changes) {
+    parts.push('', '## What changed', '', '| change | lawsuits |', '|---|---|', rows(Object.entries(s.changes.counts).filter(([, n]) => n > 0)));
+    if (s.changes.top.length) {
+      parts.push('', '| lawsuit | instance | change | old | new |', '|---|---|---|---|---|',
+        ...s.changes.top.map((c) => `| ${c.code} | ${c.instance} | ${c.change} | ${c.old_value ?? ''} | ${c.new_value ?? ''} |`));
+    }
+  }
   if (s.exports) parts.push('', '## Exports', '', `${s.exports.tables} tables, ${s.exports.rows} rows, in \`${s.exports.dir}\`.`);
   if (s.failures.length) {
     parts.push('', '## Failures', '', '| what | where | code | reason |', '|---|---|---|---|',

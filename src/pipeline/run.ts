@@ -7,6 +7,7 @@ import type { PollOptions } from './poll.js';
 import { apiSummary, searchFailures, statusOf, transferFailures, type RunSummary } from './summary.js';
 import { runTransfer } from './transfer.js';
 import { exportParquet } from '../warehouse/export.js';
+import { detectChanges } from '../warehouse/changes.js';
 
 export interface NightlyOptions { poll?: PollOptions; command?: string }
 
@@ -50,6 +51,10 @@ export async function runNightly(ctx: RunContext, list: DocumentsList, opts: Nig
     const t = await runTransfer({ api: ctx.api.transfer, wh: ctx.wh, stagingDir: ctx.cfg.stagingDir, runId: ctx.runId, log: ctx.log, onLoaded: () => failpoint('transfer.after-load') });
     summary.transfer = { listed: t.listed, loaded: t.loaded, skipped: t.skipped, failed: t.failed.length, rows: t.rows };
     failures.push(...transferFailures(t));
+  }
+  if (!search.interrupted && !ctx.signal.aborted) {
+    const changes = await detectChanges(ctx.wh, ctx.runId);
+    summary.changes = { counts: changes.counts, top: changes.top };
   }
   if (!ctx.cfg.skipExport && !ctx.signal.aborted) {
     const ex = await exportParquet(ctx.wh, ctx.cfg.exportDir);

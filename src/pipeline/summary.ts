@@ -1,6 +1,7 @@
 import type { ApiStats } from '../api/client.js';
 import type { SearchStepResult } from './nightly.js';
 import type { TransferSummary } from './transfer.js';
+import { formatChanges, type ChangeRow } from '../warehouse/changes.js';
 
 /** A run's outcome, printed at the end, stored in runs.summary and written to the Markdown report. */
 export interface RunSummary {
@@ -17,6 +18,8 @@ export interface RunSummary {
   transfer?: { listed: number; loaded: number; skipped: number; failed: number; rows: number };
   exports?: { tables: number; rows: number; dir: string };
   failures: Array<{ what: string; where: string; code: string; reason: string }>;
+  /** What changed since the previous run, per kind, and the most telling changes. */
+  changes?: { counts: Record<string, number>; top: ChangeRow[] };
   plan?: { expectedCalls: number; onDemand: number };
 }
 
@@ -53,6 +56,7 @@ export function formatSummary(s: RunSummary): string {
   ];
   if (s.plan) lines.push(`  plan       at least ${s.plan.expectedCalls} calls, ${s.plan.onDemand} on_demand searches`);
   if (s.transfer) lines.push(`  transfer   ${s.transfer.listed} listed, ${s.transfer.loaded} loaded (${s.transfer.rows} rows), ${s.transfer.skipped} already loaded, ${s.transfer.failed} failed`);
+  if (s.changes) lines.push(...formatChanges(s.changes));
   if (s.exports) lines.push(`  exports    ${s.exports.tables} tables, ${s.exports.rows} rows -> ${s.exports.dir}`);
   for (const f of s.failures.slice(0, 20)) lines.push(`  FAILED     ${f.what} ${f.where}: [${f.code}] ${f.reason}`);
   if (s.failures.length > 20) lines.push(`  ... and ${s.failures.length - 20} more failures (see the runs table)`);

@@ -100,7 +100,7 @@ export function historicalResponseId(runId: string, doc: Pick<DocumentSpec, 'sea
   return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20, 32)}`;
 }
 
-interface Answer { doc: DocumentSpec; queriedAt: string; rows: object[]; items: ResponseItem[] }
+interface Answer { rows: object[]; items: ResponseItem[] }
 
 async function ask(ctx: RunContext, kind: QueryKind, doc: DocumentSpec, now: () => Date): Promise<Answer> {
   const base = { run_id: ctx.runId, search_type: doc.searchType, search_key: doc.searchKey, document_line: doc.line };
@@ -108,17 +108,17 @@ async function ask(ctx: RunContext, kind: QueryKind, doc: DocumentSpec, now: () 
     case 'count': {
       const r = await ctx.api.lawsuits.count(syncQueryFor(doc));
       const queriedAt = now().toISOString();
-      return { doc, queriedAt, rows: [{ ...base, queried_at: queriedAt, total: r.total }], items: [] };
+      return { rows: [{ ...base, queried_at: queriedAt, total: r.total }], items: [] };
     }
     case 'exists': {
       const r = await ctx.api.lawsuits.exists(trueFalseQueryFor(doc));
       const queriedAt = now().toISOString();
-      return { doc, queriedAt, rows: [{ ...base, queried_at: queriedAt, has_lawsuits: r.has_lawsuits, request_id: r.request_id ?? null }], items: [] };
+      return { rows: [{ ...base, queried_at: queriedAt, has_lawsuits: r.has_lawsuits, request_id: r.request_id ?? null }], items: [] };
     }
     case 'grouped': {
       const r = await ctx.api.lawsuits.grouped(syncQueryFor(doc));
       const queriedAt = now().toISOString();
-      return { doc, queriedAt, rows: groupedRows(r).map((g) => ({ ...base, queried_at: queriedAt, ...g })), items: [] };
+      return { rows: groupedRows(r).map((g) => ({ ...base, queried_at: queriedAt, ...g })), items: [] };
     }
     case 'historical': {
       const r = await ctx.api.lawsuits.historical(syncQueryFor(doc, true));
@@ -132,7 +132,7 @@ async function ask(ctx: RunContext, kind: QueryKind, doc: DocumentSpec, now: () 
         tags: { cached_response: false, sync_query: 'historical' },
       }));
       return {
-        doc, queriedAt, items,
+        items,
         rows: [{ ...base, queried_at: queriedAt, has_lawsuits: r.has_lawsuits, request_id: r.request_id ?? null, lawsuits: r.response_data.length }],
       };
     }

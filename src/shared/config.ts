@@ -39,6 +39,8 @@ export interface Config {
   sandboxCourtDelayMs: number;
   /** Sandbox fault spec when `sandbox` is on (see README). Default none. */
   sandboxFaults?: string;
+  /** DuckDB's memory limit for the run (it spills to disk beyond it), e.g. `256MB`. Default `256MB`. */
+  duckdbMemoryLimit: string;
   /** Skip the transfer-file step of `run`. */
   skipTransfer: boolean;
   /** Skip the export step of `run`. */
@@ -143,11 +145,18 @@ export function loadConfig(input: ConfigInput = {}): Config {
     sandboxSeed: int('LAWSUIT_SANDBOX_SEED', 'sandbox_seed', 1, 0, 2 ** 31 - 1, 'seed'),
     sandboxCourtDelayMs: int('LAWSUIT_SANDBOX_COURT_DELAY_MS', 'sandbox_court_delay_ms', 0, 0, 600_000),
     sandboxFaults: pick('faults', 'LAWSUIT_SANDBOX_FAULTS', 'sandbox_faults'),
+    duckdbMemoryLimit: memoryLimit(pick(undefined, 'LAWSUIT_DUCKDB_MEMORY_LIMIT', 'duckdb_memory_limit') ?? '256MB', problems),
     skipTransfer: bool('skip-transfer', 'LAWSUIT_SKIP_TRANSFER', 'skip_transfer'),
     skipExport: bool('skip-export', 'LAWSUIT_SKIP_EXPORT', 'skip_export'),
   };
   if (problems.length) throw new ConfigError(problems);
   return cfg;
+}
+
+function memoryLimit(v: string, problems: string[]): string {
+  if (/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i.test(v.trim())) return v.trim();
+  problems.push(`LAWSUIT_DUCKDB_MEMORY_LIMIT=${JSON.stringify(v)} is not a size (e.g. 256MB, 2GB)`);
+  return '256MB';
 }
 
 function readConfigFile(env: NodeJS.ProcessEnv, problems: string[]): Record<string, unknown> {

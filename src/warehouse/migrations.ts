@@ -1,3 +1,5 @@
+import { ANALYTICS_MIGRATIONS } from './migrations-analytics.js';
+import { SYNC_MIGRATIONS } from './migrations-sync.js';
 // The warehouse schema, as numbered migrations. A migration is never edited once released: a change is a new
 // version, so an old warehouse file upgrades by replaying only what it has not seen (schema_migrations).
 // Keys follow ../shared/CONTRACT.md; timestamps are TIMESTAMPTZ, amounts DECIMAL(18,2), flags BOOLEAN.
@@ -242,4 +244,6 @@ CREATE TABLE submissions (
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'core tables', sql: coreTables },
   { version: 2, name: 'submission intents', sql: submissions },
+  ...SYNC_MIGRATIONS,
+  ...ANALYTICS_MIGRATIONS,
 ];

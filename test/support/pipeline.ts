@@ -37,10 +37,12 @@ export const silent = pino({ level: 'silent' });
 export async function nightly(cfg: Config, opts: { signal?: AbortSignal } = {}): Promise<RunSummary> {
   const list = await readDocuments(cfg.documents);
   const session = await openSession(cfg, { command: 'run', log: silent, signal: opts.signal ?? new AbortController().signal, apiKey: cfg.apiKey ?? '' });
+  let summary: RunSummary | undefined;
   try {
-    return await runNightly(session.ctx, list, { poll: { minIntervalMs: 20, maxIntervalMs: 200 } });
+    summary = await runNightly(session.ctx, list, { poll: { minIntervalMs: 20, maxIntervalMs: 200 } });
+    return summary;
   } finally {
-    await session.close();
+    await session.close({ publish: summary !== undefined && summary.status !== 'interrupted' });
   }
 }
 

@@ -33,8 +33,8 @@ afterAll(async () => {
 });
 
 /**
- * Party documents whose database count changes over the next two days (found with the ground truth); the
- * smallest such parties, so that loading their lawsuits three times stays quick.
+ * Party documents whose database count changes over the next two days (found with the ground truth). In this
+ * universe those are the big litigants, whose new lawsuits reach the database view almost every night.
  */
 function changingDocuments(): { docs: DocumentSpec[]; counts: Map<string, number[]> } {
   const found = new Map<string, { spec: DocumentSpec; series: number[] }>();
@@ -47,9 +47,10 @@ function changingDocuments(): { docs: DocumentSpec[]; counts: Map<string, number
     if (series[0] === series[1] && series[1] === series[2]) continue;
     const spec = docSpec(found.size + 2, d.search_type, d.search_key);
     found.set(`${spec.searchType}|${spec.searchKey}`, { spec, series });
+    if (found.size === 2) break;
   }
   sandbox.setNow(T0);
-  const chosen = [...found.values()].sort((a, b) => a.series[2] - b.series[2]).slice(0, 3);
+  const chosen = [...found.values()];
   return { docs: chosen.map((c) => c.spec), counts: new Map(chosen.map((c) => [`${c.spec.searchType}|${c.spec.searchKey}`, c.series])) };
 }
 

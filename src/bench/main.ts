@@ -1,0 +1,63 @@
+import { benchLoad } from '../warehouse/bench-load.js';
+import { startSandbox } from '../sandbox/server.js';
+import { documentsFinding, ordinaryDocuments } from './documents.js';
+import { pipelineRun } from './pipeline-run.js';
+import { rateUse } from './rate-use.js';
+
+// `npm run bench`: the figures the nightly run is held to, measured against the sandbox, printed as a table;
+// the last line is one JSON object for scripts. BENCH_QUICK=1 runs smaller volumes (no 100k run).
+
+const quick = process.env.BENCH_QUICK === '1';
+const line = (k: string, v: string | number, note = '') => console.log(`${k.padEnd(34)} ${String(v).padStart(10)}  ${note}`);
+
+async function main(): Promise<void> {
+  console.log('lawsuit-etl benchmark (sandbox)\n');
+
+  // 1. rate-limit use: the limiter is not told the limit; 60 calls per 20 s is the real 180/min at a third of the window
+  const rate = await rateUse({ limit: 60, windowMs: 20_000, calls: quick ? 150 : 300 });
+  line('rate_use (adaptive limiter)', rate.adaptive.rateUse, `${rate.adaptive.calls} calls in ${(rate.adaptive.ms / 1000).toFixed(1)} s, ideal ${(rate.adaptive.idealMs / 1000).toFixed(1)} s`);
+  line('share_429 (adaptive limiter)', rate.adaptive.share429, `${rate.adaptive.status429} answered 429`);
+  line('rate_use (fixed concurrency 8)', rate.fixed.rateUse, `${rate.fixed.calls} calls in ${(rate.fixed.ms / 1000).toFixed(1)} s`);
+  line('share_429 (fixed concurrency 8)', rate.fixed.share429, `${rate.fixed.status429} answered 429`);
+
+  // 2. calls per document and polls per request: a nightly run over ordinary documents
+  const seedSb = await startSandbox({ seed: 7, lawsuits: 1_000_000 });
+  const ordinary = ordinaryDocuments(seedSb, quick ? 100 : 300);
+  const small = documentsFinding(seedSb, 10_000);
+  const big = quick ? undefined : documentsFinding(seedSb, 100_000);
+  await seedSb.close();
+  const sandboxArgs = ['--seed', '7', '--lawsuits', '1000000', '--rate-limit', '1000000'];
+  const calls = await pipelineRun({ csv: ordinary, sandboxArgs });
+  const callsPerDocument = round(calls.calls / calls.documents);
+  const pollsPerRequest = round(calls.polls / calls.requests);
+  line('calls_per_document', callsPerDocument, `${calls.calls} calls for ${calls.documents} documents`);
+  line('polls_per_request', pollsPerRequest, `${calls.polls} polling calls for ${calls.requests} requests`);
+
+  // 3. load speed against DuckDB's own read_json of the same pages into the same tables
+  const load = await benchLoad(quick ? 5_000 : 20_000);
+  line('load lawsuits/s (ours)', Math.round(load.ours.lawsuitsPerSec));
+  line('load lawsuits/s (read_json)', Math.round(load.duckdb.lawsuitsPerSec));
+  line('load_vs_duckdb', load.ratio);
+
+  // 4. peak memory of a whole run at 10k and 100k lawsuits
+  const r10 = await pipelineRun({ csv: small.csv, sandboxArgs });
+  line('rss_mb_10k', r10.peakRssMb, `${r10.lawsuits} lawsuits in ${(r10.ms / 1000).toFixed(0)} s, exit ${r10.exitCode}`);
+  let rss100: number | null = null;
+  if (big) {
+    const r100 = await pipelineRun({ csv: big.csv, sandboxArgs });
+    rss100 = r100.peakRssMb;
+    line('rss_mb_100k', r100.peakRssMb, `${r100.lawsuits} lawsuits in ${(r100.ms / 1000).toFixed(0)} s, exit ${r100.exitCode}`);
+    line('end-to-end lawsuits/s at 100k', Math.round(r100.lawsuits / (r100.ms / 1000)));
+  }
+
+  console.log(JSON.stringify({
+    rate_use: rate.adaptive.rateUse, share_429: rate.adaptive.share429,
+    fixed_rate_use: rate.fixed.rateUse, fixed_share_429: rate.fixed.share429,
+    polls_per_request: pollsPerRequest, calls_per_document: callsPerDocument,
+    load_vs_duckdb: load.ratio, rss_mb_10k: r10.peakRssMb, rss_mb_100k: rss100,
+  }));
+}
+
+const round = (x: number) => Math.round(x * 1000) / 1000;
+
+main().then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });

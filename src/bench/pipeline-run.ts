@@ -1,0 +1,63 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// A real `lawsuit-etl run` in a child process against a sandbox in another child process, so that the
+// run's peak memory (VmHWM, read from /proc while it runs) is its own and not the benchmark's.
+
+const CLI = fileURLToPath(new URL('../cli/main.js', import.meta.url));
+
+export interface RunFigures { exitCode: number | null; ms: number; peakRssMb: number; stdout: string; lawsuits: number; calls: number; polls: number; requests: number; documents: number }
+
+function startSandbox(args: string[]): Promise<{ url: string; stop(): void }> {
+  const child = spawn(process.execPath, [CLI, 'sandbox', '--port', '0', '--court-delay-ms', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (c) => reject(new Error(`sandbox exited (${c})`)));
+    child.stdout.once('data', (d: Buffer) => {
+      child.removeAllListeners('exit');
+      resolve({ url: d.toString().split('\n')[0].trim(), stop: () => child.kill('SIGTERM') });
+    });
+  });
+}
+
+function peakRss(pid: number): number {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+export async function pipelineRun(opts: { csv: string; sandboxArgs: string[]; env?: Record<string, string> }): Promise<RunFigures> {
+  const dir = mkdtempSync(join(tmpdir(), 'lawsuit-bench-run-'));
+  const sb = await startSandbox(opts.sandboxArgs);
+  try {
+    writeFileSync(join(dir, 'documents.csv'), opts.csv);
+    const env = {
+      ...process.env, LOG_LEVEL: 'warn', LAWSUIT_API_KEY: 'sandbox-key',
+      LAWSUIT_REQUESTS_URL: sb.url, LAWSUIT_TRACKING_URL: sb.url, LAWSUIT_LAWSUITS_URL: sb.url, LAWSUIT_TRANSFER_URL: sb.url,
+      LAWSUIT_DOCUMENTS: join(dir, 'documents.csv'), LAWSUIT_WAREHOUSE: join(dir, 'w.duckdb'), LAWSUIT_REPORTS_DIR: join(dir, 'reports'),
+      LAWSUIT_SKIP_TRANSFER: 'true', LAWSUIT_SKIP_EXPORT: 'true', ...opts.env,
+    };
+    const t0 = Date.now();
+    const child = spawn(process.execPath, [CLI, 'run'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
+    let peak = 0;
+    const timer = setInterval(() => { peak = Math.max(peak, peakRss(child.pid!)); }, 100);
+    const exitCode = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+    clearInterval(timer);
+    const num = (re: RegExp) => Number(re.exec(stdout)?.[1] ?? NaN);
+    return {
+      exitCode, ms: Date.now() - t0, peakRssMb: Math.round(peak), stdout,
+      lawsuits: num(/(\d+) lawsuits seen tonight/), calls: num(/api calls\s+(\d+)/), polls: num(/(\d+) polling calls/),
+      requests: num(/(\d+) submitted/), documents: num(/(\d+) valid/),
+    };
+  } finally {
+    sb.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,78 @@
+// Schema of change detection and of the analysts' views (versions 30..39, appended to MIGRATIONS by the lead).
+// lawsuit_state is the snapshot the last detection saw; each run compares the lawsuits as they are now with it,
+// writes the differences to lawsuit_changes and then moves the snapshot forward, all in one transaction.
+
+import type { Migration } from './migrations.js';
+import { ANALYTICS_VIEWS_SQL } from './views.js';
+
+const changeTables = `
+CREATE TABLE lawsuit_changes (
+  run_id VARCHAR NOT NULL,
+  code VARCHAR NOT NULL,
+  instance INTEGER NOT NULL,
+  change VARCHAR NOT NULL,
+  detail VARCHAR NOT NULL DEFAULT '',
+  old_value VARCHAR,
+  new_value VARCHAR,
+  search_type VARCHAR,
+  search_key VARCHAR,
+  detected_at TIMESTAMPTZ NOT NULL,
+  PRIMARY KEY (run_id, code, instance, change, detail)
+);
+
+CREATE TABLE lawsuit_state (
+  code VARCHAR NOT NULL,
+  instance INTEGER NOT NULL,
+  status VARCHAR,
+  phase VARCHAR,
+  amount DECIMAL(18,2),
+  secrecy_level INTEGER,
+  steps_count INTEGER NOT NULL,
+  snapshot_run VARCHAR NOT NULL,
+  snapshot_at TIMESTAMPTZ NOT NULL,
+  PRIMARY KEY (code, instance)
+);
+
+CREATE TABLE lawsuit_state_parties (
+  code VARCHAR NOT NULL,
+  instance INTEGER NOT NULL,
+  party_key VARCHAR NOT NULL,
+  PRIMARY KEY (code, instance, party_key)
+);
+
+CREATE TABLE search_state (
+  search_type VARCHAR NOT NULL,
+  search_key VARCHAR NOT NULL,
+  on_demand BOOLEAN NOT NULL,
+  lawsuit_instance INTEGER NOT NULL,
+  request_id VARCHAR NOT NULL,
+  snapshot_run VARCHAR NOT NULL,
+  PRIMARY KEY (search_type, search_key, on_demand, lawsuit_instance)
+);
+
+CREATE TABLE lawsuit_status_history (
+  code VARCHAR NOT NULL,
+  instance INTEGER NOT NULL,
+  run_id VARCHAR NOT NULL,
+  valid_from TIMESTAMPTZ NOT NULL,
+  status VARCHAR,
+  phase VARCHAR,
+  previous_status VARCHAR,
+  previous_phase VARCHAR,
+  provider_updated_at TIMESTAMPTZ,
+  PRIMARY KEY (code, instance, run_id)
+);
+
+CREATE TABLE change_detections (
+  run_id VARCHAR PRIMARY KEY,
+  detected_at TIMESTAMPTZ NOT NULL,
+  lawsuits_compared INTEGER NOT NULL,
+  changes INTEGER NOT NULL,
+  counts JSON NOT NULL
+);
+`;
+
+export const ANALYTICS_MIGRATIONS: Migration[] = [
+  { version: 30, name: 'change detection', sql: changeTables },
+  { version: 31, name: 'analysts views', sql: ANALYTICS_VIEWS_SQL },
+];

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { detectChanges } from '../../src/warehouse/changes.js';
+import { allMigrations } from './migrations.js';
+import { Warehouse } from '../../src/warehouse/warehouse.js';
+import { scratch } from '../support/pipeline.js';
+
+// The two kinds the moving sandbox rarely produces on cue: a lawsuit that a search stops returning, and a
+// party joining a lawsuit. Built row by row, so the expected changes are known exactly.
+
+const tmp = scratch('changes-gone-');
+let wh: Warehouse;
+
+beforeAll(async () => {
+  wh = await Warehouse.open(join(tmp.dir, 'wh.duckdb'), { migrations: allMigrations() });
+});
+afterAll(async () => {
+  await wh.close();
+  tmp.cleanup();
+});
+
+async function request(id: string, run: string, completedAt: string, hits: string[], opts: { pagesLoaded?: number } = {}): Promise<void> {
+  await wh.run(`INSERT INTO requests (request_id, search_type, search_key, status, created_at, completed_at, run_id, all_pages_count, pages_loaded)
+    VALUES ($1, 'cpf', '12345678909', 'completed', $2::TIMESTAMPTZ, $2::TIMESTAMPTZ, $3, 1, $4)`, [id, completedAt, run, opts.pagesLoaded ?? 1]);
+  for (const code of hits) {
+    await wh.run(`INSERT INTO search_hits (request_id, code, instance, first_seen_at) VALUES ($1, $2, 1, $3::TIMESTAMPTZ)`, [id, code, completedAt]);
+  }
+}
+async function lawsuit(code: string): Promise<void> {
+  await wh.run(`INSERT INTO lawsuits (code, instance, status, phase, amount, loaded_at, raw) VALUES ($1, 1, 'Ativo', 'Inicial', 10.5, now(), '{}')`, [code]);
+}
+async function party(code: string, index: number, name: string, document: string | null): Promise<void> {
+  await wh.run(`INSERT INTO parties (code, instance, party_index, name, document) VALUES ($1, 1, $2, $3, $4)`, [code, index, name, document]);
+}
+
+it('finds lawsuits gone from a search, parties new to a lawsuit, and ignores a half-loaded answer', async () => {
+  await lawsuit('A');
+  await lawsuit('B');
+  await lawsuit('C');
+  await party('A', 0, 'Ana Souza', '11122233344');
+  await request('r1', 'run1', '2025-01-01T00:00:00Z', ['A', 'B', 'C']);
+  const first = await detectChanges(wh, 'run1');
+  expect(first.counts.new_lawsuit).toBe(3);
+  const [r1] = await wh.all<{ search_type: string; search_key: string }>(`SELECT search_type, search_key FROM lawsuit_changes WHERE run_id = 'run1' AND code = 'A'`);
+  expect(r1).toEqual({ search_type: 'cpf', search_key: '12345678909' });
+
+  // Night 2: the search's answer is still loading (1 page announced, 0 loaded) and lost B: not a whole answer yet.
+  await request('r2', 'run2', '2025-01-02T00:00:00Z', ['A'], { pagesLoaded: 0 });
+  const second = await detectChanges(wh, 'run2');
+  expect(second.counts.gone_from_search).toBe(0);
+
+  // Night 3: a whole answer without B and C; A gains a party (indexes shift, Ana is the same party by document).
+  await request('r3', 'run3', '2025-01-03T00:00:00Z', ['A']);
+  await wh.run(`DELETE FROM parties WHERE code = 'A'`);
+  await party('A', 0, 'Bruno Lima', null);
+  await party('A', 1, 'ANA SOUZA', '11122233344');
+  const third = await detectChanges(wh, 'run3');
+  expect(third.counts.gone_from_search).toBe(2);
+  expect(third.counts.new_party).toBe(1);
+  const rows = await wh.all<{ code: string; change: string; detail: string; new_value: string | null }>(
+    `SELECT code, change, detail, new_value FROM lawsuit_changes WHERE run_id = 'run3' ORDER BY change, code`);
+  expect(rows).toEqual([
+    { code: 'B', change: 'gone_from_search', detail: 'cpf:12345678909', new_value: null },
+    { code: 'C', change: 'gone_from_search', detail: 'cpf:12345678909', new_value: null },
+    { code: 'A', change: 'new_party', detail: 'name:BRUNO LIMA', new_value: 'Bruno Lima' },
+  ]);
+
+  // Night 4: nothing moved, nothing recorded; the same answer compared again is not "gone" twice.
+  const fourth = await detectChanges(wh, 'run4');
+  expect(Object.values(fourth.counts).reduce((a, b) => a + b, 0)).toBe(0);
+});
