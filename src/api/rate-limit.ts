@@ -107,6 +107,8 @@ interface Sent {
   answeredAt?: number;
   /** Answered 429: the service did not count it. */
   refused?: boolean;
+  /** Sent alone on the guess of a whole-second window, before the safe bound allowed it. */
+  trial?: boolean;
 }
 
 function header(h: Feedback['headers'], name: string): string | undefined {
@@ -151,6 +153,10 @@ export class AdaptiveLimiter {
   /** Our own calls, by start time; the ones that may still matter to the window. */
   private log: Sent[] = [];
   private windowHi: number | undefined;
+  /** A whole-second window length below `windowHi`, tried by one call at a time until an answer proves it. */
+  private windowGuess: number | undefined;
+  private trialNext = false;
+  private trialInFlight = false;
   private foreign = 0;
   private foreignUntil: number | undefined;
   /** Before W is known: Remaining minus the calls in flight, spent by each start. */
@@ -271,13 +277,14 @@ export class AdaptiveLimiter {
   /** When the next call may start: `now` or earlier means at once. */
   private readyAt(now: number): number {
     if (this.mirroring()) {
-      const own = this.ownInWindow(now);
-      const room = (this.effectiveLimit() ?? 0) - this.foreign;
-      if (own.length < room) return now;
-      // Enough of our own calls leave the window in time order: wait for the one that makes room.
-      const leave = own.length - room;
-      if (leave < own.length) return own[leave].at + (this.windowHi ?? 0) + this.marginMs;
-      return this.foreignWait(now);
+      const safe = this.mirrorReadyAt(this.windowHi ?? 0, now);
+      if (safe <= now || this.windowGuess === undefined || this.trialInFlight) return safe;
+      // The guess would let a call out before the safe bound: one call goes alone, and its answer (the
+      // count of the window) proves the guess or, as a 429, refutes it.
+      const guessed = this.mirrorReadyAt(this.windowGuess, now);
+      if (guessed > now) return Math.min(guessed, safe);
+      this.trialNext = true;
+      return now;
     }
     if (this.available === undefined || this.available > 0) return now;
     if (this.resetAt !== undefined && this.resetAt + this.marginMs > now) return this.resetAt + this.marginMs;
@@ -292,6 +299,17 @@ export class AdaptiveLimiter {
     this.probedReset = this.resetAt;
     this.available = 1;
     return now;
+  }
+
+  /** When the next call may start if the window is `windowMs` long. */
+  private mirrorReadyAt(windowMs: number, now: number): number {
+    const own = this.ownInWindow(now);
+    const room = (this.effectiveLimit() ?? 0) - this.foreign;
+    if (own.length < room) return now;
+    // Enough of our own calls leave the window in time order: wait for the one that makes room.
+    const leave = own.length - room;
+    if (leave < own.length) return own[leave].at + windowMs + this.marginMs;
+    return this.foreignWait(now);
   }
 
   /** The window is full of calls we did not make: wait for the Reset, then let one call find out. */
@@ -334,6 +352,11 @@ export class AdaptiveLimiter {
 
   private onStart(): Sent {
     const sent: Sent = { at: this.now() };
+    if (this.trialNext) {
+      sent.trial = true;
+      this.trialNext = false;
+      this.trialInFlight = true;
+    }
     this.log.push(sent);
     this.inFlight++;
     if (!this.mirroring() && this.available !== undefined) this.available--;
@@ -346,13 +369,15 @@ export class AdaptiveLimiter {
     const now = this.now();
     if (fb.status !== undefined) sent.answeredAt = now;
     if (fb.status === 429) sent.refused = true;
+    if (sent.trial) this.trialInFlight = false;
     const limit = int(header(fb.headers, 'x-ratelimit-limit'));
     const remaining = int(header(fb.headers, 'x-ratelimit-remaining'));
     const rawReset = header(fb.headers, 'x-ratelimit-reset');
     let reset = parseResetAt(rawReset, now);
     // A reset in whole seconds may have been rounded down by the service (docs/spec-choices.md): count it as
     // up to `wholeSecondMarginMs` later; a reset given with a fraction is taken as exact.
-    if (reset !== undefined && rawReset !== undefined && !rawReset.includes('.')) reset += this.wholeSecondMarginMs;
+    const wholeSecond = reset !== undefined && rawReset !== undefined && !rawReset.includes('.');
+    if (reset !== undefined && wholeSecond) reset += this.wholeSecondMarginMs;
     if (limit !== undefined && limit > 0) this.learnedLimit = limit;
     if (reset !== undefined) this.resetAt = reset;
     if (remaining !== undefined) {
@@ -364,7 +389,7 @@ export class AdaptiveLimiter {
       this.available = left - this.inFlight;
     }
     if (fb.status !== undefined && fb.status !== 429 && limit !== undefined && remaining !== undefined) {
-      this.learnWindow(sent, limit - remaining, reset, now);
+      this.learnWindow(sent, limit - remaining, reset, wholeSecond, now);
     }
     if (fb.latencyMs !== undefined && fb.status !== undefined) this.observeLatency(fb.latencyMs);
     this.prune(now);
@@ -372,8 +397,14 @@ export class AdaptiveLimiter {
     if (fb.status === 429) {
       this.rateLimited++;
       this.queue.concurrency = Math.max(1, Math.floor(this.queue.concurrency / 2));
-      // The model let a call out too early: trust the bound on W a second less.
-      if (this.windowHi !== undefined) this.windowHi += 1000;
+      if (sent.trial) {
+        // The window is longer than guessed: try the next whole second, until the guess meets the safe bound.
+        const next = (this.windowGuess ?? Infinity) + 1000;
+        this.windowGuess = this.windowHi !== undefined && next < this.windowHi ? next : undefined;
+      } else if (this.windowHi !== undefined) {
+        // The model let a call out too early: trust the bound on W a second less.
+        this.windowHi += 1000;
+      }
       const resetWait = this.resetAt !== undefined ? this.resetAt - now : 0;
       const wait = Math.max(fb.retryAfterMs ?? 0, resetWait, 0);
       this.available = Math.min(this.available ?? 0, 0);
@@ -386,13 +417,24 @@ export class AdaptiveLimiter {
   }
 
   /** Bounds W from one counted answer, then measures what the service counts beyond our own log. */
-  private learnWindow(sent: Sent, inWindow: number, reset: number | undefined, now: number): void {
+  private learnWindow(sent: Sent, inWindow: number, reset: number | undefined, wholeSecond: boolean, now: number): void {
     let hi = this.windowHi ?? Infinity;
     // Only this call in the window: the Reset is when this very call leaves it.
-    if (inWindow === 1 && reset !== undefined && reset > sent.at) hi = Math.min(hi, reset - sent.at);
+    if (inWindow === 1 && reset !== undefined && reset > sent.at) {
+      hi = Math.min(hi, reset - sent.at);
+      // Windows are whole seconds in practice (180 per 60 s), and a whole-second Reset rounded up, as its
+      // meaning ("a slot frees" then) implies, puts W in the whole second at or below Reset - start.
+      if (this.windowHi === undefined && wholeSecond && reset - this.wholeSecondMarginMs - sent.at >= 1000) {
+        const guess = Math.floor((reset - this.wholeSecondMarginMs - sent.at) / 1000) * 1000;
+        if (guess < hi) this.windowGuess = guess;
+      }
+    }
     const fromCount = windowBoundFromCount(this.log, sent, inWindow, now);
     if (fromCount !== undefined && fromCount > 0) hi = Math.min(hi, fromCount);
     if (hi !== Infinity) this.windowHi = hi;
+    // A trial call that was counted settles the guess: the count bound above now holds it (or the guess was
+    // moot); either way the safe bound rules from here.
+    if (sent.trial || (this.windowGuess !== undefined && this.windowHi !== undefined && this.windowHi <= this.windowGuess + this.marginMs)) this.windowGuess = undefined;
     if (this.windowHi === undefined) return;
     // Our calls that may be in the window at this call's count: started before its answer, answered (or still
     // unanswered) after the window's earliest possible start.

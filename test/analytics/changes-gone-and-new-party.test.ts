@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { detectChanges } from '../../src/warehouse/changes.js';
-import { allMigrations } from './migrations.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
 import { scratch } from '../support/pipeline.js';
 
@@ -12,7 +11,7 @@ const tmp = scratch('changes-gone-');
 let wh: Warehouse;
 
 beforeAll(async () => {
-  wh = await Warehouse.open(join(tmp.dir, 'wh.duckdb'), { migrations: allMigrations() });
+  wh = await Warehouse.open(join(tmp.dir, 'wh.duckdb'));
 });
 afterAll(async () => {
   await wh.close();

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { applyComments } from '../../src/warehouse/comments.js';
-import { allMigrations } from './migrations.js';
 import { ensureTransferSchema } from '../../src/warehouse/transfer-load.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
 import { scratch } from '../support/pipeline.js';
@@ -13,7 +12,7 @@ const tmp = scratch('comments-');
 let wh: Warehouse;
 
 beforeAll(async () => {
-  wh = await Warehouse.open(join(tmp.dir, 'wh.duckdb'), { migrations: allMigrations() });
+  wh = await Warehouse.open(join(tmp.dir, 'wh.duckdb'));
   await ensureTransferSchema(wh);
   // A transfer file that brings a column of its own (transfer-load.ts adds it as the file named it).
   await wh.run('ALTER TABLE transfer_lawsuits ADD COLUMN IF NOT EXISTS judge_name VARCHAR');

@@ -4,12 +4,11 @@ import type { RunContext } from '../../src/pipeline/context.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { startRun } from '../../src/warehouse/ledger.js';
 import { MIGRATIONS } from '../../src/warehouse/migrations.js';
-import { SYNC_MIGRATIONS } from '../../src/warehouse/migrations-sync.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
 import { configFor, silent } from '../support/pipeline.js';
 
 export async function openWarehouse(path: string): Promise<Warehouse> {
-  return Warehouse.open(path, { migrations: [...MIGRATIONS, ...SYNC_MIGRATIONS] });
+  return Warehouse.open(path);
 }
 
 export async function contextFor(sandbox: Sandbox, dir: string, wh: Warehouse, api: LawsuitApi, command: string, runId?: string): Promise<RunContext> {
