@@ -8,22 +8,29 @@ import { API_CODES, ApiError } from './errors.js';
 //
 // The window is a sliding one: each call frees its slot exactly W after the service counted it. So once the
 // first L calls have gone, the best a client can do is to mirror its own past: send the next call as soon as
-// the call it made W earlier leaves the window. The limiter therefore keeps a log of when it started its own
-// calls and learns L (X-RateLimit-Limit) and an upper bound of W from the answers, never from a 429:
-//   - an answer whose Remaining says the window holds only that call dates the window: its Reset is when that
-//     very call leaves, so W <= Reset - (when it was sent). Reset in whole seconds may be rounded either way;
-//     `wholeSecondMarginMs` is added so the bound holds for both;
-//   - Remaining alone bounds W from above once calls leave the window: if an answer reports n calls in the
-//     window while n of our calls surely came after call m (sent after m was answered, answered before this
-//     one was sent), m has left, so W <= (this answer) - (m's start). This needs no rounding assumption and
-//     tightens the bound whenever calls leave the window while others still arrive.
-// Knowing W, the budget at any moment is L minus our own calls started within the last W (+ margin), minus
-// what Remaining shows beyond our own log (another program on the key, or an earlier run): those are waited
-// out until the Reset, the only thing known about them. Without a bound on W yet, the limiter falls back on
+// the call it made W earlier leaves the window. The limiter therefore keeps a log of its own calls and learns
+// L (X-RateLimit-Limit) and an upper bound of W from the answers, never from a 429. A call is counted somewhere
+// between its start and its answer, so its slot surely frees W after the answer: the log reckons from there,
+// which costs one answer latency per window and holds however slow the request was on its way in.
+//   - An answer whose Remaining says the window holds only that call dates the window: its Reset is when that
+//     very call leaves, so W <= Reset - (its start). Reset in whole seconds may be rounded either way
+//     (docs/spec-choices.md), so `wholeSecondMarginMs` is added and the bound holds for both.
+//   - Remaining alone bounds W once calls leave the window: if an answer reports n calls in the window while
+//     n of ours were surely counted after call m (started after m's answer, answered before this one
+//     started), m has left, so W <= (this answer) - (m's start). No rounding assumption; it tightens the bound
+//     whenever calls leave the window while others arrive.
+//   - The second margin would make every window a second late. Windows are whole seconds in practice (180 per
+//     60 s) and a Reset rounded up, as its meaning ("a slot frees" then) implies, puts W at the whole second
+//     at or below Reset - start. That guess is tried by one call alone, sent before the safe bound allows;
+//     its count proves it (the rule above) or its 429 refutes it and the next second is tried. Against the
+//     documented header no trial is refused; against a service rounding down, one is.
+// Knowing W, the budget at any moment is L minus our own calls that may still be in the window, minus what
+// Remaining shows beyond our own log (another program on the key, or an earlier run): those are waited out
+// until the Reset, the only thing known about them. Before a bound on W is known, the limiter falls back on
 // Remaining minus the calls in flight and pauses until the Reset when that is spent.
 //
 // A 429 is an exception (the model was wrong, or someone else uses the key): concurrency halves, the bound on
-// W widens by a second, and the queue pauses for what the service asked.
+// W widens by a second (unless it was a trial of the guess), and the queue pauses for what the service asked.
 //
 // p-queue cannot change interval/intervalCap at run time, so the limiter steers it only with pause()/start()
 // and `concurrency`. Concurrency starts at 1 (the first answer reveals the budget) and grows by one per
@@ -41,8 +48,8 @@ export interface LimiterOptions {
    */
   limit?: number;
   /**
-   * Extra wait after the time a slot is computed to free, absorbing the difference between when a call is
-   * started here and when the service counts it (network jitter, clock skew), in ms. Default 50.
+   * Extra wait after the time a slot is computed to free (W after the answer of the call that held it, or the
+   * Reset), absorbing timer and clock granularity, in ms. Default 20.
    */
   marginMs?: number;
   /**
@@ -103,8 +110,13 @@ export interface LimiterSnapshot {
 interface Sent {
   /** When it was started, epoch ms. */
   at: number;
-  /** When its answer's headers arrived; undefined while in flight or when no answer came. */
-  answeredAt?: number;
+  /**
+   * When its answer's headers arrived, or when it failed without one; undefined while in flight. The service
+   * counted the call (if at all) before this, so its slot surely frees W after it.
+   */
+  endedAt?: number;
+  /** Answered with a status other than 429: surely counted. */
+  counted?: boolean;
   /** Answered 429: the service did not count it. */
   refused?: boolean;
   /** Sent alone on the guess of a whole-second window, before the safe bound allowed it. */
@@ -129,10 +141,10 @@ function int(v: string | undefined): number | undefined {
 export function windowBoundFromCount(log: readonly Sent[], j: Sent, inWindow: number, answeredAt: number): number | undefined {
   for (let m = log.length - 1; m >= 0; m--) {
     const cand = log[m];
-    if (cand === j || cand.refused || cand.answeredAt === undefined || cand.answeredAt >= j.at) continue;
+    if (cand === j || !cand.counted || cand.endedAt === undefined || cand.endedAt >= j.at) continue;
     let surelyAfter = 1;
     for (const i of log) {
-      if (i !== cand && !i.refused && i.at > cand.answeredAt && i.answeredAt !== undefined && i.answeredAt < j.at) surelyAfter++;
+      if (i !== cand && i.counted && i.at > cand.endedAt && i.endedAt !== undefined && i.endedAt < j.at) surelyAfter++;
     }
     if (surelyAfter >= inWindow) return answeredAt - cand.at;
   }
@@ -183,7 +195,7 @@ export class AdaptiveLimiter {
     this.queue = new PQueue({ concurrency: initial });
     this.peak = initial;
     this.cfgLimit = opts.limit;
-    this.marginMs = opts.marginMs ?? 50;
+    this.marginMs = opts.marginMs ?? 20;
     this.latencyFactor = opts.latencyFactor ?? 3;
     this.latencySlackMs = opts.latencySlackMs ?? 100;
     this.awaitAnswerMs = opts.awaitAnswerMs ?? 1000;
@@ -262,23 +274,32 @@ export class AdaptiveLimiter {
     return this.windowHi !== undefined && this.effectiveLimit() !== undefined;
   }
 
-  /** Our calls that may still be in the window at `now` (a refused call was never counted). */
-  private ownInWindow(now: number): Sent[] {
-    const from = now - (this.windowHi ?? 0) - this.marginMs;
-    const out: Sent[] = [];
-    for (let i = this.log.length - 1; i >= 0 && this.log[i].at > from; i--) if (!this.log[i].refused) out.push(this.log[i]);
-    return out.reverse();
+  /**
+   * When each of our calls that may still be in a window of `windowMs` leaves it, soonest first (a refused
+   * call was never counted; one in flight leaves at an unknown time, after its answer).
+   */
+  private ownLeaving(windowMs: number, now: number): number[] {
+    const out: number[] = [];
+    for (let i = this.log.length - 1; i >= 0; i--) {
+      const e = this.log[i];
+      if (e.refused) continue;
+      const leaves = e.endedAt === undefined ? Infinity : e.endedAt + windowMs + this.marginMs;
+      if (leaves > now) out.push(leaves);
+      else if (e.at + 2 * windowMs < now) break;
+    }
+    return out.sort((a, b) => a - b);
   }
 
   private mirrorFree(now: number): number {
-    return (this.effectiveLimit() ?? 0) - this.foreign - this.ownInWindow(now).length;
+    return (this.effectiveLimit() ?? 0) - this.foreign - this.ownLeaving(this.windowHi ?? 0, now).length;
   }
 
   /** When the next call may start: `now` or earlier means at once. */
   private readyAt(now: number): number {
     if (this.mirroring()) {
       const safe = this.mirrorReadyAt(this.windowHi ?? 0, now);
-      if (safe <= now || this.windowGuess === undefined || this.trialInFlight) return safe;
+      // Trials only in a window our own log explains: a foreign call would make the count prove nothing.
+      if (safe <= now || this.windowGuess === undefined || this.trialInFlight || this.foreign > 0) return safe;
       // The guess would let a call out before the safe bound: one call goes alone, and its answer (the
       // count of the window) proves the guess or, as a 429, refutes it.
       const guessed = this.mirrorReadyAt(this.windowGuess, now);
@@ -303,12 +324,13 @@ export class AdaptiveLimiter {
 
   /** When the next call may start if the window is `windowMs` long. */
   private mirrorReadyAt(windowMs: number, now: number): number {
-    const own = this.ownInWindow(now);
+    const own = this.ownLeaving(windowMs, now);
     const room = (this.effectiveLimit() ?? 0) - this.foreign;
     if (own.length < room) return now;
-    // Enough of our own calls leave the window in time order: wait for the one that makes room.
+    // Enough of our own calls leave the window in time order: wait for the one that makes room (an answer
+    // still awaited gates again when it comes).
     const leave = own.length - room;
-    if (leave < own.length) return own[leave].at + windowMs + this.marginMs;
+    if (leave < own.length) return own[leave] === Infinity ? now + this.awaitAnswerMs : own[leave];
     return this.foreignWait(now);
   }
 
@@ -367,8 +389,9 @@ export class AdaptiveLimiter {
   private onAnswer(sent: Sent, fb: Feedback): void {
     this.inFlight = Math.max(0, this.inFlight - 1);
     const now = this.now();
-    if (fb.status !== undefined) sent.answeredAt = now;
+    sent.endedAt = now;
     if (fb.status === 429) sent.refused = true;
+    else if (fb.status !== undefined) sent.counted = true;
     if (sent.trial) this.trialInFlight = false;
     const limit = int(header(fb.headers, 'x-ratelimit-limit'));
     const remaining = int(header(fb.headers, 'x-ratelimit-remaining'));
@@ -440,7 +463,7 @@ export class AdaptiveLimiter {
     // unanswered) after the window's earliest possible start.
     const earliest = sent.at - this.windowHi;
     let ours = 0;
-    for (const i of this.log) if (!i.refused && i.at <= now && (i.answeredAt ?? Infinity) > earliest) ours++;
+    for (const i of this.log) if (!i.refused && (i.endedAt ?? Infinity) > earliest) ours++;
     this.foreign = Math.max(0, inWindow - ours);
     this.foreignUntil = this.foreign > 0 && reset !== undefined ? reset + this.marginMs : undefined;
   }
@@ -450,7 +473,7 @@ export class AdaptiveLimiter {
     const keep = Math.max(64, 4 * (this.learnedLimit ?? 256));
     const horizon = this.windowHi === undefined ? -Infinity : now - 2 * this.windowHi - 10_000;
     let drop = 0;
-    while (drop < this.log.length && (this.log.length - drop > keep || this.log[drop].at < horizon) && this.log[drop].answeredAt !== undefined) drop++;
+    while (drop < this.log.length && (this.log.length - drop > keep || this.log[drop].at < horizon) && this.log[drop].endedAt !== undefined) drop++;
     if (drop > 0) this.log.splice(0, drop);
   }
 

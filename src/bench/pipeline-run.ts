@@ -43,7 +43,8 @@ export async function pipelineRun(opts: { csv: string; sandboxArgs: string[]; en
       LAWSUIT_SKIP_TRANSFER: 'true', LAWSUIT_SKIP_EXPORT: 'true', ...opts.env,
     };
     const t0 = Date.now();
-    const child = spawn(process.execPath, [CLI, 'run'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    // the same memory budget as the container (Dockerfile) and `npm start`
+    const child = spawn(process.execPath, ['--max-old-space-size=160', CLI, 'run'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
     let peak = 0;

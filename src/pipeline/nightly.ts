@@ -5,6 +5,7 @@ import { addCounts, emptyCounts, type LoadCounts } from '../warehouse/load.js';
 import { markRequest, recordRejections } from '../warehouse/ledger.js';
 import { collectRequest } from './collect.js';
 import { PageSink } from './page-sink.js';
+import PQueue from 'p-queue';
 import type { RunContext } from './context.js';
 import { readHistory } from './history.js';
 import { planRun, type PlannedSearch, type RunPlan } from './plan.js';
@@ -30,6 +31,8 @@ export interface SearchStepResult {
 
 /** Cancelled requests are submitted again, at most this many times per document in one run. */
 const MAX_RESUBMITS = 5;
+/** Requests whose pages are read at the same time. */
+const COLLECT_CONCURRENCY = 4;
 
 /**
  * The asynchronous half of a nightly run: plan, submit, poll, collect. Submissions, polling and page
@@ -64,6 +67,9 @@ export async function searchDocuments(ctx: RunContext, list: DocumentsList, poll
   const collecting: Array<Promise<void>> = [];
   let resubmitting = 0;
   const sink = new PageSink(ctx.wh, { runId: ctx.runId, onCommit: (c) => { result.counts = addCounts(result.counts, c); } });
+  // Every request being read holds a page in memory while the warehouse catches up; reading a few at a time
+  // keeps memory flat whatever the volume (the warehouse, not the API, is the bottleneck of this stage).
+  const readers = new PQueue({ concurrency: COLLECT_CONCURRENCY });
 
   const fail = (p: PlannedSearch, e: unknown): void => {
     if (isApiError(e) && e.exitCode === 3) fatal ??= e;
@@ -104,7 +110,7 @@ export async function searchDocuments(ctx: RunContext, list: DocumentsList, poll
       })().catch((e) => { fatal ??= e; }).finally(() => { resubmitting--; }));
       return;
     }
-    collecting.push(collectRequest(ctx, req, sink).then((c) => {
+    collecting.push(readers.add(() => collectRequest(ctx, req, sink)).then((c) => {
       result.completed++;
       result.pages += c.pages;
       ctx.progress?.('documents', 'tick', 1);

@@ -14,7 +14,7 @@ export interface PendingPage { requestId: string; page: number; allPagesCount: n
 export interface PageSinkOptions {
   runId: string;
   source?: string;
-  /** Items buffered before add() waits for a flush. Default 2000. */
+  /** Items buffered before add() waits for a flush. Default 500. */
   maxItems?: number;
   /** Called after each committed batch with its counts. */
   onCommit?: (counts: LoadCounts, pages: number) => void;
@@ -32,7 +32,7 @@ export class PageSink {
 
   /** Resolves once the page is committed (with the counts of the whole batch it went in). */
   async add(page: PendingPage): Promise<LoadCounts> {
-    while (this.buffered >= (this.opts.maxItems ?? 2000)) await new Promise<void>((r) => this.space.push(r));
+    while (this.buffered >= (this.opts.maxItems ?? 500)) await new Promise<void>((r) => this.space.push(r));
     const done = new Promise<LoadCounts>((resolve, reject) => this.buffer.push({ page, resolve, reject }));
     this.buffered += page.items.length;
     this.kick();

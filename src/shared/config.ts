@@ -39,7 +39,7 @@ export interface Config {
   sandboxCourtDelayMs: number;
   /** Sandbox fault spec when `sandbox` is on (see README). Default none. */
   sandboxFaults?: string;
-  /** DuckDB's memory limit for the run (it spills to disk beyond it), e.g. `256MB`. Default `256MB`. */
+  /** DuckDB's memory limit for the run (it spills to disk beyond it), e.g. `256MB`. Default `128MB`. */
   duckdbMemoryLimit: string;
   /** Skip the transfer-file step of `run`. */
   skipTransfer: boolean;
@@ -145,7 +145,7 @@ export function loadConfig(input: ConfigInput = {}): Config {
     sandboxSeed: int('LAWSUIT_SANDBOX_SEED', 'sandbox_seed', 1, 0, 2 ** 31 - 1, 'seed'),
     sandboxCourtDelayMs: int('LAWSUIT_SANDBOX_COURT_DELAY_MS', 'sandbox_court_delay_ms', 0, 0, 600_000),
     sandboxFaults: pick('faults', 'LAWSUIT_SANDBOX_FAULTS', 'sandbox_faults'),
-    duckdbMemoryLimit: memoryLimit(pick(undefined, 'LAWSUIT_DUCKDB_MEMORY_LIMIT', 'duckdb_memory_limit') ?? '256MB', problems),
+    duckdbMemoryLimit: memoryLimit(pick(undefined, 'LAWSUIT_DUCKDB_MEMORY_LIMIT', 'duckdb_memory_limit') ?? '128MB', problems),
     skipTransfer: bool('skip-transfer', 'LAWSUIT_SKIP_TRANSFER', 'skip_transfer'),
     skipExport: bool('skip-export', 'LAWSUIT_SKIP_EXPORT', 'skip_export'),
   };
@@ -156,7 +156,7 @@ export function loadConfig(input: ConfigInput = {}): Config {
 function memoryLimit(v: string, problems: string[]): string {
   if (/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i.test(v.trim())) return v.trim();
   problems.push(`LAWSUIT_DUCKDB_MEMORY_LIMIT=${JSON.stringify(v)} is not a size (e.g. 256MB, 2GB)`);
-  return '256MB';
+  return '128MB';
 }
 
 function readConfigFile(env: NodeJS.ProcessEnv, problems: string[]): Record<string, unknown> {
