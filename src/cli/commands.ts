@@ -1,7 +1,7 @@
 import { loadConfig, type Config } from '../shared/config.js';
 import { EtlError, EXIT, type ExitCode } from '../shared/errors.js';
 import { logger } from '../shared/logger.js';
-import { acquireRunLock } from '../shared/lock.js';
+import { acquireRunLock, defaultLockPath } from '../shared/lock.js';
 import { readDocuments } from '../input/documents.js';
 import { openSession } from '../pipeline/session.js';
 import { runNightly } from '../pipeline/run.js';
@@ -32,7 +32,7 @@ function gracefulSignal(): { signal: AbortSignal; dispose(): void } {
 }
 
 function lockPath(cfg: Config): string {
-  return process.env.LAWSUIT_LOCK_FILE || `${cfg.warehouse}.lock`;
+  return defaultLockPath(process.env, cfg.warehouse);
 }
 
 function exitFor(s: RunSummary): ExitCode {

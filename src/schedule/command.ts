@@ -12,7 +12,7 @@ export const SCHEDULE_HELP = `usage: lawsuit-etl schedule [--jobs DIR] [--state 
 Runs the jobs under jobs/ on their cron expressions until SIGTERM or SIGINT, one run at a time.
   --jobs DIR     job files                 env LAWSUIT_JOBS_DIR, default jobs/ of the installation
   --state FILE   last success of each job  env LAWSUIT_SCHEDULE_STATE, default data/schedule-state.json
-  --lock FILE    the run lock              env LAWSUIT_LOCK_FILE, default data/lawsuit-etl.lock
+  --lock FILE    the run lock              env LAWSUIT_LOCK_FILE, default <warehouse>.lock
 On start, and after an occurrence missed while the process was paused, a job whose last success is older
 than its period_hours runs at once. On SIGTERM the running command gets SIGTERM and is waited for
 (SIGKILL after 5 minutes); the scheduler then exits 0.`;

@@ -42,9 +42,12 @@ export const RUN_LOCKED_EXIT = EXIT.partial;
 // Locks this process holds now (path + started_at): our own pid in a lock file is live only if it is one of these.
 const heldHere = new Set<string>();
 
-/** The default lock path: `LAWSUIT_LOCK_FILE`, else `data/lawsuit-etl.lock` (relative to the working directory). */
-export function defaultLockPath(env: NodeJS.ProcessEnv = process.env): string {
-  return env.LAWSUIT_LOCK_FILE || 'data/lawsuit-etl.lock';
+/**
+ * The lock guards one warehouse, so it sits beside it: `LAWSUIT_LOCK_FILE`, else `<warehouse>.lock`, the
+ * warehouse being `warehouse` or `LAWSUIT_WAREHOUSE` or `data/warehouse.duckdb` (relative to the working directory).
+ */
+export function defaultLockPath(env: NodeJS.ProcessEnv = process.env, warehouse?: string): string {
+  return env.LAWSUIT_LOCK_FILE || `${warehouse || env.LAWSUIT_WAREHOUSE || 'data/warehouse.duckdb'}.lock`;
 }
 
 /**
