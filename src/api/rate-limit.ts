@@ -14,7 +14,7 @@ import { API_CODES, ApiError } from './errors.js';
 // which costs one answer latency per window and holds however slow the request was on its way in.
 //   - An answer whose Remaining says the window holds only that call dates the window: its Reset is when that
 //     very call leaves, so W <= Reset - (its start). Reset in whole seconds may be rounded either way
-//     (docs/spec-choices.md), so `wholeSecondMarginMs` is added and the bound holds for both.
+//     (README, "Spec gaps"), so `wholeSecondMarginMs` is added and the bound holds for both.
 //   - Remaining alone bounds W once calls leave the window: if an answer reports n calls in the window while
 //     n of ours were surely counted after call m (started after m's answer, answered before this one
 //     started), m has left, so W <= (this answer) - (m's start). No rounding assumption; it tightens the bound
@@ -397,7 +397,7 @@ export class AdaptiveLimiter {
     const remaining = int(header(fb.headers, 'x-ratelimit-remaining'));
     const rawReset = header(fb.headers, 'x-ratelimit-reset');
     let reset = parseResetAt(rawReset, now);
-    // A reset in whole seconds may have been rounded down by the service (docs/spec-choices.md): count it as
+    // A reset in whole seconds may have been rounded down by the service (README, "Spec gaps"): count it as
     // up to `wholeSecondMarginMs` later; a reset given with a fraction is taken as exact.
     const wholeSecond = reset !== undefined && rawReset !== undefined && !rawReset.includes('.');
     if (reset !== undefined && wholeSecond) reset += this.wholeSecondMarginMs;

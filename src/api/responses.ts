@@ -3,7 +3,7 @@ import { readEnvelope, walkPages, type Page } from './paginate.js';
 import type { ResponseItem } from './types.js';
 import { record } from './validate.js';
 
-// GET /responses, the results of asynchronous requests. Filter names follow docs/spec-choices.md.
+// GET /responses, the results of asynchronous requests. Filter names follow README, "Spec gaps".
 
 export function parseResponseItem(v: unknown): ResponseItem {
   return record<ResponseItem>(v, 'response item', ['response_id', 'request_id', 'response_type']);

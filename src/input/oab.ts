@@ -1,6 +1,6 @@
 // OAB (Brazilian bar) registrations come written many ways: `123456SP`, `SP123456`, `DF0012345`,
 // `123.456/SP`, `OAB/SP 123.456`, with an optional supplementary letter (`123456SPA`, `SP123456A`).
-// The search key is one form (docs/spec-choices.md): `<number without leading zeros><UF>[letter]`.
+// The search key is one form (README, "Spec gaps"): `<number without leading zeros><UF>[letter]`.
 
 /** The 27 sections of the OAB, one per federative unit. */
 export const UFS: ReadonlySet<string> = new Set([

@@ -7,7 +7,7 @@ const ver = (a: string, b: string, c: string): string =>
 
 /**
  * Which incoming lawsuits win over the stored one: newer-or-equal crawl (crawler.updated_at, then updated_at,
- * then the response's created_at; docs/spec-choices.md). Equal wins, so reloading the same payload is a no-op.
+ * then the response's created_at; README, "Spec gaps"). Equal wins, so reloading the same payload is a no-op.
  */
 export const WINNERS_SQL = `
 CREATE OR REPLACE TEMP TABLE stg_win AS

@@ -52,7 +52,7 @@ const UFS = new Set(['AC', 'AL', 'AP', 'AM', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA',
   'PI', 'RJ', 'RN', 'RS', 'RO', 'RR', 'SC', 'SE', 'SP', 'TO']);
 
 /**
- * OAB in the project's one form (docs/spec-choices.md): `<number without leading zeros><UF>[letter]`.
+ * OAB in the project's one form (README, "Spec gaps"): `<number without leading zeros><UF>[letter]`.
  * `SP123456`, `DF0012345`, `123.456/SP` all normalise; text that is not an OAB is kept trimmed, upper case.
  */
 export function normalizeOab(v: unknown): string | null {

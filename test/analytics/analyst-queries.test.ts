@@ -5,11 +5,19 @@ import { Warehouse } from '../../src/warehouse/warehouse.js';
 import { runCli } from '../support/cli.js';
 import { scratch } from '../support/pipeline.js';
 
-// The README's analyst queries (docs/analysts.md), each run as an analyst would: read-only, against a
+// The README's analyst queries (its section "For analysts"), each run as an analyst would: read-only, against a
 // warehouse made by `npm start` (`lawsuit-etl run --sandbox`, the compiled CLI that `npm test` builds first).
 
 const tmp = scratch('analyst-queries-');
 const whPath = join(tmp.dir, 'warehouse.duckdb');
+
+/** The README from its analysts' section to the next section of the same level. */
+function analystSection(): string {
+  const readme = readFileSync('README.md', 'utf8');
+  const start = readme.indexOf('## For analysts');
+  const end = readme.indexOf('\n## ', start + 1);
+  return readme.slice(start, end < 0 ? undefined : end);
+}
 
 interface Example { question: string; sql: string }
 
@@ -37,13 +45,13 @@ beforeAll(() => {
 afterAll(() => tmp.cleanup());
 
 it('has ten example queries, each under its question', () => {
-  const list = examples(readFileSync('docs/analysts.md', 'utf8'));
+  const list = examples(analystSection());
   expect(list).toHaveLength(10);
   for (const e of list) expect(e.question, e.sql).toMatch(/[?:]$/);
 });
 
 it('runs every example read-only without error, and most of them return rows', async () => {
-  const list = examples(readFileSync('docs/analysts.md', 'utf8'));
+  const list = examples(analystSection());
   const wh = await Warehouse.open(whPath, { readOnly: true });
   const answered: string[] = [];
   try {

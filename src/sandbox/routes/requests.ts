@@ -44,7 +44,7 @@ export const requestRoutes: RouteModule = (state) => [
       const { page, pageSize } = pagination(url, reasons);
       if (reasons.length) return validationError(reasons);
       const statuses = listParam(url, 'status');
-      // Newest first (docs/spec-choices.md).
+      // Newest first (README, "Spec gaps").
       const all = [...state.store.listOf(apiKey)].reverse()
         .filter((r) => statuses.length === 0 || statuses.includes(state.store.statusAt(r, now)));
       const allPages = Math.ceil(all.length / pageSize);

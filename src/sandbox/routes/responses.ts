@@ -1,5 +1,5 @@
 // GET /responses: the response items of one request (or of all the caller's requests), in the counts form of
-// the pagination envelope, with the filters docs/spec-choices.md names.
+// the pagination envelope, with the filters README, "Spec gaps" names.
 
 import { listParam, notFound, pagination, validationError, type RouteModule, type SandboxState } from '../context.js';
 import { hash } from '../random.js';
