@@ -42,7 +42,12 @@ export async function runNightly(ctx: RunContext, list: DocumentsList, opts: Nig
   };
   if (ctx.cfg.dryRun) {
     summary.status = 'dry-run';
-    summary.plan = { expectedCalls: search.plan.expectedCalls, onDemand: search.plan.onDemand };
+    const byType: Record<string, number> = {};
+    for (const p of search.plan.submit) byType[p.search.search_type] = (byType[p.search.search_type] ?? 0) + 1;
+    summary.plan = {
+      expectedCalls: search.plan.expectedCalls, onDemand: search.plan.onDemand, byType,
+      rejected: list.rejected.map((r) => ({ line: r.line, reason: r.reason })),
+    };
     return finish(ctx, summary, started, false);
   }
 

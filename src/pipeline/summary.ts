@@ -20,7 +20,8 @@ export interface RunSummary {
   failures: Array<{ what: string; where: string; code: string; reason: string }>;
   /** What changed since the previous run, per kind, and the most telling changes. */
   changes?: { counts: Record<string, number>; top: ChangeRow[] };
-  plan?: { expectedCalls: number; onDemand: number };
+  /** Dry runs: what would be sent. */
+  plan?: { expectedCalls: number; onDemand: number; byType: Record<string, number>; rejected: Array<{ line: number; reason: string }> };
 }
 
 export function statusOf(s: Pick<RunSummary, 'failures'> & { interrupted?: boolean; stillRunning?: number }): RunSummary['status'] {
@@ -40,8 +41,26 @@ export function apiSummary(s: ApiStats): RunSummary['api'] {
   return { calls: s.calls, byStatus: s.byStatus, retries: s.retries };
 }
 
+/** A dry run's plan: what would be sent and what it would cost. */
+export function formatPlan(s: RunSummary): string {
+  const d = s.documents;
+  const p = s.plan!;
+  const types = Object.entries(p.byType).map(([t, n]) => `${n} ${t}`).join(', ') || 'none';
+  const lines = [
+    `dry run: nothing was sent`,
+    `  to search   ${d.toSearch} documents (${types}), ${p.onDemand} of them on_demand`,
+    `  resumed     ${d.resumed} requests still outstanding from an earlier run (polled and read, not submitted again)`,
+    `  skipped     ${d.fresh} searched less than LAWSUIT_FRESHNESS_DAYS ago (--force searches them), ${d.duplicates} duplicates`,
+    `  rejected    ${d.rejected} lines`,
+    ...p.rejected.slice(0, 20).map((r) => `              line ${r.line}: ${r.reason}`),
+    `  cost        at least ${p.expectedCalls} API calls (one submission each, a polling call per 100 requests, one call per response page)`,
+  ];
+  return lines.join('\n');
+}
+
 /** The human summary printed at the end of a run (stdout). */
 export function formatSummary(s: RunSummary): string {
+  if (s.status === 'dry-run' && s.plan) return formatPlan(s);
   const d = s.documents;
   const r = s.requests;
   const w = s.warehouse;
