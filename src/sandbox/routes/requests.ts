@@ -1,6 +1,7 @@
 // POST /requests, GET /requests/:id and GET /requests (the links/meta envelope).
 
 import { listParam, notFound, pagination, validationError, type RouteModule, type SandboxState } from '../context.js';
+import { linksEnvelope } from '../links-envelope.js';
 import type { StoredRequest } from '../request-store.js';
 import { validateSearchBody } from '../search-validation.js';
 
@@ -47,25 +48,9 @@ export const requestRoutes: RouteModule = (state) => [
       // Newest first (README, "Spec gaps").
       const all = [...state.store.listOf(apiKey)].reverse()
         .filter((r) => statuses.length === 0 || statuses.includes(state.store.statusAt(r, now)));
-      const allPages = Math.ceil(all.length / pageSize);
-      const slice = all.slice((page - 1) * pageSize, page * pageSize);
-      const link = (p: number) => {
-        const q = new URLSearchParams({ page: String(p), page_size: String(pageSize) });
-        for (const s of statuses) q.append('status', s);
-        return `${state.baseUrl()}/requests?${q.toString()}`;
-      };
       return {
         status: 200,
-        body: {
-          page_data: slice.map((r) => renderRequest(state, r, now)),
-          links: {
-            first: link(1),
-            last: link(Math.max(1, allPages)),
-            prev: page > 1 ? link(Math.min(page - 1, Math.max(1, allPages))) : null,
-            next: page < allPages ? link(page + 1) : null,
-          },
-          meta: { page, page_count: slice.length, all_pages_count: allPages, all_count: all.length },
-        },
+        body: linksEnvelope({ baseUrl: state.baseUrl(), path: '/requests', all, page, pageSize, statuses, render: (r) => renderRequest(state, r, now) }),
       };
     },
   },

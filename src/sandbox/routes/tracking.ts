@@ -2,6 +2,7 @@
 // introspection route to pause a record, since the spec shows no pause endpoint.
 
 import { listParam, notFound, pagination, validationError, type RouteModule, type SandboxState } from '../context.js';
+import { linksEnvelope } from '../links-envelope.js';
 import { validateSearchBody } from '../search-validation.js';
 import { TRACKING_STATUSES, TrackingStore, type StoredTracking } from '../sync/tracking-store.js';
 
@@ -61,25 +62,9 @@ export const trackingRoutes: RouteModule = (state) => {
         }
         if (reasons.length) return validationError(reasons);
         const all = store.listOf(apiKey).filter((t) => statuses.length === 0 || statuses.includes(store.stateAt(t, now).status));
-        const allPages = Math.ceil(all.length / pageSize);
-        const slice = all.slice((page - 1) * pageSize, page * pageSize);
-        const link = (p: number) => {
-          const q = new URLSearchParams({ page: String(p), page_size: String(pageSize) });
-          for (const s of statuses) q.append('status', s);
-          return `${state.baseUrl()}/tracking?${q.toString()}`;
-        };
         return {
           status: 200,
-          body: {
-            page_data: slice.map((t) => render(store, t, now)),
-            links: {
-              first: link(1),
-              last: link(Math.max(1, allPages)),
-              prev: page > 1 ? link(Math.min(page - 1, Math.max(1, allPages))) : null,
-              next: page < allPages ? link(page + 1) : null,
-            },
-            meta: { page, page_count: slice.length, all_pages_count: allPages, all_count: all.length },
-          },
+          body: linksEnvelope({ baseUrl: state.baseUrl(), path: '/tracking', all, page, pageSize, statuses, render: (t: StoredTracking) => render(store, t, now) }),
         };
       },
     },
