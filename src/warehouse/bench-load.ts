@@ -122,11 +122,11 @@ export function readJsonLoadSql(file: string): string[] {
            FROM (SELECT d.code, d.instance, unnest(d.parties) p, generate_subscripts(d.parties, 1) pi FROM b_l)
            CROSS JOIN LATERAL (SELECT p.lawyers lawyers, p.side side))`,
     `INSERT INTO steps (code, instance, step_id, step_id_derived, step_date, content, private, step_type, raw)
-     SELECT code, instance, coalesce(s.step_id, 'h_' || md5(coalesce(s.step_date, '') || coalesce(s.content, ''))), s.step_id IS NULL,
+     SELECT DISTINCT ON (code, instance, 3) code, instance, coalesce(s.step_id, 'h_' || md5(coalesce(s.step_date, '') || coalesce(s.content, ''))), s.step_id IS NULL,
        ${ts('s.step_date')}, s.content, s.private, s.step_type, to_json(s)
-     FROM (SELECT d.code, d.instance, unnest(d.steps) s FROM b_l) ON CONFLICT DO NOTHING`,
-    `INSERT INTO subjects SELECT code, instance, s.code, s.name FROM (SELECT d.code, d.instance, unnest(d.subjects) s FROM b_l) WHERE s.code IS NOT NULL ON CONFLICT DO NOTHING`,
-    `INSERT INTO classifications SELECT code, instance, s.code, s.name FROM (SELECT d.code, d.instance, unnest(d.classifications) s FROM b_l) WHERE s.code IS NOT NULL ON CONFLICT DO NOTHING`,
+     FROM (SELECT d.code, d.instance, unnest(d.steps) s FROM b_l)`,
+    `INSERT INTO subjects SELECT DISTINCT ON (code, instance, s.code) code, instance, s.code, s.name FROM (SELECT d.code, d.instance, unnest(d.subjects) s FROM b_l) WHERE s.code IS NOT NULL`,
+    `INSERT INTO classifications SELECT DISTINCT ON (code, instance, s.code) code, instance, s.code, s.name FROM (SELECT d.code, d.instance, unnest(d.classifications) s FROM b_l) WHERE s.code IS NOT NULL`,
     `INSERT INTO courts SELECT code, instance, i - 1, c.code, c.name FROM (SELECT d.code, d.instance, unnest(d.courts) c, generate_subscripts(d.courts, 1) i FROM b_l)`,
     `INSERT INTO attachments SELECT code, instance, i - 1, ${ts('a.attachment_date')}, a.attachment_name, to_json(a)
      FROM (SELECT d.code, d.instance, unnest(d.attachments) a, generate_subscripts(d.attachments, 1) i FROM b_l)`,

@@ -109,14 +109,15 @@ WHERE w.wins AND w.existed AND steps.code = c.code AND steps.instance = c.instan
   `INSERT INTO steps (code, instance, step_id, step_id_derived, step_date, content, private, step_type, raw)
 SELECT c.code, c.instance, c.step_id, c.step_id_derived, TRY_CAST(c.step_date AS TIMESTAMPTZ), c.content, c.private,
   c.step_type, c.raw
-FROM stg_steps c ON CONFLICT DO NOTHING`,
+FROM stg_steps c ANTI JOIN steps s ON s.code = c.code AND s.instance = c.instance AND s.step_id = c.step_id`,
 ];
 
 export const INSERT_RESPONSES_SQL = `
 INSERT INTO responses_raw (response_id, request_id, response_type, created_at, item, run_id, loaded_at)
-SELECT response_id, request_id, response_type, TRY_CAST(created_at AS TIMESTAMPTZ), item::JSON, run_id, current_timestamp
-FROM stg_responses ON CONFLICT DO NOTHING`;
+SELECT c.response_id, c.request_id, c.response_type, TRY_CAST(c.created_at AS TIMESTAMPTZ), c.item::JSON, c.run_id, current_timestamp
+FROM stg_responses c ANTI JOIN responses_raw r ON r.response_id = c.response_id`;
 
 export const INSERT_HITS_SQL = `
 INSERT INTO search_hits (request_id, code, instance, response_id, first_seen_at)
-SELECT request_id, code, instance, response_id, current_timestamp FROM stg_hits ON CONFLICT DO NOTHING`;
+SELECT c.request_id, c.code, c.instance, c.response_id, current_timestamp
+FROM stg_hits c ANTI JOIN search_hits h ON h.request_id = c.request_id AND h.code = c.code AND h.instance = c.instance`;

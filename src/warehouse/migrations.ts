@@ -20,6 +20,11 @@ CREATE TABLE IF NOT EXISTS schema_migrations (
   applied_at TIMESTAMPTZ NOT NULL DEFAULT current_timestamp
 )`;
 
+// The big tables (steps above all: some 17 rows per lawsuit) have no PRIMARY KEY: DuckDB checks a key with an
+// ART index that must sit in memory, and at 100k lawsuits the steps index alone outgrows the run's memory
+// budget (an INSERT ... ON CONFLICT failed with "Out of Memory" at 128MB). Their keys are kept unique by the
+// loader instead: children are replaced per lawsuit; steps, raw responses and hits are inserted with an
+// anti-join on the key. The tests and ../shared/tools/contract-check.mjs check uniqueness.
 const coreTables = `
 CREATE TABLE runs (
   run_id VARCHAR PRIMARY KEY,
@@ -69,7 +74,7 @@ CREATE TABLE request_pages (
 );
 
 CREATE TABLE responses_raw (
-  response_id VARCHAR PRIMARY KEY,
+  response_id VARCHAR NOT NULL, -- key: kept unique by the loader, not by an index (see above)
   request_id VARCHAR,
   response_type VARCHAR,
   created_at TIMESTAMPTZ,
@@ -83,8 +88,8 @@ CREATE TABLE search_hits (
   code VARCHAR NOT NULL,
   instance INTEGER NOT NULL,
   response_id VARCHAR,
-  first_seen_at TIMESTAMPTZ NOT NULL,
-  PRIMARY KEY (request_id, code, instance)
+  first_seen_at TIMESTAMPTZ NOT NULL
+  -- key (request_id, code, instance): kept unique by the loader, not by an index (see above)
 );
 
 CREATE TABLE lawsuits (
@@ -135,8 +140,8 @@ CREATE TABLE parties (
   document_type VARCHAR,
   main_document VARCHAR,
   documents JSON,
-  raw JSON,
-  PRIMARY KEY (code, instance, party_index)
+  raw JSON
+  -- key (code, instance, party_index): kept unique by the loader, not by an index (see above)
 );
 
 CREATE TABLE lawyers (
@@ -148,8 +153,8 @@ CREATE TABLE lawyers (
   side VARCHAR,
   oab VARCHAR,
   person_type VARCHAR,
-  documents JSON,
-  PRIMARY KEY (code, instance, party_index, lawyer_index)
+  documents JSON
+  -- key (code, instance, party_index, lawyer_index): kept unique by the loader, not by an index (see above)
 );
 
 CREATE TABLE steps (
@@ -161,24 +166,24 @@ CREATE TABLE steps (
   content VARCHAR,
   private BOOLEAN,
   step_type VARCHAR,
-  raw JSON,
-  PRIMARY KEY (code, instance, step_id)
+  raw JSON
+  -- key (code, instance, step_id): kept unique by the loader, not by an index (see above)
 );
 
 CREATE TABLE subjects (
   code VARCHAR NOT NULL,
   instance INTEGER NOT NULL,
   item_code VARCHAR NOT NULL,
-  item_name VARCHAR,
-  PRIMARY KEY (code, instance, item_code)
+  item_name VARCHAR
+  -- key (code, instance, item_code): kept unique by the loader, not by an index (see above)
 );
 
 CREATE TABLE classifications (
   code VARCHAR NOT NULL,
   instance INTEGER NOT NULL,
   item_code VARCHAR NOT NULL,
-  item_name VARCHAR,
-  PRIMARY KEY (code, instance, item_code)
+  item_name VARCHAR
+  -- key (code, instance, item_code): kept unique by the loader, not by an index (see above)
 );
 
 CREATE TABLE courts (
@@ -186,8 +191,8 @@ CREATE TABLE courts (
   instance INTEGER NOT NULL,
   court_index INTEGER NOT NULL,
   court_code VARCHAR,
-  court_name VARCHAR,
-  PRIMARY KEY (code, instance, court_index)
+  court_name VARCHAR
+  -- key (code, instance, court_index): kept unique by the loader, not by an index (see above)
 );
 
 CREATE TABLE attachments (
@@ -196,8 +201,8 @@ CREATE TABLE attachments (
   attachment_index INTEGER NOT NULL,
   attachment_date TIMESTAMPTZ,
   attachment_name VARCHAR,
-  raw JSON,
-  PRIMARY KEY (code, instance, attachment_index)
+  raw JSON
+  -- key (code, instance, attachment_index): kept unique by the loader, not by an index (see above)
 );
 
 CREATE TABLE rejected_inputs (

@@ -93,7 +93,7 @@ export class Warehouse {
       const r = await this.connection.run(sql, toDuckParams(params));
       return r.rowsChanged;
     } catch (e) {
-      throw new WarehouseError('WAREHOUSE_SQL', `warehouse statement failed: ${(e as Error).message}`, e);
+      throw new WarehouseError('WAREHOUSE_SQL', `warehouse statement failed (${sqlHead(sql)}): ${(e as Error).message}`, e);
     }
   }
 
@@ -109,7 +109,7 @@ export class Warehouse {
         return row as T;
       });
     } catch (e) {
-      throw new WarehouseError('WAREHOUSE_SQL', `warehouse query failed: ${(e as Error).message}`, e);
+      throw new WarehouseError('WAREHOUSE_SQL', `warehouse query failed (${sqlHead(sql)}): ${(e as Error).message}`, e);
     }
   }
 
@@ -142,6 +142,12 @@ export class Warehouse {
     this.connection.closeSync();
     this.instance.closeSync();
   }
+}
+
+/** The start of a statement, to say in an error which one failed. */
+function sqlHead(sql: string): string {
+  const flat = sql.replace(/\s+/g, ' ').trim();
+  return flat.length > 70 ? `${flat.slice(0, 70)}...` : flat;
 }
 
 /** Dates become ISO text and objects JSON text, so callers pass plain JS; DuckDB casts them in the statement. */

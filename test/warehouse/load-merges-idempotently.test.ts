@@ -118,6 +118,8 @@ describe('loadResponseItems', () => {
     const keys: Record<string, string> = {
       lawsuits: 'code, instance', parties: 'code, instance, party_index', lawyers: 'code, instance, party_index, lawyer_index',
       steps: 'code, instance, step_id', search_hits: 'request_id, code, instance', responses_raw: 'response_id',
+      subjects: 'code, instance, item_code', classifications: 'code, instance, item_code', courts: 'code, instance, court_index',
+      attachments: 'code, instance, attachment_index',
     };
     for (const [t, k] of Object.entries(keys)) {
       expect((await one<{ d: number }>(`SELECT count(*) - count(DISTINCT (${k})) d FROM ${t}`)).d, t).toBe(0);
