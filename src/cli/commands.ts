@@ -99,7 +99,10 @@ export async function runCommand(args: ParsedArgs): Promise<ExitCode> {
     let publish = false;
     try {
       if (command === 'transfer') {
-        const t = await runTransfer({ api: session.ctx.api.transfer, wh: session.ctx.wh, stagingDir: env.cfg.stagingDir, runId: session.ctx.runId, log: session.ctx.log });
+        const t = await runTransfer({
+          api: session.ctx.api.transfer, wh: session.ctx.wh, stagingDir: env.cfg.stagingDir, runId: session.ctx.runId, log: session.ctx.log,
+          signal: graceful.signal, progress: (event, n) => session.ctx.progress?.('files', event, n),
+        });
         await session.ctx.wh.transaction(() => finishRun(session.ctx.wh, session.ctx.runId, {
           status: t.failed.length ? 'partial' : 'ok', calls: session.ctx.api.stats().calls, callsByStatus: session.ctx.api.stats().byStatus,
           errors: t.failed.length, summary: t,

@@ -53,7 +53,8 @@ export async function runNightly(ctx: RunContext, list: DocumentsList, opts: Nig
 
   failpoint('run.after-search');
   if (!ctx.cfg.skipTransfer && !ctx.signal.aborted) {
-    const t = await runTransfer({ api: ctx.api.transfer, wh: ctx.wh, stagingDir: ctx.cfg.stagingDir, runId: ctx.runId, log: ctx.log, onLoaded: () => failpoint('transfer.after-load') });
+    const t = await runTransfer({ api: ctx.api.transfer, wh: ctx.wh, stagingDir: ctx.cfg.stagingDir, runId: ctx.runId, log: ctx.log, signal: ctx.signal,
+      progress: (event, n) => ctx.progress?.('files', event, n), onLoaded: () => failpoint('transfer.after-load') });
     summary.transfer = { listed: t.listed, loaded: t.loaded, skipped: t.skipped, failed: t.failed.length, rows: t.rows };
     failures.push(...transferFailures(t));
   }

@@ -18,7 +18,7 @@ export interface Session {
 export async function openSession(cfg: Config, opts: { command: string; log: Logger; signal: AbortSignal; apiKey: string }): Promise<Session> {
   // Writers load into a work copy and publish it whole at the end (src/warehouse/publish.ts), so an analyst
   // holding the published file open never blocks a run and never sees a half-loaded one. A dry run only reads.
-  const work = cfg.dryRun ? undefined : await openWorkCopy(cfg.warehouse, { memoryLimit: cfg.duckdbMemoryLimit, log: opts.log });
+  const work = cfg.dryRun ? undefined : await openWorkCopy(cfg.warehouse, { memoryLimit: cfg.duckdbMemoryLimit, threads: cfg.duckdbThreads, log: opts.log });
   const wh = work?.wh ?? (existsSync(cfg.warehouse)
     ? await Warehouse.open(cfg.warehouse, { readOnly: true })
     : await Warehouse.open(':memory:', { memoryLimit: cfg.duckdbMemoryLimit }));

@@ -47,6 +47,10 @@ export interface RunTransferDeps {
   retries?: number;
   /** First backoff wait, doubled at each retry, in ms. Default 1000. An expired address is fetched again at once. */
   backoffMs?: number;
+  /** Aborted on SIGTERM: no new file is started; the one in hand is finished. */
+  signal?: AbortSignal;
+  /** Files to load (once listed) and each file done, for the progress display. */
+  progress?: (event: 'total' | 'tick', n: number) => void;
   /** Called after a file's load committed and before its PATCH. Throwing CrashSignal here ends the run at once, as a
    * killed process would (crash tests); other exceptions count as a failure of the file. Default none. */
   onLoaded?: (id: string) => void | Promise<void>;
@@ -92,8 +96,11 @@ export async function runTransfer(deps: RunTransferDeps): Promise<TransferSummar
   }
   log.info({ listed: out.listed, toLoad: todo.length, skipped: out.skipped, patchedLate: out.patchedLate }, 'transfer files listed');
 
+  deps.progress?.('total', todo.length);
   for (const f of todo) {
+    if (deps.signal?.aborted) break;
     const r = await transferOne(deps, f);
+    deps.progress?.('tick', 1);
     if (r.ok) {
       out.loaded++;
       out.rows += r.rows;

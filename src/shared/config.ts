@@ -41,6 +41,8 @@ export interface Config {
   sandboxFaults?: string;
   /** DuckDB's memory limit for the run (it spills to disk beyond it), e.g. `256MB`. Default `128MB`. */
   duckdbMemoryLimit: string;
+  /** DuckDB worker threads; fewer threads hold less memory. Default 1. */
+  duckdbThreads: number;
   /** Skip the transfer-file step of `run`. */
   skipTransfer: boolean;
   /** Skip the export step of `run`. */
@@ -146,6 +148,7 @@ export function loadConfig(input: ConfigInput = {}): Config {
     sandboxCourtDelayMs: int('LAWSUIT_SANDBOX_COURT_DELAY_MS', 'sandbox_court_delay_ms', 0, 0, 600_000),
     sandboxFaults: pick('faults', 'LAWSUIT_SANDBOX_FAULTS', 'sandbox_faults'),
     duckdbMemoryLimit: memoryLimit(pick(undefined, 'LAWSUIT_DUCKDB_MEMORY_LIMIT', 'duckdb_memory_limit') ?? '128MB', problems),
+    duckdbThreads: int('LAWSUIT_DUCKDB_THREADS', 'duckdb_threads', 1, 1, 64),
     skipTransfer: bool('skip-transfer', 'LAWSUIT_SKIP_TRANSFER', 'skip_transfer'),
     skipExport: bool('skip-export', 'LAWSUIT_SKIP_EXPORT', 'skip_export'),
   };

@@ -66,8 +66,7 @@ LEFT JOIN (
          row_number() OVER (PARTITION BY h.code, h.instance ORDER BY h.first_seen_at, r.request_id) AS rn
   FROM search_hits h JOIN requests r USING (request_id)
 ) f ON f.code = c.code AND f.instance = c.instance AND f.rn = 1
-WHERE c.is_new
-ON CONFLICT DO NOTHING`;
+WHERE c.is_new`;
 
 // A field a newer payload left out keeps its stored value (spec-choices), so NULL never replaces a value:
 // a change is a new non-NULL value different from the one in the snapshot.
@@ -80,15 +79,13 @@ SELECT $1, code, instance, change, '', old_value, new_value, NULL, NULL, $2::TIM
   UNION ALL SELECT code, instance, 'new_steps', old_steps_count::VARCHAR, steps_count::VARCHAR FROM _chg_cur
     WHERE NOT is_new AND steps_count > old_steps_count
 )
-WHERE new_value IS NOT NULL AND old_value IS DISTINCT FROM new_value
-ON CONFLICT DO NOTHING`;
+WHERE new_value IS NOT NULL AND old_value IS DISTINCT FROM new_value`;
 
 const NEW_PARTIES = `${INSERT}
 SELECT $1, p.code, p.instance, 'new_party', p.party_key, NULL, p.name, NULL, NULL, $2::TIMESTAMPTZ
 FROM _chg_parties p
 JOIN _chg_cur c ON c.code = p.code AND c.instance = p.instance AND NOT c.is_new
-WHERE NOT EXISTS (SELECT 1 FROM lawsuit_state_parties s WHERE s.code = p.code AND s.instance = p.instance AND s.party_key = p.party_key)
-ON CONFLICT DO NOTHING`;
+WHERE NOT EXISTS (SELECT 1 FROM lawsuit_state_parties s WHERE s.code = p.code AND s.instance = p.instance AND s.party_key = p.party_key)`;
 
 // A search's answer is compared with the answer the previous detection saw for it (search_state), not with
 // "the previous request", so a request resumed from a crashed run or a night without a search still compares
@@ -100,16 +97,14 @@ FROM _chg_searches l
 JOIN search_state ss ON ss.search_type = l.search_type AND ss.search_key = l.search_key AND ss.on_demand = l.on_demand
   AND ss.lawsuit_instance = l.lawsuit_instance AND ss.request_id <> l.request_id
 JOIN search_hits ph ON ph.request_id = ss.request_id
-WHERE NOT EXISTS (SELECT 1 FROM search_hits nh WHERE nh.request_id = l.request_id AND nh.code = ph.code AND nh.instance = ph.instance)
-ON CONFLICT DO NOTHING`;
+WHERE NOT EXISTS (SELECT 1 FROM search_hits nh WHERE nh.request_id = l.request_id AND nh.code = ph.code AND nh.instance = ph.instance)`;
 
 const HISTORY = `
 INSERT INTO lawsuit_status_history (code, instance, run_id, valid_from, status, phase, previous_status, previous_phase, provider_updated_at)
 SELECT code, instance, $1, $2::TIMESTAMPTZ, coalesce(status, old_status), coalesce(phase, old_phase), old_status, old_phase, updated_at
 FROM _chg_cur
 WHERE (is_new AND (status IS NOT NULL OR phase IS NOT NULL))
-   OR (NOT is_new AND ((status IS NOT NULL AND status IS DISTINCT FROM old_status) OR (phase IS NOT NULL AND phase IS DISTINCT FROM old_phase)))
-ON CONFLICT DO NOTHING`;
+   OR (NOT is_new AND ((status IS NOT NULL AND status IS DISTINCT FROM old_status) OR (phase IS NOT NULL AND phase IS DISTINCT FROM old_phase)))`;
 
 // Only rows that differ are written: the snapshot's snapshot_run is the run that last moved it.
 const REFRESH_STATE = `
@@ -123,10 +118,11 @@ ON CONFLICT (code, instance) DO UPDATE SET status = excluded.status, phase = exc
   secrecy_level = excluded.secrecy_level, steps_count = excluded.steps_count, snapshot_run = excluded.snapshot_run,
   snapshot_at = excluded.snapshot_at`;
 
+// Rewritten whole: cheaper than a keyed merge, and the table needs no in-memory key index (at 100k lawsuits
+// the index made the detection run out of its memory budget).
 const REFRESH_PARTIES = [
-  `DELETE FROM lawsuit_state_parties s WHERE NOT EXISTS
-     (SELECT 1 FROM _chg_parties p WHERE p.code = s.code AND p.instance = s.instance AND p.party_key = s.party_key)`,
-  `INSERT INTO lawsuit_state_parties (code, instance, party_key) SELECT code, instance, party_key FROM _chg_parties ON CONFLICT DO NOTHING`,
+  `DELETE FROM lawsuit_state_parties`,
+  `INSERT INTO lawsuit_state_parties (code, instance, party_key) SELECT code, instance, party_key FROM _chg_parties`,
 ];
 
 const REFRESH_SEARCHES = `
@@ -136,6 +132,9 @@ ON CONFLICT (search_type, search_key, on_demand, lawsuit_instance) DO UPDATE SET
 
 const PRIORITY = `CASE change WHEN 'phase' THEN 1 WHEN 'status' THEN 2 WHEN 'amount' THEN 3 WHEN 'secrecy_level' THEN 4
   WHEN 'gone_from_search' THEN 5 WHEN 'new_party' THEN 6 WHEN 'new_steps' THEN 7 ELSE 8 END`;
+
+// Every insert below runs at most once per run: the whole detection is one transaction guarded by
+// change_detections, so the tables need no key index to stay duplicate-free.
 
 /**
  * Detects and records what changed for every lawsuit since the previous detection, attributing it to `runId`.

@@ -106,10 +106,15 @@ export const MERGE_STEPS_SQL = [
 FROM stg_steps c JOIN stg_win w ON w.code = c.code AND w.instance = c.instance
 WHERE w.wins AND w.existed AND steps.code = c.code AND steps.instance = c.instance AND steps.step_id = c.step_id
   AND steps.raw::VARCHAR IS DISTINCT FROM c.raw::VARCHAR`,
+  // The steps already held for the batch's lawsuits first (a semi-join that hashes the small batch and streams
+  // the big table), then the anti-join against those few: an anti-join straight against steps would hash the
+  // whole table, which outgrows the memory budget at 100k lawsuits.
   `INSERT INTO steps (code, instance, step_id, step_id_derived, step_date, content, private, step_type, raw)
+WITH held AS MATERIALIZED (
+  SELECT s.code, s.instance, s.step_id FROM steps s SEMI JOIN stg_win w ON s.code = w.code AND s.instance = w.instance)
 SELECT c.code, c.instance, c.step_id, c.step_id_derived, TRY_CAST(c.step_date AS TIMESTAMPTZ), c.content, c.private,
   c.step_type, c.raw
-FROM stg_steps c ANTI JOIN steps s ON s.code = c.code AND s.instance = c.instance AND s.step_id = c.step_id`,
+FROM stg_steps c ANTI JOIN held h ON h.code = c.code AND h.instance = c.instance AND h.step_id = c.step_id`,
 ];
 
 export const INSERT_RESPONSES_SQL = `

@@ -16,8 +16,8 @@ CREATE TABLE lawsuit_changes (
   new_value VARCHAR,
   search_type VARCHAR,
   search_key VARCHAR,
-  detected_at TIMESTAMPTZ NOT NULL,
-  PRIMARY KEY (run_id, code, instance, change, detail)
+  detected_at TIMESTAMPTZ NOT NULL
+  -- key (run_id, code, instance, change, detail): unique by construction (one detection per run, in one transaction), no in-memory index
 );
 
 CREATE TABLE lawsuit_state (
@@ -36,8 +36,8 @@ CREATE TABLE lawsuit_state (
 CREATE TABLE lawsuit_state_parties (
   code VARCHAR NOT NULL,
   instance INTEGER NOT NULL,
-  party_key VARCHAR NOT NULL,
-  PRIMARY KEY (code, instance, party_key)
+  party_key VARCHAR NOT NULL
+  -- key (code, instance, party_key): unique by construction (one detection per run, in one transaction), no in-memory index
 );
 
 CREATE TABLE search_state (
@@ -59,8 +59,8 @@ CREATE TABLE lawsuit_status_history (
   phase VARCHAR,
   previous_status VARCHAR,
   previous_phase VARCHAR,
-  provider_updated_at TIMESTAMPTZ,
-  PRIMARY KEY (code, instance, run_id)
+  provider_updated_at TIMESTAMPTZ
+  -- key (code, instance, run_id): unique by construction (one detection per run, in one transaction), no in-memory index
 );
 
 CREATE TABLE change_detections (
