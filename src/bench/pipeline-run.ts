@@ -49,8 +49,10 @@ export async function pipelineRun(opts: { csv: string; sandboxArgs: string[]; en
     child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
     let peak = 0;
     const timer = setInterval(() => { peak = Math.max(peak, peakRss(child.pid!)); }, 100);
+    const trace = process.env.RSS_TRACE ? setInterval(() => { try { const st = readFileSync(`/proc/${child.pid}/status`, 'utf8'); process.stderr.write(`rss ${Math.round((Date.now() - t0) / 1000)}s ${/VmRSS:\s+(\d+)/.exec(st)?.[1]} kB\n`); } catch { /* gone */ } }, 5000) : undefined;
     const exitCode = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
     clearInterval(timer);
+    if (trace) clearInterval(trace);
     const num = (re: RegExp) => Number(re.exec(stdout)?.[1] ?? NaN);
     return {
       exitCode, ms: Date.now() - t0, peakRssMb: Math.round(peak), stdout,
