@@ -59,13 +59,16 @@ SELECT * FROM (
 const INSERT = `INSERT INTO lawsuit_changes (run_id, code, instance, change, detail, old_value, new_value, search_type, search_key, detected_at)`;
 
 const NEW_LAWSUITS = `${INSERT}
-SELECT $1, c.code, c.instance, 'new_lawsuit', '', NULL, c.name, f.search_type, f.search_key, $2::TIMESTAMPTZ
+SELECT $1, c.code, c.instance, 'new_lawsuit', '', NULL, c.name, f.first[1], f.first[2], $2::TIMESTAMPTZ
 FROM _chg_cur c
 LEFT JOIN (
-  SELECT h.code, h.instance, r.search_type, r.search_key,
-         row_number() OVER (PARTITION BY h.code, h.instance ORDER BY h.first_seen_at, r.request_id) AS rn
+  -- the search that found each new lawsuit first: an aggregate over the new lawsuits' hits only (a window over
+  -- every hit held the whole table in memory on a first run of 90k lawsuits)
+  SELECT h.code, h.instance, arg_min([r.search_type, r.search_key], (h.first_seen_at, r.request_id)) AS first
   FROM search_hits h JOIN requests r USING (request_id)
-) f ON f.code = c.code AND f.instance = c.instance AND f.rn = 1
+  SEMI JOIN _chg_cur n ON n.code = h.code AND n.instance = h.instance AND n.is_new
+  GROUP BY h.code, h.instance
+) f ON f.code = c.code AND f.instance = c.instance
 WHERE c.is_new`;
 
 // A field a newer payload left out keeps its stored value (spec-choices), so NULL never replaces a value:
