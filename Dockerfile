@@ -19,7 +19,7 @@ RUN apt-get update \
 WORKDIR /app
 # The memory budget of a run: V8's heap capped (its default scales with the host's RAM, not the container's
 # share) beside DuckDB's own limit (LAWSUIT_DUCKDB_MEMORY_LIMIT, 128MB by default): under 512 MB RSS at 100k lawsuits.
-ENV NODE_ENV=production NODE_OPTIONS=--max-old-space-size=160
+ENV NODE_ENV=production NODE_OPTIONS="--max-old-space-size=128 --max-semi-space-size=4"
 COPY package.json package-lock.json ./
 # --ignore-scripts: `prepare` needs TypeScript, a dev dependency. No runtime package needs an install script:
 # DuckDB's native binding arrives as a prebuilt optional platform package (@duckdb/node-bindings-linux-x64).

@@ -44,7 +44,7 @@ export async function pipelineRun(opts: { csv: string; sandboxArgs: string[]; en
     };
     const t0 = Date.now();
     // the same memory budget as the container (Dockerfile) and `npm start`
-    const child = spawn(process.execPath, [...(process.env.BENCH_NODE_FLAGS ?? '--max-old-space-size=160').split(' '), CLI, 'run'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...(process.env.BENCH_NODE_FLAGS ?? '--max-old-space-size=128 --max-semi-space-size=4').split(' '), CLI, 'run'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
     let peak = 0;

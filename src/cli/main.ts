@@ -1,5 +1,5 @@
-#!/usr/bin/env -S node --max-old-space-size=160
-// The heap cap in the line above is the run's memory budget beside DuckDB's own (see README, Memory).
+#!/usr/bin/env -S node --max-old-space-size=128 --max-semi-space-size=4
+// The heap flags in the line above are the run's memory budget beside DuckDB's own (see README, Memory).
 import { isEtlError, EXIT, type ExitCode } from '../shared/errors.js';
 import { logger } from '../shared/logger.js';
 import { HELP, parseCli } from './args.js';
