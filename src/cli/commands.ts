@@ -4,13 +4,11 @@ import { logger } from '../shared/logger.js';
 import { acquireRunLock, defaultLockPath } from '../shared/lock.js';
 import { readDocuments } from '../input/documents.js';
 import { openSession } from '../pipeline/session.js';
-import { runNightly } from '../pipeline/run.js';
+import { finishCommand, runNightly, transferStep } from '../pipeline/run.js';
 import { formatSummary, type RunSummary } from '../pipeline/summary.js';
 import { writeReport } from '../pipeline/report.js';
-import { runTransfer } from '../pipeline/transfer.js';
 import { QUERY_KINDS, runQueries, type QueryKind } from '../pipeline/sync.js';
 import { runTracking } from '../pipeline/track.js';
-import { finishRun } from '../warehouse/ledger.js';
 import { Warehouse } from '../warehouse/warehouse.js';
 import { exportParquet } from '../warehouse/export.js';
 import { runSandboxCli } from '../sandbox/cli.js';
@@ -99,14 +97,8 @@ export async function runCommand(args: ParsedArgs): Promise<ExitCode> {
     let publish = false;
     try {
       if (command === 'transfer') {
-        const t = await runTransfer({
-          api: session.ctx.api.transfer, wh: session.ctx.wh, stagingDir: env.cfg.stagingDir, runId: session.ctx.runId, log: session.ctx.log,
-          signal: graceful.signal, progress: (event, n) => session.ctx.progress?.('files', event, n),
-        });
-        await session.ctx.wh.transaction(() => finishRun(session.ctx.wh, session.ctx.runId, {
-          status: t.failed.length ? 'partial' : 'ok', calls: session.ctx.api.stats().calls, callsByStatus: session.ctx.api.stats().byStatus,
-          errors: t.failed.length, summary: t,
-        }));
+        const t = await transferStep(session.ctx);
+        await finishCommand(session.ctx, { errors: t.failed.length, summary: t });
         publish = true;
         process.stdout.write(`transfer: ${t.listed} listed, ${t.loaded} loaded (${t.rows} rows), ${t.skipped} already loaded, ${t.failed.length} failed\n`);
         for (const f of t.failed) process.stdout.write(`  FAILED ${f.name} (${f.id}): ${f.reason}\n`);
@@ -115,10 +107,7 @@ export async function runCommand(args: ParsedArgs): Promise<ExitCode> {
       if (command === 'query' || command === 'track') {
         const r = command === 'query' ? await runQueries(session.ctx, list!, kind!) : await runTracking(session.ctx, list!);
         const failures = r.failures.map((f) => ({ what: 'document', where: `line ${f.line} (${f.searchType})`, code: f.code, reason: f.reason }));
-        await session.ctx.wh.transaction(() => finishRun(session.ctx.wh, session.ctx.runId, {
-          status: failures.length ? 'partial' : 'ok', calls: session.ctx.api.stats().calls, callsByStatus: session.ctx.api.stats().byStatus,
-          documents: r.documents, rejected: list!.rejected.length, errors: failures.length, summary: r,
-        }));
+        await finishCommand(session.ctx, { errors: failures.length, summary: r, documents: r.documents, rejected: list!.rejected.length });
         publish = true;
         const { failures: _f, ...figures } = r;
         process.stdout.write(`${command}${kind ? ` --kind ${kind}` : ''}: ${Object.entries(figures).map(([k, v]) => `${k} ${v}`).join(', ')}, ${failures.length} failed\n`);

@@ -5,9 +5,25 @@ import type { RunContext } from './context.js';
 import { searchDocuments } from './nightly.js';
 import type { PollOptions } from './poll.js';
 import { apiSummary, searchFailures, statusOf, transferFailures, type RunSummary } from './summary.js';
-import { runTransfer } from './transfer.js';
+import { runTransfer, type TransferSummary } from './transfer.js';
 import { exportParquet } from '../warehouse/export.js';
 import { detectChanges } from '../warehouse/changes.js';
+
+/** The transfer-file step with the run's context: the `transfer` command and the step of `run` alike. */
+export function transferStep(ctx: RunContext): Promise<TransferSummary> {
+  return runTransfer({
+    api: ctx.api.transfer, wh: ctx.wh, stagingDir: ctx.cfg.stagingDir, runId: ctx.runId, log: ctx.log, signal: ctx.signal,
+    progress: (event, n) => ctx.progress?.('files', event, n), onLoaded: () => failpoint('transfer.after-load'),
+  });
+}
+
+/** Records the end of a command that is not a nightly run (`transfer`, `query`, `track`) in `runs`. */
+export async function finishCommand(ctx: RunContext, fields: { errors: number; summary: unknown; documents?: number; rejected?: number }): Promise<void> {
+  const stats = ctx.api.stats();
+  await ctx.wh.transaction(() => finishRun(ctx.wh, ctx.runId, {
+    status: fields.errors ? 'partial' : 'ok', calls: stats.calls, callsByStatus: stats.byStatus, ...fields,
+  }));
+}
 
 export interface NightlyOptions { poll?: PollOptions; command?: string }
 
@@ -53,8 +69,7 @@ export async function runNightly(ctx: RunContext, list: DocumentsList, opts: Nig
 
   failpoint('run.after-search');
   if (!ctx.cfg.skipTransfer && !ctx.signal.aborted) {
-    const t = await runTransfer({ api: ctx.api.transfer, wh: ctx.wh, stagingDir: ctx.cfg.stagingDir, runId: ctx.runId, log: ctx.log, signal: ctx.signal,
-      progress: (event, n) => ctx.progress?.('files', event, n), onLoaded: () => failpoint('transfer.after-load') });
+    const t = await transferStep(ctx);
     summary.transfer = { listed: t.listed, loaded: t.loaded, skipped: t.skipped, failed: t.failed.length, rows: t.rows };
     failures.push(...transferFailures(t));
   }
