@@ -87,7 +87,10 @@ export function createProgress(opts: ProgressOptions): Progress {
     const s = snapshot();
     const pct = total ? Math.floor((Math.min(count, total) / total) * 100) : undefined;
     opts.log.info(
-      { event: final ? 'progress.done' : 'progress', label: s.label, done: s.done, total: s.total ?? null, percent: pct ?? null, elapsed_ms: s.elapsedMs },
+      {
+        event: final ? 'progress.done' : 'progress', label: s.label, done: s.done, total: s.total ?? null, percent: pct ?? null,
+        elapsed_ms: s.elapsedMs, rss_mb: Math.round(process.memoryUsage.rss() / 1_048_576),
+      },
       `${s.label}: ${s.done}${s.total !== undefined ? `/${s.total}` : ''}${final ? ' done' : ''}`,
     );
     lastLog = now();

@@ -1,7 +1,7 @@
 import type { Lawsuit, ResponseItem } from '../api/types.js';
 import { flattenLawsuit } from './flatten.js';
 import {
-  INSERT_HITS_SQL, INSERT_LAWSUITS_SQL, INSERT_RESPONSES_SQL, MERGE_STEPS_SQL, TOUCH_LOSERS_SQL, UPDATE_LAWSUITS_SQL, WINNERS_SQL, replaceChildrenSql,
+  INSERT_HITS_SQL, INSERT_LAWSUITS_SQL, INSERT_NEW_STEPS_SQL, INSERT_RESPONSES_SQL, MERGE_STEPS_SQL, TOUCH_LOSERS_SQL, UPDATE_LAWSUITS_SQL, WINNERS_SQL, replaceChildrenSql,
 } from './merge.js';
 import type { FlatLawsuit, HitRow, ResponseRow, StepRow } from './rows.js';
 import { clearStaging, ensureStaging, forgetStaging, stageRows } from './stage.js';
@@ -122,14 +122,20 @@ async function loadBatch(wh: Warehouse, items: readonly ResponseItem[], ctx: Loa
   counts.newResponses = await wh.run(INSERT_RESPONSES_SQL);
   if (winners.length > 0) {
     await wh.run(WINNERS_SQL);
-    counts.lawsuitsMerged = await wh.run(UPDATE_LAWSUITS_SQL) + await wh.run(INSERT_LAWSUITS_SQL);
-    await wh.run(TOUCH_LOSERS_SQL);
-    // A statement over an empty staging table still costs a plan and a scan: skip those that cannot match.
+    // A statement that cannot match still plans and scans (a DELETE or an UPDATE scans the whole table): skip
+    // those the batch cannot need. A batch of lawsuits the warehouse has never seen (a first run) only inserts.
+    const [seen] = await wh.all<{ updates: boolean; losers: boolean }>(
+      'SELECT coalesce(bool_or(existed AND wins), false) AS updates, coalesce(bool_or(NOT wins), false) AS losers FROM stg_win');
+    counts.lawsuitsMerged = (seen.updates ? await wh.run(UPDATE_LAWSUITS_SQL) : 0) + await wh.run(INSERT_LAWSUITS_SQL);
+    if (seen.losers) await wh.run(TOUCH_LOSERS_SQL);
     for (const { table, flag, del, ins } of replaceChildrenSql()) {
-      if (winners.some((w) => w.lawsuit[flag])) await wh.run(del);
+      if (seen.updates && winners.some((w) => w.lawsuit[flag])) await wh.run(del);
       if (winners.some((w) => w[table].length > 0)) await wh.run(ins);
     }
-    if (counts.steps > 0) for (const sql of MERGE_STEPS_SQL) await wh.run(sql);
+    if (counts.steps > 0) {
+      if (seen.updates || seen.losers) for (const sql of MERGE_STEPS_SQL) await wh.run(sql);
+      else await wh.run(INSERT_NEW_STEPS_SQL);
+    }
     if (hits.size > 0) await wh.run(INSERT_HITS_SQL);
   }
   return counts;

@@ -117,6 +117,12 @@ SELECT c.code, c.instance, c.step_id, c.step_id_derived, TRY_CAST(c.step_date AS
 FROM stg_steps c ANTI JOIN held h ON h.code = c.code AND h.instance = c.instance AND h.step_id = c.step_id`,
 ];
 
+/** The steps of a batch none of whose lawsuits the warehouse held: nothing to merge with. */
+export const INSERT_NEW_STEPS_SQL = `
+INSERT INTO steps (code, instance, step_id, step_id_derived, step_date, content, private, step_type, raw)
+SELECT c.code, c.instance, c.step_id, c.step_id_derived, TRY_CAST(c.step_date AS TIMESTAMPTZ), c.content, c.private, c.step_type, c.raw
+FROM stg_steps c`;
+
 export const INSERT_RESPONSES_SQL = `
 INSERT INTO responses_raw (response_id, request_id, response_type, created_at, item, run_id, loaded_at)
 SELECT c.response_id, c.request_id, c.response_type, TRY_CAST(c.created_at AS TIMESTAMPTZ), c.item::JSON, c.run_id, current_timestamp

@@ -61,6 +61,8 @@ describe('progress off a terminal', () => {
     const fin = all.filter((l) => l.event === 'progress.done');
     expect(fin).toHaveLength(1);
     expect(fin[0]).toMatchObject({ label: 'documents', done: 200, total: 200, level: 30 });
+    // the process's memory goes with each line: a night that grows towards its limit shows it in the log
+    expect(fin[0].rss_mb).toBeGreaterThan(10);
   });
 
   it('logs at least every logEveryMs when the total is unknown, and follows a total learnt later', () => {
