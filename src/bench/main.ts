@@ -3,6 +3,7 @@ import { startSandbox } from '../sandbox/server.js';
 import { documentsFinding, ordinaryDocuments } from './documents.js';
 import { pipelineRun } from './pipeline-run.js';
 import { rateUse } from './rate-use.js';
+import { transferRun } from './transfer-run.js';
 
 // `npm run bench`: the figures the nightly run is held to, measured against the sandbox, printed as a table;
 // the last line is one JSON object for scripts. BENCH_QUICK=1 runs smaller volumes (no 100k run).
@@ -48,13 +49,20 @@ async function main(): Promise<void> {
     rss100 = r100.peakRssMb;
     line('rss_mb_100k', r100.peakRssMb, `${r100.lawsuits} lawsuits in ${(r100.ms / 1000).toFixed(0)} s, exit ${r100.exitCode}`);
     line('end-to-end lawsuits/s at 100k', Math.round(r100.lawsuits / (r100.ms / 1000)));
+    // "not growing with volume": ten times the lawsuits should cost next to no more memory (1.0 is flat)
+    line('rss growth, 10k -> 100k', round(r100.peakRssMb / r10.peakRssMb), `x${round(r100.lawsuits / r10.lawsuits)} lawsuits`);
   }
+
+  // 5. a big transfer file streamed to staging and loaded by DuckDB, never held in memory
+  const tr = await transferRun(quick ? 100 : 300);
+  line(`transfer_rss_mb (${tr.fileMb} MB csv)`, tr.peakRssMb, `${tr.loadedRows} of ${tr.rows} rows in ${(tr.ms / 1000).toFixed(0)} s, exit ${tr.exitCode}`);
 
   console.log(JSON.stringify({
     rate_use: rate.adaptive.rateUse, share_429: rate.adaptive.share429,
     fixed_rate_use: rate.fixed.rateUse, fixed_share_429: rate.fixed.share429,
     polls_per_request: pollsPerRequest, calls_per_document: callsPerDocument,
     load_vs_duckdb: load.ratio, rss_mb_10k: r10.peakRssMb, rss_mb_100k: rss100,
+    rss_growth: rss100 === null ? null : round(rss100 / r10.peakRssMb), transfer_rss_mb: tr.peakRssMb,
   }));
 }
 

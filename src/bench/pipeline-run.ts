@@ -31,6 +31,25 @@ function peakRss(pid: number): number {
   }
 }
 
+export interface MeasuredRun { exitCode: number | null; ms: number; peakRssMb: number; stdout: string }
+
+/** One `lawsuit-etl <args>` in a child process under the production memory budget, with its peak RSS. */
+export async function measuredRun(args: string[], env: NodeJS.ProcessEnv): Promise<MeasuredRun> {
+  const t0 = Date.now();
+  // the same memory budget as the container (Dockerfile) and `npm start`
+  const flags = (process.env.BENCH_NODE_FLAGS ?? '--max-old-space-size=128 --max-semi-space-size=4').split(' ');
+  const child = spawn(process.execPath, [...flags, CLI, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  let stdout = '';
+  child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
+  let peak = 0;
+  const timer = setInterval(() => { peak = Math.max(peak, peakRss(child.pid!)); }, 100);
+  const trace = process.env.RSS_TRACE ? setInterval(() => { try { const st = readFileSync(`/proc/${child.pid}/status`, 'utf8'); process.stderr.write(`rss ${Math.round((Date.now() - t0) / 1000)}s ${/VmRSS:\s+(\d+)/.exec(st)?.[1]} kB\n`); } catch { /* gone */ } }, 5000) : undefined;
+  const exitCode = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+  clearInterval(timer);
+  if (trace) clearInterval(trace);
+  return { exitCode, ms: Date.now() - t0, peakRssMb: Math.round(peak), stdout };
+}
+
 export async function pipelineRun(opts: { csv: string; sandboxArgs: string[]; env?: Record<string, string> }): Promise<RunFigures> {
   const dir = mkdtempSync(join(tmpdir(), 'lawsuit-bench-run-'));
   const sb = await startSandbox(opts.sandboxArgs);
@@ -42,20 +61,10 @@ export async function pipelineRun(opts: { csv: string; sandboxArgs: string[]; en
       LAWSUIT_DOCUMENTS: join(dir, 'documents.csv'), LAWSUIT_WAREHOUSE: join(dir, 'w.duckdb'), LAWSUIT_REPORTS_DIR: join(dir, 'reports'),
       LAWSUIT_SKIP_TRANSFER: 'true', LAWSUIT_SKIP_EXPORT: 'true', ...opts.env,
     };
-    const t0 = Date.now();
-    // the same memory budget as the container (Dockerfile) and `npm start`
-    const child = spawn(process.execPath, [...(process.env.BENCH_NODE_FLAGS ?? '--max-old-space-size=128 --max-semi-space-size=4').split(' '), CLI, 'run'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-    let stdout = '';
-    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-    let peak = 0;
-    const timer = setInterval(() => { peak = Math.max(peak, peakRss(child.pid!)); }, 100);
-    const trace = process.env.RSS_TRACE ? setInterval(() => { try { const st = readFileSync(`/proc/${child.pid}/status`, 'utf8'); process.stderr.write(`rss ${Math.round((Date.now() - t0) / 1000)}s ${/VmRSS:\s+(\d+)/.exec(st)?.[1]} kB\n`); } catch { /* gone */ } }, 5000) : undefined;
-    const exitCode = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
-    clearInterval(timer);
-    if (trace) clearInterval(trace);
+    const { exitCode, ms, peakRssMb, stdout } = await measuredRun(['run'], env);
     const num = (re: RegExp) => Number(re.exec(stdout)?.[1] ?? NaN);
     return {
-      exitCode, ms: Date.now() - t0, peakRssMb: Math.round(peak), stdout,
+      exitCode, ms, peakRssMb, stdout,
       lawsuits: num(/(\d+) lawsuits seen tonight/), calls: num(/api calls\s+(\d+)/), polls: num(/(\d+) polling calls/),
       requests: num(/(\d+) submitted/), documents: num(/(\d+) valid/),
     };

@@ -1,5 +1,5 @@
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
-import { link, mkdir, readFile, rename, unlink, utimes, stat } from 'node:fs/promises';
+import { mkdir, readFile, unlink, utimes, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
@@ -61,7 +61,7 @@ export async function acquireRunLock(path: string, info: { command: string }, op
   const holder: LockHolder = { pid: process.pid, hostname: hostname(), command: info.command, started_at: new Date().toISOString() };
   await mkdir(dirname(path), { recursive: true });
 
-  for (let attempt = 0; attempt < 3; attempt++) {
+  for (let attempt = 0; attempt < 10; attempt++) {
     if (tryCreate(path, holder)) return held(path, holder, opts.heartbeatMs ?? 60_000);
     const current = await readHolder(path);
     if (current === 'gone') continue;
@@ -145,27 +145,33 @@ function pidAlive(pid: number): boolean {
 }
 
 /**
- * Move the stale file aside atomically, then check that what we moved is the lock we judged stale: two processes
- * judging the same stale lock race here, and the loser must not throw away the winner's fresh lock.
+ * Replace a stale lock without ever moving a live one. Takers serialise on `<lock>.takeover` (created
+ * exclusively); the one holding it re-reads the lock, and only if it is still the one judged stale removes it,
+ * so that the caller's exclusive create decides. Moving the lock aside instead (the earlier way) let a second
+ * taker move the first one's fresh lock for an instant, and a third process create its own in that gap: two
+ * winners. A takeover file left by a process killed mid-takeover is cleared after 30 s.
  */
 async function takeOver(path: string, judged: LockHolder | 'unreadable'): Promise<boolean> {
-  const aside = `${path}.stale-${process.pid}-${Date.now()}`;
+  const mutex = `${path}.takeover`;
   try {
-    await rename(path, aside);
+    closeSync(openSync(mutex, 'wx', 0o644));
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw e;
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    const age = await stat(mutex).then((st) => Date.now() - st.mtimeMs, () => 0);
+    if (age > 30_000) await unlink(mutex).catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 20 + Math.random() * 80));
+    return false;
   }
-  const moved = await readHolder(aside);
-  const same = judged === 'unreadable'
-    ? moved === 'unreadable'
-    : typeof moved === 'object' && moved.pid === judged.pid && moved.started_at === judged.started_at && moved.hostname === judged.hostname;
-  if (!same) {
-    // Put the fresh lock back unless yet another one appeared meanwhile (link fails on an existing name).
-    await link(aside, path).catch(() => undefined);
+  try {
+    const current = await readHolder(path);
+    const same = judged === 'unreadable'
+      ? current === 'unreadable'
+      : typeof current === 'object' && current.pid === judged.pid && current.started_at === judged.started_at && current.hostname === judged.hostname;
+    if (same) await unlink(path).catch(() => undefined);
+    return same;
+  } finally {
+    await unlink(mutex).catch(() => undefined);
   }
-  await unlink(aside).catch(() => undefined);
-  return same;
 }
 
 function lockedError(path: string, h: LockHolder | undefined): EtlError {

@@ -4,7 +4,7 @@ import {
   INSERT_HITS_SQL, INSERT_LAWSUITS_SQL, INSERT_NEW_STEPS_SQL, INSERT_RESPONSES_SQL, MERGE_STEPS_SQL, TOUCH_LOSERS_SQL, UPDATE_LAWSUITS_SQL, WINNERS_SQL, replaceChildrenSql,
 } from './merge.js';
 import type { FlatLawsuit, HitRow, ResponseRow, StepRow } from './rows.js';
-import { clearStaging, ensureStaging, forgetStaging, stageRows } from './stage.js';
+import { resetStaging, stageRows } from './stage.js';
 import { bool, isObj, str, stringifyWith, timeOf } from './values.js';
 import type { Warehouse } from './warehouse.js';
 
@@ -55,12 +55,7 @@ export async function loadResponseItems(wh: Warehouse, items: readonly ResponseI
   let total = emptyCounts();
   for (let i = 0; i < items.length; i += size) {
     const batch = items.slice(i, i + size);
-    try {
-      total = addCounts(total, await wh.transaction(() => loadBatch(wh, batch, ctx)));
-    } catch (e) {
-      forgetStaging(wh);
-      throw e;
-    }
+    total = addCounts(total, await wh.transaction(() => loadBatch(wh, batch, ctx)));
   }
   return total;
 }
@@ -106,8 +101,7 @@ async function loadBatch(wh: Warehouse, items: readonly ResponseItem[], ctx: Loa
     if (!hits.has(k)) hits.set(k, { request_id: requestId, code, instance, response_id });
   }
 
-  await ensureStaging(wh);
-  await clearStaging(wh);
+  await resetStaging(wh);
   await stageRows(wh, 'responses', [...responses.values()]);
   await stageRows(wh, 'hits', [...hits.values()]);
   await stageRows(wh, 'lawsuits', winners.map((w) => w.lawsuit));

@@ -8,24 +8,16 @@ import type { Warehouse } from './warehouse.js';
 
 export const stageName = (t: StageTable): string => `stg_${t}`;
 
-const prepared = new WeakSet<Warehouse>();
-
-/** Creates the staging tables once per connection (TEMP: never in the file, never in an export). */
-export async function ensureStaging(wh: Warehouse): Promise<void> {
-  if (prepared.has(wh)) return;
+/**
+ * Empties the staging tables for a batch by making them anew (TEMP: never in the file, never in an export).
+ * Not DELETE: a temp table is never checkpointed, so deleted rows keep their storage and their in-memory
+ * row-group bookkeeping; emptied by DELETE, the staging tables grew by every batch ever loaded (80k lawsuits:
+ * 0.9 GB spilled to disk, and bookkeeping that ran DuckDB out of memory near 200k).
+ */
+export async function resetStaging(wh: Warehouse): Promise<void> {
   for (const [t, cols] of Object.entries(STAGE_COLUMNS) as Array<[StageTable, ReadonlyArray<readonly [string, string]>]>) {
-    await wh.run(`CREATE TEMP TABLE IF NOT EXISTS ${stageName(t)} (${cols.map(([c, ty]) => `"${c}" ${ty}`).join(', ')})`);
+    await wh.run(`CREATE OR REPLACE TEMP TABLE ${stageName(t)} (${cols.map(([c, ty]) => `"${c}" ${ty}`).join(', ')})`);
   }
-  prepared.add(wh);
-}
-
-/** After a rollback the staging tables may be gone with the transaction that created them: make them again. */
-export function forgetStaging(wh: Warehouse): void {
-  prepared.delete(wh);
-}
-
-export async function clearStaging(wh: Warehouse): Promise<void> {
-  for (const t of Object.keys(STAGE_COLUMNS) as StageTable[]) await wh.run(`DELETE FROM ${stageName(t)}`);
 }
 
 type Append = (a: DuckDBAppender, v: unknown) => void;

@@ -104,18 +104,37 @@ export class Warehouse {
     return applied;
   }
 
+  /**
+   * The connection to itself: inside a transaction's callback, at once; otherwise after the queued transactions.
+   * A statement issued from outside while a transaction is open (a ledger write from the poller while pages
+   * load) would otherwise run on the one connection in the middle of it, inside the other's transaction,
+   * and DuckDB refuses a query while another is pending ("unsuccessful or closed pending query result").
+   */
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.inTx.getStore()) return fn();
+    const turn = this.txQueue.then(() => this.inTx.run(true, fn));
+    this.txQueue = turn.catch(() => undefined);
+    return turn;
+  }
+
   /** Runs a statement (or several, without params); returns the rows changed by the last one. */
   async run(sql: string, params?: SqlParams): Promise<number> {
-    try {
-      const r = await this.connection.run(sql, toDuckParams(params));
-      return r.rowsChanged;
-    } catch (e) {
-      throw new WarehouseError('WAREHOUSE_SQL', `warehouse statement failed (${sqlHead(sql)}): ${(e as Error).message}`, e);
-    }
+    return this.exclusive(async () => {
+      try {
+        const r = await this.connection.run(sql, toDuckParams(params));
+        return r.rowsChanged;
+      } catch (e) {
+        throw new WarehouseError('WAREHOUSE_SQL', `warehouse statement failed (${sqlHead(sql)}): ${(e as Error).message}`, e);
+      }
+    });
   }
 
   /** Rows as plain JS objects; BIGINTs that fit a double come back as numbers, timestamps as Date. */
   async all<T = Record<string, unknown>>(sql: string, params?: SqlParams): Promise<T[]> {
+    return this.exclusive(() => this.query<T>(sql, params));
+  }
+
+  private async query<T>(sql: string, params?: SqlParams): Promise<T[]> {
     try {
       const reader = await this.connection.runAndReadAll(sql, toDuckParams(params));
       return reader.getRowObjectsJS().map((row) => {

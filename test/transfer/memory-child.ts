@@ -7,14 +7,15 @@ import { test } from 'vitest';
 import { pino } from 'pino';
 import { runTransfer } from '../../src/pipeline/transfer.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
+import { loadConfig } from '../../src/shared/config.js';
 import { clientFor } from './helpers.js';
 
 test.runIf(process.env.TRANSFER_MEM_OUT)('download and load the huge file', async () => {
   const dir = process.env.TRANSFER_MEM_DIR!;
   const { api } = clientFor(process.env.TRANSFER_BASE_URL!);
-  const wh = await Warehouse.open(join(dir, 'wh.duckdb'), { memoryLimit: '64MB', threads: 1 });
-  // A bulk insert that need not keep the file's row order can stream instead of buffering row groups.
-  await wh.run('SET preserve_insertion_order = false');
+  // the warehouse as a run opens it (LAWSUIT_DUCKDB_MEMORY_LIMIT and LAWSUIT_DUCKDB_THREADS at their defaults)
+  const cfg = loadConfig({ env: {}, flags: { sandbox: true } });
+  const wh = await Warehouse.open(join(dir, 'wh.duckdb'), { memoryLimit: cfg.duckdbMemoryLimit, threads: cfg.duckdbThreads });
   const baselineKb = process.resourceUsage().maxRSS;
   const t0 = Date.now();
   let afterDownloadKb = 0;
