@@ -24,6 +24,8 @@ export interface DetectOptions {
   now?: Date;
   /** How many changes `top` holds. Default 10. */
   top?: number;
+  /** New lawsuits attributed to their first search per statement (memory bound of a big first run). Default 40 000. */
+  newPerSlice?: number;
 }
 
 // A party is the same party across payloads when it has the same document, else the same name (indexes move).
@@ -66,10 +68,13 @@ LEFT JOIN (
   -- every hit held the whole table in memory on a first run of 90k lawsuits)
   SELECT h.code, h.instance, arg_min([r.search_type, r.search_key], (h.first_seen_at, r.request_id)) AS first
   FROM search_hits h JOIN requests r USING (request_id)
-  SEMI JOIN _chg_cur n ON n.code = h.code AND n.instance = h.instance AND n.is_new
+  SEMI JOIN _chg_cur n ON n.code = h.code AND n.instance = h.instance AND n.is_new AND hash(n.code) % $3 = $4
   GROUP BY h.code, h.instance
 ) f ON f.code = c.code AND f.instance = c.instance
-WHERE c.is_new`;
+WHERE c.is_new AND hash(c.code) % $3 = $4`;
+
+/** New lawsuits per slice of NEW_LAWSUITS: a first run of 180k lawsuits in one statement ran out of DuckDB's 128 MB. */
+const NEW_PER_SLICE = 40_000;
 
 // A field a newer payload left out keeps its stored value (spec-choices), so NULL never replaces a value:
 // a change is a new non-NULL value different from the one in the snapshot.
@@ -151,7 +156,10 @@ export async function detectChanges(wh: Warehouse, runId: string, options: Detec
     const [done] = await wh.all<{ n: number }>('SELECT count(*) AS n FROM change_detections WHERE run_id = $1', [runId]);
     if (Number(done.n) > 0) return false;
     for (const sql of [CURRENT, CURRENT_PARTIES, LATEST_SEARCHES]) await wh.run(sql);
-    for (const sql of [NEW_LAWSUITS, FIELD_CHANGES, NEW_PARTIES, GONE, HISTORY]) await wh.run(sql, [runId, now]);
+    const [fresh] = await wh.all<{ n: number }>('SELECT count(*) AS n FROM _chg_cur WHERE is_new');
+    const slices = Math.max(1, Math.ceil(Number(fresh.n) / Math.max(1, opts.newPerSlice ?? NEW_PER_SLICE)));
+    for (let k = 0; k < slices; k++) await wh.run(NEW_LAWSUITS, [runId, now, slices, k]);
+    for (const sql of [FIELD_CHANGES, NEW_PARTIES, GONE, HISTORY]) await wh.run(sql, [runId, now]);
     await wh.run(REFRESH_STATE, [runId, now]);
     for (const sql of REFRESH_PARTIES) await wh.run(sql);
     await wh.run(REFRESH_SEARCHES, [runId]);

@@ -68,3 +68,23 @@ it('finds lawsuits gone from a search, parties new to a lawsuit, and ignores a h
   const fourth = await detectChanges(wh, 'run4');
   expect(Object.values(fourth.counts).reduce((a, b) => a + b, 0)).toBe(0);
 });
+
+it('attributes new lawsuits to the same searches when the work is cut into slices', async () => {
+  const codes = Array.from({ length: 30 }, (_, i) => `L${i}`);
+  for (const c of codes) await lawsuit(c);
+  await request('s1', 'slice1', '2025-02-01T00:00:00Z', codes.slice(0, 20));
+  await request('s2', 'slice1', '2025-02-01T01:00:00Z', codes.slice(10));
+  const whole = await detectChanges(wh, 'slice1');
+  const rows = async (run: string) => wh.all(`SELECT code, change, search_type, search_key, new_value FROM lawsuit_changes
+    WHERE run_id = $1 AND code LIKE 'L%' ORDER BY code`, [run]);
+  const expected = await rows('slice1');
+  // the same night detected again from scratch, seven lawsuits per slice
+  await wh.run(`DELETE FROM lawsuit_changes`);
+  for (const t of ['change_detections', 'lawsuit_state', 'lawsuit_state_parties', 'search_state', 'lawsuit_status_history']) await wh.run(`DELETE FROM ${t}`);
+  const sliced = await detectChanges(wh, 'slice1b', { newPerSlice: 7 });
+  expect(whole.counts.new_lawsuit).toBe(30);
+  expect(expected).toHaveLength(30);
+  expect(expected.every((r) => r.search_type === 'cpf')).toBe(true);
+  expect(sliced.counts.new_lawsuit).toBeGreaterThanOrEqual(30); // and the earlier test's lawsuits, new again
+  expect(await rows('slice1b')).toEqual(expected);
+});
