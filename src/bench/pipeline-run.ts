@@ -31,6 +31,16 @@ function peakRss(pid: number): number {
   }
 }
 
+/** The environment of a measured command against a sandbox at `url`, its files under `dir`, exports off. */
+export function sandboxRunEnv(url: string, dir: string): NodeJS.ProcessEnv {
+  return {
+    ...process.env, LOG_LEVEL: 'warn', LAWSUIT_API_KEY: 'sandbox-key',
+    LAWSUIT_REQUESTS_URL: url, LAWSUIT_TRACKING_URL: url, LAWSUIT_LAWSUITS_URL: url, LAWSUIT_TRANSFER_URL: url,
+    LAWSUIT_WAREHOUSE: join(dir, 'w.duckdb'), LAWSUIT_STAGING_DIR: join(dir, 'staging'), LAWSUIT_REPORTS_DIR: join(dir, 'reports'),
+    LAWSUIT_SKIP_EXPORT: 'true',
+  };
+}
+
 export interface MeasuredRun { exitCode: number | null; ms: number; peakRssMb: number; stdout: string }
 
 /** One `lawsuit-etl <args>` in a child process under the production memory budget, with its peak RSS. */
@@ -55,12 +65,7 @@ export async function pipelineRun(opts: { csv: string; sandboxArgs: string[]; en
   const sb = await startSandbox(opts.sandboxArgs);
   try {
     writeFileSync(join(dir, 'documents.csv'), opts.csv);
-    const env = {
-      ...process.env, LOG_LEVEL: 'warn', LAWSUIT_API_KEY: 'sandbox-key',
-      LAWSUIT_REQUESTS_URL: sb.url, LAWSUIT_TRACKING_URL: sb.url, LAWSUIT_LAWSUITS_URL: sb.url, LAWSUIT_TRANSFER_URL: sb.url,
-      LAWSUIT_DOCUMENTS: join(dir, 'documents.csv'), LAWSUIT_WAREHOUSE: join(dir, 'w.duckdb'), LAWSUIT_REPORTS_DIR: join(dir, 'reports'),
-      LAWSUIT_SKIP_TRANSFER: 'true', LAWSUIT_SKIP_EXPORT: 'true', ...opts.env,
-    };
+    const env = { ...sandboxRunEnv(sb.url, dir), LAWSUIT_DOCUMENTS: join(dir, 'documents.csv'), LAWSUIT_SKIP_TRANSFER: 'true', ...opts.env };
     const { exitCode, ms, peakRssMb, stdout } = await measuredRun(['run'], env);
     const num = (re: RegExp) => Number(re.exec(stdout)?.[1] ?? NaN);
     return {

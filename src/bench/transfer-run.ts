@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTransferTestServer } from '../sandbox/transfer/test-server.js';
-import { measuredRun } from './pipeline-run.js';
+import { measuredRun, sandboxRunEnv } from './pipeline-run.js';
 
 // `lawsuit-etl transfer` on one big CSV transfer file, in a child process under the production memory budget:
 // the file is streamed to staging and loaded by DuckDB, never held, so the peak stays flat in the file's size.
@@ -15,13 +15,7 @@ export async function transferRun(fileMb: number): Promise<TransferFigures> {
   const dir = mkdtempSync(join(tmpdir(), 'lawsuit-bench-transfer-'));
   try {
     const info = await server.ctx.content.info(server.ctx.store.files[0]);
-    const url = server.baseUrl;
-    const run = await measuredRun(['transfer'], {
-      ...process.env, LOG_LEVEL: 'warn', LAWSUIT_API_KEY: 'sandbox-key',
-      LAWSUIT_REQUESTS_URL: url, LAWSUIT_TRACKING_URL: url, LAWSUIT_LAWSUITS_URL: url, LAWSUIT_TRANSFER_URL: url,
-      LAWSUIT_WAREHOUSE: join(dir, 'w.duckdb'), LAWSUIT_STAGING_DIR: join(dir, 'staging'), LAWSUIT_REPORTS_DIR: join(dir, 'reports'),
-      LAWSUIT_SKIP_EXPORT: 'true',
-    });
+    const run = await measuredRun(['transfer'], sandboxRunEnv(server.baseUrl, dir));
     return { ...run, fileMb: Math.round(info.bytes / MB), rows: info.rows, loadedRows: Number(/loaded \((\d+) rows\)/.exec(run.stdout)?.[1] ?? NaN) };
   } finally {
     await server.close();

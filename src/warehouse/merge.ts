@@ -99,6 +99,11 @@ FROM stg_${table} c JOIN stg_win w ON w.code = c.code AND w.instance = c.instanc
  * payload updates the steps it carries (a field it leaves out keeps its value); any payload adds the steps
  * the warehouse has never seen.
  */
+const INSERT_STEPS = 'INSERT INTO steps (code, instance, step_id, step_id_derived, step_date, content, private, step_type, raw)';
+const SELECT_STAGED_STEPS = `SELECT c.code, c.instance, c.step_id, c.step_id_derived, TRY_CAST(c.step_date AS TIMESTAMPTZ), c.content, c.private,
+  c.step_type, c.raw
+FROM stg_steps c`;
+
 export const MERGE_STEPS_SQL = [
   `UPDATE steps SET step_date = coalesce(TRY_CAST(c.step_date AS TIMESTAMPTZ), steps.step_date),
   content = coalesce(c.content, steps.content), private = coalesce(c.private, steps.private),
@@ -109,19 +114,14 @@ WHERE w.wins AND w.existed AND steps.code = c.code AND steps.instance = c.instan
   // The steps already held for the batch's lawsuits first (a semi-join that hashes the small batch and streams
   // the big table), then the anti-join against those few: an anti-join straight against steps would hash the
   // whole table, which outgrows the memory budget at 100k lawsuits.
-  `INSERT INTO steps (code, instance, step_id, step_id_derived, step_date, content, private, step_type, raw)
+  `${INSERT_STEPS}
 WITH held AS MATERIALIZED (
   SELECT s.code, s.instance, s.step_id FROM steps s SEMI JOIN stg_win w ON s.code = w.code AND s.instance = w.instance)
-SELECT c.code, c.instance, c.step_id, c.step_id_derived, TRY_CAST(c.step_date AS TIMESTAMPTZ), c.content, c.private,
-  c.step_type, c.raw
-FROM stg_steps c ANTI JOIN held h ON h.code = c.code AND h.instance = c.instance AND h.step_id = c.step_id`,
+${SELECT_STAGED_STEPS} ANTI JOIN held h ON h.code = c.code AND h.instance = c.instance AND h.step_id = c.step_id`,
 ];
 
 /** The steps of a batch none of whose lawsuits the warehouse held: nothing to merge with. */
-export const INSERT_NEW_STEPS_SQL = `
-INSERT INTO steps (code, instance, step_id, step_id_derived, step_date, content, private, step_type, raw)
-SELECT c.code, c.instance, c.step_id, c.step_id_derived, TRY_CAST(c.step_date AS TIMESTAMPTZ), c.content, c.private, c.step_type, c.raw
-FROM stg_steps c`;
+export const INSERT_NEW_STEPS_SQL = `${INSERT_STEPS}\n${SELECT_STAGED_STEPS}`;
 
 export const INSERT_RESPONSES_SQL = `
 INSERT INTO responses_raw (response_id, request_id, response_type, created_at, item, run_id, loaded_at)

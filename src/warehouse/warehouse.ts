@@ -152,7 +152,7 @@ export class Warehouse {
   /** Runs fn inside BEGIN/COMMIT, rolling back if it throws. Nested calls join the outer transaction. */
   async transaction<T>(fn: () => Promise<T>): Promise<T> {
     if (this.inTx.getStore()) return fn();
-    const turn = this.txQueue.then(() => this.inTx.run(true, async () => {
+    return this.exclusive(async () => {
       await this.run('BEGIN TRANSACTION');
       try {
         const out = await fn();
@@ -162,9 +162,7 @@ export class Warehouse {
         await this.run('ROLLBACK').catch(() => undefined);
         throw e;
       }
-    }));
-    this.txQueue = turn.catch(() => undefined);
-    return turn;
+    });
   }
 
   /** Closes the connection and the database (a CHECKPOINT first, so the file is complete on its own). */
