@@ -1,9 +1,10 @@
 import { EtlError, EXIT } from '../shared/errors.js';
 import type { RetryHints } from './backoff.js';
 
-// Every failure of a call to the Lawsuit Query Service becomes an ApiError with a constant code. The retry
-// loop asks only two questions of it: `transient` (can a retry help?) and `notProcessed` (is it certain the
-// service did nothing, so that even a billed POST may be sent again?).
+// Every failure of a call to the Lawsuit Query Service becomes an ApiError with a constant code and the facts
+// of the failure (status, whether the service surely did nothing, the provider's own code and reasons). What
+// to do about it — retry, look up, give up, and how far it reaches — is the failure policy's decision
+// (src/shared/failure-policy.ts), made from the code.
 
 export const API_CODES = {
   unauthorized: 'API_UNAUTHORIZED',
@@ -19,13 +20,15 @@ export const API_CODES = {
   downloadExpired: 'API_DOWNLOAD_EXPIRED',
   downloadSize: 'API_DOWNLOAD_SIZE',
   downloadFailed: 'API_DOWNLOAD_FAILED',
+  downloadRefused: 'API_DOWNLOAD_REFUSED',
+  downloadDisk: 'API_DOWNLOAD_DISK',
+  tooLarge: 'API_TOO_LARGE',
   closed: 'API_CLOSED',
 } as const;
 export type ApiErrorCode = (typeof API_CODES)[keyof typeof API_CODES];
 
 export interface ApiErrorOptions {
   cause?: unknown;
-  transient?: boolean;
   /** HTTP status, when an answer arrived. */
   statusCode?: number;
   /** Route label such as "POST /requests"; never an address. */
@@ -60,7 +63,6 @@ export class ApiError extends EtlError {
     const terminal = code === API_CODES.unauthorized || code === API_CODES.forbidden;
     super(code, message, {
       cause: opts.cause,
-      transient: opts.transient ?? false,
       exitCode: terminal ? EXIT.auth : EXIT.unexpected,
       details: { statusCode: opts.statusCode, route: opts.route, providerCode: opts.providerCode },
     });
@@ -118,10 +120,10 @@ export function errorForStatus(
     return new ApiError(API_CODES.forbidden, `${route} refused with 403: the API key lacks permission for this resource, is over its usage quota, or the resource is not in the plan; contact the provider`, base);
   }
   if (status === 429) {
-    return new ApiError(API_CODES.rateLimited, `${route} rate-limited (429)`, { ...base, transient: true, notProcessed: true, retryAfterMs });
+    return new ApiError(API_CODES.rateLimited, `${route} rate-limited (429)`, { ...base, notProcessed: true, retryAfterMs });
   }
   if (status >= 500) {
-    return new ApiError(API_CODES.server, `${route} failed with ${status} on the service side${said}`, { ...base, transient: true, retryAfterMs });
+    return new ApiError(API_CODES.server, `${route} failed with ${status} on the service side${said}`, { ...base, retryAfterMs });
   }
   if (status === 400 || status === 422) {
     const why = reasons.length ? `: ${reasons.join('; ')}` : said;
@@ -152,7 +154,7 @@ export function errorForNetwork(e: unknown, route: string): ApiError {
   const notProcessed = NOT_SENT.has(code);
   const what = notProcessed ? 'could not connect' : 'connection failed after the call was sent';
   return new ApiError(API_CODES.network, `${route} ${what} (${code})`, {
-    cause: e, route, transient: true, notProcessed, ambiguous: !notProcessed,
+    cause: e, route, notProcessed, ambiguous: !notProcessed,
   });
 }
 

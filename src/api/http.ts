@@ -1,22 +1,27 @@
 import { Pool } from 'undici';
 import type { Logger } from 'pino';
+import { decide, type Safety } from '../shared/failure-policy.js';
 import { scrubText } from '../shared/logger.js';
-import { API_CODES, ApiError, badResponse, errorForNetwork, errorForStatus } from './errors.js';
+import { API_CODES, ApiError, badResponse, errorForNetwork, errorForStatus, type ApiErrorCode } from './errors.js';
 import { parseRetryAfter, retryDelay, type BackoffOptions, type RetryHints } from './backoff.js';
 import type { AdaptiveLimiter, Feedback } from './rate-limit.js';
 import { ShapeError } from './validate.js';
 
 // The one place that talks HTTP to the service: adds the key, goes through the shared limiter, parses and
-// checks the body, maps failures to typed errors, and retries what a retry can fix.
+// checks the body, maps failures to typed errors, and retries what the failure policy says a retry can fix.
 //
-// Retry rules. A call is "idempotent" (GET, PATCH of a status, the read-only synchronous queries) or
-// "unsafe" (a POST that creates something that may be billed). Idempotent calls are retried on every
-// transient failure (429, 5xx, network). Unsafe calls are retried here only when the service surely did not
-// act (429, or a connection that never opened); after an ambiguous failure the error is thrown with
-// `ambiguous: true` so that the resource module can first look for what may have been created.
+// A call is "idempotent" (GET, PATCH of a status, the read-only synchronous queries) or "unsafe" (a POST that
+// creates something that may be billed). The policy retries idempotent calls on every transient failure, and
+// unsafe ones only when the service surely did not act (429, a connection that never opened); after an
+// ambiguous failure the error is thrown for the resource module to look for what may have been created.
+//
+// Refusals are remembered for the rest of the client's life: after a 401 no call is sent at all (the key is
+// refused; every further call would be refused too and still count against the key's window), and after a 403
+// no call is sent to that resource (it is not in the plan, or over quota). Calls already queued in the limiter
+// fail at their turn without being sent, so a wrong key costs one wave of calls, not one per document.
 
 export type BaseName = 'requests' | 'tracking' | 'lawsuits' | 'transfer';
-export type Safety = 'idempotent' | 'unsafe';
+export type { Safety };
 export type QueryValue = string | number | boolean | ReadonlyArray<string | number> | undefined | null;
 export type Query = Record<string, QueryValue>;
 
@@ -39,6 +44,11 @@ export interface CallSpec<T> {
   ok?: readonly number[];
   /** Checks and types the parsed body; throws ShapeError. */
   parse: (body: unknown, status: number) => T;
+  /**
+   * Instead of `parse`: reads the body's text itself (e.g. to keep each item's bytes exactly as received);
+   * throws ShapeError. Used only for successful statuses.
+   */
+  parseText?: (text: string, status: number) => T;
 }
 
 export interface CallResult<T> { status: number; body: T; headers: Record<string, string> }
@@ -55,6 +65,8 @@ export interface HttpOptions extends BackoffOptions {
   retries?: number;
   /** Time-out for the answer's headers and, separately, between body chunks, in ms. Default 30 000. */
   timeoutMs?: number;
+  /** Largest answer body accepted, in bytes; a larger one fails with API_TOO_LARGE. Default 64 MiB. */
+  maxBodyBytes?: number;
   /** Sockets per origin pool. Default 16. */
   connections?: number;
   logger?: Logger;
@@ -89,6 +101,10 @@ export class HttpClient {
   private readonly counters: HttpStats = { calls: 0, byStatus: {}, byRoute: {}, retries: 0 };
   private readonly sleeps = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
   private closed = false;
+  /** The 401 that refused the key, once one came back: nothing more is sent. */
+  private keyRefusal: ApiError | undefined;
+  /** Resources answered 403, by resource label (see resourceOf): nothing more is sent to them. */
+  private readonly refusedResources = new Map<string, ApiError>();
 
   constructor(private readonly opts: HttpOptions) {
     if (!opts.apiKey) throw new ApiError(API_CODES.unauthorized, 'no API key given: check LAWSUIT_API_KEY / LAWSUIT_API_KEY_FILE');
@@ -114,17 +130,16 @@ export class HttpClient {
   }
 
   async call<T>(spec: CallSpec<T>): Promise<CallResult<T>> {
-    const safety = spec.safety ?? (spec.method === 'POST' ? 'unsafe' : 'idempotent');
+    const safety: Safety = spec.safety ?? (spec.method === 'POST' ? 'unsafe' : 'idempotent');
     const retries = this.opts.retries ?? 6;
     for (let attempt = 0; ; attempt++) {
-      if (this.closed) throw new ApiError(API_CODES.closed, `${spec.route} not sent: the client is closed`, { route: spec.route });
+      if (this.closed) throw new ApiError(API_CODES.closed, `${spec.route} not sent: the client is closed`, { route: spec.route, notProcessed: true });
       try {
         return await this.opts.limiter.schedule((report) => this.once(spec, attempt, report), { priority: spec.priority });
       } catch (e) {
         const err = e instanceof ApiError ? e : new ApiError(API_CODES.network, `${spec.route} failed unexpectedly`, { cause: e, route: spec.route });
         err.attempts = attempt + 1;
-        const mayRetry = err.transient && (safety === 'idempotent' || err.notProcessed);
-        if (!mayRetry || attempt >= retries || this.closed) throw err;
+        if (decide(err, safety) !== 'retry' || attempt >= retries || this.closed) throw err;
         const delay = retryDelay(attempt, err.hints, this.opts, Date.now(), this.opts.random);
         if (delay.giveUp) throw err;
         this.counters.retries++;
@@ -134,8 +149,31 @@ export class HttpClient {
     }
   }
 
+  /** The refusal standing against this call, if the key or its resource was refused earlier. */
+  private refusalFor(spec: CallSpec<unknown>): ApiError | undefined {
+    const prior = this.keyRefusal ?? this.refusedResources.get(resourceOf(spec));
+    if (!prior) return undefined;
+    return new ApiError(prior.code as ApiErrorCode, `${spec.route} not sent: ${prior.message}`, {
+      route: spec.route, statusCode: prior.statusCode, providerCode: prior.providerCode, notProcessed: true,
+    });
+  }
+
+  /** Remembers a refusal so that no further call meets it again. */
+  private noteRefusal(spec: CallSpec<unknown>, err: ApiError): void {
+    if (err.code === API_CODES.unauthorized) this.keyRefusal ??= err;
+    else if (err.code === API_CODES.forbidden) {
+      const resource = resourceOf(spec);
+      if (!this.refusedResources.has(resource)) this.refusedResources.set(resource, err);
+    }
+  }
+
   /** One attempt; throws ApiError. */
   private async once<T>(spec: CallSpec<T>, attempt: number, report: (fb: Feedback) => void): Promise<CallResult<T>> {
+    const refused = this.refusalFor(spec);
+    if (refused) {
+      report({});
+      throw refused;
+    }
     const base = this.bases[spec.base];
     const path = spec.absolute !== undefined ? this.samePath(base, spec.absolute, spec.route) : `${base.prefix}${spec.path}${buildQuery(spec.query)}`;
     const headers: Record<string, string> = { 'api-key': this.opts.apiKey, accept: 'application/json' };
@@ -169,8 +207,12 @@ export class HttpClient {
     report({ status, headers: res.headers, latencyMs: performance.now() - t0, retryAfterMs });
     let text: string;
     try {
-      text = await res.body.text();
+      text = await readCapped(res.body, this.opts.maxBodyBytes ?? 64 * 1024 * 1024);
     } catch (e) {
+      if (e instanceof ApiError) {
+        done(status);
+        throw new ApiError(e.code as ApiErrorCode, `${spec.route} ${e.message}`, { route: spec.route, statusCode: status });
+      }
       done('network');
       throw errorForNetwork(e, spec.route);
     }
@@ -181,14 +223,23 @@ export class HttpClient {
     };
     let parsed: unknown;
     let parseFailed = false;
-    try {
-      parsed = text === '' ? undefined : JSON.parse(text);
-    } catch {
-      parseFailed = true;
+    // A body read by parseText is parsed there; an error body is small and parsed here either way.
+    const ok = (spec.ok ?? [200, 201]).includes(status);
+    if (!ok || !spec.parseText) {
+      try {
+        parsed = text === '' ? undefined : JSON.parse(text);
+      } catch {
+        parseFailed = true;
+      }
     }
-    if (!(spec.ok ?? [200, 201]).includes(status)) throw errorForStatus(status, parsed, spec.route, this.redact, hints, retryAfterMs);
-    if (parseFailed) throw badResponse(spec.route, 'not JSON', status);
+    if (!ok) {
+      const err = errorForStatus(status, parsed, spec.route, this.redact, hints, retryAfterMs);
+      this.noteRefusal(spec, err);
+      throw err;
+    }
     try {
+      if (spec.parseText) return { status, body: spec.parseText(text, status), headers: flat };
+      if (parseFailed) throw badResponse(spec.route, 'not JSON', status);
       return { status, body: spec.parse(parsed, status), headers: flat };
     } catch (e) {
       if (e instanceof ShapeError) throw badResponse(spec.route, this.redact(e.message), status);
@@ -222,4 +273,28 @@ export class HttpClient {
     this.sleeps.clear();
     await Promise.all([...this.pools.values()].map((p) => p.close().catch(() => undefined)));
   }
+}
+
+/**
+ * The resource a call belongs to, for remembering a 403: its base and the first segment of its path
+ * (`requests:requests`, `requests:responses`, `lawsuits:requests`, `transfer:transfer-file`, ...).
+ */
+export function resourceOf(spec: Pick<CallSpec<unknown>, 'base' | 'route'>): string {
+  const path = spec.route.split(' ')[1] ?? '';
+  return `${spec.base}:${path.split('/')[1] ?? ''}`;
+}
+
+/** The body as text, refusing one larger than `max` bytes without holding more than that. */
+async function readCapped(body: AsyncIterable<Buffer>, max: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of body) {
+    bytes += chunk.length;
+    if (bytes > max) {
+      (body as { destroy?: () => void }).destroy?.();
+      throw new ApiError(API_CODES.tooLarge, `answered a body larger than ${max} bytes; ask for smaller pages`);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, bytes).toString('utf8');
 }

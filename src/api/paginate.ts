@@ -58,24 +58,69 @@ export interface Cursor { page: number; next?: string }
 export interface WalkOptions {
   /** First page to read. Default 1. */
   startPage?: number;
-  /** Stop after this many pages, a guard against a listing that never ends. Default 100 000. */
+  /** Stop after this many pages, a guard against a listing that never ends. Default 10 000. */
   maxPages?: number;
+  /** Stop between two pages once aborted (SIGTERM). */
+  signal?: AbortSignal;
+  /** The listing's name for warnings, e.g. "GET /transfer-file". */
+  label?: string;
+  /** Told why a walk stopped before the listing said it ended (a listing that lies). */
+  onStop?: (why: string, fields: Record<string, unknown>) => void;
+}
+
+/** Identity of a page's content: a listing that answers the same page again is not followed further. */
+function pageIdentity(items: readonly unknown[]): string {
+  const id = (v: unknown): string => {
+    try {
+      return JSON.stringify(v)?.slice(0, 2_000) ?? '';
+    } catch {
+      return '';
+    }
+  };
+  return `${items.length}|${id(items[0])}|${id(items[items.length - 1])}`;
 }
 
 /**
  * Yields every page of a listing. The links form is followed by links.next until it is null or absent; the
- * counts form by page number while page < all_pages_count. An empty page ends the walk either way, so a
- * service that miscounts cannot make it loop.
+ * counts form by page number while page < all_pages_count. A listing cannot make the walk loop or run on for
+ * ever, whatever it claims: an empty page ends it, a `next` address already followed ends it, a page whose
+ * content repeats the previous one ends it (a service ignoring `page`), and so does the ceiling of pages per
+ * walk; each early end is told to `onStop`.
  */
 export async function* walkPages<T>(fetch: (c: Cursor) => Promise<Page<T>>, opts: WalkOptions = {}): AsyncGenerator<Page<T>> {
   let cursor: Cursor = { page: opts.startPage ?? 1 };
-  const maxPages = opts.maxPages ?? 100_000;
-  for (let n = 0; n < maxPages; n++) {
+  const maxPages = opts.maxPages ?? 10_000;
+  const label = opts.label ?? 'listing';
+  const stop = (why: string, fields: Record<string, unknown> = {}): void => opts.onStop?.(`${label}: ${why}`, { listing: label, ...fields });
+  const followed = new Set<string>();
+  let previous: string | undefined;
+  for (let n = 0; ; n++) {
+    if (opts.signal?.aborted) return;
+    if (n >= maxPages) {
+      stop(`more than ${maxPages} pages: the walk stops at the ceiling`, { pages: n });
+      return;
+    }
     const p = await fetch(cursor);
+    if (p.items.length > 0) {
+      const identity = pageIdentity(p.items);
+      if (identity === previous) {
+        stop('a page repeats the one before it (the listing ignores the page asked for): the walk stops', { page: cursor.page });
+        return;
+      }
+      previous = identity;
+    }
     yield p;
-    if (p.items.length === 0) return;
+    if (p.items.length === 0) {
+      if (p.next || cursor.page < p.allPagesCount) stop('an empty page ends the walk though more pages were announced', { page: cursor.page, announced: p.allPagesCount });
+      return;
+    }
     if (p.next !== undefined) {
       if (p.next === null) return;
+      if (followed.has(p.next)) {
+        stop('links.next points to an address already followed: the walk stops', { page: cursor.page });
+        return;
+      }
+      followed.add(p.next);
       cursor = { page: cursor.page + 1, next: p.next };
     } else {
       // Our own page number, not the echoed one: a service echoing a wrong page cannot make the walk loop.

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
-import { ApiError } from './errors.js';
+import { decide } from '../shared/failure-policy.js';
 import type { HttpClient } from './http.js';
-import { readEnvelope, walkItems, walkPages, type Page } from './paginate.js';
+import { readEnvelope, walkItems, walkPages, type Page, type WalkOptions } from './paginate.js';
 import { sameSearch } from './search-match.js';
 import type { RequestObject, Search } from './types.js';
 import { record, str, obj } from './validate.js';
@@ -60,9 +60,9 @@ export class RequestsResource {
         });
         return res.body;
       } catch (e) {
-        const ambiguous = e instanceof ApiError && e.transient && !e.notProcessed;
-        if (!ambiguous || lookups >= maxLookups) throw e;
-        this.opts.logger?.warn({ route: 'POST /requests', code: e.code, status: e.statusCode }, 'request creation unanswered; looking for it before submitting again');
+        if (decide(e, 'unsafe') !== 'lookup' || lookups >= maxLookups) throw e;
+        const err = e as { code?: string; statusCode?: number };
+        this.opts.logger?.warn({ route: 'POST /requests', code: err.code, status: err.statusCode }, 'request creation unanswered; looking for it before submitting again');
         await new Promise((r) => setTimeout(r, opts.lookupDelayMs ?? this.opts.lookupDelayMs ?? 1000));
         const found = await this.findSubmitted(search, since, { exclude: opts.exclude });
         if (found) {
@@ -71,6 +71,10 @@ export class RequestsResource {
         }
       }
     }
+  }
+
+  private walkDefaults(): WalkOptions {
+    return { onStop: (why, fields) => this.opts.logger?.warn(fields, why) };
   }
 
   async get(requestId: string, opts: { priority?: number } = {}): Promise<RequestObject> {
@@ -91,8 +95,8 @@ export class RequestsResource {
   }
 
   /** Every request of the listing (newest first), page after page. */
-  walk(q: Omit<ListRequestsQuery, 'page'> = {}): AsyncGenerator<RequestObject> {
-    return walkItems((c) => this.list({ ...q, page: c.page }, c.next));
+  walk(q: Omit<ListRequestsQuery, 'page'> = {}, opts: WalkOptions = {}): AsyncGenerator<RequestObject> {
+    return walkItems((c) => this.list({ ...q, page: c.page }, c.next), { label: 'GET /requests', ...this.walkDefaults(), ...opts });
   }
 
   /**
@@ -101,7 +105,7 @@ export class RequestsResource {
    */
   async findSubmitted(search: Search, since: number | Date, opts: { exclude?: ReadonlySet<string> } = {}): Promise<RequestObject | undefined> {
     const from = typeof since === 'number' ? since : since.getTime();
-    for await (const page of walkPages((c) => this.list({ page: c.page, pageSize: 100 }, c.next))) {
+    for await (const page of walkPages((c) => this.list({ page: c.page, pageSize: 100 }, c.next), { label: 'GET /requests', ...this.walkDefaults() })) {
       for (const r of page.items) {
         const at = Date.parse(r.created_at);
         if (!Number.isNaN(at) && at < from) return undefined;

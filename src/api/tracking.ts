@@ -1,6 +1,6 @@
 import { API_CODES, ApiError } from './errors.js';
 import type { HttpClient } from './http.js';
-import { readEnvelope, walkItems, type Page } from './paginate.js';
+import { readEnvelope, walkItems, type Page, type WalkOptions } from './paginate.js';
 import type { Search, Tracking } from './types.js';
 import { record } from './validate.js';
 
@@ -54,7 +54,7 @@ export class TrackingResource {
   }
 
   /** Every tracking record, page after page. */
-  walk(q: Omit<ListTrackingQuery, 'page'> = {}): AsyncGenerator<Tracking> {
-    return walkItems((c) => this.list({ ...q, page: c.page }, c.next));
+  walk(q: Omit<ListTrackingQuery, 'page'> = {}, opts: WalkOptions = {}): AsyncGenerator<Tracking> {
+    return walkItems((c) => this.list({ ...q, page: c.page }, c.next), { label: 'GET /tracking', ...opts });
   }
 }

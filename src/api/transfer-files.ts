@@ -3,10 +3,11 @@ import { rename, rm } from 'node:fs/promises';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Agent } from 'undici';
+import { decide, fsCodeOf } from '../shared/failure-policy.js';
 import { API_CODES, ApiError, errorForNetwork } from './errors.js';
 import { retryDelay, type BackoffOptions } from './backoff.js';
 import type { HttpClient, Query } from './http.js';
-import { readEnvelope, walkItems, type Page } from './paginate.js';
+import { readEnvelope, walkItems, type Page, type WalkOptions } from './paginate.js';
 import type { TransferFile } from './types.js';
 import { record, str } from './validate.js';
 
@@ -41,7 +42,7 @@ export interface TransferListQuery {
 export interface DownloadOptions {
   /** The record's file_size, in bytes: a download of another size fails with API_DOWNLOAD_SIZE. */
   expectedSize?: number;
-  /** Retries after a 5xx or a network failure (a 403 is never retried: the address expired). Default 2. */
+  /** Retries after a 5xx or a network failure (an expired address is the caller's to refresh). Default 2. */
   retries?: number;
   /** Time-out for the answer's headers and between body chunks, in ms. Default 60 000. */
   timeoutMs?: number;
@@ -67,8 +68,8 @@ export class TransferFilesResource {
   }
 
   /** Every file matching the query, page after page. */
-  walk(q: Omit<TransferListQuery, 'page'> = {}): AsyncGenerator<TransferFile> {
-    return walkItems((c) => this.list({ ...q, page: c.page }, c.next));
+  walk(q: Omit<TransferListQuery, 'page'> = {}, opts: WalkOptions = {}): AsyncGenerator<TransferFile> {
+    return walkItems((c) => this.list({ ...q, page: c.page }, c.next), { label: 'GET /transfer-file', ...opts });
   }
 
   /** The record and a fresh pre-signed download address. */
@@ -105,7 +106,8 @@ export class TransferFilesResource {
       try {
         return await this.downloadOnce(url, destPath, opts);
       } catch (e) {
-        if (!(e instanceof ApiError) || !e.transient || e.code === API_CODES.downloadExpired || attempt >= retries) throw e;
+        // The same address cannot heal an expiry: the caller fetches a fresh one (and counts that as its retry).
+        if (!(e instanceof ApiError) || decide(e, 'idempotent') !== 'retry' || e.code === API_CODES.downloadExpired || attempt >= retries) throw e;
         await new Promise((r) => setTimeout(r, retryDelay(attempt, e.hints, this.backoff).ms));
       }
     }
@@ -130,10 +132,10 @@ export class TransferFilesResource {
     if (res.statusCode !== 200) {
       await res.body.dump().catch(() => undefined);
       if (res.statusCode === 403) {
-        throw new ApiError(API_CODES.downloadExpired, 'download refused (403): the pre-signed address expired or was altered; get a fresh one', { statusCode: 403, route, transient: true });
+        throw new ApiError(API_CODES.downloadExpired, 'download refused (403): the pre-signed address expired or was altered; get a fresh one', { statusCode: 403, route });
       }
-      const transient = res.statusCode >= 500 || res.statusCode === 429;
-      throw new ApiError(API_CODES.downloadFailed, `download failed with status ${res.statusCode}`, { statusCode: res.statusCode, route, transient });
+      const passing = res.statusCode >= 500 || res.statusCode === 429 || res.statusCode === 408;
+      throw new ApiError(passing ? API_CODES.downloadFailed : API_CODES.downloadRefused, `download failed with status ${res.statusCode}`, { statusCode: res.statusCode, route });
     }
     const tmp = `${destPath}.part`;
     let bytes = 0;
@@ -148,14 +150,14 @@ export class TransferFilesResource {
     } catch (e) {
       await rm(tmp, { force: true });
       if (e instanceof Error && 'code' in e && typeof e.code === 'string' && e.code.startsWith('E') && !e.code.startsWith('ECONN')) {
-        // A local file-system failure, not the network's.
-        throw new ApiError(API_CODES.downloadFailed, `download could not be written to disk (${e.code})`, { cause: e, route });
+        // A local file-system failure, not the network's: every other file would meet it too.
+        throw new ApiError(API_CODES.downloadDisk, `download could not be written to disk (${e.code}, ${fsCodeOf(e.code)}): check the staging folder (LAWSUIT_STAGING_DIR)`, { cause: e, route });
       }
       throw errorForNetwork(e, route);
     }
     if (opts.expectedSize !== undefined && bytes !== opts.expectedSize) {
       await rm(tmp, { force: true });
-      throw new ApiError(API_CODES.downloadSize, `download has ${bytes} bytes where the record says ${opts.expectedSize}`, { route, transient: true });
+      throw new ApiError(API_CODES.downloadSize, `download has ${bytes} bytes where the record says ${opts.expectedSize}`, { route });
     }
     await rename(tmp, destPath);
     return { bytes, path: destPath };

@@ -1,20 +1,18 @@
-import { loadConfig, type Config } from '../shared/config.js';
-import { EtlError, EXIT, type ExitCode } from '../shared/errors.js';
+import { loadConfig } from '../shared/config.js';
+import { ConfigError, EtlError, EXIT, isEtlError, type ExitCode } from '../shared/errors.js';
 import { logger } from '../shared/logger.js';
-import { acquireRunLock, defaultLockPath } from '../shared/lock.js';
-import { readDocuments } from '../input/documents.js';
-import { openSession } from '../pipeline/session.js';
-import { finishCommand, runNightly, transferStep } from '../pipeline/run.js';
-import { formatSummary, type RunSummary } from '../pipeline/summary.js';
-import { writeReport } from '../pipeline/report.js';
-import { QUERY_KINDS, runQueries, type QueryKind } from '../pipeline/sync.js';
-import { runTracking } from '../pipeline/track.js';
-import { Warehouse } from '../warehouse/warehouse.js';
-import { exportParquet } from '../warehouse/export.js';
+import { printable } from '../shared/printable.js';
+import { runCommand as runPipelineCommand, type CommandResult } from '../pipeline/runner.js';
+import { formatSummary } from '../pipeline/summary.js';
+import { QUERY_KINDS, type QueryKind } from '../pipeline/sync.js';
 import { runSandboxCli } from '../sandbox/cli.js';
 import { runScheduleCli } from '../schedule/command.js';
-import { HELP, type ParsedArgs } from './args.js';
+import type { JobSpec } from '../schedule/job-loader.js';
+import { HELP, parseCli, type ParsedArgs } from './args.js';
 import { prepareEnvironment } from './environment.js';
+
+// argv -> command -> exit code: parse, configure, hand the command to the pipeline's runner, print what it
+// returns, map its outcome to the exit code. Nothing else happens here.
 
 /** SIGTERM/SIGINT abort the run gracefully; a second signal ends the process at once. */
 function gracefulSignal(): { signal: AbortSignal; dispose(): void } {
@@ -27,14 +25,6 @@ function gracefulSignal(): { signal: AbortSignal; dispose(): void } {
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
   return { signal: ac.signal, dispose: () => { process.off('SIGTERM', onSignal); process.off('SIGINT', onSignal); } };
-}
-
-function lockPath(cfg: Config): string {
-  return defaultLockPath(process.env, cfg.warehouse);
-}
-
-function exitFor(s: RunSummary): ExitCode {
-  return s.status === 'ok' || s.status === 'dry-run' ? EXIT.ok : EXIT.partial;
 }
 
 export async function runCommand(args: ParsedArgs): Promise<ExitCode> {
@@ -52,82 +42,68 @@ export async function runCommand(args: ParsedArgs): Promise<ExitCode> {
     }
     return EXIT.ok;
   }
-  if (command === 'schedule') return (await runScheduleCli(args.rest)) as ExitCode;
-
-  const cfg = loadConfig({ flags: args.flags });
-  const log = logger();
-  log.level = cfg.logLevel;
-
-  if (command === 'export') {
-    const lock = await acquireRunLock(lockPath(cfg), { command });
-    // Exports only read: a read-only open works beside analysts holding the file, and never changes it.
-    const wh = await Warehouse.open(cfg.warehouse, { readOnly: true });
-    try {
-      const out = await exportParquet(wh, cfg.exportDir);
-      process.stdout.write(`exported ${out.tables.length} tables (${out.tables.reduce((n, t) => n + t.rows, 0)} rows) to ${cfg.exportDir}\n`);
-      return EXIT.ok;
-    } finally {
-      await wh.close();
-      await lock.release();
-    }
-  }
+  if (command === 'schedule') return (await runScheduleCli(args.rest, { validate: validateJobs })) as ExitCode;
 
   let kind: QueryKind | undefined;
   if (command === 'query') {
     const k = args.flags.kind;
     if (typeof k !== 'string' || !(QUERY_KINDS as readonly string[]).includes(k)) {
-      throw new EtlError('CLI_BAD_FLAGS', `query: --kind must be one of ${QUERY_KINDS.join(', ')} (got ${JSON.stringify(k ?? null)})`, { exitCode: EXIT.usage });
+      throw new EtlError('CLI_BAD_FLAGS', `query: --kind is required, one of ${QUERY_KINDS.join(', ')}${typeof k === 'string' ? ` (got ${JSON.stringify(k)})` : ''}`, { exitCode: EXIT.usage });
     }
     kind = k as QueryKind;
   }
+  const cfg = loadConfig({ flags: args.flags, command });
+  const log = logger();
+  log.level = cfg.logLevel;
 
-  const lock = cfg.dryRun ? undefined : await acquireRunLock(lockPath(cfg), { command });
-  const env = await prepareEnvironment(cfg);
   const graceful = gracefulSignal();
+  let result: CommandResult;
   try {
-    const list = command === 'transfer' ? undefined : await readDocuments(env.cfg.documents);
-    if (list && (command === 'query' || command === 'track') && cfg.dryRun) {
-      process.stdout.write(`${command}${kind ? ` --kind ${kind}` : ''}: ${list.documents.length} documents, ${list.rejected.length} rejected; `
-        + `would cost ${command === 'track' ? `${list.documents.length} creations at most, after listing the trackings` : `${list.documents.length} calls`}\n`);
-      return EXIT.ok;
-    }
-    const session = await openSession(env.cfg, { command, log, signal: graceful.signal, apiKey: env.apiKey });
-    // Published only when the command reached its end; an interrupted or failed run leaves its work copy
-    // for the next run to resume.
-    let publish = false;
-    try {
-      if (command === 'transfer') {
-        const t = await transferStep(session.ctx);
-        await finishCommand(session.ctx, { errors: t.failed.length, summary: t });
-        publish = true;
-        process.stdout.write(`transfer: ${t.listed} listed, ${t.loaded} loaded (${t.rows} rows), ${t.skipped} already loaded, ${t.failed.length} failed\n`);
-        for (const f of t.failed) process.stdout.write(`  FAILED ${f.name} (${f.id}): ${f.reason}\n`);
-        return t.failed.length ? EXIT.partial : EXIT.ok;
-      }
-      if (command === 'query' || command === 'track') {
-        const r = command === 'query' ? await runQueries(session.ctx, list!, kind!) : await runTracking(session.ctx, list!);
-        const failures = r.failures.map((f) => ({ what: 'document', where: `line ${f.line} (${f.searchType})`, code: f.code, reason: f.reason }));
-        await finishCommand(session.ctx, { errors: failures.length, summary: r, documents: r.documents, rejected: list!.rejected.length });
-        publish = true;
-        const { failures: _f, ...figures } = r;
-        process.stdout.write(`${command}${kind ? ` --kind ${kind}` : ''}: ${Object.entries(figures).map(([k, v]) => `${k} ${v}`).join(', ')}, ${failures.length} failed\n`);
-        for (const f of failures) process.stdout.write(`  FAILED ${f.what} ${f.where}: [${f.code}] ${f.reason}\n`);
-        return failures.length ? EXIT.partial : EXIT.ok;
-      }
-      const summary = await runNightly(session.ctx, list!, { command });
-      publish = summary.status === 'ok' || summary.status === 'partial';
-      if (!cfg.dryRun) {
-        const report = await writeReport(env.cfg.reportsDir, summary);
-        log.info({ report }, 'run report written');
-      }
-      process.stdout.write(`${formatSummary(summary)}\n`);
-      return exitFor(summary);
-    } finally {
-      await session.close({ publish: publish && !cfg.dryRun });
-    }
+    result = await runPipelineCommand({ command, cfg, kind, log, signal: graceful.signal, environment: prepareEnvironment });
   } finally {
     graceful.dispose();
-    await env.close();
-    await lock?.release();
   }
+  process.stdout.write(`${printed(result, kind)}\n`);
+  if (result.exitCode !== EXIT.ok) process.stderr.write(`lawsuit-etl: ${verdict(result)}\n`);
+  return result.exitCode;
+}
+
+/** The configuration every job will run with, checked at once: all problems, each job named once per problem. */
+function validateJobs(jobs: JobSpec[]): void {
+  const problems = new Map<string, string[]>();
+  for (const job of jobs) {
+    const found: string[] = [];
+    try {
+      const parsed = parseCli([job.command, ...job.args]);
+      loadConfig({ flags: parsed.flags, command: job.command });
+    } catch (e) {
+      if (e instanceof ConfigError) found.push(...e.problems);
+      else found.push(isEtlError(e) ? e.message : String(e));
+    }
+    for (const p of found) problems.set(p, [...(problems.get(p) ?? []), job.name]);
+  }
+  if (problems.size > 0) throw new ConfigError([...problems].map(([p, names]) => `${p} (jobs: ${names.join(', ')})`));
+}
+
+function printed(r: CommandResult, kind: QueryKind | undefined): string {
+  const s = r.summary;
+  if (s.status === 'dry-run' && s.command !== 'run') {
+    const d = s.stages.find((x) => x.name === 'documents')?.counts ?? {};
+    const cost = s.command === 'track' ? `${d.valid ?? 0} creations at most, after listing the trackings`
+      : s.command === 'query' ? `${d.valid ?? 0} calls` : 'a listing, then a record, a download and a mark per file not yet loaded';
+    return `${s.command}${kind ? ` --kind ${kind}` : ''} --dry-run: nothing was sent; ${d.valid ?? 0} documents, ${d.rejected ?? 0} rejected; would cost ${cost}`;
+  }
+  return formatSummary(s);
+}
+
+/** One line for standard error when the exit code is not 0: what went wrong, where to look. */
+function verdict(r: CommandResult): string {
+  const o = r.outcome;
+  if (o.status === 'refused') {
+    const stage = r.summary.stages.find((s) => s.status === 'refused' && s.error);
+    return `${printable(stage?.error?.message ?? 'the API key was refused', 500)} [${stage?.error?.code ?? 'API_UNAUTHORIZED'}]`;
+  }
+  const items = o.failures.filter((f) => f.what !== 'stage').length;
+  const parts = [...o.troubled, ...(items ? [`${items} ${items === 1 ? 'item' : 'items'} failed`] : [])];
+  return `${o.status}: ${parts.join(', ') || 'see the summary'} (the summary above and the runs / run_stages tables list them)`;
 }

@@ -1,17 +1,17 @@
 import type { Config } from '../shared/config.js';
-import { startSandbox, type Sandbox } from '../sandbox/server.js';
+import type { Environment } from '../pipeline/runner.js';
+import { startSandbox } from '../sandbox/server.js';
 
 export const SANDBOX_KEY = 'sandbox-key';
 
-export interface Environment { cfg: Config; apiKey: string; sandbox?: Sandbox; close(): Promise<void> }
-
 /**
  * With --sandbox, starts the embedded emulator on a free loopback port and points all four base addresses
- * at it; otherwise uses the configured addresses and key. The CLI is the one place that knows both worlds.
+ * at it; otherwise uses the configured addresses and key. The CLI is the one place that knows both worlds,
+ * and the runner asks for it only when the command sends something.
  */
 export async function prepareEnvironment(cfg: Config): Promise<Environment> {
   if (!cfg.sandbox) return { cfg, apiKey: cfg.apiKey ?? '', close: async () => undefined };
   const sandbox = await startSandbox({ port: 0, seed: cfg.sandboxSeed, courtDelayMs: cfg.sandboxCourtDelayMs, faults: cfg.sandboxFaults, apiKeys: [SANDBOX_KEY] });
   const urls = { requests: sandbox.url, tracking: sandbox.url, lawsuits: sandbox.url, transfer: sandbox.url };
-  return { cfg: { ...cfg, urls }, apiKey: SANDBOX_KEY, sandbox, close: () => sandbox.close() };
+  return { cfg: { ...cfg, urls }, apiKey: SANDBOX_KEY, close: () => sandbox.close() };
 }

@@ -10,6 +10,12 @@ import type { PageSink } from './page-sink.js';
 
 export interface Collected { requestId: string; pages: number }
 
+/**
+ * Most pages one request is read for (a million items at 100 a page). A listing that announces more is
+ * believed no further: the warning names it and the request is kept as read that far.
+ */
+export const MAX_PAGES_PER_REQUEST = 10_000;
+
 export async function collectRequest(ctx: RunContext, req: RequestObject, sink: PageSink): Promise<Collected> {
   const requestId = req.request_id;
   await ctx.wh.transaction(() => markRequest(ctx.wh, requestId, {
@@ -24,9 +30,20 @@ export async function collectRequest(ctx: RunContext, req: RequestObject, sink: 
     if (done.has(page) && total !== undefined) continue;
     if (ctx.signal.aborted && pages > 0) break;
     const res = await ctx.api.responses.list({ request_id: requestId, page, page_size: ctx.cfg.pageSize, order: 'asc' });
-    total = res.allPagesCount;
-    commits.push(sink.add({ requestId, page, allPagesCount: res.allPagesCount, items: res.items }).then(() => ctx.progress?.('pages', 'tick', 1)));
+    // What the listing announces is checked against what arrives: an empty page ends the walk whatever the
+    // count said (a listing claiming a billion pages of nothing must not be read a billion times).
+    let announced = res.allPagesCount;
+    if (res.items.length === 0 && announced >= page) {
+      ctx.log.warn({ request_id: requestId, page, announced }, 'GET /responses announced more pages than it has: an empty page ends the walk');
+      announced = page - 1;
+    } else if (announced > MAX_PAGES_PER_REQUEST) {
+      ctx.log.warn({ request_id: requestId, announced, ceiling: MAX_PAGES_PER_REQUEST }, 'GET /responses announced more pages than the ceiling per request: reading no further than the ceiling');
+      announced = MAX_PAGES_PER_REQUEST;
+    }
+    total = announced;
+    commits.push(sink.add({ requestId, page, allPagesCount: announced, items: res.items }).then(() => ctx.progress?.('pages', 'tick', 1)));
     pages++;
+    if (res.items.length === 0) break;
   }
   await Promise.all(commits);
   return { requestId, pages };

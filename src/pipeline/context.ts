@@ -12,6 +12,10 @@ export interface RunContext {
   log: Logger;
   /** Aborted on SIGTERM: steps stop starting new work, finish what is in hand and return. */
   signal: AbortSignal;
+  /** Publishes the work copy (the publish stage's one action); absent in read-only sessions. */
+  publish?: () => Promise<void>;
+  /** Polling speeds for tests that drive the pipeline in-process (default: poll.ts's own). */
+  pollTuning?: { minIntervalMs?: number; maxIntervalMs?: number };
   /** Progress callbacks for long work (a bar on a terminal, log lines otherwise). */
   progress?: (what: 'documents' | 'pages' | 'files', event: 'total' | 'tick', n: number) => void;
 }

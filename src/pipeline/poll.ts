@@ -1,11 +1,17 @@
-import { isApiError } from '../api/errors.js';
 import type { RequestObject } from '../api/types.js';
+import { codeOf, isTransient, reachOf } from '../shared/failure-policy.js';
 import { sleep, type RunContext } from './context.js';
 
 // Polling costs calls and calls are the run's budget, so completion is learnt in batches: one page of the
 // requests listing filtered to finished statuses answers for up to 100 requests. The listing is newest
-// first, so the walk stops once it is past the oldest request still waited for. Where the listing cannot
-// answer (an error other than a transient one), each request is asked for on its own.
+// first, so the walk stops once it is past the oldest request still waited for.
+//
+// One signal alone is not trusted: a provider whose listing lags, or never shows a request finished, would
+// make the run wait for ever. A request the listing has not shown finished after a few rounds is asked for on
+// its own (GET /requests/<id>), once per step of its own backoff; a request the provider no longer knows (404)
+// is handed back as lost, never waited on. The wait itself has a deadline (the run's wait budget): what is
+// still running then stays outstanding in the ledger for the next run. While waiting, a log line says what is
+// waited for at least every `heartbeatMs`.
 
 const DONE = ['completed', 'cancelled'];
 
@@ -14,35 +20,57 @@ export interface PollOptions {
   minIntervalMs?: number;
   /** Longest wait between rounds while nothing finishes, in ms. Default 30 000. */
   maxIntervalMs?: number;
-  /** Give up waiting after this long; what is still running stays outstanding for the next run. Default 6 h. */
-  maxWaitMs?: number;
+  /** Stop waiting at this time (epoch ms): the run's wait budget. Default: six hours from now. */
+  deadline?: number;
+  /** Listing rounds a request may go unseen as finished before it is asked for on its own. Default 3. */
+  probeAfterRounds?: number;
+  /** First gap between two single probes of one request, doubled after each, in ms. Default 2 000. */
+  probeGapMs?: number;
+  /** At least one "still waiting" log line this often, in ms. Default 30 000. */
+  heartbeatMs?: number;
 }
 
-export interface Waiting { requestId: string; createdAt: number }
+export interface Waiting {
+  requestId: string;
+  createdAt: number;
+  /** Listing rounds that did not show it finished. */
+  unseenRounds?: number;
+  /** When it may next be asked for on its own (epoch ms). */
+  nextProbeAt?: number;
+  /** The gap before the probe after that, in ms. */
+  probeGapMs?: number;
+}
 
-export interface PollStats { rounds: number; calls: number; fallbackCalls: number }
+export interface PollStats { rounds: number; calls: number; probes: number; lost: number }
+
+export interface PollHandlers {
+  /** A request finished (completed or cancelled). */
+  finished(req: RequestObject): void;
+  /** The provider answered 404 for a request: it does not know it (any more). */
+  lost(requestId: string, reason: string): void;
+  /** Asking for a request on its own failed in a way no retry helps (not a 404). */
+  failed(requestId: string, e: unknown): void;
+  /** Whether more requests may still be added to `waiting` (submissions going on). */
+  more(): boolean;
+}
 
 /**
- * Waits for every request in `waiting` to finish, calling onFinished for each as soon as it is known.
- * New requests may be added to `waiting` while it runs (submissions go on in parallel); `more()` tells
- * whether more may still come. Returns when nothing is waited for, on abort, or after maxWaitMs.
+ * Waits for every request in `waiting` to finish, calling the handlers as soon as each is known. New requests
+ * may be added to `waiting` while it runs. Returns when nothing is waited for, on abort, or at the deadline.
+ * Throws what reaches the run (the key refused).
  */
-export async function pollUntilFinished(
-  ctx: RunContext,
-  waiting: Map<string, Waiting>,
-  onFinished: (req: RequestObject) => void,
-  more: () => boolean,
-  opts: PollOptions = {},
-): Promise<PollStats> {
+export async function pollUntilFinished(ctx: RunContext, waiting: Map<string, Waiting>, on: PollHandlers, opts: PollOptions = {}): Promise<PollStats> {
   const minI = opts.minIntervalMs ?? 500;
   const maxI = opts.maxIntervalMs ?? 30_000;
-  const deadline = Date.now() + (opts.maxWaitMs ?? 6 * 3_600_000);
-  const stats: PollStats = { rounds: 0, calls: 0, fallbackCalls: 0 };
+  const deadline = opts.deadline ?? Date.now() + 6 * 3_600_000;
+  const heartbeat = opts.heartbeatMs ?? 30_000;
+  const stats: PollStats = { rounds: 0, calls: 0, probes: 0, lost: 0 };
   let interval = minI;
   let useListing = true;
+  let lastBeat = Date.now();
   while (!ctx.signal.aborted && Date.now() < deadline) {
     if (waiting.size === 0) {
-      if (!more()) break;
+      if (!on.more()) break;
       await sleep(50, ctx.signal);
       continue;
     }
@@ -51,47 +79,88 @@ export async function pollUntilFinished(
     const finish = (r: RequestObject): void => {
       if (!waiting.delete(r.request_id)) return;
       finished++;
-      onFinished(r);
+      on.finished(r);
     };
     if (useListing) {
       try {
         await listingRound(ctx, waiting, finish, stats);
       } catch (e) {
-        if (isApiError(e) && (e.transient || e.exitCode === 3)) throw e;
-        ctx.log.warn({ code: isApiError(e) ? e.code : undefined }, 'the requests listing cannot answer for completion; asking for each request instead');
+        if (reachOf(e, 'item') === 'run') throw e;
+        ctx.log.warn({ code: codeOf(e) }, 'the requests listing cannot answer for completion; asking for each request instead');
         useListing = false;
       }
     }
-    if (!useListing) await singleRound(ctx, waiting, finish, stats);
+    await probeRound(ctx, waiting, finish, on, stats, { all: !useListing, after: opts.probeAfterRounds ?? 3, gap: opts.probeGapMs ?? 2_000, maxGap: Math.max(maxI, 2_000) * 8 });
     interval = finished > 0 ? minI : Math.min(maxI, Math.round(interval * 1.6));
-    if (waiting.size > 0 || more()) await sleep(interval, ctx.signal);
+    const wait = Math.max(0, Math.min(interval, deadline - Date.now()));
+    if (Date.now() - lastBeat >= heartbeat || (wait >= heartbeat && waiting.size > 0)) {
+      lastBeat = Date.now();
+      const oldest = Math.min(...[...waiting.values()].map((w) => w.createdAt));
+      ctx.log.info({
+        event: 'poll.waiting', requests: waiting.size, oldest_age_s: Number.isFinite(oldest) ? Math.round((Date.now() - oldest) / 1000) : null,
+        next_poll_s: Math.round(wait / 1000), budget_left_s: Math.max(0, Math.round((deadline - Date.now()) / 1000)),
+      }, `waiting for ${waiting.size} requests still running`);
+    }
+    if (waiting.size > 0 || on.more()) await sleep(wait, ctx.signal);
   }
   return stats;
 }
 
 async function listingRound(ctx: RunContext, waiting: Map<string, Waiting>, finish: (r: RequestObject) => void, stats: PollStats): Promise<void> {
   const oldest = Math.min(...[...waiting.values()].map((w) => w.createdAt));
+  const seen = new Set<string>();
   let next: string | undefined;
   for (let page = 1; waiting.size > 0; page++) {
     const res = await ctx.api.requests.list({ page, pageSize: 100, status: DONE }, next);
     stats.calls++;
     let older = false;
     for (const r of res.items) {
-      if (waiting.has(r.request_id) && DONE.includes(r.status)) finish(r);
+      if (waiting.has(r.request_id) && DONE.includes(r.status)) {
+        seen.add(r.request_id);
+        finish(r);
+      }
       const at = Date.parse(r.created_at);
       if (!Number.isNaN(at) && at < oldest - 60_000) older = true;
     }
-    if (older || res.items.length === 0) return;
-    if (res.next === null || (res.next === undefined && page >= res.allPagesCount)) return;
+    if (older || res.items.length === 0) break;
+    if (res.next === null || (res.next === undefined && page >= res.allPagesCount)) break;
+    if (res.next !== undefined && res.next === next) break;
     next = res.next ?? undefined;
   }
+  for (const w of waiting.values()) if (!seen.has(w.requestId)) w.unseenRounds = (w.unseenRounds ?? 0) + 1;
 }
 
-async function singleRound(ctx: RunContext, waiting: Map<string, Waiting>, finish: (r: RequestObject) => void, stats: PollStats): Promise<void> {
-  await Promise.all([...waiting.keys()].map(async (id) => {
-    const r = await ctx.api.requests.get(id);
-    stats.calls++;
-    stats.fallbackCalls++;
-    if (DONE.includes(r.status)) finish(r);
+/**
+ * Asks for requests on their own: all of them when the listing cannot answer, otherwise those the listing has
+ * not shown finished for `after` rounds, each no more often than its own doubling gap.
+ */
+async function probeRound(
+  ctx: RunContext, waiting: Map<string, Waiting>, finish: (r: RequestObject) => void, on: PollHandlers, stats: PollStats,
+  o: { all: boolean; after: number; gap: number; maxGap: number },
+): Promise<void> {
+  const now = Date.now();
+  const due = [...waiting.values()].filter((w) => o.all || ((w.unseenRounds ?? 0) >= o.after && (w.nextProbeAt ?? 0) <= now));
+  await Promise.all(due.map(async (w) => {
+    w.probeGapMs = Math.min(o.maxGap, w.probeGapMs === undefined ? o.gap : w.probeGapMs * 2);
+    w.nextProbeAt = Date.now() + w.probeGapMs;
+    try {
+      const r = await ctx.api.requests.get(w.requestId);
+      stats.calls++;
+      stats.probes++;
+      if (DONE.includes(r.status)) finish(r);
+    } catch (e) {
+      stats.calls++;
+      if (reachOf(e, 'item') === 'run') throw e;
+      const code = codeOf(e);
+      if (code === 'API_NOT_FOUND') {
+        if (waiting.delete(w.requestId)) {
+          stats.lost++;
+          on.lost(w.requestId, (e as Error).message);
+        }
+      } else if (!isTransient(e)) {
+        if (waiting.delete(w.requestId)) on.failed(w.requestId, e);
+      }
+      // a passing failure: asked again at its next probe
+    }
   }));
 }

@@ -1,55 +1,42 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RunSummary } from './summary.js';
+import { printable } from '../shared/printable.js';
+import { describeStage, type RunSummary } from './summary.js';
+
+/** Table-cell text: one line, no pipe that would end the cell, no control character. */
+const cell = (v: string | number): string => printable(String(v), 500).replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 /** Pure: the Markdown report of one run. */
 export function renderReport(s: RunSummary): string {
-  const rows = (pairs: Array<[string, string | number]>) => pairs.map(([k, v]) => `| ${k} | ${v} |`).join('\n');
+  const rows = (pairs: Array<[string, string | number]>) => pairs.map(([k, v]) => `| ${cell(k)} | ${cell(v)} |`).join('\n');
   const parts = [
     `# Run ${s.runId}`,
     '',
-    `Command \`${s.command}\`, status **${s.status}**, from ${s.startedAt} to ${s.finishedAt} (${(s.durationMs / 1000).toFixed(1)} s).`,
+    `Command \`${s.command}\`, status **${s.status}** (exit ${s.exitCode}), from ${s.startedAt} to ${s.finishedAt} (${(s.durationMs / 1000).toFixed(1)} s).`,
     '',
-    '## Documents',
+    '## Stages',
     '',
-    '| | count |', '|---|---|',
-    rows([['listed', s.documents.listed], ['valid', s.documents.valid], ['rejected', s.documents.rejected], ['duplicates', s.documents.duplicates],
-      ['fresh (not searched again)', s.documents.fresh], ['searched', s.documents.toSearch], ['resumed from an earlier run', s.documents.resumed]]),
-    '',
-    '## Requests and responses',
-    '',
-    '| | count |', '|---|---|',
-    rows([['submitted', s.requests.submitted], ['adopted after an interrupted submission', s.requests.adopted], ['completed and loaded', s.requests.completed],
-      ['still running (next run continues)', s.requests.stillRunning], ['failed', s.requests.failed], ['resubmitted after cancel', s.requests.resubmittedCancelled],
-      ['pages read', s.requests.pages], ['polling calls', s.requests.polls]]),
-    '',
-    '## Warehouse',
-    '',
-    '| | rows |', '|---|---|',
-    rows([['lawsuits seen in this run', s.warehouse.lawsuitsThisRun], ['lawsuits', s.warehouse.lawsuits], ['parties', s.warehouse.parties],
-      ['lawyers', s.warehouse.lawyers], ['steps', s.warehouse.steps], ['raw responses', s.warehouse.responses]]),
-    '',
-    '## API calls',
-    '',
-    '| status | calls |', '|---|---|',
-    rows(Object.entries(s.api.byStatus).sort(([a], [b]) => a.localeCompare(b))),
-    `| retries | ${s.api.retries} |`,
+    '| stage | status | seconds | what it did |', '|---|---|---|---|',
+    ...s.stages.map((st) => `| ${st.name} | ${st.status} | ${(st.ms / 1000).toFixed(1)} | ${cell(describeStage(st, s))} |`),
   ];
-  if (s.transfer) {
-    parts.push('', '## Transfer files', '', '| | count |', '|---|---|',
-      rows([['listed', s.transfer.listed], ['loaded', s.transfer.loaded], ['rows loaded', s.transfer.rows], ['already loaded', s.transfer.skipped], ['failed', s.transfer.failed]]));
+  if (s.warehouse) {
+    const w = s.warehouse;
+    parts.push('', '## Warehouse', '', '| | rows |', '|---|---|',
+      rows([['lawsuits seen in this run', w.lawsuitsThisRun], ['lawsuits', w.lawsuits], ['parties', w.parties],
+        ['lawyers', w.lawyers], ['steps', w.steps], ['raw responses', w.responses]]));
   }
+  parts.push('', '## API calls', '', '| status | calls |', '|---|---|',
+    rows(Object.entries(s.api.byStatus).sort(([a], [b]) => a.localeCompare(b))), `| retries | ${s.api.retries} |`);
   if (s.changes) {
-    parts.push('', '## What changed', '', '| change | lawsuits |', '|---|---|', rows(Object.entries(s.changes.counts).filter(([, n]) => n > 0)));
+    parts.push('', '## What changed', '', '| change | lawsuits |', '|---|---|', rows(Object.entries(s.changes.counts).filter(([, v]) => v > 0)));
     if (s.changes.top.length) {
       parts.push('', '| lawsuit | instance | change | old | new |', '|---|---|---|---|---|',
-        ...s.changes.top.map((c) => `| ${c.code} | ${c.instance} | ${c.change} | ${c.old_value ?? ''} | ${c.new_value ?? ''} |`));
+        ...s.changes.top.map((c) => `| ${c.code} | ${c.instance} | ${c.change} | ${cell(c.old_value ?? '')} | ${cell(c.new_value ?? '')} |`));
     }
   }
-  if (s.exports) parts.push('', '## Exports', '', `${s.exports.tables} tables, ${s.exports.rows} rows, in \`${s.exports.dir}\`.`);
   if (s.failures.length) {
-    parts.push('', '## Failures', '', '| what | where | code | reason |', '|---|---|---|---|',
-      ...s.failures.map((f) => `| ${f.what} | ${f.where} | ${f.code} | ${f.reason.replace(/\|/g, '\\|').replace(/\n/g, ' ')} |`));
+    parts.push('', '## Failures', '', '| stage | what | where | code | reason |', '|---|---|---|---|---|',
+      ...s.failures.map((f) => `| ${f.stage} | ${f.what} | ${cell(f.where)} | ${cell(f.code)} | ${cell(f.reason)} |`));
   }
   return parts.join('\n') + '\n';
 }

@@ -1,33 +1,65 @@
+import { existsSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { LawsuitApi } from '../api/client.js';
 import type { Config } from '../shared/config.js';
+import { EtlError } from '../shared/errors.js';
 import { createProgress, type Progress } from '../shared/progress.js';
 import { Warehouse } from '../warehouse/warehouse.js';
-import { openWorkCopy } from '../warehouse/publish.js';
-import { existsSync } from 'node:fs';
+import { openWorkCopy, type WorkCopy } from '../warehouse/publish.js';
 import { startRun } from '../warehouse/ledger.js';
 import type { RunContext } from './context.js';
 
 export interface Session {
   ctx: RunContext;
-  /** Closes everything; with `publish`, the work copy replaces the published warehouse (readers never see a half run). */
-  close(opts?: { publish?: boolean }): Promise<void>;
+  /** True when the session writes (a work copy); false for a dry run or `export`, which only read. */
+  writes: boolean;
+  /** The work copy is an earlier run's that did not publish: this run carries it on. */
+  resumed: boolean;
+  /** The work copy replaces the published warehouse (readers never see a half run); the warehouse is closed. */
+  publish(): Promise<void>;
+  /** Closes everything not yet closed; an unpublished work copy stays for the next run to resume. */
+  close(): Promise<void>;
 }
 
-/** Opens the warehouse (migrating it), the API client and a `runs` row: everything a command's steps share. */
-export async function openSession(cfg: Config, opts: { command: string; log: Logger; signal: AbortSignal; apiKey: string }): Promise<Session> {
+export interface SessionOptions {
+  command: string;
+  log: Logger;
+  signal: AbortSignal;
+  apiKey: string;
+  /** Open the published warehouse read-only and record nothing (a dry run, `export`). */
+  readOnly?: boolean;
+}
+
+/**
+ * Opens the warehouse (migrating it), the API client (on first use: commands that send nothing never make
+ * one, and need no key) and a `runs` row: everything a command's stages share.
+ */
+export async function openSession(cfg: Config, opts: SessionOptions): Promise<Session> {
   // Writers load into a work copy and publish it whole at the end (src/warehouse/publish.ts), so an analyst
-  // holding the published file open never blocks a run and never sees a half-loaded one. A dry run only reads.
-  const work = cfg.dryRun ? undefined : await openWorkCopy(cfg.warehouse, { memoryLimit: cfg.duckdbMemoryLimit, threads: cfg.duckdbThreads, log: opts.log });
-  const wh = work?.wh ?? (existsSync(cfg.warehouse)
-    ? await Warehouse.open(cfg.warehouse, { readOnly: true })
-    : await Warehouse.open(':memory:', { memoryLimit: cfg.duckdbMemoryLimit }));
-  if (work?.resumed) opts.log.warn({ work: work.workPath }, 'resuming the work copy of an earlier run that did not finish');
-  const api = new LawsuitApi({ apiKey: opts.apiKey, urls: cfg.urls, maxConcurrency: cfg.maxConcurrency, logger: opts.log });
-  const runId = cfg.dryRun ? `dry-run-${Date.now()}` : await startRun(wh, { command: opts.command });
+  // holding the published file open never blocks a run and never sees a half-loaded one. Readers only read.
+  let work: WorkCopy | undefined;
+  let wh: Warehouse;
+  if (opts.readOnly) {
+    wh = existsSync(cfg.warehouse)
+      ? await Warehouse.open(cfg.warehouse, { readOnly: true })
+      : await Warehouse.open(':memory:', { memoryLimit: cfg.duckdbMemoryLimit });
+  } else {
+    work = await openWorkCopy(cfg.warehouse, { memoryLimit: cfg.duckdbMemoryLimit, threads: cfg.duckdbThreads, log: opts.log });
+    wh = work.wh;
+    if (work.resumed) opts.log.warn({ work: work.workPath }, 'resuming the work copy of an earlier run that did not finish');
+  }
+  const runId = opts.readOnly ? `read-${Date.now()}` : await startRun(wh, { command: opts.command });
+  let api: LawsuitApi | undefined;
   const bars = new Map<string, Progress>();
   const ctx: RunContext = {
-    cfg, api, wh, runId, log: opts.log.child({ run_id: runId }), signal: opts.signal,
+    cfg, wh, runId, log: opts.log.child({ run_id: runId }), signal: opts.signal,
+    get api(): LawsuitApi {
+      if (opts.readOnly) {
+        throw new EtlError('RUN_SENDS_NOTHING', `${opts.command}${cfg.dryRun ? ' --dry-run' : ''} sends nothing, yet a stage asked for the API client`);
+      }
+      api ??= new LawsuitApi({ apiKey: opts.apiKey, urls: cfg.urls, maxConcurrency: cfg.maxConcurrency, logger: opts.log });
+      return api;
+    },
     progress: (what, event, n) => {
       let bar = bars.get(what);
       if (!bar) {
@@ -38,14 +70,30 @@ export async function openSession(cfg: Config, opts: { command: string; log: Log
       else bar.tick(n);
     },
   };
-  return {
+  let closed = false;
+  const finishIo = async (): Promise<void> => {
+    for (const b of bars.values()) b.done();
+    bars.clear();
+    await api?.close().catch(() => undefined);
+  };
+  const session: Session = {
     ctx,
-    async close(closeOpts = {}) {
-      for (const b of bars.values()) b.done();
-      await api.close().catch(() => undefined);
-      if (!work) await wh.close();
-      else if (closeOpts.publish) await work.publish();
-      else await work.close();
+    writes: work !== undefined,
+    resumed: work?.resumed ?? false,
+    async publish() {
+      if (!work) throw new EtlError('RUN_READ_ONLY', 'a read-only session has nothing to publish');
+      await finishIo();
+      closed = true;
+      await work.publish();
+    },
+    async close() {
+      await finishIo();
+      if (closed) return;
+      closed = true;
+      if (work) await work.close();
+      else await wh.close();
     },
   };
+  if (work) ctx.publish = () => session.publish();
+  return session;
 }

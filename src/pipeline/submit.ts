@@ -61,6 +61,20 @@ async function recordRequest(ctx: RunContext, search: Search, req: RequestObject
   });
 }
 
+/**
+ * A new request whose id the ledger already holds means the provider reused an id (a restarted emulator does,
+ * a real service should not). The pages recorded under the old request are not this one's: forget them, or
+ * the new request would count as loaded before a single page of it was read.
+ */
+async function forgetReusedId(ctx: RunContext, requestId: string): Promise<void> {
+  const [prior] = await ctx.wh.all<{ run_id: string | null }>('SELECT run_id FROM requests WHERE request_id = $1', [requestId]);
+  if (!prior) return;
+  ctx.log.warn({ request_id: requestId, earlier_run: prior.run_id }, 'the provider answered a request id this warehouse already holds for an earlier request; its old page ledger is forgotten');
+  await ctx.wh.run('DELETE FROM request_pages WHERE request_id = $1', [requestId]);
+  await ctx.wh.run(`UPDATE requests SET pages_loaded = 0, items_loaded = 0, all_pages_count = NULL, completed_at = NULL, error = NULL
+    WHERE request_id = $1`, [requestId]);
+}
+
 /** Submits one planned search and writes it to the ledger the moment its id is known. */
 export async function submitOne(ctx: RunContext, planned: PlannedSearch, exclude: ReadonlySet<string>): Promise<Submitted> {
   const startedAt = new Date();
@@ -81,6 +95,7 @@ export async function submitOne(ctx: RunContext, planned: PlannedSearch, exclude
     throw e;
   }
   await ctx.wh.transaction(async () => {
+    await forgetReusedId(ctx, request.request_id);
     await recordRequest(ctx, planned.search, request, planned.doc.line);
     await ctx.wh.run(`UPDATE submissions SET request_id = $3 WHERE search_hash = $1 AND started_at = $2::TIMESTAMPTZ`,
       [planned.searchHash, startedAt, request.request_id]);

@@ -1,83 +1,119 @@
 import type { ApiStats } from '../api/client.js';
-import type { SearchStepResult } from './nightly.js';
-import type { TransferSummary } from './transfer.js';
+import { printable } from '../shared/printable.js';
 import { formatChanges, type ChangeRow } from '../warehouse/changes.js';
+import type { RunFailure, RunStatus } from './outcome.js';
+import type { StageName, StageResult, StageStatus } from './stage.js';
 
-/** A run's outcome, printed at the end, stored in runs.summary and written to the Markdown report. */
+/** A run's outcome, printed at the end, stored in runs.summary and written to the reports. Derived from its stages. */
 export interface RunSummary {
   runId: string;
   command: string;
-  status: 'ok' | 'partial' | 'interrupted' | 'failed' | 'dry-run';
+  status: RunStatus | 'dry-run';
+  exitCode: number;
   startedAt: string;
   finishedAt: string;
   durationMs: number;
-  documents: { listed: number; valid: number; rejected: number; duplicates: number; fresh: number; toSearch: number; resumed: number };
-  requests: { submitted: number; adopted: number; resubmittedCancelled: number; completed: number; stillRunning: number; failed: number; pages: number; polls: number };
-  warehouse: { lawsuitsThisRun: number; lawsuits: number; parties: number; lawyers: number; steps: number; responses: number };
+  stages: Array<{ name: StageName; status: StageStatus; ms: number; counts: Record<string, number>; error?: { code: string; message: string } }>;
+  /** Warehouse totals after the run (absent when the command does not write one). */
+  warehouse?: { lawsuitsThisRun: number; lawsuits: number; parties: number; lawyers: number; steps: number; responses: number };
   api: { calls: number; byStatus: Record<string, number>; retries: number };
-  transfer?: { listed: number; loaded: number; skipped: number; failed: number; rows: number };
-  exports?: { tables: number; rows: number; dir: string };
-  failures: Array<{ what: string; where: string; code: string; reason: string }>;
+  failures: RunFailure[];
   /** What changed since the previous run, per kind, and the most telling changes. */
   changes?: { counts: Record<string, number>; top: ChangeRow[] };
+  exportDir?: string;
   /** Dry runs: what would be sent. */
-  plan?: { expectedCalls: number; onDemand: number; byType: Record<string, number>; rejected: Array<{ line: number; reason: string }> };
+  plan?: { byType: Record<string, number>; rejected: Array<{ line: number; reason: string }> };
 }
 
-export function statusOf(s: Pick<RunSummary, 'failures'> & { interrupted?: boolean; stillRunning?: number }): RunSummary['status'] {
-  if (s.interrupted) return 'interrupted';
-  return s.failures.length > 0 || (s.stillRunning ?? 0) > 0 ? 'partial' : 'ok';
+export function stageSummary(results: readonly StageResult[]): RunSummary['stages'] {
+  return results.map((r) => ({
+    name: r.name, status: r.status, ms: r.finishedAt.getTime() - r.startedAt.getTime(), counts: r.counts,
+    ...(r.error ? { error: r.error } : {}),
+  }));
 }
 
-export function searchFailures(r: SearchStepResult): RunSummary['failures'] {
-  return r.failures.map((f) => ({ what: 'document', where: `line ${f.line} (${f.searchType})`, code: f.code, reason: f.reason }));
+export function apiSummary(s: ApiStats | undefined): RunSummary['api'] {
+  return s ? { calls: s.calls, byStatus: s.byStatus, retries: s.retries } : { calls: 0, byStatus: {}, retries: 0 };
 }
 
-export function transferFailures(t: TransferSummary): RunSummary['failures'] {
-  return t.failed.map((f) => ({ what: 'transfer file', where: `${f.name} (${f.id})`, code: 'TRANSFER_FAILED', reason: f.reason }));
+export function stageOf(s: Pick<RunSummary, 'stages'>, name: StageName): RunSummary['stages'][number] | undefined {
+  return s.stages.find((x) => x.name === name);
 }
 
-export function apiSummary(s: ApiStats): RunSummary['api'] {
-  return { calls: s.calls, byStatus: s.byStatus, retries: s.retries };
+const n = (c: Record<string, number>, k: string): number => c[k] ?? 0;
+
+/** One stage's figures in words. */
+export function describeStage(st: RunSummary['stages'][number], s: RunSummary): string {
+  const c = st.counts;
+  if (st.status === 'skipped' || ((st.status === 'failed' || st.status === 'refused') && Object.keys(c).length === 0)) {
+    return st.error ? `${st.error.code === 'STAGE_LEFT_OUT' ? '' : `[${st.error.code}] `}${st.error.message}` : '';
+  }
+  let text: string;
+  switch (st.name) {
+    case 'documents':
+      text = `${n(c, 'listed')} listed, ${n(c, 'valid')} valid, ${n(c, 'rejected')} rejected, ${n(c, 'duplicates')} duplicates, `
+        + `${n(c, 'fresh')} fresh (skipped), ${n(c, 'to_search')} searched, ${n(c, 'resumed')} resumed`;
+      break;
+    case 'search':
+      text = `${n(c, 'submitted')} submitted, ${n(c, 'adopted')} adopted after a crash, ${n(c, 'completed')} completed, `
+        + `${n(c, 'still_running')} still running, ${n(c, 'failed')} failed, ${n(c, 'resubmitted_cancelled')} resubmitted after cancel, `
+        + `${n(c, 'resubmitted_lost')} resubmitted after the provider lost them${n(c, 'not_searched') ? `, ${n(c, 'not_searched')} not searched` : ''}; `
+        + `${n(c, 'pages')} pages read, ${n(c, 'polls')} polling calls (${n(c, 'probes')} single probes)`;
+      break;
+    case 'transfer':
+      text = `${n(c, 'listed')} listed, ${n(c, 'loaded')} loaded (${n(c, 'rows')} rows), ${n(c, 'already_loaded')} already loaded, ${n(c, 'failed')} failed`;
+      break;
+    case 'changes': {
+      const kinds = Object.entries(c).filter(([, v]) => v > 0).map(([k, v]) => `${v} ${k}`);
+      text = kinds.length ? kinds.join(', ') : 'none';
+      break;
+    }
+    case 'query':
+      text = `${n(c, 'documents')} documents, ${n(c, 'answered')} answered, ${n(c, 'failed')} failed`;
+      break;
+    case 'track':
+      text = `${n(c, 'documents')} documents, ${n(c, 'created')} created, ${n(c, 'existing')} already tracked (${n(c, 'conflicts')} answered 409), `
+        + `${n(c, 'recurrence_mismatches')} with another recurrence, ${n(c, 'failed')} failed`;
+      break;
+    case 'exports':
+      text = `${n(c, 'tables')} tables, ${n(c, 'rows')} rows -> ${s.exportDir ?? 'the export folder'}`;
+      break;
+    case 'publish':
+      text = st.status === 'ok' ? 'the night is published' : 'the night is not published; the next run carries on from its work copy';
+      break;
+  }
+  return st.error && st.status !== 'ok' ? `${text}; [${st.error.code}] ${st.error.message}` : text;
 }
 
 /** A dry run's plan: what would be sent and what it would cost. */
 export function formatPlan(s: RunSummary): string {
-  const d = s.documents;
+  const d = stageOf(s, 'documents')?.counts ?? {};
   const p = s.plan!;
-  const types = Object.entries(p.byType).map(([t, n]) => `${n} ${t}`).join(', ') || 'none';
+  const types = Object.entries(p.byType).map(([t, k]) => `${k} ${t}`).join(', ') || 'none';
   const lines = [
     `dry run: nothing was sent`,
-    `  to search   ${d.toSearch} documents (${types}), ${p.onDemand} of them on_demand`,
-    `  resumed     ${d.resumed} requests still outstanding from an earlier run (polled and read, not submitted again)`,
-    `  skipped     ${d.fresh} searched less than LAWSUIT_FRESHNESS_DAYS ago (--force searches them), ${d.duplicates} duplicates`,
-    `  rejected    ${d.rejected} lines`,
+    `  to search   ${n(d, 'to_search')} documents (${types}), ${n(d, 'on_demand')} of them on_demand`,
+    `  resumed     ${n(d, 'resumed')} requests still outstanding from an earlier run (polled and read, not submitted again)`,
+    `  skipped     ${n(d, 'fresh')} searched less than LAWSUIT_FRESHNESS_DAYS ago (--force searches them), ${n(d, 'duplicates')} duplicates`,
+    `  rejected    ${n(d, 'rejected')} lines`,
     ...p.rejected.slice(0, 20).map((r) => `              line ${r.line}: ${r.reason}`),
-    `  cost        at least ${p.expectedCalls} API calls (one submission each, a polling call per 100 requests, one call per response page)`,
+    `  cost        at least ${n(d, 'expected_calls')} API calls (one submission each, a polling call per 100 requests, one call per response page)`,
   ];
   return lines.join('\n');
 }
 
-/** The human summary printed at the end of a run (stdout). */
+/** The human summary printed at the end of a run (stdout): a line per stage, then the totals and failures. */
 export function formatSummary(s: RunSummary): string {
   if (s.status === 'dry-run' && s.plan) return formatPlan(s);
-  const d = s.documents;
-  const r = s.requests;
-  const w = s.warehouse;
   const calls = Object.entries(s.api.byStatus).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k}: ${v}`).join(', ') || 'none';
-  const lines = [
-    `run ${s.runId} (${s.command}): ${s.status} in ${(s.durationMs / 1000).toFixed(1)} s`,
-    `  documents  ${d.listed} listed, ${d.valid} valid, ${d.rejected} rejected, ${d.duplicates} duplicates, ${d.fresh} fresh (skipped), ${d.toSearch} searched, ${d.resumed} resumed`,
-    `  requests   ${r.submitted} submitted, ${r.adopted} adopted after a crash, ${r.completed} completed, ${r.stillRunning} still running, ${r.failed} failed, ${r.resubmittedCancelled} resubmitted after cancel`,
-    `  responses  ${r.pages} pages read, ${r.polls} polling calls`,
-    `  warehouse  ${w.lawsuitsThisRun} lawsuits seen tonight; totals: ${w.lawsuits} lawsuits, ${w.parties} parties, ${w.lawyers} lawyers, ${w.steps} steps, ${w.responses} raw responses`,
-    `  api calls  ${s.api.calls} (${calls}), ${s.api.retries} retries`,
-  ];
-  if (s.plan) lines.push(`  plan       at least ${s.plan.expectedCalls} calls, ${s.plan.onDemand} on_demand searches`);
-  if (s.transfer) lines.push(`  transfer   ${s.transfer.listed} listed, ${s.transfer.loaded} loaded (${s.transfer.rows} rows), ${s.transfer.skipped} already loaded, ${s.transfer.failed} failed`);
-  if (s.changes) lines.push(...formatChanges(s.changes));
-  if (s.exports) lines.push(`  exports    ${s.exports.tables} tables, ${s.exports.rows} rows -> ${s.exports.dir}`);
-  for (const f of s.failures.slice(0, 20)) lines.push(`  FAILED     ${f.what} ${f.where}: [${f.code}] ${f.reason}`);
-  if (s.failures.length > 20) lines.push(`  ... and ${s.failures.length - 20} more failures (see the runs table)`);
+  const lines = [`run ${s.runId} (${s.command}): ${s.status} in ${(s.durationMs / 1000).toFixed(1)} s`];
+  for (const st of s.stages) lines.push(`  ${st.name.padEnd(10)} ${st.status.padEnd(12)} ${printable(describeStage(st, s), 500)}`.trimEnd());
+  // The telling changes under the stage lines; new lawsuits are only counted (a first night has thousands).
+  if (s.changes) lines.push(...formatChanges({ counts: s.changes.counts, top: s.changes.top.filter((c) => c.change !== 'new_lawsuit') }).slice(1));
+  const w = s.warehouse;
+  if (w) lines.push(`  warehouse  ${w.lawsuitsThisRun} lawsuits seen tonight; totals: ${w.lawsuits} lawsuits, ${w.parties} parties, ${w.lawyers} lawyers, ${w.steps} steps, ${w.responses} raw responses`);
+  lines.push(`  api calls  ${s.api.calls} (${calls}), ${s.api.retries} retries`);
+  for (const f of s.failures.slice(0, 20)) lines.push(`  FAILED     ${f.what} ${printable(f.where, 200)}: [${printable(f.code, 60)}] ${printable(f.reason, 500)}`);
+  if (s.failures.length > 20) lines.push(`  ... and ${s.failures.length - 20} more failures (see the runs and run_stages tables)`);
   return lines.join('\n');
 }

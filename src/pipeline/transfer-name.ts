@@ -7,7 +7,7 @@ import { EtlError } from '../shared/errors.js';
 
 export class UnsafeNameError extends EtlError {
   constructor(message: string) {
-    super('TRANSFER_UNSAFE_NAME', message, { transient: false });
+    super('TRANSFER_UNSAFE_NAME', message);
     this.name = 'UnsafeNameError';
   }
 }

@@ -8,6 +8,8 @@
 
 import { mkdir, rm } from 'node:fs/promises';
 import type { Logger } from 'pino';
+import { EtlError } from '../shared/errors.js';
+import { codeOf, decide, reachOf } from '../shared/failure-policy.js';
 import { scrubText } from '../shared/logger.js';
 import {
   ensureTransferSchema, loadTransferFile, markTransferDownloaded, markTransferError, transferFileStates,
@@ -26,8 +28,9 @@ export interface TransferRecordLike extends TransferFileMeta {
  * pass it as is.
  */
 export interface TransferApi {
-  /** Every file matching the query, across all pages. */
-  walk(q: { status?: string | string[]; page_size?: number; order_by?: string; order?: 'asc' | 'desc' }): AsyncIterable<TransferRecordLike>;
+  /** Every file matching the query, across all pages (stopping early on abort, telling `onStop` why a lying listing was left). */
+  walk(q: { status?: string | string[]; page_size?: number; order_by?: string; order?: 'asc' | 'desc' },
+    opts?: { signal?: AbortSignal; onStop?: (why: string, fields: Record<string, unknown>) => void }): AsyncIterable<TransferRecordLike>;
   /** The record with a fresh pre-signed address (`download_url`, null when the file has no content). */
   get(id: string): Promise<TransferRecordLike & { download_url?: string | null }>;
   patch(id: string, status: 'downloaded' | 'error', errorMessage?: string): Promise<unknown>;
@@ -66,7 +69,7 @@ export interface TransferSummary {
   /** Files loaded earlier whose "downloaded" PATCH this run sent (after a crash or a failed PATCH). */
   patchedLate: number;
   /** Files that failed in this run, PATCHed error when the provider accepted it. */
-  failed: Array<{ id: string; name: string; reason: string }>;
+  failed: Array<{ id: string; name: string; code: string; reason: string }>;
   /** Rows loaded in this run. */
   rows: number;
 }
@@ -88,7 +91,9 @@ export async function runTransfer(deps: RunTransferDeps): Promise<TransferSummar
 
   // The whole listing first: PATCHing files while walking would move the remaining ones between pages.
   const todo: TransferRecordLike[] = [];
-  for await (const f of api.walk({ status: 'completed', page_size: 100, order_by: 'created_at', order: 'asc' })) {
+  const walk = api.walk({ status: 'completed', page_size: 100, order_by: 'created_at', order: 'asc' },
+    { signal: deps.signal, onStop: (why, fields) => log.warn(fields, why) });
+  for await (const f of walk) {
     out.listed++;
     const local = states.get(f.transfer_file_id);
     if (local === 'loaded' || local === 'downloaded') out.skipped++;
@@ -104,7 +109,7 @@ export async function runTransfer(deps: RunTransferDeps): Promise<TransferSummar
     if (r.ok) {
       out.loaded++;
       out.rows += r.rows;
-    } else out.failed.push({ id: f.transfer_file_id, name: f.name, reason: r.reason });
+    } else out.failed.push({ id: f.transfer_file_id, name: f.name, code: r.code, reason: r.reason });
   }
   log.info({ loaded: out.loaded, rows: out.rows, failed: out.failed.length }, 'transfer files done');
   return out;
@@ -122,7 +127,7 @@ async function patchDownloaded(deps: RunTransferDeps, id: string): Promise<boole
   }
 }
 
-type OneResult = { ok: true; rows: number } | { ok: false; reason: string };
+type OneResult = { ok: true; rows: number } | { ok: false; code: string; reason: string };
 
 async function transferOne(deps: RunTransferDeps, listed: TransferRecordLike): Promise<OneResult> {
   const { api, log } = deps;
@@ -142,7 +147,7 @@ async function transferOne(deps: RunTransferDeps, listed: TransferRecordLike): P
         const fresh = await api.get(id);
         meta = { ...listed, ...fresh };
         if (meta.name !== listed.name) path = stagingPath(deps.stagingDir, id, meta.name);
-        if (!fresh.download_url) throw Object.assign(new Error('the provider gave no download address for this file'), { code: 'TRANSFER_NO_ADDRESS', transient: false });
+        if (!fresh.download_url) throw new EtlError('TRANSFER_NO_ADDRESS', 'the provider gave no download address for this file');
         const started = Date.now();
         const { bytes } = await api.download(fresh.download_url, path, { expectedSize: numberOrUndefined(meta.file_size), retries: 0 });
         const loaded = await loadTransferFile(deps.wh, { meta, path, runId: deps.runId, attempts });
@@ -153,8 +158,10 @@ async function transferOne(deps: RunTransferDeps, listed: TransferRecordLike): P
         return { ok: true, rows: loaded.rows };
       } catch (e) {
         if (e instanceof CrashSignal) throw e;
+        // A refusal of the resource or the key, or our own disk failing, is not this file's: it ends the stage.
+        if (reachOf(e, 'item') !== 'item') throw e;
         lastError = e;
-        if (isPermanent(e) || attempt >= retries) break;
+        if (decide(e, 'idempotent') !== 'retry' || attempt >= retries) break;
         const expired = codeOf(e) === EXPIRED;
         const waitMs = expired ? 0 : backoff * 2 ** attempt;
         log.warn({ transferFileId: id, attempt, code: codeOf(e), reason: reasonOf(e), waitMs }, expired ? 'download address expired; fetching a fresh one' : 'transfer file failed; retrying');
@@ -177,32 +184,19 @@ async function transferOne(deps: RunTransferDeps, listed: TransferRecordLike): P
   }
   await markTransferError(deps.wh, meta, reason, deps.runId, attempts, patched);
   log.error({ transferFileId: id, name: safeName(listed.name), code: codeOf(lastError), reason, attempts }, 'transfer file failed');
-  return { ok: false, reason };
+  return { ok: false, code: codeOf(lastError), reason };
 }
 
 /** Thrown by `onLoaded` in crash tests to leave the run at once, as a killed process would. */
 export class CrashSignal extends Error {}
 
-function isPermanent(e: unknown): boolean {
-  const code = codeOf(e);
-  if (code === EXPIRED) return false;
-  if (code === 'TRANSFER_UNSAFE_NAME' || code === 'TRANSFER_NO_ADDRESS') return true;
-  // Failures of the provider's API itself other than the transient ones (auth, 404) will not heal by retrying.
-  const status = (e as { statusCode?: unknown }).statusCode;
-  return typeof status === 'number' && status >= 400 && status < 500 && status !== 408 && status !== 429;
-}
-
-function codeOf(e: unknown): string | undefined {
-  const c = (e as { code?: unknown } | undefined)?.code;
-  return typeof c === 'string' ? c : undefined;
-}
 
 /** A reason fit for a log line, the warehouse and the provider: one line, no address query strings. */
 function reasonOf(e: unknown): string {
   const msg = e instanceof Error ? e.message : String(e);
   const code = codeOf(e);
   const text = scrubText(msg.split('\n')[0]).slice(0, 500);
-  return code && !text.includes(code) ? `${code}: ${text}` : text;
+  return code !== 'UNEXPECTED' && !text.includes(code) ? `${code}: ${text}` : text;
 }
 
 function numberOrUndefined(v: unknown): number | undefined {

@@ -5,6 +5,7 @@ import { EtlError, EXIT } from '../shared/errors.js';
 import { logger } from '../shared/logger.js';
 import { defaultLockPath } from '../shared/lock.js';
 import { childRunner, type JobRunner } from './child-runner.js';
+import { loadJobs, type JobSpec } from './job-loader.js';
 import { startScheduler } from './scheduler.js';
 
 export const SCHEDULE_HELP = `usage: lawsuit-etl schedule [--jobs DIR] [--state FILE] [--lock FILE]
@@ -26,6 +27,11 @@ export interface ScheduleCliDeps {
   killAfterMs?: number;
   log?: Logger;
   env?: NodeJS.ProcessEnv;
+  /**
+   * Checks the configuration each enabled job's command will run with, throwing a ConfigError (exit 2) that
+   * lists every problem: a container whose every job would exit 2 must stop at once, not stay "Up".
+   */
+  validate?: (jobs: JobSpec[]) => void;
 }
 
 /**
@@ -49,8 +55,10 @@ export async function runScheduleCli(argv: string[], deps: ScheduleCliDeps = {})
     return EXIT.ok;
   }
   const log = deps.log ?? logger();
+  const jobsDir = values.jobs ?? env.LAWSUIT_JOBS_DIR ?? fileURLToPath(new URL('../../jobs', import.meta.url));
+  deps.validate?.(loadJobs(jobsDir).filter((j) => j.enabled));
   const scheduler = await startScheduler({
-    jobsDir: values.jobs ?? env.LAWSUIT_JOBS_DIR ?? fileURLToPath(new URL('../../jobs', import.meta.url)),
+    jobsDir,
     statePath: values.state ?? env.LAWSUIT_SCHEDULE_STATE ?? 'data/schedule-state.json',
     lockPath: values.lock ?? defaultLockPath(env),
     runner: deps.runner ?? childRunner({ cliPath: deps.cliPath, killAfterMs: deps.killAfterMs }),

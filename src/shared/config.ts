@@ -9,8 +9,12 @@ export interface Config {
   urls: { requests: string; tracking: string; lawsuits: string; transfer: string };
   /** DuckDB file. Default `data/warehouse.duckdb`. */
   warehouse: string;
-  /** Documents list (CSV). Default `config/documents.example.csv`. */
-  documents: string;
+  /**
+   * Documents list (CSV). Required by `run`, `query` and `track` (no default against the real service: the
+   * example list must never be searched, and paid for, by mistake); with `sandbox` it defaults to
+   * `config/documents.example.csv`. Undefined for commands that read no list.
+   */
+  documents?: string;
   /** Parquet exports folder. Default `data/exports`. */
   exportDir: string;
   /** Where transfer files are downloaded before loading. Default `data/staging`. */
@@ -43,16 +47,40 @@ export interface Config {
   duckdbMemoryLimit: string;
   /** DuckDB worker threads; fewer threads hold less memory. Default 1. */
   duckdbThreads: number;
+  /**
+   * How long a run waits for its requests to finish, in minutes (decimals allowed); what is still running then
+   * stays outstanding for the next run, and the night is published with the rest. Default 120, at most 1440.
+   */
+  maxWaitMinutes: number;
+  /** Resources the embedded sandbox's plan leaves out (answered 403), e.g. `transfer`. Default none. */
+  sandboxForbid?: string;
   /** Skip the transfer-file step of `run`. */
   skipTransfer: boolean;
   /** Skip the export step of `run`. */
   skipExport: boolean;
 }
 
+/** The commands whose configuration is checked, and what each needs. */
+export const COMMAND_NEEDS = {
+  run: { api: true, documents: true },
+  query: { api: true, documents: true },
+  track: { api: true, documents: true },
+  transfer: { api: true, documents: false },
+  export: { api: false, documents: false },
+  report: { api: false, documents: false },
+  rebuild: { api: false, documents: false },
+} as const satisfies Record<string, { api: boolean; documents: boolean }>;
+export type ConfiguredCommand = keyof typeof COMMAND_NEEDS;
+
 export interface ConfigInput {
   env?: NodeJS.ProcessEnv;
   /** Flags from the command line, already parsed; they win over the environment. */
   flags?: Partial<Record<string, string | boolean | undefined>>;
+  /**
+   * The command to configure: a key and addresses are required only by commands that call the API (and not
+   * in a dry run), a documents list only by those that read one. Default `run`.
+   */
+  command?: ConfiguredCommand;
 }
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -97,42 +125,68 @@ export function loadConfig(input: ConfigInput = {}): Config {
     return n;
   };
 
+  const decimal = (envName: string, fileKey: string, dflt: number, min: number, max: number): number => {
+    const raw = pick(undefined, envName, fileKey);
+    if (raw === undefined) return dflt;
+    const n = Number(raw);
+    if (raw.trim() === '' || !Number.isFinite(n) || n < min || n > max) {
+      problems.push(`${envName}=${JSON.stringify(raw)} must be a number from ${min} to ${max}`);
+      return dflt;
+    }
+    return n;
+  };
+
   const sandbox = bool('sandbox', 'LAWSUIT_SANDBOX', 'sandbox');
   const logLevel = pick(undefined, 'LOG_LEVEL', 'log_level') ?? 'info';
   if (!LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL=${JSON.stringify(logLevel)} is not a level (allowed: ${LEVELS.join(', ')})`);
 
+  const command = input.command ?? 'run';
+  const dryRun = flags['dry-run'] === true;
+  const needs = COMMAND_NEEDS[command];
+  const needsApi = needs.api && !dryRun && !sandbox;
+
   let apiKey = env.LAWSUIT_API_KEY || undefined;
   const keyFile = env.LAWSUIT_API_KEY_FILE;
+  const keyVar = apiKey ? 'LAWSUIT_API_KEY' : 'LAWSUIT_API_KEY_FILE';
   if (!apiKey && keyFile) {
     try {
-      apiKey = readFileSync(keyFile, 'utf8').trim() || undefined;
+      // A trailing newline is how editors end a file; anything else invisible is a problem reported below.
+      apiKey = readFileSync(keyFile, 'utf8').replace(/\r?\n$/, '') || undefined;
       if (!apiKey) problems.push(`LAWSUIT_API_KEY_FILE=${keyFile}: the file is empty`);
     } catch (e) {
       problems.push(`LAWSUIT_API_KEY_FILE=${keyFile}: cannot read it (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
     }
   }
-  if (apiKey && /\s/.test(apiKey)) problems.push('LAWSUIT_API_KEY contains white space (the value is not shown)');
+  if (apiKey !== undefined) {
+    const bad = headerValueProblem(apiKey);
+    if (bad) problems.push(`${keyVar}: the key ${bad}, so it cannot be sent as the api-key header (the value is not shown)`);
+  }
 
   const urls = { requests: '', tracking: '', lawsuits: '', transfer: '' };
   for (const [k, name] of Object.entries(URL_VARS) as Array<[keyof typeof urls, string]>) {
     const v = pick(undefined, name, `${k}_url`);
     if (v === undefined) continue;
-    if (!/^https?:\/\/[^\s]+$/.test(v)) problems.push(`${name}=${JSON.stringify(v)} is not an http(s) address`);
+    const bad = addressProblem(v);
+    if (bad) problems.push(`${name}=${JSON.stringify(redactAddress(v))} ${bad}`);
     else urls[k] = v.replace(/\/+$/, '');
   }
 
-  const dryRun = flags['dry-run'] === true;
-  if (!sandbox) {
+  if (needsApi) {
     if (!apiKey && !keyFile) problems.push('LAWSUIT_API_KEY (or LAWSUIT_API_KEY_FILE) is required unless --sandbox is given');
     const missing = (Object.keys(URL_VARS) as Array<keyof typeof urls>).filter((k) => !urls[k] && !problems.some((p) => p.startsWith(URL_VARS[k])));
     if (missing.length) problems.push(`${missing.map((k) => URL_VARS[k]).join(', ')} required unless --sandbox is given`);
+  }
+  let documents = pick('documents', 'LAWSUIT_DOCUMENTS', 'documents');
+  if (documents === undefined && needs.documents) {
+    if (sandbox) documents = 'config/documents.example.csv';
+    else problems.push(`${command}: a documents list is required: give --documents FILE or set LAWSUIT_DOCUMENTS (only --sandbox defaults to the example list)`);
   }
 
   const cfg: Config = {
     apiKey,
     urls,
     warehouse: pick('warehouse', 'LAWSUIT_WAREHOUSE', 'warehouse') ?? 'data/warehouse.duckdb',
-    documents: pick('documents', 'LAWSUIT_DOCUMENTS', 'documents') ?? 'config/documents.example.csv',
+    documents,
     exportDir: pick('export-dir', 'LAWSUIT_EXPORT_DIR', 'export_dir') ?? 'data/exports',
     stagingDir: pick(undefined, 'LAWSUIT_STAGING_DIR', 'staging_dir') ?? 'data/staging',
     reportsDir: pick(undefined, 'LAWSUIT_REPORTS_DIR', 'reports_dir') ?? 'data/reports',
@@ -149,11 +203,49 @@ export function loadConfig(input: ConfigInput = {}): Config {
     sandboxFaults: pick('faults', 'LAWSUIT_SANDBOX_FAULTS', 'sandbox_faults'),
     duckdbMemoryLimit: memoryLimit(pick(undefined, 'LAWSUIT_DUCKDB_MEMORY_LIMIT', 'duckdb_memory_limit') ?? '128MB', problems),
     duckdbThreads: int('LAWSUIT_DUCKDB_THREADS', 'duckdb_threads', 1, 1, 64),
+    maxWaitMinutes: decimal('LAWSUIT_MAX_WAIT_MINUTES', 'max_wait_minutes', 120, 0, 1440),
+    sandboxForbid: pick(undefined, 'LAWSUIT_SANDBOX_FORBID', 'sandbox_forbid'),
     skipTransfer: bool('skip-transfer', 'LAWSUIT_SKIP_TRANSFER', 'skip_transfer'),
     skipExport: bool('skip-export', 'LAWSUIT_SKIP_EXPORT', 'skip_export'),
   };
   if (problems.length) throw new ConfigError(problems);
   return cfg;
+}
+
+/**
+ * Why a value cannot be an HTTP header value, or undefined. Only visible ASCII is accepted: a zero-width space,
+ * a non-ASCII letter or a control character pasted with a key would either be refused by the HTTP stack at the
+ * first call or sent as something the provider does not know; both are better found before the run starts.
+ */
+export function headerValueProblem(v: string): string | undefined {
+  if (v.length === 0) return 'is empty';
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c === 0x20 || c === 0x09) return `contains white space at character ${i + 1}`;
+    if (c < 0x21 || c === 0x7f) return `contains a control character at character ${i + 1}`;
+    if (c > 0x7e) return `contains a character outside visible ASCII (U+${c.toString(16).toUpperCase().padStart(4, '0')}) at character ${i + 1}`;
+  }
+  return undefined;
+}
+
+/** Why a base address cannot be used, or undefined. */
+export function addressProblem(v: string): string | undefined {
+  if (headerValueProblem(v)) return 'is not an http(s) address (it has white space, control or non-ASCII characters)';
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    return 'is not an http(s) address';
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return 'is not an http(s) address';
+  if (u.username || u.password) return 'carries credentials; give the key through LAWSUIT_API_KEY(_FILE) instead';
+  if (u.search || u.hash) return 'has a query or fragment; give the base address only';
+  return undefined;
+}
+
+/** An address fit to print: its user and password replaced, its query dropped. */
+export function redactAddress(v: string): string {
+  return v.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/i, '$1[redacted]@').replace(/\?.*$/s, '?[redacted]');
 }
 
 function memoryLimit(v: string, problems: string[]): string {

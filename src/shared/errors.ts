@@ -1,23 +1,29 @@
-// Every error the tool throws on purpose carries a constant machine-readable `code`, says whether a retry
-// can help (`transient`), and maps to one of the contract's exit codes. The CLI entry only reads these.
+import { isTransient } from './failure-policy.js';
+
+// Every error the tool throws on purpose carries a constant machine-readable `code` and maps to one of the
+// contract's exit codes. Whether a retry can help, and how far a failure reaches, is not decided here but by
+// the failure policy (failure-policy.ts) from the code: one table, asked by every caller.
 
 export const EXIT = { ok: 0, unexpected: 1, usage: 2, auth: 3, partial: 4 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
-export interface EtlErrorOptions { cause?: unknown; transient?: boolean; exitCode?: ExitCode; details?: Record<string, unknown> }
+export interface EtlErrorOptions { cause?: unknown; exitCode?: ExitCode; details?: Record<string, unknown> }
 
 export class EtlError extends Error {
   readonly code: string;
-  readonly transient: boolean;
   readonly exitCode: ExitCode;
   readonly details: Record<string, unknown>;
   constructor(code: string, message: string, opts: EtlErrorOptions = {}) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = 'EtlError';
     this.code = code;
-    this.transient = opts.transient ?? false;
     this.exitCode = opts.exitCode ?? EXIT.unexpected;
     this.details = opts.details ?? {};
+  }
+
+  /** Whether a retry can help: the failure policy's answer for this code. */
+  get transient(): boolean {
+    return isTransient(this);
   }
 }
 

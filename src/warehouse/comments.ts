@@ -37,13 +37,24 @@ export const COMMENTS: Record<string, Described> = {
     columns: {
       run_id: 'run identifier: start time (UTC, compact ISO) and a random suffix; sorts by start',
       started_at: 'when the run started', finished_at: 'when the run finished (NULL: still running or crashed)',
-      status: 'ok, partial (some documents or files failed), interrupted, failed, running or dry-run',
+      status: 'ok, partial (some documents, files or stages failed or were refused), refused (the key was refused), interrupted, failed or running (still running, or killed: the next run closes it)',
       command: 'the command that started the run (run, transfer, query, track)', calls: 'API calls made',
       calls_by_status: 'API calls per HTTP status (JSON object)', documents: 'valid documents in the list',
       rejected: 'lines of the list rejected', requests_submitted: 'asynchronous requests submitted (paid)',
       requests_completed: 'requests completed and collected', lawsuits: 'lawsuits seen by this run',
       parties: 'parties in the warehouse after the run', steps: 'steps in the warehouse after the run',
       errors: 'failures listed in the summary', summary: 'the whole run summary as printed (JSON)',
+    },
+  },
+  run_stages: {
+    comment: 'One row per stage of every run (documents, search, transfer, changes, query, track, exports, publish): how each ended and what it did.',
+    columns: {
+      run_id: 'the run (runs.run_id)', stage: 'the stage: documents, search, transfer, changes, query, track, exports or publish',
+      position: 'order of the stage in its run (0-based)',
+      status: 'ok (done; some items may have failed, see failures), failed, refused (the provider refused the resource or the key), skipped (not run: see error_message) or interrupted (stopped by SIGTERM, or killed while it ran)',
+      started_at: 'when the stage started', finished_at: 'when it ended (NULL: the run was killed while it ran)',
+      counts: 'the stage\'s figures (JSON object of counts)', failures: 'documents, files or requests that failed inside the stage',
+      error_code: 'constant code of what ended or skipped the stage', error_message: 'what happened and what to do',
     },
   },
   requests: {

@@ -47,6 +47,31 @@ export async function finishRun(wh: Warehouse, runId: string, t: RunTotals): Pro
     t.requestsCompleted, t.lawsuits, t.parties, t.steps, t.errors, t.summary === undefined ? null : JSON.stringify(t.summary)]);
 }
 
+export interface StageRow {
+  stage: string;
+  position: number;
+  status: string;
+  startedAt: Date;
+  finishedAt?: Date;
+  counts?: Record<string, number>;
+  failures?: number;
+  errorCode?: string | null;
+  errorMessage?: string | null;
+}
+
+/**
+ * Writes a stage's row (insert or replace). The runner writes it first when the stage starts, as
+ * `interrupted` with no end, so that a run killed mid-stage leaves a true row behind, then again when it ends.
+ */
+export async function recordStage(wh: Warehouse, runId: string, row: StageRow): Promise<void> {
+  await wh.run(`INSERT INTO run_stages (run_id, stage, position, status, started_at, finished_at, counts, failures, error_code, error_message)
+    VALUES ($1, $2, $3, $4, $5::TIMESTAMPTZ, $6::TIMESTAMPTZ, $7::JSON, $8, $9, $10)
+    ON CONFLICT (run_id, stage) DO UPDATE SET status = excluded.status, finished_at = excluded.finished_at, counts = excluded.counts,
+      failures = excluded.failures, error_code = excluded.error_code, error_message = excluded.error_message`,
+  [runId, row.stage, row.position, row.status, row.startedAt, row.finishedAt ?? null, row.counts ?? {}, row.failures ?? 0,
+    row.errorCode ?? null, row.errorMessage ?? null]);
+}
+
 export interface RequestRow {
   request_id: string;
   search_type?: string | null;

@@ -246,9 +246,27 @@ CREATE TABLE submissions (
   PRIMARY KEY (search_hash, started_at)
 );`;
 
+// Every stage of every run (src/pipeline/stage.ts). A stage's row is written when it starts, as
+// 'interrupted', and rewritten when it ends: a run killed mid-stage leaves the truth behind.
+const runStages = `
+CREATE TABLE run_stages (
+  run_id VARCHAR NOT NULL,
+  stage VARCHAR NOT NULL,
+  position INTEGER NOT NULL,
+  status VARCHAR NOT NULL,
+  started_at TIMESTAMPTZ NOT NULL,
+  finished_at TIMESTAMPTZ,
+  counts JSON,
+  failures INTEGER NOT NULL DEFAULT 0,
+  error_code VARCHAR,
+  error_message VARCHAR,
+  PRIMARY KEY (run_id, stage)
+);`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'core tables', sql: coreTables },
   { version: 2, name: 'submission intents', sql: submissions },
   ...SYNC_MIGRATIONS,
   ...ANALYTICS_MIGRATIONS,
+  { version: 40, name: 'run stages', sql: runStages },
 ];

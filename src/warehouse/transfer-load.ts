@@ -36,7 +36,7 @@ const LINEAGE = ['transfer_file_id', 'loaded_at'];
 
 export class TransferLoadError extends EtlError {
   constructor(code: 'TRANSFER_FILE_SHAPE' | 'TRANSFER_FILE_READ', message: string, cause?: unknown) {
-    super(code, message, { cause, transient: code === 'TRANSFER_FILE_READ' });
+    super(code, message, { cause });
     this.name = 'TransferLoadError';
   }
 }

@@ -27,7 +27,7 @@ describe('lawsuit-etl run --sandbox (npm start)', () => {
       const run = cli(['run', '--sandbox'], env);
       expect(run.status, run.stderr).toBe(0);
       expect(run.stdout).toMatch(/^run \S+ \(run\): ok in/m);
-      expect(run.stdout).toMatch(/documents\s+\d+ listed, \d+ valid, [1-9]\d* rejected/);
+      expect(run.stdout).toMatch(/documents\s+ok\s+\d+ listed, \d+ valid, [1-9]\d* rejected/);
       expect(run.stdout).not.toContain('sandbox-key');
       expect(run.stderr).not.toContain('sandbox-key');
       expect(readdirSync(join(tmp.dir, 'reports')).filter((f) => f.endsWith('.md'))).toHaveLength(1);
@@ -76,7 +76,7 @@ describe('lawsuit-etl run --sandbox (npm start)', () => {
           run.on('exit', (code) => { sb.kill('SIGTERM'); process.exitCode = code; });
         });`], {
         encoding: 'utf8', timeout: 120_000,
-        env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'fatal', LAWSUIT_WAREHOUSE: join(tmp.dir, 'w.duckdb'), LAWSUIT_REPORTS_DIR: join(tmp.dir, 'r') },
+        env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'fatal', LAWSUIT_WAREHOUSE: join(tmp.dir, 'w.duckdb'), LAWSUIT_REPORTS_DIR: join(tmp.dir, 'r'), LAWSUIT_DOCUMENTS: 'config/documents.example.csv' },
       });
       expect(res.status).toBe(3);
       expect(res.stderr).toMatch(/permission|quota/i);

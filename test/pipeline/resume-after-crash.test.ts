@@ -8,7 +8,7 @@ import { apiEnv, counters, runCli, sandboxProcess, warehouseFingerprint, type Sa
 // A run killed with SIGKILL at any point and started again must finish the work with the same warehouse as
 // an uninterrupted run, and must never submit a search twice (counted by the sandbox itself).
 
-const POINTS = ['submit.before-post=3', 'submit.after-post=1', 'submit.after-post=12', 'collect.after-commit=2', 'run.after-search=1', 'transfer.after-load=2'];
+const POINTS = ['submit.before-post=3', 'submit.after-post=1', 'submit.after-post=12', 'collect.after-commit=2', 'stage.after-search=1', 'transfer.after-load=2'];
 
 describe('resume after SIGKILL', () => {
   let sb: SandboxProcess;

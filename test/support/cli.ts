@@ -28,6 +28,7 @@ export function sandboxProcess(args: string[] = []): Promise<SandboxProcess> {
 export function apiEnv(url: string, extra: Record<string, string> = {}): Record<string, string> {
   return {
     PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn',
+    LAWSUIT_DOCUMENTS: 'config/documents.example.csv',
     LAWSUIT_API_KEY: 'sandbox-key', LAWSUIT_REQUESTS_URL: url, LAWSUIT_TRACKING_URL: url, LAWSUIT_LAWSUITS_URL: url, LAWSUIT_TRANSFER_URL: url,
     ...extra,
   };

@@ -3,9 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { loadConfig, type Config } from '../../src/shared/config.js';
-import { readDocuments } from '../../src/input/documents.js';
-import { openSession } from '../../src/pipeline/session.js';
-import { runNightly } from '../../src/pipeline/run.js';
+import { runCommand } from '../../src/pipeline/runner.js';
 import type { RunSummary } from '../../src/pipeline/summary.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
 
@@ -35,15 +33,17 @@ export const silent = pino({ level: 'silent' });
 
 /** One nightly run in-process, as `lawsuit-etl run` does it, against whatever the config points at. */
 export async function nightly(cfg: Config, opts: { signal?: AbortSignal } = {}): Promise<RunSummary> {
-  const list = await readDocuments(cfg.documents);
-  const session = await openSession(cfg, { command: 'run', log: silent, signal: opts.signal ?? new AbortController().signal, apiKey: cfg.apiKey ?? '' });
-  let summary: RunSummary | undefined;
-  try {
-    summary = await runNightly(session.ctx, list, { poll: { minIntervalMs: 20, maxIntervalMs: 200 } });
-    return summary;
-  } finally {
-    await session.close({ publish: summary !== undefined && summary.status !== 'interrupted' });
-  }
+  const r = await runCommand({
+    command: 'run', cfg, log: silent, signal: opts.signal ?? new AbortController().signal,
+    environment: async (c) => ({ cfg: c, apiKey: c.apiKey ?? '', close: async () => undefined }),
+    pollTuning: { minIntervalMs: 20, maxIntervalMs: 200 },
+  });
+  return r.summary;
+}
+
+/** A stage's counts in a summary (0 for a figure it does not have). */
+export function countOf(s: RunSummary, stage: string, figure: string): number {
+  return s.stages.find((x) => x.name === stage)?.counts[figure] ?? 0;
 }
 
 export async function query<T = Record<string, unknown>>(path: string, sql: string): Promise<T[]> {

@@ -1,0 +1,45 @@
+import { EXIT, type ExitCode } from '../shared/errors.js';
+import type { ItemFailure, StageResult } from './stage.js';
+
+// What a run was, derived from its stage results alone: the `runs` row, the summary, the report and the exit
+// code all come from here, so they can never disagree.
+
+/**
+ * `ok`: every stage ran (or was left out on purpose) and nothing failed. `partial`: the night was done and
+ * published, but some documents, files, requests or stages failed or were refused, or requests were still
+ * running at the end of the wait budget. `refused`: the key was refused (401, or 403 on every search).
+ * `interrupted`: stopped by SIGTERM; the work copy is kept for the next run. `failed`: a usage error stopped it.
+ */
+export type RunStatus = 'ok' | 'partial' | 'refused' | 'interrupted' | 'failed';
+
+/** A line of the summary's failure list: an item that failed, or a stage that failed or was refused. */
+export interface RunFailure extends ItemFailure {
+  stage: string;
+}
+
+export interface Outcome {
+  status: RunStatus;
+  exitCode: ExitCode;
+  /** Stage-level failures first, then every item that failed, in stage order. */
+  failures: RunFailure[];
+  /** The stages that failed, were refused or were interrupted, for the one-line verdict. */
+  troubled: string[];
+}
+
+export function outcomeOf(stages: readonly StageResult[]): Outcome {
+  const failures: RunFailure[] = [];
+  for (const s of stages) {
+    if ((s.status === 'failed' || s.status === 'refused') && s.error) {
+      failures.push({ stage: s.name, what: 'stage', where: `${s.name} (${s.status})`, code: s.error.code, reason: s.error.message });
+    }
+  }
+  for (const s of stages) for (const f of s.failures) failures.push({ stage: s.name, ...f });
+  const troubled = stages.filter((s) => s.status === 'failed' || s.status === 'refused' || s.status === 'interrupted').map((s) => `${s.name} ${s.status}`);
+
+  const usage = stages.find((s) => s.usageError);
+  if (usage) return { status: 'failed', exitCode: EXIT.usage, failures, troubled };
+  if (stages.some((s) => s.runWide && s.status === 'refused')) return { status: 'refused', exitCode: EXIT.auth, failures, troubled };
+  if (stages.some((s) => s.status === 'interrupted')) return { status: 'interrupted', exitCode: EXIT.partial, failures, troubled };
+  if (troubled.length > 0 || failures.length > 0) return { status: 'partial', exitCode: EXIT.partial, failures, troubled };
+  return { status: 'ok', exitCode: EXIT.ok, failures, troubled };
+}

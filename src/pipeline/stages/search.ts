@@ -1,0 +1,210 @@
+import PQueue from 'p-queue';
+import type { RequestObject } from '../../api/types.js';
+import { EtlError } from '../../shared/errors.js';
+import { codeOf, reachOf, ruleFor, stageStatusFor } from '../../shared/failure-policy.js';
+import { markRequest } from '../../warehouse/ledger.js';
+import { collectRequest } from '../collect.js';
+import type { RunContext } from '../context.js';
+import { PageSink } from '../page-sink.js';
+import type { PlannedSearch } from '../plan.js';
+import { pollUntilFinished, type Waiting } from '../poll.js';
+import type { ItemFailure, NightData, Stage, StageReport } from '../stage.js';
+import { resolveOpenIntents, submitOne } from '../submit.js';
+import { planNight } from './documents.js';
+
+// The asynchronous half of a night: submit, poll, collect. Submissions, polling and page loading overlap;
+// the shared limiter in the API client keeps the whole under the key's rate limit.
+//
+// How far each failure reaches is the failure policy's answer: a document's failure is that document's (the
+// others go on); a refusal of the requests resource (403) stops all further submissions and ends the stage
+// refused; a refusal of the key (401) stops everything, here and in every later stage. What is still running
+// when the wait budget runs out stays outstanding in the ledger; the next run collects it without buying it
+// again.
+
+/** Cancelled requests are submitted again, at most this many times per document in one run. */
+const MAX_RESUBMITS = 5;
+/** Requests whose pages are read at the same time. */
+const COLLECT_CONCURRENCY = 4;
+
+export const searchStage: Stage = {
+  name: 'search',
+  needs: ['documents'],
+  callsApi: true,
+  run: (ctx, night) => searchDocuments(ctx, night),
+};
+
+interface SearchCounts {
+  submitted: number; adopted: number; resumed: number; completed: number; still_running: number; failed: number;
+  resubmitted_cancelled: number; resubmitted_lost: number; not_searched: number; pages: number; polls: number; probes: number;
+}
+
+async function searchDocuments(ctx: RunContext, night: NightData): Promise<StageReport> {
+  const started = Date.now();
+  const stored = await ctx.wh.all<{ request_id: string; created_at: Date | null }>(`SELECT request_id, created_at FROM requests`);
+  const adopted = await resolveOpenIntents(ctx, new Set(stored.map((r) => r.request_id)));
+  // An interrupted submission adopted just now is outstanding, not to be submitted again: plan afresh.
+  const plan = adopted > 0 ? await planNight(ctx, night.list!) : night.plan!;
+  night.plan = plan;
+  const counts: SearchCounts = {
+    submitted: 0, adopted, resumed: plan.resume.length, completed: 0, still_running: 0, failed: 0, resubmitted_cancelled: 0,
+    resubmitted_lost: 0, not_searched: 0, pages: 0, polls: 0, probes: 0,
+  };
+  const failures: ItemFailure[] = [];
+
+  const createdAt = new Map(stored.map((r) => [r.request_id, r.created_at?.getTime() ?? Date.now()]));
+  const waiting = new Map<string, Waiting>();
+  const owner = new Map<string, PlannedSearch>();
+  for (const r of plan.resume) {
+    waiting.set(r.requestId, { requestId: r.requestId, createdAt: createdAt.get(r.requestId) ?? Date.now() });
+    owner.set(r.requestId, r);
+  }
+  ctx.progress?.('documents', 'total', plan.submit.length + plan.resume.length);
+  ctx.progress?.('documents', 'tick', 0);
+
+  /** What ended the stage for everyone: the resource (403) or the key (401) refused, or an unexpected error. */
+  let stop: { error: unknown; reach: 'stage' | 'run' } | undefined;
+  let unexpected: unknown;
+  const known = new Set<string>(createdAt.keys());
+  const resubmits = new Map<string, number>();
+  const lostOnce = new Set<string>();
+  const pending: Array<Promise<void>> = [];
+  let resubmitting = 0;
+  const sink = new PageSink(ctx.wh, { runId: ctx.runId });
+  // Every request being read holds a page in memory while the warehouse catches up; reading a few at a time
+  // keeps memory flat whatever the volume (the warehouse, not the API, is the bottleneck of this stage).
+  const readers = new PQueue({ concurrency: COLLECT_CONCURRENCY });
+
+  const fail = (p: PlannedSearch, e: unknown): void => {
+    const reach = reachOf(e, 'item');
+    if (reach !== 'item') {
+      // One line for the whole stage, not one per document that met the same refusal.
+      if (!stop) {
+        stop = { error: e, reach };
+        ctx.log.error({ code: codeOf(e) }, `searching stopped: ${(e as Error).message}`);
+      }
+      return;
+    }
+    counts.failed++;
+    const code = codeOf(e);
+    failures.push({ what: 'document', where: `line ${p.doc.line} (${p.search.search_type})`, code, reason: (e as Error).message });
+    ctx.log.error({ line: p.doc.line, search_type: p.search.search_type, code }, `search failed: ${(e as Error).message}`);
+  };
+
+  const submit = async (p: PlannedSearch): Promise<void> => {
+    if (ctx.signal.aborted || stop || unexpected) { counts.not_searched++; return; }
+    try {
+      const { request } = await submitOne(ctx, p, known);
+      known.add(request.request_id);
+      owner.set(request.request_id, p);
+      waiting.set(request.request_id, { requestId: request.request_id, createdAt: Date.parse(request.created_at) || Date.now() });
+      counts.submitted++;
+    } catch (e) {
+      if (reachOf(e, 'item') !== 'item') counts.not_searched++;
+      fail(p, e);
+    }
+  };
+
+  /** Submits a document's search again (after a cancel or a forgotten request), counted as `kind`. */
+  const again = (p: PlannedSearch, kind: 'resubmitted_cancelled' | 'resubmitted_lost'): void => {
+    resubmitting++;
+    pending.push(submit(p).then(() => { counts[kind]++; }).catch((e) => { unexpected ??= e; }).finally(() => { resubmitting--; }));
+  };
+
+  const onCancelled = (req: RequestObject): void => {
+    const p = owner.get(req.request_id);
+    pending.push(markRequest(ctx.wh, req.request_id, { status: 'cancelled', last_polled_at: new Date() }).catch((e) => { unexpected ??= e; }));
+    if (!p) return;
+    const n = (resubmits.get(p.searchHash) ?? 0) + 1;
+    resubmits.set(p.searchHash, n);
+    if (n > MAX_RESUBMITS) {
+      fail(p, new EtlError('REQUEST_CANCELLED', `request ${req.request_id} was cancelled by the provider ${n} times`));
+      return;
+    }
+    ctx.log.warn({ request_id: req.request_id, line: p.doc.line }, 'request cancelled by the provider; submitting it again');
+    again(p, 'resubmitted_cancelled');
+  };
+
+  /** The provider does not know the request (404): it is resubmitted once, recorded, and never waited on. */
+  const onLost = (requestId: string, reason: string): void => {
+    const p = owner.get(requestId);
+    pending.push(markRequest(ctx.wh, requestId, { status: 'lost', error: `the provider no longer knows this request (404): ${reason}`.slice(0, 500), last_polled_at: new Date() })
+      .catch((e) => { unexpected ??= e; }));
+    if (!p) return;
+    if (lostOnce.has(p.searchHash)) {
+      fail(p, new EtlError('REQUEST_LOST', `the provider lost request ${requestId} after a resubmission already replaced a lost one`));
+      return;
+    }
+    lostOnce.add(p.searchHash);
+    ctx.log.warn({ request_id: requestId, line: p.doc.line }, 'the provider no longer knows this request (404); submitting the search again, once');
+    again(p, 'resubmitted_lost');
+  };
+
+  const onFinished = (req: RequestObject): void => {
+    if (req.status === 'cancelled') return onCancelled(req);
+    const p = owner.get(req.request_id);
+    pending.push(readers.add(() => collectRequest(ctx, req, sink)).then((c) => {
+      counts.completed++;
+      counts.pages += c.pages;
+      ctx.progress?.('documents', 'tick', 1);
+    }, (e) => {
+      if (codeOf(e) === 'API_NOT_FOUND') return onLost(req.request_id, (e as Error).message);
+      // A refusal (403, 401) stops the stage or the run through fail(); a stage-wide failure of our own (the
+      // warehouse, the disk) ends the stage as failed.
+      if (p && (reachOf(e, 'item') === 'item' || ruleFor(e).refused)) fail(p, e);
+      else unexpected ??= e;
+    }));
+  };
+
+  const submissions = Promise.all(plan.submit.map(submit));
+  let submissionsDone = false;
+  void submissions.then(() => { submissionsDone = true; });
+  const deadline = started + ctx.cfg.maxWaitMinutes * 60_000;
+  try {
+    const stats = await pollUntilFinished(ctx, waiting, {
+      finished: onFinished,
+      lost: onLost,
+      failed: (id, e) => { const p = owner.get(id); if (p) fail(p, e); },
+      more: () => !stop && !unexpected && (!submissionsDone || resubmitting > 0),
+    }, { deadline, ...pollTuning(ctx) });
+    counts.polls = stats.calls;
+    counts.probes = stats.probes;
+  } catch (e) {
+    if (reachOf(e, 'stage') === 'run' && !stop) {
+      stop = { error: e, reach: 'run' };
+      ctx.log.error({ code: codeOf(e) }, `searching stopped: ${(e as Error).message}`);
+    } else unexpected ??= e;
+  }
+  await submissions;
+  // Settling a resubmission may add to `pending`: wait until it stops growing.
+  for (let n = 0; n !== pending.length;) { n = pending.length; await Promise.all(pending); }
+  if (unexpected) throw unexpected;
+
+  counts.still_running = waiting.size;
+  if (waiting.size > 0 && !ctx.signal.aborted && !stop) {
+    ctx.log.warn({ requests: waiting.size, budget_min: ctx.cfg.maxWaitMinutes }, 'the wait budget ran out: the requests still running stay outstanding for the next run');
+    for (const w of waiting.values()) {
+      const p = owner.get(w.requestId);
+      failures.push({
+        what: 'request', where: p ? `line ${p.doc.line} (${p.search.search_type}), request ${w.requestId}` : `request ${w.requestId}`,
+        code: 'REQUEST_STILL_RUNNING',
+        reason: `still running after the wait budget (LAWSUIT_MAX_WAIT_MINUTES=${ctx.cfg.maxWaitMinutes}); the next run collects it without submitting it again`,
+      });
+    }
+  }
+  const report: StageReport = { counts: { ...counts }, failures, interrupted: ctx.signal.aborted };
+  if (stop) {
+    const e = stop.error as Error;
+    report.ended = { status: stageStatusFor(e), code: codeOf(e), message: e.message, reach: stop.reach };
+    // A 403 on every search (nothing submitted, nothing resumed) leaves nothing to do tonight: that refusal
+    // reaches the run as a 401 does.
+    if (report.ended.reach === 'stage' && report.ended.status === 'refused' && counts.submitted === 0 && counts.resumed === 0 && counts.adopted === 0) {
+      report.ended.reach = 'run';
+    }
+  }
+  return report;
+}
+
+/** Polling speeds: tests that drive the pipeline in-process shorten them through the context. */
+function pollTuning(ctx: RunContext): { minIntervalMs?: number; maxIntervalMs?: number } {
+  return ctx.pollTuning ?? {};
+}
