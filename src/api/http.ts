@@ -105,6 +105,8 @@ export class HttpClient {
   private keyRefusal: ApiError | undefined;
   /** Resources answered 403, by resource label (see resourceOf): nothing more is sent to them. */
   private readonly refusedResources = new Map<string, ApiError>();
+  /** Calls waiting in the limiter, told at once when a refusal makes them pointless. */
+  private readonly waiters = new Set<() => void>();
 
   constructor(private readonly opts: HttpOptions) {
     if (!opts.apiKey) throw new ApiError(API_CODES.unauthorized, 'no API key given: check LAWSUIT_API_KEY / LAWSUIT_API_KEY_FILE');
@@ -135,7 +137,7 @@ export class HttpClient {
     for (let attempt = 0; ; attempt++) {
       if (this.closed) throw new ApiError(API_CODES.closed, `${spec.route} not sent: the client is closed`, { route: spec.route, notProcessed: true });
       try {
-        return await this.opts.limiter.schedule((report) => this.once(spec, attempt, report), { priority: spec.priority });
+        return await this.untilRefused(spec, () => this.opts.limiter.schedule((report) => this.once(spec, attempt, report), { priority: spec.priority }));
       } catch (e) {
         const err = e instanceof ApiError ? e : new ApiError(API_CODES.network, `${spec.route} failed unexpectedly`, { cause: e, route: spec.route });
         err.attempts = attempt + 1;
@@ -147,6 +149,26 @@ export class HttpClient {
         await this.sleep(delay.ms);
       }
     }
+  }
+
+  /**
+   * The call's result, or its refusal as soon as the key or its resource is refused: a call still queued in the
+   * limiter then fails at once instead of waiting for its turn to be refused (400 queued submissions behind a
+   * wrong key would otherwise take minutes to drain). The queued attempt itself is refused unsent at its turn.
+   */
+  private untilRefused<T>(spec: CallSpec<unknown>, send: () => Promise<T>): Promise<T> {
+    const prior = this.refusalFor(spec);
+    if (prior) return Promise.reject(prior);
+    const call = send();
+    let waiter: (() => void) | undefined;
+    const refused = new Promise<never>((_, reject) => {
+      waiter = () => {
+        const e = this.refusalFor(spec);
+        if (e) reject(e);
+      };
+      this.waiters.add(waiter);
+    });
+    return Promise.race([call, refused]).finally(() => this.waiters.delete(waiter!));
   }
 
   /** The refusal standing against this call, if the key or its resource was refused earlier. */
@@ -164,7 +186,8 @@ export class HttpClient {
     else if (err.code === API_CODES.forbidden) {
       const resource = resourceOf(spec);
       if (!this.refusedResources.has(resource)) this.refusedResources.set(resource, err);
-    }
+    } else return;
+    for (const w of [...this.waiters]) w();
   }
 
   /** One attempt; throws ApiError. */

@@ -9,8 +9,8 @@ import { sleep, type RunContext } from './context.js';
 // One signal alone is not trusted: a provider whose listing lags, or never shows a request finished, would
 // make the run wait for ever. A request the listing has not shown finished after a few rounds is asked for on
 // its own (GET /requests/<id>), once per step of its own backoff; a request the provider no longer knows (404)
-// is handed back as lost, never waited on. The wait itself has a deadline (the run's wait budget): what is
-// still running then stays outstanding in the ledger for the next run. While waiting, a log line says what is
+// is handed back as lost, never waited on. The wait itself is bounded (the run's wait budget, counted from the
+// end of the submissions): what is still running then stays outstanding in the ledger for the next run. While waiting, a log line says what is
 // waited for at least every `heartbeatMs`.
 
 const DONE = ['completed', 'cancelled'];
@@ -20,8 +20,11 @@ export interface PollOptions {
   minIntervalMs?: number;
   /** Longest wait between rounds while nothing finishes, in ms. Default 30 000. */
   maxIntervalMs?: number;
-  /** Stop waiting at this time (epoch ms): the run's wait budget. Default: six hours from now. */
-  deadline?: number;
+  /**
+   * The wait budget, in ms: how long to keep waiting once no more requests can come (submissions are done).
+   * Submitting is never cut short by it. Default six hours.
+   */
+  budgetMs?: number;
   /** Listing rounds a request may go unseen as finished before it is asked for on its own. Default 3. */
   probeAfterRounds?: number;
   /** First gap between two single probes of one request, doubled after each, in ms. Default 2 000. */
@@ -62,15 +65,19 @@ export interface PollHandlers {
 export async function pollUntilFinished(ctx: RunContext, waiting: Map<string, Waiting>, on: PollHandlers, opts: PollOptions = {}): Promise<PollStats> {
   const minI = opts.minIntervalMs ?? 500;
   const maxI = opts.maxIntervalMs ?? 30_000;
-  const deadline = opts.deadline ?? Date.now() + 6 * 3_600_000;
+  const budget = opts.budgetMs ?? 6 * 3_600_000;
+  let deadline = Infinity;
   const heartbeat = opts.heartbeatMs ?? 30_000;
   const stats: PollStats = { rounds: 0, calls: 0, probes: 0, lost: 0 };
   let interval = minI;
   let useListing = true;
   let lastBeat = Date.now();
-  while (!ctx.signal.aborted && Date.now() < deadline) {
+  while (!ctx.signal.aborted) {
+    const more = on.more();
+    if (!more && deadline === Infinity) deadline = Date.now() + budget;
+    if (Date.now() >= deadline) break;
     if (waiting.size === 0) {
-      if (!on.more()) break;
+      if (!more) break;
       await sleep(50, ctx.signal);
       continue;
     }
@@ -93,12 +100,13 @@ export async function pollUntilFinished(ctx: RunContext, waiting: Map<string, Wa
     await probeRound(ctx, waiting, finish, on, stats, { all: !useListing, after: opts.probeAfterRounds ?? 3, gap: opts.probeGapMs ?? 2_000, maxGap: Math.max(maxI, 2_000) * 8 });
     interval = finished > 0 ? minI : Math.min(maxI, Math.round(interval * 1.6));
     const wait = Math.max(0, Math.min(interval, deadline - Date.now()));
+    const left = deadline === Infinity ? null : Math.max(0, Math.round((deadline - Date.now()) / 1000));
     if (Date.now() - lastBeat >= heartbeat || (wait >= heartbeat && waiting.size > 0)) {
       lastBeat = Date.now();
       const oldest = Math.min(...[...waiting.values()].map((w) => w.createdAt));
       ctx.log.info({
         event: 'poll.waiting', requests: waiting.size, oldest_age_s: Number.isFinite(oldest) ? Math.round((Date.now() - oldest) / 1000) : null,
-        next_poll_s: Math.round(wait / 1000), budget_left_s: Math.max(0, Math.round((deadline - Date.now()) / 1000)),
+        next_poll_s: Math.round(wait / 1000), budget_left_s: left,
       }, `waiting for ${waiting.size} requests still running`);
     }
     if (waiting.size > 0 || on.more()) await sleep(wait, ctx.signal);

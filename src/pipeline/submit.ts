@@ -1,6 +1,7 @@
 import { isApiError } from '../api/errors.js';
 import type { RequestObject, Search } from '../api/types.js';
 import { upsertRequest } from '../warehouse/ledger.js';
+import { EtlError } from '../shared/errors.js';
 import { failpoint } from '../shared/failpoint.js';
 import type { RunContext } from './context.js';
 import type { PlannedSearch } from './plan.js';
@@ -75,12 +76,19 @@ async function forgetReusedId(ctx: RunContext, requestId: string): Promise<void>
     WHERE request_id = $1`, [requestId]);
 }
 
-/** Submits one planned search and writes it to the ledger the moment its id is known. */
-export async function submitOne(ctx: RunContext, planned: PlannedSearch, exclude: ReadonlySet<string>): Promise<Submitted> {
+/**
+ * Submits one planned search and writes it to the ledger the moment its id is known. `go` is asked once more
+ * when the search's turn comes (submissions queue behind the warehouse): a search whose turn comes after the
+ * stage was stopped (SIGTERM, a refusal) is not submitted, and fails with REQUEST_NOT_SUBMITTED.
+ */
+export async function submitOne(ctx: RunContext, planned: PlannedSearch, exclude: ReadonlySet<string>, go: () => boolean = () => true): Promise<Submitted> {
   const startedAt = new Date();
-  await ctx.wh.transaction(() => ctx.wh.run(
-    `INSERT INTO submissions (search_hash, started_at, run_id, search, document_line) VALUES ($1, $2::TIMESTAMPTZ, $3, $4::JSON, $5)`,
-    [planned.searchHash, startedAt, ctx.runId, planned.search, planned.doc.line]));
+  await ctx.wh.transaction(async () => {
+    if (!go()) throw new EtlError('REQUEST_NOT_SUBMITTED', 'not submitted: the search stage was stopped before its turn');
+    await ctx.wh.run(
+      `INSERT INTO submissions (search_hash, started_at, run_id, search, document_line) VALUES ($1, $2::TIMESTAMPTZ, $3, $4::JSON, $5)`,
+      [planned.searchHash, startedAt, ctx.runId, planned.search, planned.doc.line]);
+  });
   let request: RequestObject;
   failpoint('submit.before-post');
   try {

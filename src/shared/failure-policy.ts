@@ -62,6 +62,9 @@ export const FAILURE_RULES: Readonly<Record<string, FailureRule>> = {
   WAREHOUSE_OPEN: { transient: false, reach: 'run' },
   WAREHOUSE_WORK_COPY: { transient: false, reach: 'stage' },
   WAREHOUSE_PUBLISH: { transient: false, reach: 'stage' },
+  WAREHOUSE_EXPORT: { transient: false, reach: 'stage' },
+  // The run lock's file cannot be read or written: nothing may run without it.
+  RUN_LOCK_IO: { transient: false, reach: 'run' },
   // File-system errors of our own folders (exports, staging, reports): the stage writing there fails.
   FS_NO_SPACE: { transient: false, reach: 'stage' },
   FS_NOT_WRITABLE: { transient: false, reach: 'stage' },

@@ -39,7 +39,6 @@ interface SearchCounts {
 }
 
 async function searchDocuments(ctx: RunContext, night: NightData): Promise<StageReport> {
-  const started = Date.now();
   const stored = await ctx.wh.all<{ request_id: string; created_at: Date | null }>(`SELECT request_id, created_at FROM requests`);
   const adopted = await resolveOpenIntents(ctx, new Set(stored.map((r) => r.request_id)));
   // An interrupted submission adopted just now is outstanding, not to be submitted again: plan afresh.
@@ -90,15 +89,17 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
     ctx.log.error({ line: p.doc.line, search_type: p.search.search_type, code }, `search failed: ${(e as Error).message}`);
   };
 
+  const go = (): boolean => !ctx.signal.aborted && !stop && !unexpected;
   const submit = async (p: PlannedSearch): Promise<void> => {
-    if (ctx.signal.aborted || stop || unexpected) { counts.not_searched++; return; }
+    if (!go()) { counts.not_searched++; return; }
     try {
-      const { request } = await submitOne(ctx, p, known);
+      const { request } = await submitOne(ctx, p, known, go);
       known.add(request.request_id);
       owner.set(request.request_id, p);
       waiting.set(request.request_id, { requestId: request.request_id, createdAt: Date.parse(request.created_at) || Date.now() });
       counts.submitted++;
     } catch (e) {
+      if (codeOf(e) === 'REQUEST_NOT_SUBMITTED') { counts.not_searched++; return; }
       if (reachOf(e, 'item') !== 'item') counts.not_searched++;
       fail(p, e);
     }
@@ -158,14 +159,13 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
   const submissions = Promise.all(plan.submit.map(submit));
   let submissionsDone = false;
   void submissions.then(() => { submissionsDone = true; });
-  const deadline = started + ctx.cfg.maxWaitMinutes * 60_000;
   try {
     const stats = await pollUntilFinished(ctx, waiting, {
       finished: onFinished,
       lost: onLost,
       failed: (id, e) => { const p = owner.get(id); if (p) fail(p, e); },
       more: () => !stop && !unexpected && (!submissionsDone || resubmitting > 0),
-    }, { deadline, ...pollTuning(ctx) });
+    }, { budgetMs: ctx.cfg.maxWaitMinutes * 60_000, ...pollTuning(ctx) });
     counts.polls = stats.calls;
     counts.probes = stats.probes;
   } catch (e) {

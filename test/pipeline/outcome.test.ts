@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { outcomeOf } from '../../src/pipeline/outcome.js';
+import type { StageResult, StageStatus } from '../../src/pipeline/stage.js';
+
+const t = new Date('2026-11-23T02:00:00Z');
+function stage(name: StageResult['name'], status: StageStatus, extra: Partial<StageResult> = {}): StageResult {
+  return { name, status, startedAt: t, finishedAt: t, counts: {}, failures: [], ...extra };
+}
+const night = (over: Partial<Record<StageResult['name'], StageResult>> = {}): StageResult[] =>
+  (['documents', 'search', 'transfer', 'changes', 'exports', 'publish'] as const).map((n) => over[n] ?? stage(n, 'ok'));
+
+describe('the outcome of a run, from its stages alone', () => {
+  it('is ok with exit 0 when every stage ended ok, or was left out on purpose, and nothing failed', () => {
+    expect(outcomeOf(night())).toMatchObject({ status: 'ok', exitCode: 0, failures: [] });
+    const leftOut = stage('transfer', 'skipped', { error: { code: 'STAGE_LEFT_OUT', message: 'left out by --skip-transfer' } });
+    expect(outcomeOf(night({ transfer: leftOut }))).toMatchObject({ status: 'ok', exitCode: 0 });
+  });
+
+  it('is partial with exit 4, naming the stage, when one stage was refused and the rest went on', () => {
+    const refused = stage('transfer', 'refused', { error: { code: 'API_FORBIDDEN', message: 'GET /transfer-file refused with 403' } });
+    const o = outcomeOf(night({ transfer: refused }));
+    expect(o).toMatchObject({ status: 'partial', exitCode: 4, troubled: ['transfer refused'] });
+    expect(o.failures).toEqual([{ stage: 'transfer', what: 'stage', where: 'transfer (refused)', code: 'API_FORBIDDEN', reason: 'GET /transfer-file refused with 403' }]);
+  });
+
+  it('is partial when a stage was ok but some of its items failed (a document, a request still running)', () => {
+    const search = stage('search', 'ok', { failures: [{ what: 'request', where: 'line 3 (cpf), request r1', code: 'REQUEST_STILL_RUNNING', reason: 'still running' }] });
+    expect(outcomeOf(night({ search }))).toMatchObject({ status: 'partial', exitCode: 4, troubled: [] });
+  });
+
+  it('is refused with exit 3 when a refusal reached the whole run, whatever else happened', () => {
+    const search = stage('search', 'refused', { runWide: true, error: { code: 'API_UNAUTHORIZED', message: '401' } });
+    const transfer = stage('transfer', 'skipped', { error: { code: 'API_UNAUTHORIZED', message: 'not run: the API key was refused earlier in this run' } });
+    expect(outcomeOf(night({ search, transfer }))).toMatchObject({ status: 'refused', exitCode: 3 });
+    // a 403 confined to one stage is not the key's refusal
+    const transferOnly = stage('transfer', 'refused', { error: { code: 'API_FORBIDDEN', message: '403' } });
+    expect(outcomeOf(night({ transfer: transferOnly })).exitCode).toBe(4);
+  });
+
+  it('is interrupted with exit 4 after SIGTERM, and failed with exit 2 on a usage error', () => {
+    expect(outcomeOf(night({ search: stage('search', 'interrupted') }))).toMatchObject({ status: 'interrupted', exitCode: 4 });
+    const exports = stage('exports', 'failed', { usageError: true, error: { code: 'FS_NOT_WRITABLE', message: 'data/exports is not writable' } });
+    expect(outcomeOf(night({ exports }))).toMatchObject({ status: 'failed', exitCode: 2 });
+  });
+});

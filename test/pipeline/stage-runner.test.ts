@@ -1,0 +1,93 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import { errorForStatus } from '../../src/api/errors.js';
+import type { RunContext } from '../../src/pipeline/context.js';
+import type { Stage, StageName } from '../../src/pipeline/stage.js';
+import { runStages } from '../../src/pipeline/stage-runner.js';
+import { loadConfig } from '../../src/shared/config.js';
+import { EtlError } from '../../src/shared/errors.js';
+import { startRun } from '../../src/warehouse/ledger.js';
+import { Warehouse } from '../../src/warehouse/warehouse.js';
+
+// The stage runner on fake stages over an in-memory warehouse: what runs, what is skipped and why, and what
+// `run_stages` says afterwards.
+
+let wh: Warehouse;
+let ctx: RunContext;
+let ac: AbortController;
+beforeEach(async () => {
+  wh = await Warehouse.open(':memory:');
+  ac = new AbortController();
+  const runId = await startRun(wh, { command: 'run' });
+  ctx = { cfg: loadConfig({ env: {}, flags: { sandbox: true } }), wh, runId, log: pino({ level: 'silent' }), signal: ac.signal, api: undefined as never };
+});
+afterEach(async () => { await wh.close(); });
+
+const ran: string[] = [];
+function fake(name: StageName, opts: { needs?: StageName[]; callsApi?: boolean; throws?: unknown; onRun?: () => void } = {}): Stage {
+  return {
+    name, needs: opts.needs ?? [], callsApi: opts.callsApi ?? false,
+    async run() {
+      ran.push(name);
+      opts.onRun?.();
+      if (opts.throws) throw opts.throws;
+      return { counts: { things: name.length } };
+    },
+  };
+}
+const rows = () => wh.all<{ stage: string; status: string; error_code: string | null; position: number; finished_at: Date | null }>(
+  'SELECT stage, status, error_code, position, finished_at FROM run_stages WHERE run_id = $1 ORDER BY position', [ctx.runId]);
+
+describe('running a list of stages', () => {
+  beforeEach(() => { ran.length = 0; });
+
+  it('a refused stage does not stop the stages that do not need it; one that needs it is skipped, naming it', async () => {
+    const forbidden = errorForStatus(403, { error: 'Forbidden', code: 'INSUFFICIENT_PERMISSIONS' }, 'GET /transfer-file', (s) => s);
+    const results = await runStages(ctx, [
+      fake('documents'), fake('search', { needs: ['documents'], callsApi: true }), fake('transfer', { callsApi: true, throws: forbidden }),
+      fake('changes', { needs: ['transfer'] }), fake('exports'),
+    ], {});
+    expect(ran).toEqual(['documents', 'search', 'transfer', 'exports']);
+    expect(results.map((r) => [r.name, r.status])).toEqual([['documents', 'ok'], ['search', 'ok'], ['transfer', 'refused'], ['changes', 'skipped'], ['exports', 'ok']]);
+    expect(results[3].error?.message).toContain('needs transfer');
+    const stored = await rows();
+    expect(stored.map((r) => [r.stage, r.status, r.error_code])).toEqual([
+      ['documents', 'ok', null], ['search', 'ok', null], ['transfer', 'refused', 'API_FORBIDDEN'], ['changes', 'skipped', 'STAGE_NEEDS'], ['exports', 'ok', null]]);
+    expect(stored.every((r) => r.finished_at !== null)).toBe(true);
+  });
+
+  it('after the key is refused (401), the stages that call the API are skipped and the local ones still run', async () => {
+    const unauthorized = errorForStatus(401, { code: 'INVALID_API_KEY' }, 'POST /requests', (s) => s);
+    const results = await runStages(ctx, [
+      fake('search', { callsApi: true, throws: unauthorized }), fake('transfer', { callsApi: true }), fake('exports'),
+    ], {});
+    expect(ran).toEqual(['search', 'exports']);
+    expect(results[0]).toMatchObject({ status: 'refused', runWide: true });
+    expect(results[1]).toMatchObject({ status: 'skipped', error: { code: 'API_UNAUTHORIZED' } });
+  });
+
+  it('an unexpected error fails its stage only; a usage error is marked so', async () => {
+    const results = await runStages(ctx, [
+      fake('search', { throws: new Error('no code at all') }), fake('exports', { throws: new EtlError('FS_NOT_WRITABLE', 'cannot write', { exitCode: 2 }) }),
+      fake('publish'),
+    ], {});
+    expect(results.map((r) => [r.status, r.error?.code, r.usageError ?? false])).toEqual([['failed', 'UNEXPECTED', false], ['failed', 'FS_NOT_WRITABLE', true], ['ok', undefined, false]]);
+  });
+
+  it('SIGTERM during a stage: that stage is recorded interrupted, the later ones skipped', async () => {
+    const results = await runStages(ctx, [
+      fake('documents'),
+      { ...fake('search'), run: async () => { ac.abort(); return { counts: { submitted: 3 }, interrupted: true }; } },
+      fake('exports'),
+    ], {});
+    expect(results.map((r) => r.status)).toEqual(['ok', 'interrupted', 'skipped']);
+    expect(results[2].error?.code).toBe('RUN_INTERRUPTED');
+    expect((await rows()).map((r) => r.status)).toEqual(['ok', 'interrupted', 'skipped']);
+  });
+
+  it('a stage still running when the process dies is left in run_stages as interrupted, with no end', async () => {
+    let rowWhileRunning: Array<{ status: string; finished_at: Date | null }> = [];
+    await runStages(ctx, [{ ...fake('search'), run: async () => { rowWhileRunning = await rows(); return { counts: {} }; } }], {});
+    expect(rowWhileRunning).toMatchObject([{ stage: 'search', status: 'interrupted', finished_at: null }]);
+  });
+});
