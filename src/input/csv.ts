@@ -89,20 +89,24 @@ function scanRecord(b: Uint8Array, pos: number, line: number, limit: number, del
   const quoted: boolean[] = [];
   let p = pos;
   let curLine = line;
-  const tooLong = (openLine: number): BadRecord => new BadRecord(
+  // Only a record that goes on past its first line can run over the limit (that line itself fits, checked
+  // above), and only through a quoted line break: the last quote opened is the likely culprit.
+  let openLine = line;
+  const tooLong = (): BadRecord => new BadRecord(
     `the record runs over ${bytesText(limit)}, the most a record may have, across lines ${line} to ${curLine}`
     + ` (the quote opened on line ${openLine} is not closed in time: an unbalanced quote?)`);
   try {
     for (;;) {
       // One field starting at p.
       let q = p;
-      while (q < n && (b[q] === SP || b[q] === TAB)) q++;
+      while (q < n && q <= cap && (b[q] === SP || b[q] === TAB)) q++;
+      if (q > cap) throw tooLong();
       if (q < n && b[q] === QUOTE) {
-        const openLine = curLine;
+        openLine = curLine;
         let i = q + 1;
         let closed = -1;
         while (i < n) {
-          if (i > cap) throw tooLong(openLine);
+          if (i > cap) throw tooLong();
           const c = b[i];
           if (c === QUOTE) {
             if (b[i + 1] === QUOTE) { i += 2; continue; }
@@ -112,12 +116,13 @@ function scanRecord(b: Uint8Array, pos: number, line: number, limit: number, del
           if (c === CR || c === LF) { i = pastBreak(i); curLine++; continue; }
           i++;
         }
+        if (i > cap) throw tooLong();
         if (closed < 0) throw new BadRecord(`unterminated quoted field (the quote opened on line ${openLine} is never closed)`);
         fields.push(b.subarray(q + 1, closed));
         quoted.push(true);
         p = closed + 1;
         while (p < n && p <= cap && (b[p] === SP || b[p] === TAB)) p++;
-        if (p > cap) throw tooLong(openLine);
+        if (p > cap) throw tooLong();
         if (p < n && b[p] !== delim && b[p] !== CR && b[p] !== LF) {
           throw new BadRecord(curLine === openLine
             ? `unexpected text after a closing quote (a quote inside a field must be doubled: "")`
@@ -131,8 +136,7 @@ function scanRecord(b: Uint8Array, pos: number, line: number, limit: number, del
           }
           i++;
         }
-        // Only a record that went on past its first line can get here: that line itself fits (checked above).
-        if (i > cap) throw tooLong(line);
+        if (i > cap) throw tooLong();
         fields.push(b.subarray(p, i));
         quoted.push(false);
         p = i;
@@ -222,7 +226,7 @@ export class CsvReader {
       this.delim ??= detectDelimiter(b, pos, this.limit) === ';' ? SEMI : COMMA;
       const s = scanRecord(b, pos, this.line, this.limit, this.delim);
       if (s.kind === 'overlong') {
-        this.skipping = { line: this.line, length: 0, head: copyOf(b.subarray(pos, pos + HEAD_BYTES)) };
+        this.skipping = { line: this.line, length: 0, head: copyOf(b.subarray(pos, pos + Math.min(HEAD_BYTES, this.limit + 1))) };
         continue;
       }
       if (s.kind === 'blank') {

@@ -114,7 +114,18 @@ export const UTF8_IN_WINDOWS_1252 =
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const utf8Lenient = new TextDecoder('utf-8', { ignoreBOM: true });
-const cp1252 = new TextDecoder('windows-1252');
+
+/**
+ * What Windows-1252 puts at 0x80-0x9F (where Latin-1 has C1 controls); the five unassigned bytes stay C1
+ * controls, as the WHATWG decoder leaves them. Declared here because Node 20's TextDecoder('windows-1252')
+ * decodes that range as Latin-1 (measured: 0x92 gives U+0092, not the apostrophe ’).
+ */
+const CP1252_80_9F = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008DŽ\u008F\u0090‘’“”•–—˜™š›œ\u009DžŸ';
+
+function decodeWindows1252(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1')
+    .replace(/[\x80-\x9f]/g, (c) => CP1252_80_9F[c.charCodeAt(0) - 0x80]);
+}
 
 function hasNonAscii(b: Uint8Array): boolean {
   for (let i = 0; i < b.length; i++) if (b[i] >= 0x80) return true;
@@ -137,5 +148,5 @@ export function undecodable(record: Uint8Array, encoding: TextEncodingName): str
 
 /** Text of bytes in the file's encoding; bytes that are not valid become U+FFFD (for showing a rejected line). */
 export function decode(bytes: Uint8Array, encoding: TextEncodingName): string {
-  return encoding === 'utf-8' ? utf8Lenient.decode(bytes) : cp1252.decode(bytes);
+  return encoding === 'utf-8' ? utf8Lenient.decode(bytes) : decodeWindows1252(bytes);
 }
