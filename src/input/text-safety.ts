@@ -7,6 +7,8 @@ const SPACING = /[\t\n\v\f\r]/;
 /** Controls, invisible format characters, lone surrogates and the replacement character. */
 const UNSAFE = /[\p{Cc}\p{Cf}\p{Cs}\uFFFD]/u;
 const UNSAFE_ALL = /[\p{Cc}\p{Cf}\p{Cs}\uFFFD]+/gu;
+/** One pass over the whole text first: keys are nearly always clean, and a test per character costs. */
+const ANY_UNSAFE = /(?![\t\n\v\f\r])[\p{Cc}\p{Cf}\p{Cs}\uFFFD]/u;
 
 function describe(c: string): string {
   const cp = `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
@@ -21,6 +23,7 @@ function describe(c: string): string {
  * position (1-based, in characters). Whitespace controls (tab, CR, LF) are not unsafe: they are spacing.
  */
 export function unsafeCharacter(text: string): string | undefined {
+  if (!ANY_UNSAFE.test(text)) return undefined;
   let i = 0;
   for (const c of text) {
     i++;
