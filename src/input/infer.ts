@@ -1,8 +1,7 @@
 // When the documents list leaves search_type empty, the key's shape decides. Shapes do not overlap:
 // digit-only keys are told apart by length (11 CPF, 14 CNPJ, 20 CNJ), an alphanumeric CNPJ is 14
 // characters ending in two digits, an OAB is a UF next to at most 8 digits, a name has no digits at all.
-import { stripPunctuation } from './check-digits.js';
-import { looksLikeOab } from './oab.js';
+import { looksLikeOab, stripPunctuation } from '../spec/identifiers.js';
 import type { SearchType } from './types.js';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,51 +1,31 @@
-// One key form per search type, so that duplicates are found and the API always gets what it expects.
+// One key form per search type, so that duplicates are found and the API always gets what it expects. The
+// identifiers themselves are read by src/spec/identifiers.ts; names and lawsuit ids are the list's own.
 // The reasons are written for the person who keeps the documents list.
-import { cnjBase, cnjCheckDigits, cnpjCheckDigits, cpfCheckDigits, formatCnj, stripPunctuation } from './check-digits.js';
+import { parseCnj, parseCnpj, parseCpf, parseOab, type Parsed } from '../spec/identifiers.js';
 import { UUID } from './infer.js';
-import { parseOab } from './oab.js';
+import { formulaPrefix, unsafeCharacter } from './text-safety.js';
 import type { SearchType } from './types.js';
 
 export type NormaliseResult = { ok: true; key: string } | { ok: false; reason: string };
 
+/**
+ * Longest name searched, in characters. Long company names run to some 150 characters; anything far longer
+ * is a pasted paragraph or an attack, and every search is paid.
+ */
+export const MAX_NAME_LENGTH = 300;
+
 const fail = (reason: string): NormaliseResult => ({ ok: false, reason });
-
-function allSame(s: string): boolean {
-  return [...s].every((ch) => ch === s[0]);
-}
-
-function cpf(raw: string): NormaliseResult {
-  const c = stripPunctuation(raw);
-  if (!/^\d+$/.test(c)) return fail('CPF has characters other than digits and punctuation');
-  if (c.length !== 11) return fail(`CPF must have 11 digits, got ${c.length}`);
-  if (allSame(c)) return fail('CPF with all digits equal is not a valid CPF');
-  const expected = cpfCheckDigits(c.slice(0, 9));
-  if (expected !== c.slice(9)) return fail(`CPF check digits do not match (expected ${expected}, got ${c.slice(9)})`);
-  return { ok: true, key: c };
-}
-
-function cnpj(raw: string): NormaliseResult {
-  const c = stripPunctuation(raw).toUpperCase();
-  if (!/^[0-9A-Z]+$/.test(c)) return fail('CNPJ has characters other than letters, digits and punctuation');
-  if (c.length !== 14) return fail(`CNPJ must have 14 characters, got ${c.length}`);
-  if (!/\d{2}$/.test(c)) return fail('CNPJ must end in two check digits');
-  if (allSame(c)) return fail('CNPJ with all digits equal is not a valid CNPJ');
-  const expected = cnpjCheckDigits(c.slice(0, 12));
-  if (expected !== c.slice(12)) return fail(`CNPJ check digits do not match (expected ${expected}, got ${c.slice(12)})`);
-  return { ok: true, key: c };
-}
-
-function cnj(raw: string): NormaliseResult {
-  const c = stripPunctuation(raw);
-  if (!/^\d+$/.test(c)) return fail('CNJ number has characters other than digits and punctuation');
-  if (c.length !== 20) return fail(`CNJ number must have 20 digits, got ${c.length}`);
-  const expected = cnjCheckDigits(cnjBase(c));
-  if (expected !== c.slice(7, 9)) return fail(`CNJ check digits do not match (expected ${expected}, got ${c.slice(7, 9)})`);
-  return { ok: true, key: formatCnj(c) };
-}
+const asKey = (r: Parsed): NormaliseResult => (r.ok ? { ok: true, key: r.value } : r);
 
 function name(raw: string): NormaliseResult {
   const n = raw.trim().replace(/\s+/g, ' ');
+  const prefix = formulaPrefix(n);
+  if (prefix !== undefined) {
+    return fail(`name starts with "${prefix}", as a spreadsheet formula does, and no name does: remove it (or fill in the name the formula showed)`);
+  }
   if (!/\p{L}/u.test(n)) return fail('name has no letters');
+  const length = [...n].length;
+  if (length > MAX_NAME_LENGTH) return fail(`name has ${length} characters, more than the ${MAX_NAME_LENGTH} a name searched may have`);
   return { ok: true, key: n };
 }
 
@@ -58,14 +38,14 @@ function lawsuitId(raw: string): NormaliseResult {
 /** The key in the one form the warehouse and the API use for its search type, or why it cannot be used. */
 export function normaliseKey(type: SearchType, key: string): NormaliseResult {
   if (key.trim() === '') return fail('empty search_key');
+  // Before any other reading: a NUL or an invisible character would be paid for as part of the key.
+  const unsafe = unsafeCharacter(key.trim());
+  if (unsafe !== undefined) return fail(`search_key contains ${unsafe}: remove it`);
   switch (type) {
-    case 'cpf': return cpf(key);
-    case 'cnpj': return cnpj(key);
-    case 'lawsuit_cnj': return cnj(key);
-    case 'oab': {
-      const r = parseOab(key);
-      return r.ok ? { ok: true, key: r.key } : r;
-    }
+    case 'cpf': return asKey(parseCpf(key));
+    case 'cnpj': return asKey(parseCnpj(key));
+    case 'lawsuit_cnj': return asKey(parseCnj(key));
+    case 'oab': return asKey(parseOab(key));
     case 'name': return name(key);
     case 'lawsuit_id': return lawsuitId(key);
   }

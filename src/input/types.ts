@@ -33,7 +33,7 @@ export interface DocumentSpec {
 /** A line that cannot be used, for `rejected_inputs`. */
 export interface Rejection {
   line: number;
-  /** The raw line text, cut to 500 characters. */
+  /** The raw line text (of an over-long line, its start), cut to 500 characters. */
   value: string;
   /** What was wrong, in words a user can act on. */
   reason: string;
@@ -48,4 +48,8 @@ export interface DocumentsList {
   documents: DocumentSpec[];
   rejected: Rejection[];
   duplicates: Duplicate[];
+  /** How the file was read: UTF-8 (the contract), or Windows-1252 when most of its lines are (encoding.ts). */
+  encoding?: 'utf-8' | 'windows-1252';
+  /** Things the user should know about the whole list, each a sentence (e.g. it was read as Windows-1252). */
+  warnings?: string[];
 }

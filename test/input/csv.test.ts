@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { detectDelimiter, NOT_UTF8, parseCsv, type CsvItem } from '../../src/input/csv.js';
+import { detectDelimiter, parseCsv, type CsvItem } from '../../src/input/csv.js';
+import { NOT_UTF8 } from '../../src/input/encoding.js';
 
 const records = (items: CsvItem[]) => items.map((it) => (it.kind === 'record' ? [it.line, ...it.fields] : ['ERR', it.line]));
 const enc = (s: string) => new TextEncoder().encode(s);

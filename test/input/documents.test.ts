@@ -54,6 +54,7 @@ describe('the documents list', () => {
         '12345,,,,', // 15 no recognisable shape
         '092.065.297-22,,,,', // 16 good
         '11.222.333/0001-81,,1,,', // 17 good
+        'José Souza,,,,', // 18 good: UTF-8, so the file is UTF-8 and line 7 alone is not
       ].join('\n')),
     ]);
     const list = parseDocuments(bytes);
@@ -77,6 +78,7 @@ describe('the documents list', () => {
     expect(list.documents.map((d) => [d.line, d.searchType, d.searchKey, d.onDemand])).toEqual([
       [16, 'cpf', '09206529722', false],
       [17, 'cnpj', '11222333000181', true],
+      [18, 'name', 'José Souza', false],
     ]);
   });
 

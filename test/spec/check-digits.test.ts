@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   cnjCheckDigits, cnpjCheckDigits, cpfCheckDigits, formatCnj, isValidCnj, isValidCnpj, isValidCpf,
-} from '../../src/input/check-digits.js';
+} from '../../src/spec/identifiers.js';
 
 // Deterministic pseudo-random source, so that a failing property can be replayed.
 function rng(seed: number): () => number {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { looksLikeOab, parseOab } from '../../src/input/oab.js';
+import { looksLikeOab, parseOab } from '../../src/spec/identifiers.js';
 
 describe('OAB registrations normalise to <number><UF>[letter]', () => {
   it.each([
@@ -17,12 +17,12 @@ describe('OAB registrations normalise to <number><UF>[letter]', () => {
     ['  42mg ', '42MG'],
   ])('%s -> %s', (raw, key) => {
     const r = parseOab(raw);
-    expect(r).toMatchObject({ ok: true, key });
+    expect(r).toMatchObject({ ok: true, value: key });
   });
 
   it('splits number, UF and supplementary letter', () => {
-    expect(parseOab('SP0123456A')).toEqual({ ok: true, number: '123456', uf: 'SP', letter: 'A', key: '123456SPA' });
-    expect(parseOab('123456RS')).toEqual({ ok: true, number: '123456', uf: 'RS', key: '123456RS' });
+    expect(parseOab('SP0123456A')).toEqual({ ok: true, number: '123456', uf: 'SP', letter: 'A', value: '123456SPA' });
+    expect(parseOab('123456RS')).toEqual({ ok: true, number: '123456', uf: 'RS', value: '123456RS' });
   });
 
   it('rejects a state that is not a UF, naming it', () => {

@@ -1,0 +1,13 @@
+// The identifiers the spec's searches and payloads carry — CPF, CNPJ (numeric and alphanumeric), CNJ lawsuit
+// numbers and OAB registrations — read one way for the whole project: strict parsers with reasons for the
+// documents list, lenient normalisers for payload values, and the same normal form from both. This is the
+// ground floor: it imports nothing from the client, the warehouse, the pipeline or the sandbox (the sandbox
+// keeps a reading of its own, so that the tests compare two).
+export { UFS, isUf, type Uf } from './uf.js';
+export { stripPunctuation, quoted, type Parsed } from './parsed.js';
+export {
+  cpfCheckDigits, cnpjCheckDigits, parseCpf, parseCnpj, isValidCpf, isValidCnpj, formatCpf, formatCnpj, documentShape,
+} from './cpf-cnpj.js';
+export { cnjCheckDigits, formatCnj, parseCnj, isValidCnj, cnjShape } from './cnj.js';
+export { parseOab, looksLikeOab, isValidOab, type Oab, type OabResult } from './oab.js';
+export { normalizeDocument, normalizeOab, normalizeCnj } from './normalize.js';
