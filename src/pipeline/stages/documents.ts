@@ -23,6 +23,7 @@ export const documentsStage: Stage = {
   callsApi: false,
   async run(ctx, night) {
     const list = night.list!;
+    for (const w of list.warnings ?? []) ctx.log.warn({ documents: list.source }, w);
     if (!ctx.cfg.dryRun) await recordRejections(ctx.wh, ctx.runId, list.rejected, list.source);
     const plan = await planNight(ctx, list);
     night.plan = plan;
@@ -31,7 +32,7 @@ export const documentsStage: Stage = {
         listed: list.documents.length + list.rejected.length + list.duplicates.length,
         valid: list.documents.length, rejected: list.rejected.length, duplicates: list.duplicates.length,
         fresh: plan.fresh.length, to_search: plan.submit.length, resumed: plan.resume.length,
-        on_demand: plan.onDemand, expected_calls: plan.expectedCalls,
+        on_demand: plan.onDemand, expected_calls: plan.expectedCalls, warnings: list.warnings?.length ?? 0,
       },
     };
   },
