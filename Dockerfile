@@ -27,8 +27,11 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean -
 COPY --from=build /app/dist ./dist
 COPY jobs ./jobs
 COPY config ./config
+# The documents list is the operator's to give: mount it read-only at this path. No example list is ever
+# searched against the paid service; without the file, `schedule` and `run` stop at start with exit 2.
+ENV LAWSUIT_DOCUMENTS=/app/lists/documents.csv
 # Created and owned before VOLUME so a fresh named volume inherits the owner.
-RUN mkdir -p /app/data && chown node:node /app/data
+RUN mkdir -p /app/data /app/lists && chown node:node /app/data
 USER node
 VOLUME /app/data
 ENTRYPOINT ["/usr/bin/tini", "--", "node", "dist/cli/main.js"]

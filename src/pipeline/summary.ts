@@ -54,12 +54,14 @@ export function describeStage(st: RunSummary['stages'][number], s: RunSummary): 
       text = `${n(c, 'listed')} listed, ${n(c, 'valid')} valid, ${n(c, 'rejected')} rejected, ${n(c, 'duplicates')} duplicates, `
         + `${n(c, 'fresh')} fresh (skipped), ${n(c, 'to_search')} searched, ${n(c, 'resumed')} resumed`;
       break;
-    case 'search':
-      text = `${n(c, 'submitted')} submitted, ${n(c, 'adopted')} adopted after a crash, ${n(c, 'completed')} completed, `
-        + `${n(c, 'still_running')} still running, ${n(c, 'failed')} failed, ${n(c, 'resubmitted_cancelled')} resubmitted after cancel, `
-        + `${n(c, 'resubmitted_lost')} resubmitted after the provider lost them${n(c, 'not_searched') ? `, ${n(c, 'not_searched')} not searched` : ''}; `
-        + `${n(c, 'pages')} pages read, ${n(c, 'polls')} polling calls (${n(c, 'probes')} single probes)`;
+    case 'search': {
+      const extra = [['adopted', 'adopted after a crash'], ['resumed', 'resumed'], ['resubmitted_cancelled', 'resubmitted after cancel'],
+        ['resubmitted_lost', 'resubmitted after the provider lost them'], ['not_searched', 'not searched']]
+        .filter(([k]) => n(c, k) > 0).map(([k, words]) => `, ${n(c, k)} ${words}`).join('');
+      text = `${n(c, 'submitted')} submitted${extra}, ${n(c, 'completed')} completed, ${n(c, 'still_running')} still running, ${n(c, 'failed')} failed; `
+        + `${n(c, 'pages')} pages read, ${n(c, 'polls')} polling calls${n(c, 'probes') ? ` (${n(c, 'probes')} single probes)` : ''}`;
       break;
+    }
     case 'transfer':
       text = `${n(c, 'listed')} listed, ${n(c, 'loaded')} loaded (${n(c, 'rows')} rows), ${n(c, 'already_loaded')} already loaded, ${n(c, 'failed')} failed`;
       break;

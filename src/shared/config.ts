@@ -1,4 +1,4 @@
-import { readFileSync, existsSync } from 'node:fs';
+import { accessSync, constants as fsc, existsSync, readFileSync, statSync } from 'node:fs';
 import { ConfigError } from './errors.js';
 
 /** Everything a command needs, read once at start-up and validated in one pass. */
@@ -180,6 +180,9 @@ export function loadConfig(input: ConfigInput = {}): Config {
   if (documents === undefined && needs.documents) {
     if (sandbox) documents = 'config/documents.example.csv';
     else problems.push(`${command}: a documents list is required: give --documents FILE or set LAWSUIT_DOCUMENTS (only --sandbox defaults to the example list)`);
+  } else if (documents !== undefined && needs.documents) {
+    const bad = unreadableFile(documents);
+    if (bad) problems.push(`--documents / LAWSUIT_DOCUMENTS=${documents}: ${bad}`);
   }
 
   const cfg: Config = {
@@ -210,6 +213,17 @@ export function loadConfig(input: ConfigInput = {}): Config {
   };
   if (problems.length) throw new ConfigError(problems);
   return cfg;
+}
+
+/** Why a file cannot be read as an input, or undefined. */
+function unreadableFile(path: string): string | undefined {
+  try {
+    accessSync(path, fsc.R_OK);
+    return statSync(path).isFile() ? undefined : 'is not a file';
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? 'no such file (in a container, mount the list there)' : `cannot read it (${code ?? 'error'})`;
+  }
 }
 
 /**

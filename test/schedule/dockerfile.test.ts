@@ -75,6 +75,14 @@ describe('the Dockerfile', () => {
     expect(final.slice(userAt).some((i) => i.op === 'RUN')).toBe(false);
   });
 
+  it('names a documents list to mount, never the example list', () => {
+    const env = final.filter((i) => i.op === 'ENV').map((i) => i.args).join(' ');
+    const m = /LAWSUIT_DOCUMENTS=(\S+)/.exec(env);
+    expect(m, 'LAWSUIT_DOCUMENTS is set in the image').not.toBeNull();
+    expect(m![1]).not.toContain('example');
+    expect(m![1].startsWith('/')).toBe(true);
+  });
+
   it('copies only files that exist and that .dockerignore lets through', () => {
     const ignore = readFileSync(join(ROOT, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
     const ignored = (p: string) => ignore.some((pat) => {
