@@ -1,8 +1,11 @@
 // How long to wait before retry n. Pure: the clock and the random source are arguments.
 //
 // Full jitter (a uniform draw over the exponential window) spreads the retries of many concurrent callers so
-// that they do not return in a herd. When the service names a time (Retry-After, or X-RateLimit-Reset with no
-// budget left), that time is a floor, not a suggestion: the jitter is added on top of it, never cut from it.
+// that they do not return in a herd. When the service names a time, that time is a floor, not a suggestion: the
+// jitter is added on top of it, never cut from it. Retry-After is the service's answer about this very call,
+// so it wins when given, shorter or longer; X-RateLimit-Reset (with no budget left) is only the moment the
+// oldest call leaves the window, the fallback when Retry-After is absent — a 429 saying "retry in 5 s" must not
+// wait the 61 s until a reset.
 // Unlike undici's retry handler, a long Retry-After is not silently shortened; beyond `maxWaitMs` the caller
 // gives up instead, because retrying earlier than asked only earns another 429.
 
@@ -59,11 +62,12 @@ export function retryDelay(
   const max = opts.maxDelayMs ?? BACKOFF_DEFAULTS.maxDelayMs;
   const maxWait = opts.maxWaitMs ?? BACKOFF_DEFAULTS.maxWaitMs;
   const window = Math.min(max, base * 2 ** Math.max(0, attempt));
-  let floor = parseRetryAfter(hints.retryAfter, now) ?? 0;
+  const retryAfter = parseRetryAfter(hints.retryAfter, now);
+  let floor = retryAfter ?? 0;
   const remaining = hints.rateLimitRemaining == null ? undefined : Number(hints.rateLimitRemaining);
-  if (remaining !== undefined && remaining <= 0) {
+  if (retryAfter === undefined && remaining !== undefined && remaining <= 0) {
     const resetAt = parseResetAt(hints.rateLimitReset, now);
-    if (resetAt !== undefined) floor = Math.max(floor, resetAt - now);
+    if (resetAt !== undefined) floor = Math.max(0, resetAt - now);
   }
   if (floor > maxWait) return { ms: floor, giveUp: true, floorMs: floor };
   const jitter = random() * window;

@@ -44,12 +44,14 @@ describe('backoff (pure)', () => {
     expect(parseResetAt('1.5', now)).toBe(now + 1500);
   });
 
-  it('waits for X-RateLimit-Reset when nothing remains, and the longer of the two hints', () => {
+  it('waits for X-RateLimit-Reset when nothing remains and no Retry-After is given; Retry-After wins when it is', () => {
     const now = 1_700_000_000_000;
     const reset = String(now / 1000 + 4);
     expect(retryDelay(0, { rateLimitReset: reset, rateLimitRemaining: '0' }, {}, now, () => 0).ms).toBe(4000);
     expect(retryDelay(0, { rateLimitReset: reset, rateLimitRemaining: '5' }, {}, now, () => 0).ms).toBe(0);
     expect(retryDelay(0, { retryAfter: '9', rateLimitReset: reset, rateLimitRemaining: '0' }, {}, now, () => 0).ms).toBe(9000);
+    // Retry-After answers for this call: a shorter one than the reset wins too (issue: 61 s waited for a 5 s Retry-After)
+    expect(retryDelay(0, { retryAfter: '1', rateLimitReset: reset, rateLimitRemaining: '0' }, {}, now, () => 0).ms).toBe(1000);
   });
 
   it('gives up rather than shorten a wait longer than maxWaitMs', () => {
