@@ -31,6 +31,8 @@ export interface ApiClientOptions {
   /** Wait before looking up a request whose creation went unanswered, in ms. Default 1000. */
   lookupDelayMs?: number;
   logger?: Logger;
+  /** Aborted on SIGTERM: nothing more is sent; queued calls and retry waits end at once (API_CLOSED). */
+  signal?: AbortSignal;
   /** Called after every attempt (status 'network' when no answer arrived). */
   onCall?: (e: CallEvent) => void;
 }
@@ -53,7 +55,7 @@ export class LawsuitApi {
     this.http = new HttpClient({
       apiKey: opts.apiKey, urls: opts.urls, limiter: this.limiter, retries: opts.retries,
       baseDelayMs: opts.baseDelayMs, maxDelayMs: opts.maxDelayMs, maxWaitMs: opts.maxWaitMs,
-      timeoutMs: opts.timeoutMs, connections: maxConcurrency, logger, onCall: opts.onCall,
+      timeoutMs: opts.timeoutMs, connections: maxConcurrency, logger, onCall: opts.onCall, signal: opts.signal,
     });
     this.requests = new RequestsResource(this.http, { logger, lookupDelayMs: opts.lookupDelayMs });
     this.responses = new ResponsesResource(this.http);

@@ -23,6 +23,7 @@ export const API_CODES = {
   downloadRefused: 'API_DOWNLOAD_REFUSED',
   downloadDisk: 'API_DOWNLOAD_DISK',
   tooLarge: 'API_TOO_LARGE',
+  invalidCall: 'API_INVALID_CALL',
   closed: 'API_CLOSED',
 } as const;
 export type ApiErrorCode = (typeof API_CODES)[keyof typeof API_CODES];
@@ -149,8 +150,17 @@ function errCode(e: unknown): string | undefined {
   return undefined;
 }
 
+// Refused by the HTTP stack before anything was sent (a header value it cannot send, a bad address): every
+// call built the same way meets it, so it is no passing failure.
+const INVALID = new Set(['UND_ERR_INVALID_ARG', 'ERR_INVALID_CHAR', 'ERR_INVALID_HTTP_TOKEN', 'ERR_INVALID_URL']);
+
 export function errorForNetwork(e: unknown, route: string): ApiError {
   const code = errCode(e) ?? 'unknown';
+  if (INVALID.has(code)) {
+    return new ApiError(API_CODES.invalidCall, `${route} could not be sent (${code}): check the API key and the base addresses for characters an HTTP request cannot carry`, {
+      route, notProcessed: true,
+    });
+  }
   const notProcessed = NOT_SENT.has(code);
   const what = notProcessed ? 'could not connect' : 'connection failed after the call was sent';
   return new ApiError(API_CODES.network, `${route} ${what} (${code})`, {

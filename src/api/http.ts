@@ -73,7 +73,19 @@ export interface HttpOptions extends BackoffOptions {
   onCall?: (e: CallEvent) => void;
   /** Random source for the jitter, for tests. Default Math.random. */
   random?: () => number;
+  /**
+   * Aborted on SIGTERM: nothing more is sent (queued calls and retry waits end at once with API_CLOSED); calls
+   * already sent finish.
+   */
+  signal?: AbortSignal;
 }
+
+/**
+ * The provider's clock against ours, from the Date headers of its answers: an interval that holds the offset
+ * (provider minus local, ms). A Date header is whole seconds, so one answer says the offset is at least
+ * `date - answered` and below `date + 1 s - sent`; each answer narrows the interval.
+ */
+export interface ProviderClock { low: number; high: number }
 
 function flatHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
@@ -107,6 +119,7 @@ export class HttpClient {
   private readonly refusedResources = new Map<string, ApiError>();
   /** Calls waiting in the limiter, told at once when a refusal makes them pointless. */
   private readonly waiters = new Set<() => void>();
+  private clock: ProviderClock | undefined;
 
   constructor(private readonly opts: HttpOptions) {
     if (!opts.apiKey) throw new ApiError(API_CODES.unauthorized, 'no API key given: check LAWSUIT_API_KEY / LAWSUIT_API_KEY_FILE');
@@ -122,6 +135,30 @@ export class HttpClient {
       bases[name] = { origin: u.origin, prefix: u.pathname.replace(/\/+$/, ''), pool };
     }
     this.bases = bases;
+    opts.signal?.addEventListener('abort', () => this.stopSending(), { once: true });
+  }
+
+  /** What is known of the provider's clock (offset from ours), once an answer carried a Date header. */
+  providerClock(): ProviderClock | undefined {
+    return this.clock ? { ...this.clock } : undefined;
+  }
+
+  private observeDate(date: string | undefined, sentAt: number, answeredAt: number): void {
+    const at = date ? Date.parse(date) : NaN;
+    if (Number.isNaN(at)) return;
+    const low = at - answeredAt;
+    const high = at + 1000 - sentAt;
+    // An interval that no longer meets the new one means the provider's clock jumped: start again from it.
+    if (!this.clock || low > this.clock.high || high < this.clock.low) this.clock = { low, high };
+    else this.clock = { low: Math.max(this.clock.low, low), high: Math.min(this.clock.high, high) };
+  }
+
+  /** SIGTERM: queued calls and retry waits end now; nothing new is sent. */
+  private stopSending(): void {
+    this.closed = true;
+    this.opts.limiter.close();
+    for (const s of this.sleeps) { clearTimeout(s.timer); s.resolve(); }
+    this.sleeps.clear();
   }
 
   /** Removes the key and signed query strings from text that may end up in a message or a log. */
@@ -207,6 +244,7 @@ export class HttpClient {
     }
     const timeout = this.opts.timeoutMs ?? 30_000;
     const t0 = performance.now();
+    const sentAt = Date.now();
     const done = (status: number | 'network'): number => {
       const ms = Math.round(performance.now() - t0);
       this.counters.calls++;
@@ -226,6 +264,7 @@ export class HttpClient {
       throw errorForNetwork(e, spec.route);
     }
     const status = res.statusCode;
+    this.observeDate(typeof res.headers.date === 'string' ? res.headers.date : undefined, sentAt, Date.now());
     const retryAfterMs = parseRetryAfter(String(res.headers['retry-after'] ?? ''), Date.now());
     report({ status, headers: res.headers, latencyMs: performance.now() - t0, retryAfterMs });
     let text: string;

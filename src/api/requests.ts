@@ -40,8 +40,13 @@ export interface ListRequestsQuery {
 
 export interface RequestsOptions {
   logger?: Logger;
-  /** How far the service's clock may be behind ours when matching a created_at, in ms. Default 60 000. */
+  /**
+   * How far the service's clock may be behind ours when matching a created_at, in ms, while nothing is known of
+   * its clock (no answer carried a Date header yet). Default 60 000.
+   */
   clockSkewMs?: number;
+  /** Margin around the provider's clock as its Date headers bound it, in ms. Default 5 000. */
+  clockMarginMs?: number;
   /** Default for CreateRequestOptions.lookupDelayMs, in ms. Default 1000. */
   lookupDelayMs?: number;
 }
@@ -50,7 +55,7 @@ export class RequestsResource {
   constructor(private readonly http: HttpClient, private readonly opts: RequestsOptions = {}) {}
 
   async create(search: Search, opts: CreateRequestOptions = {}): Promise<RequestObject> {
-    const since = Date.now() - (this.opts.clockSkewMs ?? 60_000);
+    const since = Date.now();
     const maxLookups = opts.maxLookups ?? 3;
     for (let lookups = 0; ; lookups++) {
       try {
@@ -100,12 +105,26 @@ export class RequestsResource {
   }
 
   /**
-   * The most recent request for `search` created at or after `since` (epoch ms or Date), or undefined. The
-   * listing is newest first, so the walk stops at the first older item.
+   * `local` (our clock, epoch ms) on the provider's clock, less a margin: the earliest `created_at` the provider
+   * can have given a request we sent at `local`. Read from the Date headers of its answers, so a provider
+   * whose clock is months off is matched all the same; before any Date header, our clock less a minute.
+   */
+  private providerTimeOf(local: number): number {
+    const clock = this.http.providerClock();
+    if (!clock) return local - (this.opts.clockSkewMs ?? 60_000);
+    return local + clock.low - (this.opts.clockMarginMs ?? 5_000);
+  }
+
+  /**
+   * The most recent request for `search` the provider created at or after our local time `since` (epoch ms or
+   * Date), or undefined. The listing is newest first, so the walk stops at the first older item. The provider's
+   * created_at is compared on the provider's own clock (see providerTimeOf), never on ours.
    */
   async findSubmitted(search: Search, since: number | Date, opts: { exclude?: ReadonlySet<string> } = {}): Promise<RequestObject | undefined> {
-    const from = typeof since === 'number' ? since : since.getTime();
+    const local = typeof since === 'number' ? since : since.getTime();
     for await (const page of walkPages((c) => this.list({ page: c.page, pageSize: 100 }, c.next), { label: 'GET /requests', ...this.walkDefaults() })) {
+      // The page's own Date header has already narrowed the provider's clock.
+      const from = this.providerTimeOf(local);
       for (const r of page.items) {
         const at = Date.parse(r.created_at);
         if (!Number.isNaN(at) && at < from) return undefined;

@@ -1,3 +1,4 @@
+import { walkPages } from '../api/paginate.js';
 import type { RequestObject } from '../api/types.js';
 import { codeOf, isTransient, reachOf } from '../shared/failure-policy.js';
 import { sleep, type RunContext } from './context.js';
@@ -93,6 +94,7 @@ export async function pollUntilFinished(ctx: RunContext, waiting: Map<string, Wa
         await listingRound(ctx, waiting, finish, stats);
       } catch (e) {
         if (reachOf(e, 'item') === 'run') throw e;
+        if (ctx.signal.aborted) break;
         ctx.log.warn({ code: codeOf(e) }, 'the requests listing cannot answer for completion; asking for each request instead');
         useListing = false;
       }
@@ -117,9 +119,12 @@ export async function pollUntilFinished(ctx: RunContext, waiting: Map<string, Wa
 async function listingRound(ctx: RunContext, waiting: Map<string, Waiting>, finish: (r: RequestObject) => void, stats: PollStats): Promise<void> {
   const oldest = Math.min(...[...waiting.values()].map((w) => w.createdAt));
   const seen = new Set<string>();
-  let next: string | undefined;
-  for (let page = 1; waiting.size > 0; page++) {
-    const res = await ctx.api.requests.list({ page, pageSize: 100, status: DONE }, next);
+  // The listing is newest first: past the oldest request waited for (less a minute of clock slack) nothing
+  // more can be ours. A listing that lies about its pages cannot hold the round: walkPages ends it.
+  const pages = walkPages((c) => ctx.api.requests.list({ page: c.page, pageSize: 100, status: DONE }, c.next), {
+    label: 'GET /requests', signal: ctx.signal, maxPages: 1_000, onStop: (why, fields) => ctx.log.warn(fields, why),
+  });
+  for await (const res of pages) {
     stats.calls++;
     let older = false;
     for (const r of res.items) {
@@ -130,10 +135,7 @@ async function listingRound(ctx: RunContext, waiting: Map<string, Waiting>, fini
       const at = Date.parse(r.created_at);
       if (!Number.isNaN(at) && at < oldest - 60_000) older = true;
     }
-    if (older || res.items.length === 0) break;
-    if (res.next === null || (res.next === undefined && page >= res.allPagesCount)) break;
-    if (res.next !== undefined && res.next === next) break;
-    next = res.next ?? undefined;
+    if (older || waiting.size === 0) break;
   }
   for (const w of waiting.values()) if (!seen.has(w.requestId)) w.unseenRounds = (w.unseenRounds ?? 0) + 1;
 }

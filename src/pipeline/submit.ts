@@ -14,8 +14,6 @@ import type { PlannedSearch } from './plan.js';
 export interface Submitted { planned: PlannedSearch; request: RequestObject }
 export interface SubmitFailure { planned: PlannedSearch; reason: string; code: string }
 
-const SKEW_MS = 60_000;
-
 export async function openIntents(ctx: RunContext): Promise<Array<{ search_hash: string; started_at: Date; search: string; document_line: number | null }>> {
   return ctx.wh.all(`SELECT search_hash, started_at, search::VARCHAR AS search, document_line FROM submissions WHERE request_id IS NULL ORDER BY started_at`);
 }
@@ -29,7 +27,7 @@ export async function resolveOpenIntents(ctx: RunContext, known: ReadonlySet<str
   const claimed = new Set(known);
   for (const intent of await openIntents(ctx)) {
     const search = JSON.parse(intent.search) as Search;
-    const found = await ctx.api.requests.findSubmitted(search, intent.started_at.getTime() - SKEW_MS, { exclude: claimed });
+    const found = await ctx.api.requests.findSubmitted(search, intent.started_at.getTime(), { exclude: claimed });
     await ctx.wh.transaction(async () => {
       if (found) {
         claimed.add(found.request_id);

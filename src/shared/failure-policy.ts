@@ -37,6 +37,8 @@ export const FAILURE_RULES: Readonly<Record<string, FailureRule>> = {
   API_NETWORK: { transient: true, reach: 'item' },
   API_BAD_RESPONSE: { transient: false, reach: 'item' },
   API_TOO_LARGE: { transient: false, reach: 'item' },
+  // The HTTP stack refused to build the call (a key or address it cannot send): every call would meet it.
+  API_INVALID_CALL: { transient: false, reach: 'run' },
   API_VALIDATION: { transient: false, reach: 'item' },
   API_NOT_FOUND: { transient: false, reach: 'item' },
   API_CONFLICT: { transient: false, reach: 'item' },

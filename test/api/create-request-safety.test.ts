@@ -73,6 +73,42 @@ describe('POST /requests retry safety', () => {
     expect(api.stats().byRoute['GET /requests']).toBeGreaterThanOrEqual(1);
   });
 
+  for (const [what, offsetMs] of [['ten months behind', -300 * 86_400_000], ['ten months ahead of', 300 * 86_400_000]] as const) {
+    it(`matches the created request on the provider's own clock (its Date header), with its clock ${what} ours`, async () => {
+      const providerNow = () => Date.now() + offsetMs;
+      const created: Array<Record<string, unknown>> = [];
+      const make = (body: { search: Search }, at: number) => {
+        const r = { request_id: `00000000-0000-4000-8000-${String(created.length + 1).padStart(12, '0')}`, status: 'pending', origin: 'api',
+          created_at: new Date(at).toISOString(), search: { ...body.search, search_key: body.search.search_key.replace(/\D/g, '') } };
+        created.push(r);
+        return r;
+      };
+      // The same search bought yesterday (provider time): never the request the look-up may adopt.
+      make({ search }, providerNow() - 86_400_000);
+      let posts = 0;
+      const stub = await startStub((req, res, call) => {
+        const date = { date: new Date(providerNow()).toUTCString() };
+        if (call.method === 'POST' && call.path === '/rq/requests') {
+          posts++;
+          make(call.body as { search: Search }, providerNow());
+          req.socket.destroy();
+          return;
+        }
+        if (call.method === 'GET' && call.path === '/rq/requests') {
+          const newest = [...created].reverse();
+          return json(res, 200, { page_data: newest, links: { next: null }, meta: { page: 1, page_count: newest.length, all_pages_count: 1, all_count: newest.length } }, date);
+        }
+        json(res, 404, {}, date);
+      });
+      stubs.push(stub);
+      api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), baseDelayMs: 10, lookupDelayMs: 10 });
+      const r = await api.requests.create(search);
+      expect(posts).toBe(1);
+      expect(created).toHaveLength(2);
+      expect(r.request_id).toBe(created[1].request_id);
+    });
+  }
+
   it('after a reset where nothing was created, submits again once', async () => {
     const s = store();
     let posts = 0;

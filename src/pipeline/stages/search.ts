@@ -99,7 +99,8 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
       waiting.set(request.request_id, { requestId: request.request_id, createdAt: Date.parse(request.created_at) || Date.now() });
       counts.submitted++;
     } catch (e) {
-      if (codeOf(e) === 'REQUEST_NOT_SUBMITTED') { counts.not_searched++; return; }
+      // Not sent because the stage stopped (its turn came after a refusal), or the run is stopping (SIGTERM).
+      if (codeOf(e) === 'REQUEST_NOT_SUBMITTED' || (ctx.signal.aborted && codeOf(e) === 'API_CLOSED')) { counts.not_searched++; return; }
       if (reachOf(e, 'item') !== 'item') counts.not_searched++;
       fail(p, e);
     }
