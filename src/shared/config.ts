@@ -1,4 +1,5 @@
 import { accessSync, constants as fsc, existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { ConfigError } from './errors.js';
 
 /** Everything a command needs, read once at start-up and validated in one pass. */
@@ -211,8 +212,51 @@ export function loadConfig(input: ConfigInput = {}): Config {
     skipTransfer: bool('skip-transfer', 'LAWSUIT_SKIP_TRANSFER', 'skip_transfer'),
     skipExport: bool('skip-export', 'LAWSUIT_SKIP_EXPORT', 'skip_export'),
   };
+  if (!dryRun) {
+    // The folders the command will write, checked now: a folder that cannot be written is a configuration
+    // problem (exit 2) found before anything is bought, not an unexpected failure halfway through the night.
+    const writes: Array<[string, string, boolean]> = [
+      ['LAWSUIT_WAREHOUSE', dirname(cfg.warehouse), command !== 'export' && command !== 'report'],
+      ['LAWSUIT_EXPORT_DIR', cfg.exportDir, command === 'export' || (command === 'run' && !cfg.skipExport)],
+      ['LAWSUIT_STAGING_DIR', cfg.stagingDir, command === 'transfer' || (command === 'run' && !cfg.skipTransfer)],
+      ['LAWSUIT_REPORTS_DIR', cfg.reportsDir, command !== 'export'],
+    ];
+    for (const [name, dir, used] of writes) {
+      const bad = used ? unwritableDir(dir) : undefined;
+      if (bad) problems.push(`${name}: the folder ${dir} ${bad}`);
+    }
+  }
   if (problems.length) throw new ConfigError(problems);
   return cfg;
+}
+
+/**
+ * Why a folder cannot be written (created if missing), or undefined: the nearest part of the path that exists
+ * must be a folder this process may write into.
+ */
+export function unwritableDir(dir: string): string | undefined {
+  let at = resolve(dir);
+  for (;;) {
+    let st;
+    try {
+      st = statSync(at);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      // ENOTDIR: a part of the path is a file; walking up finds it and says so.
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') return `cannot be checked (${code ?? 'error'})`;
+      const up = dirname(at);
+      if (up === at) return 'cannot be created';
+      at = up;
+      continue;
+    }
+    if (!st.isDirectory()) return at === resolve(dir) ? 'is a file, not a folder' : `cannot be created: ${at} is a file, not a folder`;
+    try {
+      accessSync(at, fsc.W_OK | fsc.X_OK);
+      return undefined;
+    } catch (e) {
+      return `cannot be written (${(e as NodeJS.ErrnoException).code ?? 'error'}${at === resolve(dir) ? '' : ` at ${at}`})`;
+    }
+  }
 }
 
 /** Why a file cannot be read as an input, or undefined. */

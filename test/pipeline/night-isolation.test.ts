@@ -109,6 +109,16 @@ describe('production safety: what needs a key, a list, or nothing at all', () =>
     expect(dry.stdout).toMatch(/dry run: nothing was sent/);
   });
 
+  it('a folder the configuration names that cannot be written stops the run at start with exit 2, naming it', () => {
+    const file = join(tmp.dir, 'a-file');
+    writeFileSync(file, 'not a folder');
+    const res = runCli(['run', '--sandbox'], bare({ LAWSUIT_EXPORT_DIR: join(file, 'exports'), LAWSUIT_REPORTS_DIR: file }));
+    expect(res.status, res.stderr).toBe(2);
+    expect(res.stderr).toContain(`LAWSUIT_EXPORT_DIR: the folder ${join(file, 'exports')} cannot be created: ${file} is a file, not a folder`);
+    expect(res.stderr).toContain(`LAWSUIT_REPORTS_DIR: the folder ${file} is a file, not a folder`);
+    expect(res.stderr).not.toMatch(/unexpected failure/);
+  });
+
   it('schedule with no key stops at start with exit 2, listing every problem of every job', () => {
     const res = spawnSync(process.execPath, [CLI, 'schedule', '--state', join(tmp.dir, 'state.json')], { encoding: 'utf8', timeout: 30_000, env: bare() });
     expect(res.status, res.stderr).toBe(2);
