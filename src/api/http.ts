@@ -55,7 +55,32 @@ export interface CallResult<T> { status: number; body: T; headers: Record<string
 
 export interface CallEvent { method: string; route: string; status: number | 'network'; ms: number; attempt: number }
 
-export interface HttpStats { calls: number; byStatus: Record<string, number>; byRoute: Record<string, number>; retries: number }
+/** Calls in one slice of the run's time line (TIMELINE_SLICE_MS), for charts of the calls against the limit. */
+export interface CallSlice {
+  /** Start of the slice, ms after the client's first call. */
+  at: number;
+  calls: number;
+  /** Of which answered 429. */
+  limited: number;
+  /** X-RateLimit-Limit last seen in the slice (the key's calls per window), when the provider sent it. */
+  limit?: number;
+  /** Lowest X-RateLimit-Remaining seen in the slice. */
+  remaining?: number;
+}
+
+export interface HttpStats {
+  calls: number;
+  byStatus: Record<string, number>;
+  byRoute: Record<string, number>;
+  /** Calls by route and status, `GET /responses 200`. */
+  byRouteStatus: Record<string, number>;
+  retries: number;
+  /** The calls over time, in slices of TIMELINE_SLICE_MS. */
+  timeline: CallSlice[];
+}
+
+/** Width of a time-line slice: 10 s keeps a nine-hour night to some 3 000 slices. */
+export const TIMELINE_SLICE_MS = 10_000;
 
 export interface HttpOptions extends BackoffOptions {
   apiKey: string;
@@ -110,7 +135,8 @@ interface Base { origin: string; prefix: string; pool: Pool }
 export class HttpClient {
   private readonly bases: Record<BaseName, Base>;
   private readonly pools = new Map<string, Pool>();
-  private readonly counters: HttpStats = { calls: 0, byStatus: {}, byRoute: {}, retries: 0 };
+  private readonly counters: HttpStats = { calls: 0, byStatus: {}, byRoute: {}, byRouteStatus: {}, retries: 0, timeline: [] };
+  private firstCallAt: number | undefined;
   private readonly sleeps = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
   private closed = false;
   /** The 401 that refused the key, once one came back: nothing more is sent. */
@@ -153,6 +179,23 @@ export class HttpClient {
     else this.clock = { low: Math.max(this.clock.low, low), high: Math.min(this.clock.high, high) };
   }
 
+  /** Counts a call in the time line's current slice. */
+  private slice(status: number | 'network', h: { limit?: number; remaining?: number }): void {
+    const now = Date.now();
+    this.firstCallAt ??= now;
+    const at = Math.floor((now - this.firstCallAt) / TIMELINE_SLICE_MS) * TIMELINE_SLICE_MS;
+    const line = this.counters.timeline;
+    let cur = line[line.length - 1];
+    if (!cur || cur.at !== at) {
+      cur = { at, calls: 0, limited: 0 };
+      line.push(cur);
+    }
+    cur.calls++;
+    if (status === 429) cur.limited++;
+    if (h.limit !== undefined) cur.limit = h.limit;
+    if (h.remaining !== undefined) cur.remaining = Math.min(cur.remaining ?? Infinity, h.remaining);
+  }
+
   /** SIGTERM: queued calls and retry waits end now; nothing new is sent. */
   private stopSending(): void {
     this.closed = true;
@@ -165,7 +208,10 @@ export class HttpClient {
   redact = (text: string): string => scrubText(text.split(this.opts.apiKey).join('[redacted]'));
 
   stats(): HttpStats {
-    return { ...this.counters, byStatus: { ...this.counters.byStatus }, byRoute: { ...this.counters.byRoute } };
+    return {
+      ...this.counters, byStatus: { ...this.counters.byStatus }, byRoute: { ...this.counters.byRoute },
+      byRouteStatus: { ...this.counters.byRouteStatus }, timeline: this.counters.timeline.map((x) => ({ ...x })),
+    };
   }
 
   async call<T>(spec: CallSpec<T>): Promise<CallResult<T>> {
@@ -245,12 +291,16 @@ export class HttpClient {
     const timeout = this.opts.timeoutMs ?? 30_000;
     const t0 = performance.now();
     const sentAt = Date.now();
+    let limitHeaders: { limit?: number; remaining?: number } = {};
     const done = (status: number | 'network'): number => {
       const ms = Math.round(performance.now() - t0);
       this.counters.calls++;
       const key = String(status);
       this.counters.byStatus[key] = (this.counters.byStatus[key] ?? 0) + 1;
       this.counters.byRoute[spec.route] = (this.counters.byRoute[spec.route] ?? 0) + 1;
+      const rs = `${spec.route} ${key}`;
+      this.counters.byRouteStatus[rs] = (this.counters.byRouteStatus[rs] ?? 0) + 1;
+      this.slice(status, limitHeaders);
       this.opts.onCall?.({ method: spec.method, route: spec.route, status, ms, attempt });
       this.opts.logger?.debug({ method: spec.method, route: spec.route, status, ms, attempt }, 'api call');
       return ms;
@@ -265,6 +315,7 @@ export class HttpClient {
     }
     const status = res.statusCode;
     this.observeDate(typeof res.headers.date === 'string' ? res.headers.date : undefined, sentAt, Date.now());
+    limitHeaders = { limit: numberHeader(res.headers['x-ratelimit-limit']), remaining: numberHeader(res.headers['x-ratelimit-remaining']) };
     const retryAfterMs = parseRetryAfter(String(res.headers['retry-after'] ?? ''), Date.now());
     report({ status, headers: res.headers, latencyMs: performance.now() - t0, retryAfterMs });
     let text: string;
@@ -344,6 +395,11 @@ export class HttpClient {
 export function resourceOf(spec: Pick<CallSpec<unknown>, 'base' | 'route'>): string {
   const path = spec.route.split(' ')[1] ?? '';
   return `${spec.base}:${path.split('/')[1] ?? ''}`;
+}
+
+function numberHeader(v: string | string[] | undefined): number | undefined {
+  const n = Number(Array.isArray(v) ? v[0] : v);
+  return v === undefined || !Number.isFinite(n) ? undefined : n;
 }
 
 /** The body as text, refusing one larger than `max` bytes without holding more than that. */

@@ -1,4 +1,5 @@
 import type { ApiStats } from '../api/client.js';
+import type { CallSlice } from '../api/http.js';
 import { printable } from '../shared/printable.js';
 import { formatChanges, type ChangeRow } from '../warehouse/changes.js';
 import type { RunFailure, RunStatus } from './outcome.js';
@@ -16,7 +17,7 @@ export interface RunSummary {
   stages: Array<{ name: StageName; status: StageStatus; ms: number; counts: Record<string, number>; error?: { code: string; message: string } }>;
   /** Warehouse totals after the run (absent when the command does not write one). */
   warehouse?: { lawsuitsThisRun: number; lawsuits: number; parties: number; lawyers: number; steps: number; responses: number };
-  api: { calls: number; byStatus: Record<string, number>; retries: number };
+  api: { calls: number; byStatus: Record<string, number>; byRouteStatus?: Record<string, number>; retries: number; timeline?: CallSlice[] };
   failures: RunFailure[];
   /** What changed since the previous run, per kind, and the most telling changes. */
   changes?: { counts: Record<string, number>; top: ChangeRow[] };
@@ -33,7 +34,7 @@ export function stageSummary(results: readonly StageResult[]): RunSummary['stage
 }
 
 export function apiSummary(s: ApiStats | undefined): RunSummary['api'] {
-  return s ? { calls: s.calls, byStatus: s.byStatus, retries: s.retries } : { calls: 0, byStatus: {}, retries: 0 };
+  return s ? { calls: s.calls, byStatus: s.byStatus, byRouteStatus: s.byRouteStatus, retries: s.retries, timeline: s.timeline } : { calls: 0, byStatus: {}, retries: 0 };
 }
 
 export function stageOf(s: Pick<RunSummary, 'stages'>, name: StageName): RunSummary['stages'][number] | undefined {
