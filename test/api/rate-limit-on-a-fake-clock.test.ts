@@ -129,7 +129,7 @@ describe('headers that lie', () => {
 
 describe('headers missing', () => {
   it('no rate-limit headers at all, only Retry-After on a 429: concurrency grows, every 429 is waited out', async () => {
-    const svc = withHeaders(slidingWindow({ limit: L, windowMs: W }), (h) => (h['retry-after'] === undefined ? {} : { 'retry-after': h['retry-after'] }));
+    const svc = withHeaders(slidingWindow({ limit: L, windowMs: W }), (h): Headers => (h['retry-after'] === undefined ? {} : { 'retry-after': h['retry-after'] }));
     const r = await runCalls(svc, advance, { calls: CALLS, latencyMs: flat });
     expect(svc.counted).toHaveLength(CALLS);
     expect(r.peakInFlight).toBeGreaterThan(L / 2);
