@@ -186,8 +186,8 @@ export class AdaptiveLimiter {
   private onAnswer(id: number, fb: Feedback): void {
     const now = this.now();
     // The headers are read here, once per answer; every later step works on the checked figures.
-    const rate = readRateHeaders(fb.headers, now, { maxResetAheadMs: this.cfg.maxPauseMs });
-    if (fb.retryAfterMs !== undefined) rate.retryAfterMs = fb.retryAfterMs;
+    const read = readRateHeaders(fb.headers, now, { maxResetAheadMs: this.cfg.maxPauseMs });
+    const rate = fb.retryAfterMs === undefined ? read : { ...read, retryAfterMs: fb.retryAfterMs };
     this.state = answerCall(this.cfg, this.state, id, { status: fb.status, rate, latencyMs: fb.latencyMs }, now, this.queue.size > 0);
     if (this.closed) return;
     if (this.queue.concurrency !== this.state.concurrency.current) this.queue.concurrency = this.state.concurrency.current;
