@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { LawsuitApi } from '../../src/api/client.js';
-import { AdaptiveLimiter } from '../../src/api/rate-limit.js';
 import { KEY, json, requestObject, startStub, urlsOf, type Stub } from './stub.js';
+
+// End to end: the limiter inside the client, over undici, against a stub server with a real sliding window.
+// The limiter's arithmetic and its scenarios (fixed windows, limits that change, headers that lie or are
+// missing, 429s) are tested on a fake clock in rate-limit-*.test.ts; these check that it holds on a real clock.
 
 let stub: Stub | undefined;
 let api: LawsuitApi | undefined;
@@ -91,134 +94,5 @@ describe('adaptive rate limiter', () => {
     expect(api.limiter.snapshot().rateLimited).toBe(1);
     expect(api.stats().byStatus['429']).toBe(1);
     expect(api.stats().byStatus['200']).toBe(6);
-  });
-});
-
-/**
- * The same sliding window, but X-RateLimit-Reset in whole epoch seconds as the sandbox sends it: rounded up
- * (`ceil`, the header's meaning: a slot has freed by then) or, as a service might, rounded down (`floor`).
- */
-function wholeSecondWindow(limit: number, windowMs: number, rounding: 'ceil' | 'floor') {
-  const log: number[] = [];
-  const stats = { ok: 0, limited: 0, first: Infinity, last: 0 };
-  const round = rounding === 'ceil' ? Math.ceil : Math.floor;
-  const handler = (_req: unknown, res: import('node:http').ServerResponse) => {
-    const now = Date.now();
-    stats.first = Math.min(stats.first, now);
-    while (log.length && log[0] <= now - windowMs) log.shift();
-    const allowed = log.length < limit;
-    if (allowed) log.push(now);
-    const frees = (log[0] ?? now) + windowMs;
-    const headers = { 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': String(limit - log.length), 'x-ratelimit-reset': String(round(frees / 1000)) };
-    setTimeout(() => {
-      stats.last = Math.max(stats.last, Date.now());
-      if (!allowed) {
-        stats.limited++;
-        return json(res, 429, { error: 'Too Many Requests', message: 'limit', code: 'RATE_LIMITED' }, { ...headers, 'retry-after': String(Math.max(1, Math.ceil((frees - now) / 1000))) });
-      }
-      stats.ok++;
-      json(res, 200, requestObject({ status: 'completed' }), headers);
-    }, 2);
-  };
-  return { handler, stats };
-}
-
-/** Counted times t[k] of a sliding window obey t[k+L] >= t[k] + W, so C calls span at least floor((C-1)/L) windows. */
-const leastSpanMs = (calls: number, limit: number, windowMs: number) => Math.floor((calls - 1) / limit) * windowMs;
-
-describe('adaptive rate limiter against whole-second resets', () => {
-  it('mirrors its own calls one window later: near the least possible time, no 429, window learned', async () => {
-    const limit = 20;
-    const windowMs = 2000;
-    const n = 80;
-    const sw = wholeSecondWindow(limit, windowMs, 'ceil');
-    stub = await startStub((req, res) => { sw.handler(req, res); });
-    api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), baseDelayMs: 50, maxConcurrency: 32 });
-    const t0 = Date.now();
-    await Promise.all(Array.from({ length: n }, (_, i) => api!.requests.get(`r${i}`)));
-    const ms = Date.now() - t0;
-    const rateUse = leastSpanMs(n, limit, windowMs) / ms;
-    // eslint-disable-next-line no-console
-    console.log(`whole-second reset: ${n} calls in ${ms} ms, rate_use ${rateUse.toFixed(3)}, 429s ${sw.stats.limited}, window ${api.limiter.snapshot().windowMs} ms`);
-    expect(sw.stats.limited).toBe(0);
-    expect(sw.stats.ok).toBe(n);
-    expect(rateUse).toBeGreaterThanOrEqual(0.85);
-    // The window was learned from the answers, not configured: within a few answer latencies above the truth.
-    expect(api.limiter.snapshot().windowMs).toBeGreaterThanOrEqual(windowMs);
-    expect(api.limiter.snapshot().windowMs).toBeLessThan(windowMs + 300);
-  });
-
-  it('stays correct when the service rounds the reset down: at most one 429, every call answered', async () => {
-    const limit = 20;
-    const windowMs = 2000;
-    const n = 60;
-    const sw = wholeSecondWindow(limit, windowMs, 'floor');
-    stub = await startStub((req, res) => { sw.handler(req, res); });
-    api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), baseDelayMs: 50, maxConcurrency: 32 });
-    const t0 = Date.now();
-    await Promise.all(Array.from({ length: n }, (_, i) => api!.requests.get(`r${i}`)));
-    const ms = Date.now() - t0;
-    expect(sw.stats.ok).toBe(n);
-    expect(sw.stats.limited).toBeLessThanOrEqual(1);
-    expect(leastSpanMs(n, limit, windowMs) / ms).toBeGreaterThanOrEqual(0.6);
-  });
-});
-
-describe('limiter pauses and priorities', () => {
-  it('a shorter pause never cuts a longer one short', async () => {
-    const l = new AdaptiveLimiter();
-    const t0 = Date.now();
-    l.pauseUntil(t0 + 400);
-    l.pauseUntil(t0 + 100);
-    const started = await l.schedule(async () => Date.now());
-    expect(started - t0).toBeGreaterThanOrEqual(390);
-    l.close();
-  });
-
-  it('a longer pause extends a shorter one', async () => {
-    const l = new AdaptiveLimiter();
-    const t0 = Date.now();
-    l.pauseUntil(t0 + 100);
-    l.pauseUntil(t0 + 300);
-    const started = await l.schedule(async () => Date.now());
-    expect(started - t0).toBeGreaterThanOrEqual(290);
-    l.close();
-  });
-
-  it('pauses until the reset when the budget is spent, counting calls in flight', async () => {
-    const l = new AdaptiveLimiter({ maxConcurrency: 8 });
-    const now = Date.now();
-    const headers = { 'x-ratelimit-limit': '3', 'x-ratelimit-remaining': '2', 'x-ratelimit-reset': String((now + 300) / 1000) };
-    // First answer: two left in the window.
-    await l.schedule(async (report) => report({ status: 200, headers, latencyMs: 1 }));
-    const starts: number[] = [];
-    await Promise.all([0, 1, 2].map(() => l.schedule(async () => { starts.push(Date.now()); await new Promise((r) => setTimeout(r, 20)); })));
-    // Two go at once; the third waits for the reset.
-    expect(starts[1] - now).toBeLessThan(200);
-    expect(starts[2] - now).toBeGreaterThanOrEqual(290);
-    l.close();
-  });
-
-  it('runs higher priority first when calls wait', async () => {
-    const l = new AdaptiveLimiter({ maxConcurrency: 1 });
-    l.pauseUntil(Date.now() + 50);
-    const order: string[] = [];
-    await Promise.all([
-      l.schedule(async () => { order.push('poll'); }),
-      l.schedule(async () => { order.push('poll'); }),
-      l.schedule(async () => { order.push('submit'); }, { priority: 1 }),
-    ]);
-    expect(order[0]).toBe('submit');
-    l.close();
-  });
-});
-
-describe('limiter close', () => {
-  it('rejects calls still waiting with API_CLOSED instead of leaving them pending', async () => {
-    const l = new AdaptiveLimiter({ maxConcurrency: 1 });
-    l.pauseUntil(Date.now() + 10_000);
-    const waiting = l.schedule(async () => 'ran');
-    l.close();
-    await expect(waiting).rejects.toMatchObject({ code: 'API_CLOSED' });
   });
 });
