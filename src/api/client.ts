@@ -50,7 +50,7 @@ export class LawsuitApi {
 
   constructor(opts: ApiClientOptions) {
     const maxConcurrency = opts.maxConcurrency ?? 16;
-    this.limiter = new AdaptiveLimiter({ maxConcurrency, limit: opts.rateLimit });
+    this.limiter = new AdaptiveLimiter({ maxConcurrency, limit: opts.rateLimit, maxPauseMs: opts.maxWaitMs });
     const logger = opts.logger?.child({ component: 'api' });
     this.http = new HttpClient({
       apiKey: opts.apiKey, urls: opts.urls, limiter: this.limiter, retries: opts.retries,

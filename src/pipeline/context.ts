@@ -16,6 +16,8 @@ export interface RunContext {
   publish?: () => Promise<void>;
   /** Polling speeds for tests that drive the pipeline in-process (default: poll.ts's own). */
   pollTuning?: { minIntervalMs?: number; maxIntervalMs?: number };
+  /** Ends every progress display still open (a stage's bars end with the stage, before anything is printed after it). */
+  endProgress?: () => void;
   /** Progress callbacks for long work (a bar on a terminal, log lines otherwise). */
   progress?: (what: 'documents' | 'pages' | 'files', event: 'total' | 'tick', n: number) => void;
 }

@@ -8,9 +8,12 @@ import { sleep, type RunContext } from './context.js';
 // first, so the walk stops once it is past the oldest request still waited for.
 //
 // One signal alone is not trusted: a provider whose listing lags, or never shows a request finished, would
-// make the run wait for ever. A request the listing has not shown finished after a few rounds is asked for on
-// its own (GET /requests/<id>), once per step of its own backoff; a request the provider no longer knows (404)
-// is handed back as lost, never waited on. The wait itself is bounded (the run's wait budget, counted from the
+// make the run wait for ever. A request the listing has not shown finished is asked for on its own
+// (GET /requests/<id>) once it is overdue — three rounds unseen, and either a minute old or the listing has
+// shown nothing finished at all (it may be the listing that is broken) — then once per step of its own
+// backoff; a request from an earlier run is asked for at once (the provider may have forgotten it). Probes cost
+// a call each, where one listing call answers for a hundred requests, so at most a few go out per round,
+// oldest first. A request the provider no longer knows (404) is handed back as lost, never waited on. The wait itself is bounded (the run's wait budget, counted from the
 // end of the submissions): what is still running then stays outstanding in the ledger for the next run. While waiting, a log line says what is
 // waited for at least every `heartbeatMs`.
 
@@ -28,15 +31,24 @@ export interface PollOptions {
   budgetMs?: number;
   /** Listing rounds a request may go unseen as finished before it is asked for on its own. Default 3. */
   probeAfterRounds?: number;
-  /** First gap between two single probes of one request, doubled after each, in ms. Default 2 000. */
+  /** Age a request must reach before it is asked for on its own, unless the listing showed nothing finished. Default 60 000. */
+  probeAgeMs?: number;
+  /** First gap between two single probes of one request, doubled after each up to ten minutes, in ms. Default 30 000. */
   probeGapMs?: number;
+  /** Most single probes in one round. Default 10. */
+  probesPerRound?: number;
   /** At least one "still waiting" log line this often, in ms. Default 30 000. */
   heartbeatMs?: number;
 }
 
 export interface Waiting {
   requestId: string;
+  /** The provider's created_at (its clock), compared only with other created_at values of the listing. */
   createdAt: number;
+  /** When this run started waiting for it (our clock). Default: when the poller first saw it. */
+  since?: number;
+  /** Submitted by an earlier run: asked for on its own at once, since the provider may no longer know it. */
+  resumed?: boolean;
   /** Listing rounds that did not show it finished. */
   unseenRounds?: number;
   /** When it may next be asked for on its own (epoch ms). */
@@ -72,6 +84,7 @@ export async function pollUntilFinished(ctx: RunContext, waiting: Map<string, Wa
   const stats: PollStats = { rounds: 0, calls: 0, probes: 0, lost: 0 };
   let interval = minI;
   let useListing = true;
+  let listingShowedAny = false;
   let lastBeat = Date.now();
   while (!ctx.signal.aborted) {
     const more = on.more();
@@ -83,6 +96,7 @@ export async function pollUntilFinished(ctx: RunContext, waiting: Map<string, Wa
       continue;
     }
     stats.rounds++;
+    for (const w of waiting.values()) w.since ??= Date.now();
     let finished = 0;
     const finish = (r: RequestObject): void => {
       if (!waiting.delete(r.request_id)) return;
@@ -91,7 +105,7 @@ export async function pollUntilFinished(ctx: RunContext, waiting: Map<string, Wa
     };
     if (useListing) {
       try {
-        await listingRound(ctx, waiting, finish, stats);
+        if (await listingRound(ctx, waiting, finish, stats)) listingShowedAny = true;
       } catch (e) {
         if (reachOf(e, 'item') === 'run') throw e;
         if (ctx.signal.aborted) break;
@@ -99,13 +113,16 @@ export async function pollUntilFinished(ctx: RunContext, waiting: Map<string, Wa
         useListing = false;
       }
     }
-    await probeRound(ctx, waiting, finish, on, stats, { all: !useListing, after: opts.probeAfterRounds ?? 3, gap: opts.probeGapMs ?? 2_000, maxGap: Math.max(maxI, 2_000) * 8 });
+    await probeRound(ctx, waiting, finish, on, stats, {
+      all: !useListing, after: opts.probeAfterRounds ?? 3, age: listingShowedAny ? opts.probeAgeMs ?? 60_000 : 0,
+      gap: opts.probeGapMs ?? 30_000, maxGap: 600_000, perRound: useListing ? opts.probesPerRound ?? 10 : Infinity,
+    });
     interval = finished > 0 ? minI : Math.min(maxI, Math.round(interval * 1.6));
     const wait = Math.max(0, Math.min(interval, deadline - Date.now()));
     const left = deadline === Infinity ? null : Math.max(0, Math.round((deadline - Date.now()) / 1000));
     if (Date.now() - lastBeat >= heartbeat || (wait >= heartbeat && waiting.size > 0)) {
       lastBeat = Date.now();
-      const oldest = Math.min(...[...waiting.values()].map((w) => w.createdAt));
+      const oldest = Math.min(...[...waiting.values()].map((w) => w.since ?? Date.now()));
       ctx.log.info({
         event: 'poll.waiting', requests: waiting.size, oldest_age_s: Number.isFinite(oldest) ? Math.round((Date.now() - oldest) / 1000) : null,
         next_poll_s: Math.round(wait / 1000), budget_left_s: left,
@@ -116,7 +133,8 @@ export async function pollUntilFinished(ctx: RunContext, waiting: Map<string, Wa
   return stats;
 }
 
-async function listingRound(ctx: RunContext, waiting: Map<string, Waiting>, finish: (r: RequestObject) => void, stats: PollStats): Promise<void> {
+/** One round of the listing; true when it showed any of the requests waited for finished. */
+async function listingRound(ctx: RunContext, waiting: Map<string, Waiting>, finish: (r: RequestObject) => void, stats: PollStats): Promise<boolean> {
   const oldest = Math.min(...[...waiting.values()].map((w) => w.createdAt));
   const seen = new Set<string>();
   // The listing is newest first: past the oldest request waited for (less a minute of clock slack) nothing
@@ -138,18 +156,23 @@ async function listingRound(ctx: RunContext, waiting: Map<string, Waiting>, fini
     if (older || waiting.size === 0) break;
   }
   for (const w of waiting.values()) if (!seen.has(w.requestId)) w.unseenRounds = (w.unseenRounds ?? 0) + 1;
+  return seen.size > 0;
 }
 
 /**
- * Asks for requests on their own: all of them when the listing cannot answer, otherwise those the listing has
- * not shown finished for `after` rounds, each no more often than its own doubling gap.
+ * Asks for requests on their own: all of them when the listing cannot answer; otherwise the resumed ones at
+ * once and those overdue (unseen for `after` rounds and `age` old), each no more often than its own doubling
+ * gap, at most `perRound`, oldest first.
  */
 async function probeRound(
   ctx: RunContext, waiting: Map<string, Waiting>, finish: (r: RequestObject) => void, on: PollHandlers, stats: PollStats,
-  o: { all: boolean; after: number; gap: number; maxGap: number },
+  o: { all: boolean; after: number; age: number; gap: number; maxGap: number; perRound: number },
 ): Promise<void> {
   const now = Date.now();
-  const due = [...waiting.values()].filter((w) => o.all || ((w.unseenRounds ?? 0) >= o.after && (w.nextProbeAt ?? 0) <= now));
+  const overdue = (w: Waiting): boolean => (w.nextProbeAt === undefined
+    ? w.resumed === true || ((w.unseenRounds ?? 0) >= o.after && now - (w.since ?? now) >= o.age)
+    : w.nextProbeAt <= now);
+  const due = [...waiting.values()].filter((w) => o.all || overdue(w)).sort((a, b) => a.createdAt - b.createdAt).slice(0, o.perRound);
   await Promise.all(due.map(async (w) => {
     w.probeGapMs = Math.min(o.maxGap, w.probeGapMs === undefined ? o.gap : w.probeGapMs * 2);
     w.nextProbeAt = Date.now() + w.probeGapMs;

@@ -70,10 +70,13 @@ export async function openSession(cfg: Config, opts: SessionOptions): Promise<Se
       else bar.tick(n);
     },
   };
-  let closed = false;
-  const finishIo = async (): Promise<void> => {
+  ctx.endProgress = () => {
     for (const b of bars.values()) b.done();
     bars.clear();
+  };
+  let closed = false;
+  const finishIo = async (): Promise<void> => {
+    ctx.endProgress?.();
     await api?.close().catch(() => undefined);
   };
   const session: Session = {

@@ -67,6 +67,7 @@ async function runOne(ctx: RunContext, stage: Stage, position: number, night: Ni
   } catch (e) {
     thrown = e;
   }
+  ctx.endProgress?.();
   const result: StageResult = { name: stage.name, status: 'ok', startedAt, finishedAt: new Date(), counts: report?.counts ?? {}, failures: report?.failures ?? [] };
   if (thrown !== undefined) {
     const interruptedOnly = ctx.signal.aborted && codeOf(thrown) === 'API_CLOSED';

@@ -140,6 +140,8 @@ export function loadConfig(input: ConfigInput = {}): Config {
   const sandbox = bool('sandbox', 'LAWSUIT_SANDBOX', 'sandbox');
   const logLevel = pick(undefined, 'LOG_LEVEL', 'log_level') ?? 'info';
   if (!LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL=${JSON.stringify(logLevel)} is not a level (allowed: ${LEVELS.join(', ')})`);
+  const format = env.LOG_FORMAT;
+  if (format !== undefined && format !== '' && format !== 'json' && format !== 'pretty') problems.push(`LOG_FORMAT=${JSON.stringify(format)} is not a log format (allowed: json, pretty)`);
 
   const command = input.command ?? 'run';
   const dryRun = flags['dry-run'] === true;

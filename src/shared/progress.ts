@@ -1,11 +1,15 @@
 import type { Logger } from 'pino';
+import { stderrTerminal, type Terminal } from './terminal.js';
 
 // Long work (documents, pages, files) shows a bar to a person at a terminal and leaves sparse JSON lines for a
 // log collector otherwise: a bar's carriage returns are garbage in a log file, and a line per item is noise.
 
 export interface ProgressOptions {
-  /** Where the bar is drawn. Default `process.stderr`; the bar is drawn only when `stream.isTTY` is true. */
-  stream?: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  /**
+   * Where the bar is drawn, on a line of its own that log lines never overwrite. Default standard error's
+   * terminal; the bar is drawn only when it is a TTY.
+   */
+  terminal?: Terminal;
   /** Where the progress lines go when the stream is not a terminal (pino JSON, redacted by the logger). */
   log: Logger;
   /** What is counted, e.g. `documents`; starts the bar and names the log lines. */
@@ -18,6 +22,8 @@ export interface ProgressOptions {
   redrawMs?: number;
   /** Off a terminal, a line is logged at each 10 % step and at least this often while work goes on. Default 30 000 ms. */
   logEveryMs?: number;
+  /** On a terminal, the bar is redrawn this often even when nothing moves, so the eta counts down. Default 1 000 ms. */
+  refreshMs?: number;
   /** Clock, for tests. Default `Date.now`. */
   now?: () => number;
 }
@@ -37,6 +43,8 @@ export interface ProgressSnapshot {
   done: number;
   total?: number;
   elapsedMs: number;
+  /** Seconds left, when known (see EtaMeter); default: the remaining items at the average rate so far. */
+  etaSeconds?: number | null;
 }
 
 /** One line of the bar, e.g. `documents 37/50 [=======>   ] 74% 12.3 docs/s eta 1s`. Pure, for tests. */
@@ -48,8 +56,39 @@ export function renderBar(s: ProgressSnapshot, width = 24): string {
   const filled = Math.floor(frac * width);
   const bar = filled >= width ? '='.repeat(width) : '='.repeat(filled) + '>' + ' '.repeat(width - filled - 1);
   const left = s.total - s.done;
-  const eta = rate > 0 && left > 0 ? ` eta ${formatSeconds(left / rate)}` : '';
+  const seconds = s.etaSeconds === undefined ? (rate > 0 ? left / rate : undefined) : s.etaSeconds ?? undefined;
+  const eta = seconds !== undefined && left > 0 ? ` eta ${formatSeconds(seconds)}` : '';
   return `${s.label} ${s.done}/${s.total} [${bar}] ${Math.floor(frac * 100)}% ${rateText}${eta}`;
+}
+
+/**
+ * A steady eta. Two things made the old one jump: the first items alone said 1m54s at 1/46 after a slow start,
+ * and between two ticks it froze (a stale 6 s for 4.5 s). Here nothing is said before `settleMs` have passed
+ * and a few items arrived; after that the eta counts down with the clock between ticks, and each new estimate
+ * (the remaining items at the average rate so far) pulls it only part of the way, by how much time passed
+ * (half-life `halfLifeMs`), so a burst of items moves it smoothly instead of at once.
+ */
+export class EtaMeter {
+  private eta: number | undefined;
+  private last: number;
+  constructor(private readonly start: number, private readonly halfLifeMs = 5_000, private readonly settleMs = 2_000) {
+    this.last = start;
+  }
+
+  /** Seconds left at `now`, or undefined while too little is known. */
+  at(now: number, done: number, total: number | undefined): number | undefined {
+    const elapsed = now - this.start;
+    if (total === undefined || done < 3 || elapsed < this.settleMs || done >= total) return done >= (total ?? Infinity) ? 0 : undefined;
+    const raw = ((total - done) * elapsed) / done / 1000;
+    if (this.eta === undefined) this.eta = raw;
+    else {
+      const dt = Math.max(0, now - this.last);
+      const predicted = Math.max(0, this.eta - dt / 1000);
+      this.eta = predicted + (1 - 0.5 ** (dt / this.halfLifeMs)) * (raw - predicted);
+    }
+    this.last = now;
+    return this.eta;
+  }
 }
 
 function formatSeconds(sec: number): string {
@@ -60,12 +99,14 @@ function formatSeconds(sec: number): string {
 }
 
 export function createProgress(opts: ProgressOptions): Progress {
-  const stream = opts.stream ?? process.stderr;
+  const terminal = opts.terminal ?? stderrTerminal();
   const now = opts.now ?? Date.now;
-  const tty = (stream as { isTTY?: boolean }).isTTY === true;
+  const tty = terminal.isTTY;
   const redrawMs = opts.redrawMs ?? 100;
   const logEveryMs = opts.logEveryMs ?? 30_000;
   const started = now();
+  const meter = new EtaMeter(started);
+  const id = `${opts.label}#${Math.random().toString(36).slice(2)}`;
   let count = 0;
   let total = opts.total;
   let finished = false;
@@ -73,15 +114,18 @@ export function createProgress(opts: ProgressOptions): Progress {
   let lastLog = started;
   let lastStep = 0;
 
-  const snapshot = (): ProgressSnapshot => ({ label: opts.label, unit: opts.unit, done: count, total, elapsedMs: now() - started });
+  const snapshot = (): ProgressSnapshot => {
+    const t = now();
+    return { label: opts.label, unit: opts.unit, done: count, total, elapsedMs: t - started, etaSeconds: meter.at(t, count, total) ?? null };
+  };
 
   const draw = (): void => {
-    const columns = (stream as { columns?: number }).columns ?? 80;
-    const line = renderBar(snapshot()).slice(0, Math.max(20, columns - 1));
-    // \r back to column 0 and clear the rest of the line (ESC [K) so a shorter line leaves no tail.
-    stream.write(`\r${line}\x1b[K`);
+    terminal.set(id, renderBar(snapshot()));
     lastDraw = now();
   };
+  // The eta counts down between ticks; the timer never keeps the process alive.
+  const refresh = tty ? setInterval(draw, opts.refreshMs ?? 1_000) : undefined;
+  refresh?.unref();
 
   const logLine = (final: boolean): void => {
     const s = snapshot();
@@ -125,9 +169,11 @@ export function createProgress(opts: ProgressOptions): Progress {
     done() {
       if (finished) return;
       finished = true;
+      if (refresh) clearInterval(refresh);
       if (tty) {
-        draw();
-        stream.write('\n');
+        const s = snapshot();
+        // The final line: the whole count, the average rate over the whole work, and no eta.
+        terminal.remove(id, renderBar({ ...s, etaSeconds: null }));
       } else {
         logLine(true);
       }

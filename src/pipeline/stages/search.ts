@@ -54,7 +54,7 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
   const waiting = new Map<string, Waiting>();
   const owner = new Map<string, PlannedSearch>();
   for (const r of plan.resume) {
-    waiting.set(r.requestId, { requestId: r.requestId, createdAt: createdAt.get(r.requestId) ?? Date.now() });
+    waiting.set(r.requestId, { requestId: r.requestId, createdAt: createdAt.get(r.requestId) ?? Date.now(), resumed: true });
     owner.set(r.requestId, r);
   }
   ctx.progress?.('documents', 'total', plan.submit.length + plan.resume.length);
