@@ -1,4 +1,3 @@
-import type { Warehouse } from './warehouse.js';
 
 // COMMENT ON for every table, view and column of the warehouse, so that an analyst's `DESCRIBE`, DBeaver or
 // `SELECT * FROM duckdb_columns()` explains the data without the source at hand. Applied to what exists
@@ -380,8 +379,18 @@ export interface CommentResult {
   missing: string[];
 }
 
-/** Comments every table, view and column that exists and that COMMENTS describes; reports the rest. */
-export async function applyComments(wh: Warehouse): Promise<CommentResult> {
+/** What applyComments needs of the warehouse: `Warehouse` (warehouse.ts) has it. */
+export interface CommentDb {
+  run(sql: string): Promise<number>;
+  all<T = Record<string, unknown>>(sql: string): Promise<T[]>;
+  transaction<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+/**
+ * Comments every table, view and column that exists and that COMMENTS describes; reports the rest. A COMMENT is
+ * a catalog change: the caller checkpoints right after when `applied` > 0 (wal-recovery.ts says why).
+ */
+export async function applyComments(wh: CommentDb): Promise<CommentResult> {
   const objects = await wh.all<{ name: string; kind: 'TABLE' | 'VIEW'; comment: string | null }>(`
     SELECT table_name AS name, 'TABLE' AS kind, comment FROM duckdb_tables()
       WHERE database_name = current_database() AND schema_name = 'main' AND NOT internal AND NOT temporary

@@ -50,3 +50,18 @@ export async function stageRows<R extends object>(wh: Warehouse, table: StageTab
     appender.closeSync();
   }
 }
+
+/** Appends rows to a TEMP table through the Appender, one `write` per row (it appends each column in order). */
+export async function appendRows<R>(wh: Warehouse, table: string, rows: readonly R[], write: (a: DuckDBAppender, row: R) => void): Promise<void> {
+  if (rows.length === 0) return;
+  const appender = await wh.connection.createAppender(table, 'main', 'temp');
+  try {
+    for (const row of rows) {
+      write(appender, row);
+      appender.endRow();
+    }
+    appender.flushSync();
+  } finally {
+    appender.closeSync();
+  }
+}
