@@ -39,6 +39,8 @@ export interface CallSpec<T> {
   ok?: readonly number[];
   /** Checks and types the parsed body; throws ShapeError. */
   parse: (body: unknown, status: number) => T;
+  /** Reads a successful answer's text itself, instead of JSON.parse + parse (to keep raw slices of it); throws ShapeError or SyntaxError. */
+  parseText?: (text: string, status: number) => T;
 }
 
 export interface CallResult<T> { status: number; body: T; headers: Record<string, string> }
@@ -181,17 +183,19 @@ export class HttpClient {
     };
     let parsed: unknown;
     let parseFailed = false;
+    const ok = (spec.ok ?? [200, 201]).includes(status);
     try {
-      parsed = text === '' ? undefined : JSON.parse(text);
+      parsed = text === '' || (ok && spec.parseText) ? undefined : JSON.parse(text);
     } catch {
       parseFailed = true;
     }
-    if (!(spec.ok ?? [200, 201]).includes(status)) throw errorForStatus(status, parsed, spec.route, this.redact, hints, retryAfterMs);
+    if (!ok) throw errorForStatus(status, parsed, spec.route, this.redact, hints, retryAfterMs);
     if (parseFailed) throw badResponse(spec.route, 'not JSON', status);
     try {
-      return { status, body: spec.parse(parsed, status), headers: flat };
+      return { status, body: spec.parseText ? spec.parseText(text, status) : spec.parse(parsed, status), headers: flat };
     } catch (e) {
       if (e instanceof ShapeError) throw badResponse(spec.route, this.redact(e.message), status);
+      if (e instanceof SyntaxError && spec.parseText) throw badResponse(spec.route, 'not JSON', status);
       throw e;
     }
   }

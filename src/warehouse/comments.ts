@@ -70,6 +70,17 @@ export const COMMENTS: Record<string, Described> = {
       item: 'the whole item (JSON)', run_id: C.run_id, loaded_at: 'when it was loaded',
     },
   },
+  load_problems: {
+    comment: 'Values of a response item its typed columns could not hold (too large a number, an unreadable date, no usable key, too large an item): '
+      + 'the item is whole in responses_raw; each row says what did not fit and what was done.',
+    columns: {
+      response_id: 'the response item (responses_raw.response_id)', code: `${C.code} (NULL when the payload had none usable)`,
+      instance: `${C.instance} (NULL when it did not fit)`, field: 'the field in the lawsuit object, e.g. instance, amount, steps[<step_id>].step_date, or (item)',
+      value: 'the value as received (its JSON text, digit for digit), shortened past 300 characters',
+      problem: 'missing_key, out_of_range, not_a_number, not_a_date, wrong_type, not_an_object or too_large',
+      detail: 'what was wrong and what the warehouse did about it', run_id: 'the run that found it', detected_at: 'when it was found',
+    },
+  },
   search_hits: {
     comment: 'Which request (search) found which lawsuit.',
     columns: { request_id: C.request_id, ...lawsuitKey, response_id: 'the response item that carried it', first_seen_at: 'when this request first returned it' },

@@ -1,11 +1,14 @@
+import { objectMembers, rawTextOf } from '../api/raw-json.js';
 import type { Lawsuit, ResponseItem } from '../api/types.js';
 import { flattenLawsuit } from './flatten.js';
+import { OVERFLOW_STRING_CHARS } from './load-budget.js';
 import {
   INSERT_HITS_SQL, INSERT_LAWSUITS_SQL, INSERT_NEW_STEPS_SQL, INSERT_RESPONSES_SQL, MERGE_STEPS_SQL, TOUCH_LOSERS_SQL, UPDATE_LAWSUITS_SQL, WINNERS_SQL, replaceChildrenSql,
 } from './merge.js';
-import type { FlatLawsuit, HitRow, ResponseRow, StepRow } from './rows.js';
+import { INSERT_PROBLEMS_SQL, PROBLEM_DETAIL } from './problems.js';
+import type { FlatLawsuit, HitRow, ProblemRow, ResponseRow, StepRow } from './rows.js';
 import { resetStaging, stageRows } from './stage.js';
-import { bool, isObj, str, stringifyWith, timeOf } from './values.js';
+import { bool, int, isObj, normalizeCnj, str, timeOf, toJson } from './values.js';
 import type { Warehouse } from './warehouse.js';
 
 export interface LoadContext {
@@ -13,8 +16,12 @@ export interface LoadContext {
   runId: string;
   /** Where the items came from: 'async' (responses listing), 'historical' (synchronous query), ... Default 'async'. */
   source?: string;
-  /** Items per transaction; bounds memory and transaction size. Default 1000 items. */
+  /** Items per batch (one transaction each, unless the caller's transaction holds them all). Default 1000 items. */
   batchSize?: number;
+  /** Characters of payload text per batch. Default the warehouse's budget (load-budget.ts): 8 MB at 128 MB. */
+  batchBytes?: number;
+  /** Items with more characters than this are kept in responses_raw only (`too_large`). Default the warehouse's budget: 16 MB at 128 MB. */
+  maxFlattenBytes?: number;
 }
 
 export interface LoadCounts {
@@ -34,13 +41,15 @@ export interface LoadCounts {
   steps: number;
   /** application_error items (kept in responses_raw only). */
   applicationErrors: number;
-  /** Lawsuit items without a usable (code, instance) or without an object payload: responses_raw only. */
+  /** Lawsuit items without a usable (code, instance), without an object payload, or too large: responses_raw only. */
   skipped: number;
+  /** Rows written to load_problems (values their typed columns could not hold, items kept raw only). */
+  problems: number;
 }
 
 export const emptyCounts = (): LoadCounts => ({
   items: 0, newResponses: 0, lawsuitItems: 0, lawsuits: 0, lawsuitsMerged: 0, parties: 0, lawyers: 0, steps: 0,
-  applicationErrors: 0, skipped: 0,
+  applicationErrors: 0, skipped: 0, problems: 0,
 });
 
 export function addCounts(a: LoadCounts, b: LoadCounts): LoadCounts {
@@ -49,41 +58,83 @@ export function addCounts(a: LoadCounts, b: LoadCounts): LoadCounts {
   return out;
 }
 
-/** Loads response items: each batch in one transaction, idempotent (the same items twice change nothing). */
+/** The characters of an item's JSON as received, or undefined for an item built here (not from the service). */
+export function itemBytes(item: unknown): number | undefined {
+  return rawTextOf(item)?.length;
+}
+
+/** An item with its JSON text (as received, or serialised once here) and its response_data's text. */
+interface Prepared { item: unknown; text: string; dataText: string | undefined }
+
+function prepare(item: unknown): Prepared {
+  const raw = rawTextOf(item);
+  const text = raw ?? toJson(item) ?? 'null';
+  const data = isObj(item) ? item.response_data : undefined;
+  // Slicing the item's own text when the service's response_data was not remembered: the same bytes, no second serialisation.
+  const dataText = rawTextOf(data) ?? (isObj(data) ? objectMembers(text)?.get('response_data') : undefined);
+  return { item, text, dataText };
+}
+
+/**
+ * Loads response items: batches bounded by count and by bytes, each in one transaction (or in the caller's),
+ * idempotent (the same items twice change nothing). Items are serialised one batch at a time.
+ */
 export async function loadResponseItems(wh: Warehouse, items: readonly ResponseItem[], ctx: LoadContext): Promise<LoadCounts> {
-  const size = Math.max(1, ctx.batchSize ?? 1000);
+  const maxItems = Math.max(1, ctx.batchSize ?? 1000);
+  const maxBytes = ctx.batchBytes ?? wh.budget.batchBytes;
+  const maxFlatten = ctx.maxFlattenBytes ?? wh.budget.maxFlattenBytes;
   let total = emptyCounts();
-  for (let i = 0; i < items.length; i += size) {
-    const batch = items.slice(i, i + size);
-    total = addCounts(total, await wh.transaction(() => loadBatch(wh, batch, ctx)));
+  let batch: Prepared[] = [];
+  let bytes = 0;
+  const flush = async (): Promise<void> => {
+    const b = batch;
+    batch = [];
+    bytes = 0;
+    total = addCounts(total, await wh.transaction(() => loadBatch(wh, b, ctx, maxFlatten)));
+  };
+  for (const item of items) {
+    const p = prepare(item);
+    if (batch.length > 0 && (batch.length >= maxItems || bytes + p.text.length > maxBytes)) await flush();
+    batch.push(p);
+    bytes += p.text.length;
   }
+  if (batch.length > 0) await flush();
   return total;
 }
 
-async function loadBatch(wh: Warehouse, items: readonly ResponseItem[], ctx: LoadContext): Promise<LoadCounts> {
+async function loadBatch(wh: Warehouse, items: readonly Prepared[], ctx: LoadContext, maxFlatten: number): Promise<LoadCounts> {
   const counts = emptyCounts();
   counts.items = items.length;
   const responses = new Map<string, ResponseRow>();
   const flats: Array<{ flat: FlatLawsuit; requestId: string | null; order: number }> = [];
-  items.forEach((item, order) => {
+  const problems: ProblemRow[] = [];
+  items.forEach(({ item, text, dataText }, order) => {
     const it = isObj(item) ? (item as ResponseItem) : ({} as ResponseItem);
     const responseId = str(it.response_id);
+    const data: unknown = it.response_data;
     let flat: FlatLawsuit | null = null;
     if (it.response_type === 'application_error') counts.applicationErrors++;
     else if (it.response_type !== 'lawsuit') counts.skipped++;
     else {
       counts.lawsuitItems++;
-      if (isObj(it.response_data)) {
-        flat = flattenLawsuit(it.response_data as Lawsuit, {
+      const where = isObj(data) ? { code: normalizeCnj(data.code), instance: int(data.instance) } : { code: null, instance: null };
+      if (text.length > maxFlatten) {
+        problems.push({ response_id: responseId, ...where, field: '(item)', value: `${text.length} characters (limit ${maxFlatten})`,
+          problem: 'too_large', detail: PROBLEM_DETAIL.too_large });
+      } else if (!isObj(data)) {
+        problems.push({ response_id: responseId, ...where, field: 'response_data', value: (toJson(data) ?? 'undefined').slice(0, 300),
+          problem: 'not_an_object', detail: PROBLEM_DETAIL.not_an_object });
+      } else {
+        flat = flattenLawsuit(data as Lawsuit, {
           responseId, responseCreatedAt: str(it.created_at), cachedResponse: isObj(it.tags) ? bool(it.tags.cached_response) : null,
-          source: ctx.source ?? 'async', runId: ctx.runId,
+          source: ctx.source ?? 'async', runId: ctx.runId, rawText: dataText,
         });
+        for (const p of flat.problems) problems.push({ response_id: responseId, code: flat.lawsuit.code, instance: flat.lawsuit.instance, ...p });
+        if (flat.lawsuit.code === null || flat.lawsuit.instance === null) flat = null;
       }
-      if (flat === null || flat.lawsuit.code === null || flat.lawsuit.instance === null) { counts.skipped++; flat = null; }
+      if (flat === null) counts.skipped++;
     }
     if (responseId !== null) {
-      // The lawsuit's JSON is already made: the item's text reuses it (same bytes as JSON.stringify(item)).
-      const text = flat !== null && isObj(item) ? stringifyWith(item as Record<string, unknown>, { response_data: flat.lawsuit.raw }) : JSON.stringify(item);
       responses.set(responseId, {
         response_id: responseId, request_id: str(it.request_id), response_type: str(it.response_type),
         created_at: str(it.created_at), item: text, run_id: ctx.runId,
@@ -108,6 +159,8 @@ async function loadBatch(wh: Warehouse, items: readonly ResponseItem[], ctx: Loa
   for (const t of ['parties', 'lawyers', 'steps', 'subjects', 'classifications', 'courts', 'attachments'] as const) {
     await stageRows(wh, t, winners.flatMap((w) => w[t] as object[]));
   }
+  await stageRows(wh, 'problems', problems);
+  wh.noteUnspillable(unspillableChars(responses.values(), winners));
   counts.lawsuits = winners.length;
   counts.parties = winners.reduce((n, w) => n + w.parties.length, 0);
   counts.lawyers = winners.reduce((n, w) => n + w.lawyers.length, 0);
@@ -132,7 +185,22 @@ async function loadBatch(wh: Warehouse, items: readonly ResponseItem[], ctx: Loa
     }
     if (hits.size > 0) await wh.run(INSERT_HITS_SQL);
   }
+  counts.problems = await wh.run(INSERT_PROBLEMS_SQL, [ctx.runId]);
   return counts;
+}
+
+/** Characters of the batch's string values long enough to be DuckDB overflow strings (load-budget.ts). */
+function unspillableChars(responses: Iterable<ResponseRow>, winners: readonly FlatLawsuit[]): number {
+  let n = 0;
+  const add = (s: string | null): void => { if (s !== null && s.length >= OVERFLOW_STRING_CHARS) n += s.length; };
+  for (const r of responses) add(r.item);
+  for (const w of winners) {
+    add(w.lawsuit.raw);
+    for (const p of w.parties) add(p.raw);
+    for (const st of w.steps) { add(st.raw); add(st.content); }
+    for (const a of w.attachments) add(a.raw);
+  }
+  return n;
 }
 
 const versionOf = (f: FlatLawsuit): number[] =>

@@ -29,7 +29,6 @@ const APPEND: Record<StageType, Append> = {
   VARCHAR: (a, v) => (typeof v === 'string' ? a.appendVarchar(v) : a.appendNull()),
   JSON: (a, v) => (typeof v === 'string' ? a.appendVarchar(v) : a.appendNull()),
   INTEGER: (a, v) => (typeof v === 'number' && Number.isInteger(v) ? a.appendInteger(v) : a.appendNull()),
-  DOUBLE: (a, v) => (typeof v === 'number' ? a.appendDouble(v) : a.appendNull()),
   BOOLEAN: (a, v) => (typeof v === 'boolean' ? a.appendBoolean(v) : a.appendNull()),
 };
 

@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
 import { EtlError } from '../shared/errors.js';
 import { MIGRATIONS, MIGRATIONS_TABLE_SQL, type Migration } from './migrations.js';
+import { loadBudget, parseDuckSize, type LoadBudget } from './load-budget.js';
 import { firstLine } from './wal-recovery.js';
 
 export type SqlParams = readonly unknown[] | Record<string, unknown>;
@@ -55,6 +56,10 @@ export class Warehouse {
   private readonly inTx = new AsyncLocalStorage<true>();
   private txQueue: Promise<unknown> = Promise.resolve();
   private readonly migrations: readonly Migration[];
+  /** How much the loader takes on at once, from DuckDB's memory limit (load-budget.ts). */
+  budget: LoadBudget = loadBudget(128 * 2 ** 20);
+  /** Big string values committed since the last checkpoint: DuckDB holds them in memory until it (load-budget.ts). */
+  private unspillable = 0;
 
   private constructor(path: string, instance: DuckDBInstance, connection: DuckDBConnection, migrations: readonly Migration[]) {
     this.path = path;
@@ -77,6 +82,8 @@ export class Warehouse {
       throw new WarehouseError('WAREHOUSE_OPEN', `cannot open the warehouse ${path}: ${firstLine(e)}`, e);
     }
     const wh = new Warehouse(path, instance, await instance.connect(), opts.migrations ?? MIGRATIONS);
+    const [limit] = await wh.all<{ v: string }>(`SELECT current_setting('memory_limit') AS v`);
+    wh.budget = loadBudget(parseDuckSize(limit.v) ?? 128 * 2 ** 20);
     if (!opts.readOnly && opts.migrate !== false) {
       try {
         await wh.migrate();
@@ -119,7 +126,22 @@ export class Warehouse {
 
   /** Writes everything committed into the file and empties the WAL. Not inside a transaction (DuckDB refuses). */
   async checkpoint(): Promise<void> {
-    await this.run('CHECKPOINT');
+    try {
+      await this.run('CHECKPOINT');
+    } catch (e) {
+      if (!/out of memory|failed to (pin|allocate)/i.test((e as Error).message)) throw e;
+      throw new WarehouseError('WAREHOUSE_MEMORY', `DuckDB could not checkpoint ${this.path} within its memory limit (${firstLine((e as Error).cause ?? e)}): `
+        + 'raise LAWSUIT_DUCKDB_MEMORY_LIMIT (README, "Memory") and run again; the work copy is kept', e);
+    }
+    this.unspillable = 0;
+  }
+
+  /**
+   * Counts big string values written by the current transaction (load-budget.ts): once the count since the last
+   * checkpoint passes the budget, the transaction's commit is followed by a checkpoint, which frees them.
+   */
+  noteUnspillable(chars: number): void {
+    this.unspillable += chars;
   }
 
   /**
@@ -172,14 +194,16 @@ export class Warehouse {
     if (this.inTx.getStore()) return fn();
     return this.exclusive(async () => {
       await this.run('BEGIN TRANSACTION');
+      let out: T;
       try {
-        const out = await fn();
+        out = await fn();
         await this.run('COMMIT');
-        return out;
       } catch (e) {
         await this.run('ROLLBACK').catch(() => undefined);
         throw e;
       }
+      if (this.unspillable >= this.budget.checkpointBytes) await this.checkpoint();
+      return out;
     });
   }
 
