@@ -67,7 +67,7 @@ export const COMMENTS: Record<string, Described> = {
     columns: {
       response_id: 'the provider\'s response item id', request_id: C.request_id,
       response_type: 'lawsuit or application_error', created_at: 'when the provider created the item',
-      item: 'the whole item (JSON)', run_id: C.run_id, loaded_at: 'when it was loaded',
+      item: 'the whole item (JSON); NULL when too long for a column: see raw_parts and v_responses_raw', run_id: C.run_id, loaded_at: 'when it was loaded',
     },
   },
   load_problems: {
@@ -80,6 +80,26 @@ export const COMMENTS: Record<string, Described> = {
       problem: 'missing_key, out_of_range, not_a_number, not_a_date, wrong_type, not_an_object or too_large',
       detail: 'what was wrong and what the warehouse did about it', run_id: 'the run that found it', detected_at: 'when it was found',
     },
+  },
+  raw_parts: {
+    comment: 'Texts too long for a column (over 48 KB), in parts: a response item (responses_raw.item is then NULL) or a lawsuit\'s raw (lawsuits.raw NULL). '
+      + 'v_responses_raw and v_lawsuit_raw give them whole.',
+    columns: {
+      owner: 'whose text: responses_raw.item or lawsuits.raw', response_id: 'the response item (owner responses_raw.item)',
+      code: `${C.code} (owner lawsuits.raw)`, instance: `${C.instance} (owner lawsuits.raw)`,
+      part: 'position of the part (0-based): the text is the parts joined in this order', text: 'the part (at most 16,384 characters)',
+    },
+  },
+  v_responses_raw: {
+    comment: 'responses_raw with every item whole, its parts put back together where it was too long for a column.',
+    columns: {
+      response_id: 'the provider\'s response item id', request_id: C.request_id, response_type: 'lawsuit or application_error',
+      created_at: 'when the provider created the item', item: 'the whole item exactly as received (JSON)', run_id: C.run_id, loaded_at: 'when it was loaded',
+    },
+  },
+  v_lawsuit_raw: {
+    comment: 'Each lawsuit\'s raw whole, its parts put back together where it was too long for a column.',
+    columns: { ...lawsuitKey, raw: `${C.raw}: the whole lawsuit, nothing dropped` },
   },
   search_hits: {
     comment: 'Which request (search) found which lawsuit.',
@@ -100,7 +120,8 @@ export const COMMENTS: Record<string, Described> = {
       last_step_date: 'date of the latest step', steps_count: 'steps the provider counted', response_id: 'the response item the winning payload came from',
       response_created_at: 'creation time of that response item', cached_response: 'true when the winning payload came from the provider\'s cache',
       source: 'how it arrived: async (requests) or historical (synchronous query)', first_seen_run: 'run that first loaded it',
-      last_seen_run: 'run that last loaded it', loaded_at: 'when it was last merged', raw: `${C.raw}: the whole lawsuit, nothing dropped`,
+      last_seen_run: 'run that last loaded it', loaded_at: 'when it was last merged',
+      raw: `${C.raw}: the whole lawsuit, nothing dropped; NULL when too long for a column: see raw_parts and v_lawsuit_raw`,
     },
   },
   parties: {

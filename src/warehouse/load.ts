@@ -1,12 +1,13 @@
 import { objectMembers, rawTextOf } from '../api/raw-json.js';
 import type { Lawsuit, ResponseItem } from '../api/types.js';
 import { flattenLawsuit } from './flatten.js';
-import { OVERFLOW_STRING_CHARS } from './load-budget.js';
+import { capRow, fitsColumn, splitParts } from './long-values.js';
 import {
-  INSERT_HITS_SQL, INSERT_LAWSUITS_SQL, INSERT_NEW_STEPS_SQL, INSERT_RESPONSES_SQL, MERGE_STEPS_SQL, TOUCH_LOSERS_SQL, UPDATE_LAWSUITS_SQL, WINNERS_SQL, replaceChildrenSql,
+  DELETE_LAWSUIT_PARTS_SQL, INSERT_HITS_SQL, INSERT_LAWSUIT_PARTS_SQL, INSERT_LAWSUITS_SQL, INSERT_NEW_STEPS_SQL, INSERT_RESPONSE_PARTS_SQL,
+  INSERT_RESPONSES_SQL, MERGE_STEPS_SQL, TOUCH_LOSERS_SQL, UPDATE_LAWSUITS_SQL, WINNERS_SQL, replaceChildrenSql,
 } from './merge.js';
-import { INSERT_PROBLEMS_SQL, PROBLEM_DETAIL } from './problems.js';
-import type { FlatLawsuit, HitRow, ProblemRow, ResponseRow, StepRow } from './rows.js';
+import { INSERT_PROBLEMS_SQL, PROBLEM_DETAIL, problemValue, TOO_LONG_KEY_DETAIL } from './problems.js';
+import type { FlatLawsuit, HitRow, ProblemRow, RawPartRow, ResponseRow, StepRow } from './rows.js';
 import { resetStaging, stageRows } from './stage.js';
 import { bool, int, isObj, normalizeCnj, str, timeOf, toJson } from './values.js';
 import type { Warehouse } from './warehouse.js';
@@ -108,9 +109,15 @@ async function loadBatch(wh: Warehouse, items: readonly Prepared[], ctx: LoadCon
   const responses = new Map<string, ResponseRow>();
   const flats: Array<{ flat: FlatLawsuit; requestId: string | null; order: number }> = [];
   const problems: ProblemRow[] = [];
+  const parts: RawPartRow[] = [];
   items.forEach(({ item, text, dataText }, order) => {
     const it = isObj(item) ? (item as ResponseItem) : ({} as ResponseItem);
-    const responseId = str(it.response_id);
+    let responseId = str(it.response_id);
+    if (responseId !== null && !fitsColumn(responseId)) {
+      problems.push({ response_id: `${responseId.slice(0, 200)}…`, code: null, instance: null, field: 'response_id', value: `${responseId.length} characters`,
+        problem: 'too_long', detail: 'the response id is longer than a column holds (48 KB): the item cannot be kept' });
+      responseId = null;
+    }
     const data: unknown = it.response_data;
     let flat: FlatLawsuit | null = null;
     if (it.response_type === 'application_error') counts.applicationErrors++;
@@ -122,7 +129,7 @@ async function loadBatch(wh: Warehouse, items: readonly Prepared[], ctx: LoadCon
         problems.push({ response_id: responseId, ...where, field: '(item)', value: `${text.length} characters (limit ${maxFlatten})`,
           problem: 'too_large', detail: PROBLEM_DETAIL.too_large });
       } else if (!isObj(data)) {
-        problems.push({ response_id: responseId, ...where, field: 'response_data', value: (toJson(data) ?? 'undefined').slice(0, 300),
+        problems.push({ response_id: responseId, ...where, field: 'response_data', value: problemValue(dataText ?? toJson(data) ?? null),
           problem: 'not_an_object', detail: PROBLEM_DETAIL.not_an_object });
       } else {
         flat = flattenLawsuit(data as Lawsuit, {
@@ -130,24 +137,36 @@ async function loadBatch(wh: Warehouse, items: readonly Prepared[], ctx: LoadCon
           source: ctx.source ?? 'async', runId: ctx.runId, rawText: dataText,
         });
         for (const p of flat.problems) problems.push({ response_id: responseId, code: flat.lawsuit.code, instance: flat.lawsuit.instance, ...p });
-        if (flat.lawsuit.code === null || flat.lawsuit.instance === null) flat = null;
+        if (flat.lawsuit.code === null || flat.lawsuit.instance === null || !capLongValues(flat, responseId, problems)) flat = null;
       }
       if (flat === null) counts.skipped++;
     }
     if (responseId !== null) {
-      responses.set(responseId, {
-        response_id: responseId, request_id: str(it.request_id), response_type: str(it.response_type),
-        created_at: str(it.created_at), item: text, run_id: ctx.runId,
-      });
+      const id = responseId;
+      const row: ResponseRow = {
+        response_id: id, request_id: str(it.request_id), response_type: str(it.response_type), created_at: str(it.created_at), item: null, run_id: ctx.runId,
+      };
+      capRow(row, [], (field, value) => problems.push({ response_id: id, code: null, instance: null, field: `(response item) ${field}`,
+        value: problemValue(value), problem: 'too_long', detail: PROBLEM_DETAIL.too_long }));
+      // The item itself is always kept whole: in its column, or in parts when too long for one.
+      if (fitsColumn(text)) row.item = text;
+      else splitParts(text).forEach((t, part) => parts.push({ owner: 'responses_raw.item', response_id: id, code: null, instance: null, part, text: t }));
+      responses.set(id, row);
     }
     if (flat !== null) flats.push({ flat, requestId: str(it.request_id), order });
   });
 
   const winners = dedupeByLawsuit(flats.map((f) => ({ flat: f.flat, order: f.order })));
+  for (const w of winners) {
+    const raw = w.lawsuit.raw;
+    if (raw === null || fitsColumn(raw)) continue;
+    splitParts(raw).forEach((t, part) => parts.push({ owner: 'lawsuits.raw', response_id: null, code: w.lawsuit.code, instance: w.lawsuit.instance, part, text: t }));
+    w.lawsuit = { ...w.lawsuit, raw: null };
+  }
   const hits = new Map<string, HitRow>();
   for (const { flat, requestId } of flats) {
     const { code, instance, response_id } = flat.lawsuit;
-    if (requestId === null || code === null || instance === null) continue;
+    if (requestId === null || !fitsColumn(requestId) || code === null || instance === null) continue;
     const k = `${requestId}\u0000${code}\u0000${instance}`;
     if (!hits.has(k)) hits.set(k, { request_id: requestId, code, instance, response_id });
   }
@@ -159,13 +178,15 @@ async function loadBatch(wh: Warehouse, items: readonly Prepared[], ctx: LoadCon
   for (const t of ['parties', 'lawyers', 'steps', 'subjects', 'classifications', 'courts', 'attachments'] as const) {
     await stageRows(wh, t, winners.flatMap((w) => w[t] as object[]));
   }
+  await stageRows(wh, 'parts', parts);
   await stageRows(wh, 'problems', problems);
-  wh.noteUnspillable(unspillableChars(responses.values(), winners));
   counts.lawsuits = winners.length;
   counts.parties = winners.reduce((n, w) => n + w.parties.length, 0);
   counts.lawyers = winners.reduce((n, w) => n + w.lawyers.length, 0);
   counts.steps = winners.reduce((n, w) => n + w.steps.length, 0);
 
+  // The parts of new items first: both anti-joins look at responses_raw as it was before this batch.
+  if (parts.some((p) => p.owner === 'responses_raw.item')) await wh.run(INSERT_RESPONSE_PARTS_SQL);
   counts.newResponses = await wh.run(INSERT_RESPONSES_SQL);
   if (winners.length > 0) {
     await wh.run(WINNERS_SQL);
@@ -174,6 +195,8 @@ async function loadBatch(wh: Warehouse, items: readonly Prepared[], ctx: LoadCon
     const [seen] = await wh.all<{ updates: boolean; losers: boolean }>(
       'SELECT coalesce(bool_or(existed AND wins), false) AS updates, coalesce(bool_or(NOT wins), false) AS losers FROM stg_win');
     counts.lawsuitsMerged = (seen.updates ? await wh.run(UPDATE_LAWSUITS_SQL) : 0) + await wh.run(INSERT_LAWSUITS_SQL);
+    if (seen.updates) await wh.run(DELETE_LAWSUIT_PARTS_SQL);
+    if (parts.some((p) => p.owner === 'lawsuits.raw')) await wh.run(INSERT_LAWSUIT_PARTS_SQL);
     if (seen.losers) await wh.run(TOUCH_LOSERS_SQL);
     for (const { table, flag, del, ins } of replaceChildrenSql()) {
       if (seen.updates && winners.some((w) => w.lawsuit[flag])) await wh.run(del);
@@ -189,18 +212,42 @@ async function loadBatch(wh: Warehouse, items: readonly Prepared[], ctx: LoadCon
   return counts;
 }
 
-/** Characters of the batch's string values long enough to be DuckDB overflow strings (load-budget.ts). */
-function unspillableChars(responses: Iterable<ResponseRow>, winners: readonly FlatLawsuit[]): number {
-  let n = 0;
-  const add = (s: string | null): void => { if (s !== null && s.length >= OVERFLOW_STRING_CHARS) n += s.length; };
-  for (const r of responses) add(r.item);
-  for (const w of winners) {
-    add(w.lawsuit.raw);
-    for (const p of w.parties) add(p.raw);
-    for (const st of w.steps) { add(st.raw); add(st.content); }
-    for (const a of w.attachments) add(a.raw);
+type Row = Record<string, unknown>;
+
+/** Where each kind of row of a lawsuit sits in its payload, for load_problems.field, and the columns that key it. */
+const CHILD_PATHS: ReadonlyArray<[keyof FlatLawsuit & string, readonly string[], (r: Row) => string]> = [
+  ['parties', [], (r) => `parties[${r.party_index}]`],
+  ['lawyers', [], (r) => `parties[${r.party_index}].lawyers[${r.lawyer_index}]`],
+  ['steps', ['step_id'], (r) => `steps[${String(r.step_id ?? '?').slice(0, 60)}]`],
+  ['subjects', ['item_code'], (r) => `subjects[${String(r.item_code ?? '?').slice(0, 60)}]`],
+  ['classifications', ['item_code'], (r) => `classifications[${String(r.item_code ?? '?').slice(0, 60)}]`],
+  ['courts', [], (r) => `courts[${r.court_index}]`],
+  ['attachments', [], (r) => `attachments[${r.attachment_index}]`],
+];
+
+/**
+ * Leaves NULL every value of the lawsuit's rows too long for a column (long-values.ts), with a problem each; a
+ * child whose key is too long is left out. False when the lawsuit's own key is too long (kept raw only). The
+ * lawsuit's raw is left as it is: the loader puts a long one in raw_parts.
+ */
+function capLongValues(flat: FlatLawsuit, responseId: string | null, problems: ProblemRow[]): boolean {
+  const { code, instance } = flat.lawsuit;
+  const add = (field: string, value: string, key: boolean): void => {
+    problems.push({ response_id: responseId, code: field === 'code' ? null : code, instance, field, value: problemValue(value),
+      problem: 'too_long', detail: key ? TOO_LONG_KEY_DETAIL : PROBLEM_DETAIL.too_long });
+  };
+  const { raw, ...scalars } = flat.lawsuit;
+  if (!capRow(scalars, ['code'], (f, v) => add(f, v, f === 'code'))) return false;
+  flat.lawsuit = { ...flat.lawsuit, ...scalars, raw };
+  for (const [table, keys, path] of CHILD_PATHS) {
+    const rows = flat[table] as unknown as Row[];
+    const kept = rows.filter((r) => {
+      const where = path(r);
+      return capRow(r, keys, (f, v) => add(`${where}.${f}`, v, keys.includes(f)));
+    });
+    if (kept.length !== rows.length) (flat as unknown as Record<string, Row[]>)[table] = kept;
   }
-  return n;
+  return true;
 }
 
 const versionOf = (f: FlatLawsuit): number[] =>

@@ -2,7 +2,7 @@
 // instead of being dropped in silence. The payload itself is always kept whole in responses_raw; a problem row
 // says which field of which response did not fit, the value as received, and what the warehouse did.
 
-export const PROBLEM_CODES = ['missing_key', 'out_of_range', 'not_a_number', 'not_a_date', 'wrong_type', 'not_an_object', 'too_large'] as const;
+export const PROBLEM_CODES = ['missing_key', 'out_of_range', 'not_a_number', 'not_a_date', 'wrong_type', 'too_long', 'not_an_object', 'too_large'] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];
 
 /** One sentence per problem: what was wrong and what the warehouse did about it. */
@@ -12,6 +12,7 @@ export const PROBLEM_DETAIL: Record<ProblemCode, string> = {
   not_a_number: 'the text is not a number: the column is left NULL',
   not_a_date: 'the text is not a date-time DuckDB can read: the column is left NULL',
   wrong_type: 'the value is not of the column\'s type: the column is left NULL',
+  too_long: 'the text is longer than a column holds (48 KB, README "Memory"): the column is left NULL; the payload is whole in responses_raw',
   not_an_object: 'response_data is not an object: the item is kept in responses_raw only',
   too_large: 'the item is larger than the loader flattens: it is kept in responses_raw only, the rest of its page loaded',
 };
@@ -20,6 +21,10 @@ export const PROBLEM_DETAIL: Record<ProblemCode, string> = {
 export function keyDetail(problem: ProblemCode): string {
   return `${PROBLEM_DETAIL[problem].replace(/:.*$/, '')}: the lawsuit has no usable key and is kept in responses_raw only`;
 }
+
+/** The sentence for a too long key of a row of a lawsuit (a step's id, a subject's code): the row is left out. */
+export const TOO_LONG_KEY_DETAIL = 'the text is longer than a column holds (48 KB, README "Memory"), and it is the row\'s key: the row is left out; '
+  + 'the payload is whole in responses_raw';
 
 /** A problem as flatten finds it; the loader adds the item's response id and the run. */
 export interface FieldProblem {

@@ -45,8 +45,8 @@ export interface LawsuitRow {
   has_classifications: boolean;
   has_courts: boolean;
   has_attachments: boolean;
-  /** The whole lawsuit object as JSON text, unknown properties included. */
-  raw: string;
+  /** The whole lawsuit object as JSON text, unknown properties included; null when it is in raw_parts (long-values.ts). */
+  raw: string | null;
 }
 
 export interface PartyRow {
@@ -73,10 +73,17 @@ export interface AttachmentRow {
   attachment_date: string | null; attachment_name: string | null; raw: string;
 }
 
-/** One response item as responses_raw keeps it. */
+/** One response item as responses_raw keeps it; `item` null when the text is in raw_parts (long-values.ts). */
 export interface ResponseRow {
   response_id: string; request_id: string | null; response_type: string | null; created_at: string | null;
-  item: string; run_id: string | null;
+  item: string | null; run_id: string | null;
+}
+
+/** A part of a text too long for its column (long-values.ts): of a response item, or of a lawsuit's raw. */
+export interface RawPartRow {
+  owner: 'responses_raw.item' | 'lawsuits.raw';
+  response_id: string | null; code: string | null; instance: number | null;
+  part: number; text: string;
 }
 
 export interface HitRow { request_id: string; code: string; instance: number; response_id: string | null }
@@ -141,6 +148,9 @@ export const STAGE_COLUMNS = {
     ['item', 'JSON'], ['run_id', 'VARCHAR'],
   ],
   hits: [['request_id', 'VARCHAR'], ['code', 'VARCHAR'], ['instance', 'INTEGER'], ['response_id', 'VARCHAR']],
+  parts: [
+    ['owner', 'VARCHAR'], ['response_id', 'VARCHAR'], ['code', 'VARCHAR'], ['instance', 'INTEGER'], ['part', 'INTEGER'], ['text', 'VARCHAR'],
+  ],
   problems: [
     ['response_id', 'VARCHAR'], ['code', 'VARCHAR'], ['instance', 'INTEGER'], ['field', 'VARCHAR'], ['value', 'VARCHAR'],
     ['problem', 'VARCHAR'], ['detail', 'VARCHAR'],

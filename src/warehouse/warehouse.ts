@@ -58,8 +58,6 @@ export class Warehouse {
   private readonly migrations: readonly Migration[];
   /** How much the loader takes on at once, from DuckDB's memory limit (load-budget.ts). */
   budget: LoadBudget = loadBudget(128 * 2 ** 20);
-  /** Big string values committed since the last checkpoint: DuckDB holds them in memory until it (load-budget.ts). */
-  private unspillable = 0;
 
   private constructor(path: string, instance: DuckDBInstance, connection: DuckDBConnection, migrations: readonly Migration[]) {
     this.path = path;
@@ -133,15 +131,6 @@ export class Warehouse {
       throw new WarehouseError('WAREHOUSE_MEMORY', `DuckDB could not checkpoint ${this.path} within its memory limit (${firstLine((e as Error).cause ?? e)}): `
         + 'raise LAWSUIT_DUCKDB_MEMORY_LIMIT (README, "Memory") and run again; the work copy is kept', e);
     }
-    this.unspillable = 0;
-  }
-
-  /**
-   * Counts big string values written by the current transaction (load-budget.ts): once the count since the last
-   * checkpoint passes the budget, the transaction's commit is followed by a checkpoint, which frees them.
-   */
-  noteUnspillable(chars: number): void {
-    this.unspillable += chars;
   }
 
   /**
@@ -194,16 +183,14 @@ export class Warehouse {
     if (this.inTx.getStore()) return fn();
     return this.exclusive(async () => {
       await this.run('BEGIN TRANSACTION');
-      let out: T;
       try {
-        out = await fn();
+        const out = await fn();
         await this.run('COMMIT');
+        return out;
       } catch (e) {
         await this.run('ROLLBACK').catch(() => undefined);
         throw e;
       }
-      if (this.unspillable >= this.budget.checkpointBytes) await this.checkpoint();
-      return out;
     });
   }
 

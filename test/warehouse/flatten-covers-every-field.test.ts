@@ -28,10 +28,10 @@ describe('flattenLawsuit', () => {
   });
 
   test('raw is the whole object, properties outside the spec included', () => {
-    expect(JSON.parse(f.lawsuit.raw)).toEqual(raw);
+    expect(JSON.parse(f.lawsuit.raw!)).toEqual(raw);
     expect(f.lawsuit.raw).toBe(JSON.stringify(l));
-    expect(JSON.parse(f.lawsuit.raw).unknown_extra.nested[2].deep).toBe('x');
-    expect(JSON.parse(f.lawsuit.raw).judge).toBe('Juiz Fulano');
+    expect(JSON.parse(f.lawsuit.raw!).unknown_extra.nested[2].deep).toBe('x');
+    expect(JSON.parse(f.lawsuit.raw!).judge).toBe('Juiz Fulano');
   });
 
   test('parties: one row per entry, indexed by position, documents digits only', () => {
