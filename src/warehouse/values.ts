@@ -18,11 +18,6 @@ export function int(v: unknown): number | null {
   return typeof n === 'number' && Number.isInteger(n) && Math.abs(n) <= 2_147_483_647 ? n : null;
 }
 
-export function num(v: unknown): number | null {
-  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
-  return typeof n === 'number' && Number.isFinite(n) ? n : null;
-}
-
 export function bool(v: unknown): boolean | null {
   if (typeof v === 'boolean') return v;
   if (v === 'true') return true;
