@@ -45,8 +45,8 @@ export interface CallSpec<T> {
   /** Checks and types the parsed body; throws ShapeError. */
   parse: (body: unknown, status: number) => T;
   /**
-   * Instead of `parse`: reads the body's text itself (e.g. to keep each item's bytes exactly as received);
-   * throws ShapeError. Used only for successful statuses.
+   * Instead of `parse`: reads a successful answer's text itself (to keep raw slices of it, each item's bytes
+   * exactly as received); throws ShapeError or SyntaxError.
    */
   parseText?: (text: string, status: number) => T;
 }
@@ -356,6 +356,7 @@ export class HttpClient {
       return { status, body: spec.parse(parsed, status), headers: flat };
     } catch (e) {
       if (e instanceof ShapeError) throw badResponse(spec.route, this.redact(e.message), status);
+      if (e instanceof SyntaxError && spec.parseText) throw badResponse(spec.route, 'not JSON', status);
       throw e;
     }
   }

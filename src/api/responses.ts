@@ -1,5 +1,6 @@
 import type { HttpClient } from './http.js';
 import { readEnvelope, walkPages, type Page } from './paginate.js';
+import { objectMembers, pageDataElements, rawTextOf, rememberRawText } from './raw-json.js';
 import type { ResponseItem } from './types.js';
 import { record } from './validate.js';
 
@@ -8,6 +9,24 @@ import { record } from './validate.js';
 export function parseResponseItem(v: unknown): ResponseItem {
   return record<ResponseItem>(v, 'response item', ['response_id', 'request_id', 'response_type']);
 }
+
+/**
+ * A responses page from its text: each item, and its `response_data` object, remember the exact text they were
+ * parsed from (raw-json.ts; read back with rawTextOf), so that responses_raw keeps the payload as received.
+ */
+export function parseResponsesPage(text: string): Page<ResponseItem> {
+  const page = readEnvelope(JSON.parse(text), parseResponseItem);
+  const raws = pageDataElements(text);
+  if (raws === undefined || raws.length !== page.items.length) return page;
+  page.items.forEach((item, i) => {
+    rememberRawText(item, raws[i]);
+    const data = objectMembers(raws[i])?.get('response_data');
+    if (data !== undefined) rememberRawText(item.response_data, data);
+  });
+  return page;
+}
+
+export { rawTextOf };
 
 export interface ResponsesQuery {
   request_id?: string;
@@ -45,6 +64,7 @@ export class ResponsesResource {
       base: 'requests', method: 'GET', path: '/responses', absolute: opts.next, route: 'GET /responses',
       query: { ...q }, priority: opts.priority,
       parse: (b) => readEnvelope(b, parseResponseItem),
+      parseText: parseResponsesPage,
     });
     return res.body;
   }

@@ -1,13 +1,15 @@
 import type { ResponseItem } from '../api/types.js';
-import { loadResponseItems, type LoadCounts } from '../warehouse/load.js';
-import { markRequest, recordPage } from '../warehouse/ledger.js';
+import { itemBytes, loadResponseItems, type LoadCounts } from '../warehouse/load.js';
+import { recordPages } from '../warehouse/page-ledger.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { failpoint } from '../shared/failpoint.js';
 
 // Group commit for response pages. A load transaction has a fixed cost (staging, merges) that dwarfs one
 // small page, so pages that arrive while a transaction runs wait and go together into the next one, with
-// their ledger rows: a page is still either wholly loaded and recorded, or neither. At most `maxItems`
-// items wait in memory; a caller adding more waits for the warehouse (backpressure).
+// their ledger rows: a page is still either wholly loaded and recorded, or neither. At most `maxItems` items,
+// and `maxBytes` of their text, wait in memory; a caller adding more waits for the warehouse (backpressure).
+// The bytes bound is the loader's own batch budget (load-budget.ts): a group commit of twenty pages of large
+// lawsuits must not become one transaction DuckDB cannot hold.
 
 export interface PendingPage { requestId: string; page: number; allPagesCount: number; items: readonly ResponseItem[] }
 
@@ -16,15 +18,18 @@ export interface PageSinkOptions {
   source?: string;
   /** Items buffered before add() waits for a flush. Default 500. */
   maxItems?: number;
+  /** Characters of item text buffered before add() waits for a flush. Default the warehouse's batch budget. */
+  maxBytes?: number;
   /** Called after each committed batch with its counts. */
   onCommit?: (counts: LoadCounts, pages: number) => void;
 }
 
-interface Waiter { page: PendingPage; resolve: (c: LoadCounts) => void; reject: (e: unknown) => void }
+interface Waiter { page: PendingPage; bytes: number; resolve: (c: LoadCounts) => void; reject: (e: unknown) => void }
 
 export class PageSink {
   private buffer: Waiter[] = [];
   private buffered = 0;
+  private bufferedBytes = 0;
   private flushing: Promise<void> | undefined;
   private readonly space: Array<() => void> = [];
 
@@ -32,9 +37,12 @@ export class PageSink {
 
   /** Resolves once the page is committed (with the counts of the whole batch it went in). */
   async add(page: PendingPage): Promise<LoadCounts> {
-    while (this.buffered >= (this.opts.maxItems ?? 500)) await new Promise<void>((r) => this.space.push(r));
-    const done = new Promise<LoadCounts>((resolve, reject) => this.buffer.push({ page, resolve, reject }));
+    const maxBytes = this.opts.maxBytes ?? this.wh.budget.batchBytes;
+    while (this.buffered >= (this.opts.maxItems ?? 500) || this.bufferedBytes >= maxBytes) await new Promise<void>((r) => this.space.push(r));
+    const bytes = pageBytes(page);
+    const done = new Promise<LoadCounts>((resolve, reject) => this.buffer.push({ page, bytes, resolve, reject }));
     this.buffered += page.items.length;
+    this.bufferedBytes += bytes;
     this.kick();
     return done;
   }
@@ -51,13 +59,11 @@ export class PageSink {
     const batch = this.buffer;
     this.buffer = [];
     const items = batch.flatMap((w) => w.page.items);
+    const bytes = batch.reduce((n, w) => n + w.bytes, 0);
     try {
       const counts = await this.wh.transaction(async () => {
         const c = await loadResponseItems(this.wh, items, { runId: this.opts.runId, source: this.opts.source ?? 'async', batchSize: Math.max(items.length, 1) });
-        for (const { page } of batch) {
-          await recordPage(this.wh, page.requestId, page.page, page.items.length);
-          await markRequest(this.wh, page.requestId, { all_pages_count: page.allPagesCount });
-        }
+        await recordPages(this.wh, batch.map(({ page }) => ({ requestId: page.requestId, page: page.page, items: page.items.length, allPagesCount: page.allPagesCount })));
         return c;
       });
       failpoint('collect.after-commit');
@@ -67,7 +73,13 @@ export class PageSink {
       for (const w of batch) w.reject(e);
     } finally {
       this.buffered -= items.length;
+      this.bufferedBytes -= bytes;
       for (const r of this.space.splice(0)) r();
     }
   }
+}
+
+/** A page's text in characters: what it holds in memory until committed (2 KB an item built here, unmeasured). */
+function pageBytes(page: PendingPage): number {
+  return page.items.reduce((n: number, it) => n + (itemBytes(it) ?? 2_048), 0);
 }

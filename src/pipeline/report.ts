@@ -19,6 +19,7 @@ export function renderReport(s: RunSummary): string {
     '| stage | status | seconds | what it did |', '|---|---|---|---|',
     ...s.stages.map((st) => `| ${st.name} | ${st.status} | ${(st.ms / 1000).toFixed(1)} | ${cell(describeStage(st, s))} |`),
   ];
+  if (s.notes?.length) parts.push('', '## Notes', '', ...s.notes.map((n) => `- ${cell(n)}`));
   if (s.warehouse) {
     const w = s.warehouse;
     parts.push('', '## Warehouse', '', '| | rows |', '|---|---|',

@@ -4,7 +4,7 @@ import { readDocuments } from '../input/documents.js';
 import type { Config } from '../shared/config.js';
 import { EXIT, type ExitCode } from '../shared/errors.js';
 import { acquireRunLock, defaultLockPath, type RunLock } from '../shared/lock.js';
-import { finishRun } from '../warehouse/ledger.js';
+import { closeStaleRuns, finishRun } from '../warehouse/ledger.js';
 import { Warehouse } from '../warehouse/warehouse.js';
 import { stagesFor, type CommandName } from './commands.js';
 import { outcomeOf, type Outcome } from './outcome.js';
@@ -62,7 +62,13 @@ export async function runCommand(req: CommandRequest): Promise<CommandResult> {
     session = await openSession(env?.cfg ?? cfg, { command: req.command, log, signal: req.signal, apiKey: env?.apiKey ?? '', readOnly });
     const ctx = session.ctx;
     if (req.pollTuning) ctx.pollTuning = req.pollTuning;
+    if (session.writes) {
+      // The run lock guarantees one run at a time: any other run still marked running was killed.
+      const stale = await closeStaleRuns(ctx.wh, { byRunId: ctx.runId });
+      if (stale.length > 0) log.warn({ runs: stale }, 'runs killed before they could finish are now recorded as interrupted');
+    }
     if (session.resumed) await reconcileUnpublished(ctx.wh, cfg.warehouse, ctx.runId, log);
+    if (session.recovery) (night.notes ??= []).push(session.recovery);
 
     let totals: RunSummary['warehouse'];
     let recorded = false;
@@ -115,6 +121,8 @@ function summarise(
     stages: stageSummary(results), warehouse, api: apiSummary(api), failures: outcome.failures,
   };
   if (night.changes) s.changes = night.changes;
+  const notes = [...(night.list?.warnings ?? []), ...(night.notes ?? [])];
+  if (notes.length) s.notes = notes;
   if (night.exportDir) s.exportDir = night.exportDir;
   if (req.cfg.dryRun && night.plan && night.list) {
     const byType: Record<string, number> = {};
@@ -139,8 +147,7 @@ async function warehouseTotals(wh: Warehouse, runId: string): Promise<NonNullabl
 /**
  * A work copy left by an earlier run means that run never published it, whatever its rows say: a run records
  * its publish as done just before the rename, and may have died or failed right there. The runs the published
- * file does not know are therefore set right: their publish `interrupted`, and a run still marked `running`
- * (killed) `interrupted`.
+ * file does not know are therefore set right: their publish, and the run, `interrupted`.
  */
 async function reconcileUnpublished(wh: Warehouse, publishedPath: string, currentRun: string, log: Logger): Promise<void> {
   let published: string[] = [];
@@ -164,6 +171,6 @@ async function reconcileUnpublished(wh: Warehouse, publishedPath: string, curren
       error_message = 'the run ended before its work copy was published; a later run carried it on'
     WHERE stage = 'publish' AND status = 'ok' AND ${list}`, [ids]);
   const fixedRuns = await wh.run(`UPDATE runs SET status = 'interrupted', finished_at = coalesce(finished_at, current_timestamp)
-    WHERE ${list} AND (status = 'running' OR run_id IN (SELECT run_id FROM run_stages WHERE error_code = 'RUN_NOT_PUBLISHED'))`, [ids]);
+    WHERE ${list} AND run_id IN (SELECT run_id FROM run_stages WHERE error_code = 'RUN_NOT_PUBLISHED')`, [ids]);
   if (fixedStages + fixedRuns > 0) log.warn({ runs: ids.slice(0, 10), fixed_stages: fixedStages, fixed_runs: fixedRuns }, 'earlier runs that did not publish are now recorded as interrupted');
 }

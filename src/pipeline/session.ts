@@ -15,6 +15,8 @@ export interface Session {
   writes: boolean;
   /** The work copy is an earlier run's that did not publish: this run carries it on. */
   resumed: boolean;
+  /** What had to be done to open a work copy DuckDB refused (warehouse/publish.ts), for the summary. */
+  recovery?: string;
   /** The work copy replaces the published warehouse (readers never see a half run); the warehouse is closed. */
   publish(): Promise<void>;
   /** Closes everything not yet closed; an unpublished work copy stays for the next run to resume. */
@@ -83,6 +85,7 @@ export async function openSession(cfg: Config, opts: SessionOptions): Promise<Se
     ctx,
     writes: work !== undefined,
     resumed: work?.resumed ?? false,
+    recovery: work?.recovery ? `the work copy could not be opened as it was (${work.recovery.reason}); recovered: ${work.recovery.how}` : undefined,
     async publish() {
       if (!work) throw new EtlError('RUN_READ_ONLY', 'a read-only session has nothing to publish');
       await finishIo();

@@ -69,6 +69,8 @@ export interface NightData {
   changes?: { counts: Record<string, number>; top: ChangeRow[] };
   /** Where the exports stage wrote. */
   exportDir?: string;
+  /** What the operator should know beyond the stages' figures (shown in the summary and the report). */
+  notes?: string[];
 }
 
 export interface Stage {

@@ -22,6 +22,8 @@ export interface RunSummary {
   /** What changed since the previous run, per kind, and the most telling changes. */
   changes?: { counts: Record<string, number>; top: ChangeRow[] };
   exportDir?: string;
+  /** What the operator should know beyond the stages: a list read as Windows-1252, a recovered work copy. */
+  notes?: string[];
   /** Dry runs: what would be sent. */
   plan?: { byType: Record<string, number>; rejected: Array<{ line: number; reason: string }> };
 }
@@ -60,7 +62,8 @@ export function describeStage(st: RunSummary['stages'][number], s: RunSummary): 
         ['resubmitted_lost', 'resubmitted after the provider lost them'], ['not_searched', 'not searched']]
         .filter(([k]) => n(c, k) > 0).map(([k, words]) => `, ${n(c, k)} ${words}`).join('');
       text = `${n(c, 'submitted')} submitted${extra}, ${n(c, 'completed')} completed, ${n(c, 'still_running')} still running, ${n(c, 'failed')} failed; `
-        + `${n(c, 'pages')} pages read, ${n(c, 'polls')} polling calls${n(c, 'probes') ? ` (${n(c, 'probes')} single probes)` : ''}`;
+        + `${n(c, 'pages')} pages read, ${n(c, 'polls')} polling calls${n(c, 'probes') ? ` (${n(c, 'probes')} single probes)` : ''}`
+        + `${n(c, 'load_problems') ? `; ${n(c, 'load_problems')} values kept raw only (load_problems)` : ''}`;
       break;
     }
     case 'transfer':
@@ -116,6 +119,7 @@ export function formatSummary(s: RunSummary): string {
   const w = s.warehouse;
   if (w) lines.push(`  warehouse  ${w.lawsuitsThisRun} lawsuits seen tonight; totals: ${w.lawsuits} lawsuits, ${w.parties} parties, ${w.lawyers} lawyers, ${w.steps} steps, ${w.responses} raw responses`);
   lines.push(`  api calls  ${s.api.calls} (${calls}), ${s.api.retries} retries`);
+  for (const note of s.notes ?? []) lines.push(`  note       ${printable(note, 500)}`);
   for (const f of s.failures.slice(0, 20)) lines.push(`  FAILED     ${f.what} ${printable(f.where, 200)}: [${printable(f.code, 60)}] ${printable(f.reason, 500)}`);
   if (s.failures.length > 20) lines.push(`  ... and ${s.failures.length - 20} more failures (see the runs and run_stages tables)`);
   return lines.join('\n');

@@ -1,4 +1,3 @@
-import type { Warehouse } from './warehouse.js';
 
 // COMMENT ON for every table, view and column of the warehouse, so that an analyst's `DESCRIBE`, DBeaver or
 // `SELECT * FROM duckdb_columns()` explains the data without the source at hand. Applied to what exists
@@ -79,8 +78,39 @@ export const COMMENTS: Record<string, Described> = {
     columns: {
       response_id: 'the provider\'s response item id', request_id: C.request_id,
       response_type: 'lawsuit or application_error', created_at: 'when the provider created the item',
-      item: 'the whole item (JSON)', run_id: C.run_id, loaded_at: 'when it was loaded',
+      item: 'the whole item (JSON); NULL when too long for a column: see raw_parts and v_responses_raw', run_id: C.run_id, loaded_at: 'when it was loaded',
     },
+  },
+  load_problems: {
+    comment: 'Values of a response item its typed columns could not hold (too large a number, an unreadable date, no usable key, too large an item): '
+      + 'the item is whole in responses_raw; each row says what did not fit and what was done.',
+    columns: {
+      response_id: 'the response item (responses_raw.response_id)', code: `${C.code} (NULL when the payload had none usable)`,
+      instance: `${C.instance} (NULL when it did not fit)`, field: 'the field in the lawsuit object, e.g. instance, amount, steps[<step_id>].step_date, or (item)',
+      value: 'the value as received (its JSON text, digit for digit), shortened past 300 characters',
+      problem: 'missing_key, out_of_range, not_a_number, not_a_date, wrong_type, not_an_object or too_large',
+      detail: 'what was wrong and what the warehouse did about it', run_id: 'the run that found it', detected_at: 'when it was found',
+    },
+  },
+  raw_parts: {
+    comment: 'Texts too long for a column (over 48 KB), in parts: a response item (responses_raw.item is then NULL) or a lawsuit\'s raw (lawsuits.raw NULL). '
+      + 'v_responses_raw and v_lawsuit_raw give them whole.',
+    columns: {
+      owner: 'whose text: responses_raw.item or lawsuits.raw', response_id: 'the response item (owner responses_raw.item)',
+      code: `${C.code} (owner lawsuits.raw)`, instance: `${C.instance} (owner lawsuits.raw)`,
+      part: 'position of the part (0-based): the text is the parts joined in this order', text: 'the part (at most 16,384 characters)',
+    },
+  },
+  v_responses_raw: {
+    comment: 'responses_raw with every item whole, its parts put back together where it was too long for a column.',
+    columns: {
+      response_id: 'the provider\'s response item id', request_id: C.request_id, response_type: 'lawsuit or application_error',
+      created_at: 'when the provider created the item', item: 'the whole item exactly as received (JSON)', run_id: C.run_id, loaded_at: 'when it was loaded',
+    },
+  },
+  v_lawsuit_raw: {
+    comment: 'Each lawsuit\'s raw whole, its parts put back together where it was too long for a column.',
+    columns: { ...lawsuitKey, raw: `${C.raw}: the whole lawsuit, nothing dropped` },
   },
   search_hits: {
     comment: 'Which request (search) found which lawsuit.',
@@ -101,7 +131,8 @@ export const COMMENTS: Record<string, Described> = {
       last_step_date: 'date of the latest step', steps_count: 'steps the provider counted', response_id: 'the response item the winning payload came from',
       response_created_at: 'creation time of that response item', cached_response: 'true when the winning payload came from the provider\'s cache',
       source: 'how it arrived: async (requests) or historical (synchronous query)', first_seen_run: 'run that first loaded it',
-      last_seen_run: 'run that last loaded it', loaded_at: 'when it was last merged', raw: `${C.raw}: the whole lawsuit, nothing dropped`,
+      last_seen_run: 'run that last loaded it', loaded_at: 'when it was last merged',
+      raw: `${C.raw}: the whole lawsuit, nothing dropped; NULL when too long for a column: see raw_parts and v_lawsuit_raw`,
     },
   },
   parties: {
@@ -391,8 +422,18 @@ export interface CommentResult {
   missing: string[];
 }
 
-/** Comments every table, view and column that exists and that COMMENTS describes; reports the rest. */
-export async function applyComments(wh: Warehouse): Promise<CommentResult> {
+/** What applyComments needs of the warehouse: `Warehouse` (warehouse.ts) has it. */
+export interface CommentDb {
+  run(sql: string): Promise<number>;
+  all<T = Record<string, unknown>>(sql: string): Promise<T[]>;
+  transaction<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+/**
+ * Comments every table, view and column that exists and that COMMENTS describes; reports the rest. A COMMENT is
+ * a catalog change: the caller checkpoints right after when `applied` > 0 (wal-recovery.ts says why).
+ */
+export async function applyComments(wh: CommentDb): Promise<CommentResult> {
   const objects = await wh.all<{ name: string; kind: 'TABLE' | 'VIEW'; comment: string | null }>(`
     SELECT table_name AS name, 'TABLE' AS kind, comment FROM duckdb_tables()
       WHERE database_name = current_database() AND schema_name = 'main' AND NOT internal AND NOT temporary

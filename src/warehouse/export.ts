@@ -56,10 +56,15 @@ export interface ExportResult {
   tables: Array<{ table: string; rows: number; files: string[] }>;
 }
 
+/**
+ * Writes the exports. Must be called under the run lock (the `run` and `export` commands hold it): it removes
+ * the temporary folders a killed export left, which only a writer holding the lock can own.
+ */
 export async function exportParquet(wh: Warehouse, dir: string, opts: ExportOptions = {}): Promise<ExportResult> {
   const target = resolve(dir);
   const parent = dirname(target);
   mkdirSync(parent, { recursive: true });
+  removeExportLeftovers(target);
   const tag = randomBytes(4).toString('hex');
   const tmp = join(parent, `.${basename(target)}.tmp-${tag}`);
   const old = join(parent, `.${basename(target)}.old-${tag}`);
@@ -90,6 +95,30 @@ export async function exportParquet(wh: Warehouse, dir: string, opts: ExportOpti
     if (!existsSync(target) && existsSync(old)) renameSync(old, target);
     throw e instanceof WarehouseError ? e : new WarehouseError('WAREHOUSE_EXPORT', `export to ${target} failed: ${(e as Error).message}`, e);
   }
+}
+
+/**
+ * What a killed export leaves beside `target`: `.<name>.tmp-<tag>` (an export half written: removed) and
+ * `.<name>.old-<tag>` (the previous export stepped aside; if the kill came before the new one took its name,
+ * it is the last complete export and goes back in place). Returns the names removed or restored.
+ */
+export function removeExportLeftovers(target: string): { removed: string[]; restored?: string } {
+  const parent = dirname(target);
+  const name = basename(target);
+  const out: { removed: string[]; restored?: string } = { removed: [] };
+  if (!existsSync(parent)) return out;
+  const mine = readdirSync(parent).filter((f) => f.startsWith(`.${name}.tmp-`) || f.startsWith(`.${name}.old-`));
+  const olds = mine.filter((f) => f.startsWith(`.${name}.old-`)).sort((a, b) => statSync(join(parent, b)).mtimeMs - statSync(join(parent, a)).mtimeMs);
+  if (!existsSync(target) && olds.length > 0) {
+    renameSync(join(parent, olds[0]), target);
+    out.restored = olds[0];
+  }
+  for (const f of mine) {
+    if (f === out.restored) continue;
+    rmSync(join(parent, f), { recursive: true, force: true });
+    out.removed.push(f);
+  }
+  return out;
 }
 
 function sqlPath(p: string): string {

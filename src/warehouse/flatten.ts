@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
+import { arrayElements, objectMembers } from '../api/raw-json.js';
 import type { Lawsuit } from '../api/types.js';
+import { isNumeric, keyDetail, PROBLEM_DETAIL, problemValue, type FieldProblem, type ProblemCode } from './problems.js';
 import type { AttachmentRow, CourtRow, FlatLawsuit, ItemRow, LawsuitRow, LawyerRow, PartyRow, StepRow } from './rows.js';
-import { bool, int, isObj, list, normalizeCnj, normalizeDocument, normalizeOab, num, str, stringifyWith, timeOf, type Obj } from './values.js';
+import { bool, int, isObj, list, normalizeCnj, normalizeDocument, normalizeOab, str, stringifyWith, timeOf, toJson, type Obj } from './values.js';
 
 export interface FlattenContext {
   /** The response item that carried the lawsuit. Default null. */
@@ -14,14 +16,22 @@ export interface FlattenContext {
   source?: string | null;
   /** The run loading it. Default null. */
   runId?: string | null;
+  /**
+   * The lawsuit object's JSON text as the service sent it (api/raw-json.ts). `raw` columns are slices of it,
+   * digit for digit; and numbers JSON.parse could not represent are read from it. Default: re-serialised.
+   */
+  rawText?: string | null;
 }
 
 /**
- * The rows of one lawsuit. Pure and total: a field of the wrong shape becomes NULL, a missing list gives no
- * rows. The key (code, instance) may come out NULL: the caller then keeps the payload in responses_raw only.
+ * The rows of one lawsuit. Pure and total: a field of the wrong shape becomes NULL with a problem saying so
+ * (problems.ts), a missing list gives no rows. The key (code, instance) may come out NULL: the caller then
+ * keeps the payload in responses_raw only.
  */
 export function flattenLawsuit(l: Lawsuit, ctx: FlattenContext = {}): FlatLawsuit {
   const o: Obj = isObj(l) ? l : {};
+  const members = ctx.rawText ? objectMembers(ctx.rawText) : undefined;
+  const problems: FieldProblem[] = [];
   const code = normalizeCnj(o.code);
   const instance = int(o.instance);
   const crawler = isObj(o.crawler) ? o.crawler : {};
@@ -34,32 +44,41 @@ export function flattenLawsuit(l: Lawsuit, ctx: FlattenContext = {}): FlatLawsui
   const courts = list(o.courts);
   const attachments = list(o.attachments);
 
+  // A value given that its column cannot hold is a problem; an absent one (undefined, null) is not.
+  const typed = <T>(field: string, v: unknown, out: T | null, literal = members?.get(field), key = false): T | null => {
+    if (out !== null || v === undefined || v === null) return out;
+    const problem: ProblemCode = isNumeric(v, literal) ? 'out_of_range' : 'wrong_type';
+    problems.push({ field, value: problemValue(literal ?? toJson(v)), problem, detail: key ? keyDetail(problem) : PROBLEM_DETAIL[problem] });
+    return out;
+  };
+  const text = (field: keyof Lawsuit & string): string | null => typed(field, o[field], str(o[field]));
+
   const lawsuit: LawsuitRow = {
     code,
     instance,
-    lawsuit_id: str(o.lawsuit_id),
-    tribunal_acronym: str(o.tribunal_acronym),
-    justice: str(o.justice),
-    justice_description: str(o.justice_description),
-    tribunal: str(o.tribunal),
-    area: str(o.area),
-    state: str(o.state),
-    city: str(o.city),
-    county: str(o.county),
-    distribution_date: str(o.distribution_date),
-    amount: num(o.amount),
-    status: str(o.status),
-    phase: str(o.phase),
-    secrecy_level: int(o.secrecy_level),
-    free_justice: bool(o.free_justice),
-    name: str(o.name),
-    created_at: str(o.created_at),
-    updated_at: str(o.updated_at),
+    lawsuit_id: text('lawsuit_id'),
+    tribunal_acronym: text('tribunal_acronym'),
+    justice: text('justice'),
+    justice_description: text('justice_description'),
+    tribunal: text('tribunal'),
+    area: text('area'),
+    state: text('state'),
+    city: text('city'),
+    county: text('county'),
+    distribution_date: text('distribution_date'),
+    amount: amountText(o.amount, members?.get('amount'), problems),
+    status: text('status'),
+    phase: text('phase'),
+    secrecy_level: typed('secrecy_level', o.secrecy_level, int(o.secrecy_level)),
+    free_justice: typed('free_justice', o.free_justice, bool(o.free_justice)),
+    name: text('name'),
+    created_at: text('created_at'),
+    updated_at: text('updated_at'),
     crawl_id: str(crawler.crawl_id) ?? str(tags.crawl_id),
     crawler_source: str(crawler.source_name),
     crawled_at: str(crawler.updated_at),
     last_step_date: str(lastStep.step_date) ?? latestDate(steps),
-    steps_count: int(lastStep.steps_count) ?? firstStepsCount(steps),
+    steps_count: typed('last_step.steps_count', lastStep.steps_count, int(lastStep.steps_count), undefined) ?? firstStepsCount(steps),
     response_id: ctx.responseId ?? null,
     response_created_at: ctx.responseCreatedAt ?? null,
     cached_response: ctx.cachedResponse ?? null,
@@ -73,19 +92,31 @@ export function flattenLawsuit(l: Lawsuit, ctx: FlattenContext = {}): FlatLawsui
     has_attachments: attachments !== null,
     raw: '',
   };
-  const out: FlatLawsuit = { lawsuit, parties: [], lawyers: [], steps: [], subjects: [], classifications: [], attachments: [], courts: [] };
+  const out: FlatLawsuit = { lawsuit, parties: [], lawyers: [], steps: [], subjects: [], classifications: [], attachments: [], courts: [], problems };
+  if (code === null) {
+    problems.push({ field: 'code', value: problemValue(members?.get('code') ?? toJson(o.code) ?? null), problem: 'missing_key', detail: PROBLEM_DETAIL.missing_key });
+  }
+  typed('instance', o.instance, instance, members?.get('instance'), true);
+  if (o.instance === undefined || o.instance === null) {
+    problems.push({ field: 'instance', value: null, problem: 'missing_key', detail: PROBLEM_DETAIL.missing_key });
+  }
   if (code === null || instance === null) {
-    lawsuit.raw = safeJson(l);
+    lawsuit.raw = ctx.rawText ?? safeJson(l);
     return out;
   }
   const key = { code, instance };
-  // Each step and party is serialised once, for its own row, and the lawsuit's raw is assembled from those.
-  const stepRaws = (steps ?? []).map(safeJson);
-  const partyRaws = (parties ?? []).map(safeJson);
-  const done: Record<string, string> = {};
-  if (steps !== null) done.steps = `[${stepRaws.join(',')}]`;
-  if (parties !== null) done.parties = `[${partyRaws.join(',')}]`;
-  lawsuit.raw = isObj(l) ? stringifyWith(o, done) : safeJson(l);
+  // Each step and party is a slice of the text as received, or else serialised once, for its own row; the
+  // lawsuit's raw is the whole text, or else assembled from those.
+  const stepRaws = slices(members, 'steps', steps) ?? (steps ?? []).map(safeJson);
+  const partyRaws = slices(members, 'parties', parties) ?? (parties ?? []).map(safeJson);
+  const attachmentRaws = slices(members, 'attachments', attachments) ?? (attachments ?? []).map(safeJson);
+  if (ctx.rawText) lawsuit.raw = ctx.rawText;
+  else {
+    const done: Record<string, string> = {};
+    if (steps !== null) done.steps = `[${stepRaws.join(',')}]`;
+    if (parties !== null) done.parties = `[${partyRaws.join(',')}]`;
+    lawsuit.raw = isObj(l) ? stringifyWith(o, done) : safeJson(l);
+  }
 
   (parties ?? []).forEach((p, party_index) => {
     const party: Obj = isObj(p) ? p : {};
@@ -107,7 +138,7 @@ export function flattenLawsuit(l: Lawsuit, ctx: FlattenContext = {}): FlatLawsui
       code, instance, attachment_index,
       attachment_date: str(att.attachment_date) ?? str(att.date),
       attachment_name: str(att.attachment_name) ?? str(att.name),
-      raw: safeJson(a),
+      raw: attachmentRaws[attachment_index],
     };
   });
   return out;
@@ -218,9 +249,31 @@ function firstStepsCount(steps: unknown[] | null): number | null {
   return null;
 }
 
+/** The raw text of each element of the list `key`, when the text was given and agrees with the parsed list. */
+function slices(members: Map<string, string> | undefined, key: string, parsed: unknown[] | null): string[] | undefined {
+  const t = members?.get(key);
+  if (t === undefined || parsed === null) return undefined;
+  const els = arrayElements(t);
+  return els !== undefined && els.length === parsed.length ? els : undefined;
+}
+
+/**
+ * The amount as text for DuckDB to cast to DECIMAL(18,2): the number literal as received when there is one
+ * (exact: no trip through a double), a number's shortest form otherwise, a text as given. DuckDB decides
+ * whether it fits (problems.ts); a value of another kind is a problem here.
+ */
+function amountText(v: unknown, literal: string | undefined, problems: FieldProblem[]): string | null {
+  if (typeof v === 'number') return literal !== undefined && /^-?\d/.test(literal) ? literal : String(v);
+  if (typeof v === 'string') return v.trim() === '' ? null : v;
+  if (v !== undefined && v !== null) {
+    problems.push({ field: 'amount', value: problemValue(literal ?? toJson(v)), problem: 'wrong_type', detail: PROBLEM_DETAIL.wrong_type });
+  }
+  return null;
+}
+
 function safeJson(v: unknown): string {
   try {
-    return JSON.stringify(v ?? null) ?? 'null';
+    return toJson(v ?? null) ?? 'null';
   } catch {
     return 'null';
   }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ResponseItem } from '../api/types.js';
 import { loadResponseItems, type LoadContext, type LoadCounts } from './load.js';
+import { appendRows } from './stage.js';
 import type { Warehouse } from './warehouse.js';
 
 // The ledger: runs, requests and the pages of each request already loaded. It is what makes a run resumable:
@@ -19,6 +20,19 @@ export async function startRun(wh: Warehouse, opts: { command: string; runId?: s
   await wh.run(`INSERT INTO runs (run_id, started_at, status, command) VALUES ($1, $2::TIMESTAMPTZ, 'running', $3)`,
     [runId, opts.now ?? new Date(), opts.command]);
   return runId;
+}
+
+/**
+ * Closes the `runs` rows a dead process left `running` (SIGKILL, OOM, power cut): status `interrupted`,
+ * finished_at left NULL (when it died is unknown), and a note in `summary` saying which run found it. Call it
+ * at the start of a run, under the run lock: one run at a time, so every `running` row but the caller's own is
+ * stale. Returns the run ids closed.
+ */
+export async function closeStaleRuns(wh: Warehouse, opts: { byRunId?: string } = {}): Promise<string[]> {
+  const rows = await wh.all<{ run_id: string }>(`UPDATE runs SET status = 'interrupted',
+      summary = coalesce(summary, json_object('interrupted', 'the process ended without finishing the run (killed or crashed)', 'noticed_by', $1::VARCHAR))
+    WHERE status = 'running' AND run_id IS DISTINCT FROM $1 RETURNING run_id`, [opts.byRunId ?? null]);
+  return rows.map((r) => r.run_id).sort();
 }
 
 export interface RunTotals {
@@ -177,14 +191,25 @@ export async function outstandingRequests(wh: Warehouse): Promise<StoredRequest[
 
 export interface Rejection { line: number; value: string | null; reason: string }
 
+/**
+ * Records the rejected lines of a documents list: appended to a staging table and inserted in one statement,
+ * so that any number of them fits in bounded memory (one INSERT ... ON CONFLICT per line, in one transaction,
+ * exhausted DuckDB's 128 MB at some 700 lines). Idempotent per (run, line). Returns the rows inserted.
+ */
 export async function recordRejections(wh: Warehouse, runId: string, rejections: readonly Rejection[], source: string): Promise<number> {
   if (rejections.length === 0) return 0;
   return wh.transaction(async () => {
-    let n = 0;
-    for (const r of rejections) {
-      n += await wh.run(`INSERT INTO rejected_inputs (run_id, line, value, reason, source) VALUES ($1, $2, $3, $4, $5)
-        ON CONFLICT DO NOTHING`, [runId, r.line, r.value, r.reason, source]);
-    }
+    await wh.run('CREATE OR REPLACE TEMP TABLE stg_rejections (line INTEGER, value VARCHAR, reason VARCHAR)');
+    await appendRows(wh, 'stg_rejections', rejections, (a, r) => {
+      a.appendInteger(r.line);
+      if (r.value === null) a.appendNull(); else a.appendVarchar(r.value);
+      a.appendVarchar(r.reason);
+    });
+    // One row per line: a list that names a line twice keeps its first reason, as the row-by-row insert did.
+    const n = await wh.run(`INSERT INTO rejected_inputs (run_id, line, value, reason, source, rejected_at)
+      SELECT $1, line, arg_min(value, rowid), arg_min(reason, rowid), $2, current_timestamp FROM stg_rejections GROUP BY line
+      ON CONFLICT DO NOTHING`, [runId, source]);
+    await wh.run('DROP TABLE stg_rejections');
     return n;
   });
 }

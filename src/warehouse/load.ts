@@ -1,11 +1,15 @@
+import { objectMembers, rawTextOf } from '../api/raw-json.js';
 import type { Lawsuit, ResponseItem } from '../api/types.js';
 import { flattenLawsuit } from './flatten.js';
+import { capRow, fitsColumn, splitParts } from './long-values.js';
 import {
-  INSERT_HITS_SQL, INSERT_LAWSUITS_SQL, INSERT_NEW_STEPS_SQL, INSERT_RESPONSES_SQL, MERGE_STEPS_SQL, TOUCH_LOSERS_SQL, UPDATE_LAWSUITS_SQL, WINNERS_SQL, replaceChildrenSql,
+  DELETE_LAWSUIT_PARTS_SQL, INSERT_HITS_SQL, INSERT_LAWSUIT_PARTS_SQL, INSERT_LAWSUITS_SQL, INSERT_NEW_STEPS_SQL, INSERT_RESPONSE_PARTS_SQL,
+  INSERT_RESPONSES_SQL, MERGE_STEPS_SQL, TOUCH_LOSERS_SQL, UPDATE_LAWSUITS_SQL, WINNERS_SQL, replaceChildrenSql,
 } from './merge.js';
-import type { FlatLawsuit, HitRow, ResponseRow, StepRow } from './rows.js';
+import { INSERT_PROBLEMS_SQL, PROBLEM_DETAIL, problemValue, TOO_LONG_KEY_DETAIL } from './problems.js';
+import type { FlatLawsuit, HitRow, ProblemRow, RawPartRow, ResponseRow, StepRow } from './rows.js';
 import { resetStaging, stageRows } from './stage.js';
-import { bool, isObj, str, stringifyWith, timeOf } from './values.js';
+import { bool, int, isObj, normalizeCnj, str, timeOf, toJson } from './values.js';
 import type { Warehouse } from './warehouse.js';
 
 export interface LoadContext {
@@ -13,8 +17,12 @@ export interface LoadContext {
   runId: string;
   /** Where the items came from: 'async' (responses listing), 'historical' (synchronous query), ... Default 'async'. */
   source?: string;
-  /** Items per transaction; bounds memory and transaction size. Default 1000 items. */
+  /** Items per batch (one transaction each, unless the caller's transaction holds them all). Default 1000 items. */
   batchSize?: number;
+  /** Characters of payload text per batch. Default the warehouse's budget (load-budget.ts): 8 MB at 128 MB. */
+  batchBytes?: number;
+  /** Items with more characters than this are kept in responses_raw only (`too_large`). Default the warehouse's budget: 16 MB at 128 MB. */
+  maxFlattenBytes?: number;
 }
 
 export interface LoadCounts {
@@ -34,13 +42,15 @@ export interface LoadCounts {
   steps: number;
   /** application_error items (kept in responses_raw only). */
   applicationErrors: number;
-  /** Lawsuit items without a usable (code, instance) or without an object payload: responses_raw only. */
+  /** Lawsuit items without a usable (code, instance), without an object payload, or too large: responses_raw only. */
   skipped: number;
+  /** Rows written to load_problems (values their typed columns could not hold, items kept raw only). */
+  problems: number;
 }
 
 export const emptyCounts = (): LoadCounts => ({
   items: 0, newResponses: 0, lawsuitItems: 0, lawsuits: 0, lawsuitsMerged: 0, parties: 0, lawyers: 0, steps: 0,
-  applicationErrors: 0, skipped: 0,
+  applicationErrors: 0, skipped: 0, problems: 0,
 });
 
 export function addCounts(a: LoadCounts, b: LoadCounts): LoadCounts {
@@ -49,54 +59,114 @@ export function addCounts(a: LoadCounts, b: LoadCounts): LoadCounts {
   return out;
 }
 
-/** Loads response items: each batch in one transaction, idempotent (the same items twice change nothing). */
+/** The characters of an item's JSON as received, or undefined for an item built here (not from the service). */
+export function itemBytes(item: unknown): number | undefined {
+  return rawTextOf(item)?.length;
+}
+
+/** An item with its JSON text (as received, or serialised once here) and its response_data's text. */
+interface Prepared { item: unknown; text: string; dataText: string | undefined }
+
+function prepare(item: unknown): Prepared {
+  const raw = rawTextOf(item);
+  const text = raw ?? toJson(item) ?? 'null';
+  const data = isObj(item) ? item.response_data : undefined;
+  // Slicing the item's own text when the service's response_data was not remembered: the same bytes, no second serialisation.
+  const dataText = rawTextOf(data) ?? (isObj(data) ? objectMembers(text)?.get('response_data') : undefined);
+  return { item, text, dataText };
+}
+
+/**
+ * Loads response items: batches bounded by count and by bytes, each in one transaction (or in the caller's),
+ * idempotent (the same items twice change nothing). Items are serialised one batch at a time.
+ */
 export async function loadResponseItems(wh: Warehouse, items: readonly ResponseItem[], ctx: LoadContext): Promise<LoadCounts> {
-  const size = Math.max(1, ctx.batchSize ?? 1000);
+  const maxItems = Math.max(1, ctx.batchSize ?? 1000);
+  const maxBytes = ctx.batchBytes ?? wh.budget.batchBytes;
+  const maxFlatten = ctx.maxFlattenBytes ?? wh.budget.maxFlattenBytes;
   let total = emptyCounts();
-  for (let i = 0; i < items.length; i += size) {
-    const batch = items.slice(i, i + size);
-    total = addCounts(total, await wh.transaction(() => loadBatch(wh, batch, ctx)));
+  let batch: Prepared[] = [];
+  let bytes = 0;
+  const flush = async (): Promise<void> => {
+    const b = batch;
+    batch = [];
+    bytes = 0;
+    total = addCounts(total, await wh.transaction(() => loadBatch(wh, b, ctx, maxFlatten)));
+  };
+  for (const item of items) {
+    const p = prepare(item);
+    if (batch.length > 0 && (batch.length >= maxItems || bytes + p.text.length > maxBytes)) await flush();
+    batch.push(p);
+    bytes += p.text.length;
   }
+  if (batch.length > 0) await flush();
   return total;
 }
 
-async function loadBatch(wh: Warehouse, items: readonly ResponseItem[], ctx: LoadContext): Promise<LoadCounts> {
+async function loadBatch(wh: Warehouse, items: readonly Prepared[], ctx: LoadContext, maxFlatten: number): Promise<LoadCounts> {
   const counts = emptyCounts();
   counts.items = items.length;
   const responses = new Map<string, ResponseRow>();
   const flats: Array<{ flat: FlatLawsuit; requestId: string | null; order: number }> = [];
-  items.forEach((item, order) => {
+  const problems: ProblemRow[] = [];
+  const parts: RawPartRow[] = [];
+  items.forEach(({ item, text, dataText }, order) => {
     const it = isObj(item) ? (item as ResponseItem) : ({} as ResponseItem);
-    const responseId = str(it.response_id);
+    let responseId = str(it.response_id);
+    if (responseId !== null && !fitsColumn(responseId)) {
+      problems.push({ response_id: `${responseId.slice(0, 200)}…`, code: null, instance: null, field: 'response_id', value: `${responseId.length} characters`,
+        problem: 'too_long', detail: 'the response id is longer than a column holds (48 KB): the item cannot be kept' });
+      responseId = null;
+    }
+    const data: unknown = it.response_data;
     let flat: FlatLawsuit | null = null;
     if (it.response_type === 'application_error') counts.applicationErrors++;
     else if (it.response_type !== 'lawsuit') counts.skipped++;
     else {
       counts.lawsuitItems++;
-      if (isObj(it.response_data)) {
-        flat = flattenLawsuit(it.response_data as Lawsuit, {
+      const where = isObj(data) ? { code: normalizeCnj(data.code), instance: int(data.instance) } : { code: null, instance: null };
+      if (text.length > maxFlatten) {
+        problems.push({ response_id: responseId, ...where, field: '(item)', value: `${text.length} characters (limit ${maxFlatten})`,
+          problem: 'too_large', detail: PROBLEM_DETAIL.too_large });
+      } else if (!isObj(data)) {
+        problems.push({ response_id: responseId, ...where, field: 'response_data', value: problemValue(dataText ?? toJson(data) ?? null),
+          problem: 'not_an_object', detail: PROBLEM_DETAIL.not_an_object });
+      } else {
+        flat = flattenLawsuit(data as Lawsuit, {
           responseId, responseCreatedAt: str(it.created_at), cachedResponse: isObj(it.tags) ? bool(it.tags.cached_response) : null,
-          source: ctx.source ?? 'async', runId: ctx.runId,
+          source: ctx.source ?? 'async', runId: ctx.runId, rawText: dataText,
         });
+        for (const p of flat.problems) problems.push({ response_id: responseId, code: flat.lawsuit.code, instance: flat.lawsuit.instance, ...p });
+        if (flat.lawsuit.code === null || flat.lawsuit.instance === null || !capLongValues(flat, responseId, problems)) flat = null;
       }
-      if (flat === null || flat.lawsuit.code === null || flat.lawsuit.instance === null) { counts.skipped++; flat = null; }
+      if (flat === null) counts.skipped++;
     }
     if (responseId !== null) {
-      // The lawsuit's JSON is already made: the item's text reuses it (same bytes as JSON.stringify(item)).
-      const text = flat !== null && isObj(item) ? stringifyWith(item as Record<string, unknown>, { response_data: flat.lawsuit.raw }) : JSON.stringify(item);
-      responses.set(responseId, {
-        response_id: responseId, request_id: str(it.request_id), response_type: str(it.response_type),
-        created_at: str(it.created_at), item: text, run_id: ctx.runId,
-      });
+      const id = responseId;
+      const row: ResponseRow = {
+        response_id: id, request_id: str(it.request_id), response_type: str(it.response_type), created_at: str(it.created_at), item: null, run_id: ctx.runId,
+      };
+      capRow(row, [], (field, value) => problems.push({ response_id: id, code: null, instance: null, field: `(response item) ${field}`,
+        value: problemValue(value), problem: 'too_long', detail: PROBLEM_DETAIL.too_long }));
+      // The item itself is always kept whole: in its column, or in parts when too long for one.
+      if (fitsColumn(text)) row.item = text;
+      else splitParts(text).forEach((t, part) => parts.push({ owner: 'responses_raw.item', response_id: id, code: null, instance: null, part, text: t }));
+      responses.set(id, row);
     }
     if (flat !== null) flats.push({ flat, requestId: str(it.request_id), order });
   });
 
   const winners = dedupeByLawsuit(flats.map((f) => ({ flat: f.flat, order: f.order })));
+  for (const w of winners) {
+    const raw = w.lawsuit.raw;
+    if (raw === null || fitsColumn(raw)) continue;
+    splitParts(raw).forEach((t, part) => parts.push({ owner: 'lawsuits.raw', response_id: null, code: w.lawsuit.code, instance: w.lawsuit.instance, part, text: t }));
+    w.lawsuit = { ...w.lawsuit, raw: null };
+  }
   const hits = new Map<string, HitRow>();
   for (const { flat, requestId } of flats) {
     const { code, instance, response_id } = flat.lawsuit;
-    if (requestId === null || code === null || instance === null) continue;
+    if (requestId === null || !fitsColumn(requestId) || code === null || instance === null) continue;
     const k = `${requestId}\u0000${code}\u0000${instance}`;
     if (!hits.has(k)) hits.set(k, { request_id: requestId, code, instance, response_id });
   }
@@ -108,11 +178,15 @@ async function loadBatch(wh: Warehouse, items: readonly ResponseItem[], ctx: Loa
   for (const t of ['parties', 'lawyers', 'steps', 'subjects', 'classifications', 'courts', 'attachments'] as const) {
     await stageRows(wh, t, winners.flatMap((w) => w[t] as object[]));
   }
+  await stageRows(wh, 'parts', parts);
+  await stageRows(wh, 'problems', problems);
   counts.lawsuits = winners.length;
   counts.parties = winners.reduce((n, w) => n + w.parties.length, 0);
   counts.lawyers = winners.reduce((n, w) => n + w.lawyers.length, 0);
   counts.steps = winners.reduce((n, w) => n + w.steps.length, 0);
 
+  // The parts of new items first: both anti-joins look at responses_raw as it was before this batch.
+  if (parts.some((p) => p.owner === 'responses_raw.item')) await wh.run(INSERT_RESPONSE_PARTS_SQL);
   counts.newResponses = await wh.run(INSERT_RESPONSES_SQL);
   if (winners.length > 0) {
     await wh.run(WINNERS_SQL);
@@ -121,6 +195,8 @@ async function loadBatch(wh: Warehouse, items: readonly ResponseItem[], ctx: Loa
     const [seen] = await wh.all<{ updates: boolean; losers: boolean }>(
       'SELECT coalesce(bool_or(existed AND wins), false) AS updates, coalesce(bool_or(NOT wins), false) AS losers FROM stg_win');
     counts.lawsuitsMerged = (seen.updates ? await wh.run(UPDATE_LAWSUITS_SQL) : 0) + await wh.run(INSERT_LAWSUITS_SQL);
+    if (seen.updates) await wh.run(DELETE_LAWSUIT_PARTS_SQL);
+    if (parts.some((p) => p.owner === 'lawsuits.raw')) await wh.run(INSERT_LAWSUIT_PARTS_SQL);
     if (seen.losers) await wh.run(TOUCH_LOSERS_SQL);
     for (const { table, flag, del, ins } of replaceChildrenSql()) {
       if (seen.updates && winners.some((w) => w.lawsuit[flag])) await wh.run(del);
@@ -132,7 +208,46 @@ async function loadBatch(wh: Warehouse, items: readonly ResponseItem[], ctx: Loa
     }
     if (hits.size > 0) await wh.run(INSERT_HITS_SQL);
   }
+  counts.problems = await wh.run(INSERT_PROBLEMS_SQL, [ctx.runId]);
   return counts;
+}
+
+type Row = Record<string, unknown>;
+
+/** Where each kind of row of a lawsuit sits in its payload, for load_problems.field, and the columns that key it. */
+const CHILD_PATHS: ReadonlyArray<[keyof FlatLawsuit & string, readonly string[], (r: Row) => string]> = [
+  ['parties', [], (r) => `parties[${r.party_index}]`],
+  ['lawyers', [], (r) => `parties[${r.party_index}].lawyers[${r.lawyer_index}]`],
+  ['steps', ['step_id'], (r) => `steps[${String(r.step_id ?? '?').slice(0, 60)}]`],
+  ['subjects', ['item_code'], (r) => `subjects[${String(r.item_code ?? '?').slice(0, 60)}]`],
+  ['classifications', ['item_code'], (r) => `classifications[${String(r.item_code ?? '?').slice(0, 60)}]`],
+  ['courts', [], (r) => `courts[${r.court_index}]`],
+  ['attachments', [], (r) => `attachments[${r.attachment_index}]`],
+];
+
+/**
+ * Leaves NULL every value of the lawsuit's rows too long for a column (long-values.ts), with a problem each; a
+ * child whose key is too long is left out. False when the lawsuit's own key is too long (kept raw only). The
+ * lawsuit's raw is left as it is: the loader puts a long one in raw_parts.
+ */
+function capLongValues(flat: FlatLawsuit, responseId: string | null, problems: ProblemRow[]): boolean {
+  const { code, instance } = flat.lawsuit;
+  const add = (field: string, value: string, key: boolean): void => {
+    problems.push({ response_id: responseId, code: field === 'code' ? null : code, instance, field, value: problemValue(value),
+      problem: 'too_long', detail: key ? TOO_LONG_KEY_DETAIL : PROBLEM_DETAIL.too_long });
+  };
+  const { raw, ...scalars } = flat.lawsuit;
+  if (!capRow(scalars, ['code'], (f, v) => add(f, v, f === 'code'))) return false;
+  flat.lawsuit = { ...flat.lawsuit, ...scalars, raw };
+  for (const [table, keys, path] of CHILD_PATHS) {
+    const rows = flat[table] as unknown as Row[];
+    const kept = rows.filter((r) => {
+      const where = path(r);
+      return capRow(r, keys, (f, v) => add(`${where}.${f}`, v, keys.includes(f)));
+    });
+    if (kept.length !== rows.length) (flat as unknown as Record<string, Row[]>)[table] = kept;
+  }
+  return true;
 }
 
 const versionOf = (f: FlatLawsuit): number[] =>

@@ -132,3 +132,21 @@ export const INSERT_HITS_SQL = `
 INSERT INTO search_hits (request_id, code, instance, response_id, first_seen_at)
 SELECT c.request_id, c.code, c.instance, c.response_id, current_timestamp
 FROM stg_hits c ANTI JOIN search_hits h ON h.request_id = c.request_id AND h.code = c.code AND h.instance = c.instance`;
+
+// Texts too long for a column, in parts (long-values.ts). A response item is written once, so are its parts; a
+// lawsuit's raw follows the winning payload: its parts are replaced whenever the lawsuit is.
+export const INSERT_RESPONSE_PARTS_SQL = `
+INSERT INTO raw_parts (owner, response_id, code, instance, part, text)
+SELECT p.owner, p.response_id, NULL, NULL, p.part, p.text
+FROM stg_parts p ANTI JOIN responses_raw r ON r.response_id = p.response_id
+WHERE p.owner = 'responses_raw.item'`;
+
+export const DELETE_LAWSUIT_PARTS_SQL = `
+DELETE FROM raw_parts USING stg_win w
+WHERE raw_parts.owner = 'lawsuits.raw' AND raw_parts.code = w.code AND raw_parts.instance = w.instance AND w.wins AND w.existed`;
+
+export const INSERT_LAWSUIT_PARTS_SQL = `
+INSERT INTO raw_parts (owner, response_id, code, instance, part, text)
+SELECT p.owner, NULL, p.code, p.instance, p.part, p.text
+FROM stg_parts p JOIN stg_win w ON w.code = p.code AND w.instance = p.instance
+WHERE p.owner = 'lawsuits.raw' AND w.wins`;

@@ -263,10 +263,54 @@ CREATE TABLE run_stages (
   PRIMARY KEY (run_id, stage)
 );`;
 
+// Values of a payload its typed columns could not hold, per response item (src/warehouse/problems.ts): the
+// payload is whole in responses_raw, and this says what did not fit where. Key (response_id, field), kept
+// unique by the loader's anti-join.
+const loadProblems = `
+CREATE TABLE load_problems (
+  response_id VARCHAR NOT NULL,
+  code VARCHAR,
+  instance INTEGER,
+  field VARCHAR NOT NULL,
+  value VARCHAR,
+  problem VARCHAR NOT NULL,
+  detail VARCHAR NOT NULL,
+  run_id VARCHAR,
+  detected_at TIMESTAMPTZ NOT NULL
+);`;
+
+// Texts too long for a column (long-values.ts): the parts of a response item or of a lawsuit's raw, whose
+// column is then NULL; the two views put them back together. Key (owner, response_id | code, instance, part).
+const rawParts = `
+CREATE TABLE raw_parts (
+  owner VARCHAR NOT NULL,
+  response_id VARCHAR,
+  code VARCHAR,
+  instance INTEGER,
+  part INTEGER NOT NULL,
+  text VARCHAR NOT NULL
+);
+ALTER TABLE responses_raw ALTER COLUMN item DROP NOT NULL;
+ALTER TABLE lawsuits ALTER COLUMN raw DROP NOT NULL;
+CREATE VIEW v_responses_raw AS
+SELECT response_id, request_id, response_type, created_at, item, run_id, loaded_at FROM responses_raw WHERE item IS NOT NULL
+UNION ALL
+SELECT r.response_id, r.request_id, r.response_type, r.created_at, p.item::JSON, r.run_id, r.loaded_at
+FROM responses_raw r
+JOIN (SELECT response_id, string_agg(text, '' ORDER BY part) AS item FROM raw_parts WHERE owner = 'responses_raw.item' GROUP BY response_id) p
+  ON p.response_id = r.response_id
+WHERE r.item IS NULL;
+CREATE VIEW v_lawsuit_raw AS
+SELECT code, instance, raw FROM lawsuits WHERE raw IS NOT NULL
+UNION ALL
+SELECT code, instance, string_agg(text, '' ORDER BY part)::JSON FROM raw_parts WHERE owner = 'lawsuits.raw' GROUP BY code, instance;`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'core tables', sql: coreTables },
   { version: 2, name: 'submission intents', sql: submissions },
   ...SYNC_MIGRATIONS,
   ...ANALYTICS_MIGRATIONS,
   { version: 40, name: 'run stages', sql: runStages },
+  { version: 41, name: 'load problems', sql: loadProblems },
+  { version: 42, name: 'texts too long for a column, in parts', sql: rawParts },
 ];

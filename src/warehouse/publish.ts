@@ -2,7 +2,9 @@ import { constants as fsc } from 'node:fs';
 import { copyFile, mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Logger } from 'pino';
+import { failpoint } from '../shared/failpoint.js';
 import { applyComments } from './comments.js';
+import { firstLine, isDamagedFile, isWalReplayFailure, replayWalThroughAttach } from './wal-recovery.js';
 import { Warehouse, WarehouseError, type WarehouseOptions } from './warehouse.js';
 
 // Publishing by rename. DuckDB will not open a file for writing while any other process holds it, even
@@ -13,12 +15,32 @@ import { Warehouse, WarehouseError, type WarehouseOptions } from './warehouse.js
 //
 // The work copy is also what makes a crash resumable: a run that dies leaves it (and its WAL) behind, with the
 // ledger of every page it loaded, and the next run carries on in it instead of starting from the published file.
+//
+// A kill at any point must leave a work copy DuckDB can open. Catalog changes (migrations, comments) are
+// checkpointed the moment they are made, because DuckDB 1.5 cannot replay some of them from a WAL (see
+// wal-recovery.ts); the publish checkpoints the night's data first, then comments what the run created, then
+// checkpoints again, so the WAL never holds a catalog change across more than one statement.
 
 export interface WorkCopyOptions extends WarehouseOptions {
-  /** Where to say that a work copy was resumed or published. Default: silent. */
-  log?: Pick<Logger, 'info' | 'warn'>;
-  /** Run applyComments (comments.ts) before publishing, so every table and column is described. Default true. */
+  /** Where to say that a work copy was resumed, recovered or published. Default: silent. */
+  log?: Pick<Logger, 'info' | 'warn' | 'error'>;
+  /** Run applyComments (comments.ts) on open and before publishing, so every table and column is described. Default true. */
   comment?: boolean;
+}
+
+/** What was done to a work copy DuckDB could not open as it was. */
+export interface WorkCopyRecovery {
+  /**
+   * - `wal-replayed`: the WAL was replayed through an attached database (the DuckDB bug); nothing lost.
+   * - `last-checkpoint`: the WAL could not be replayed at all; the run carries on from the work copy's last
+   *   checkpoint, and what came after it (pages, ledger rows) is done again by this run.
+   * - `published`: the work copy could not be read at all; the run starts again from the published warehouse.
+   */
+  how: 'wal-replayed' | 'last-checkpoint' | 'published';
+  /** DuckDB's reason, first line. */
+  reason: string;
+  /** Where the unreadable files were kept for inspection (`last-checkpoint`, `published`). */
+  keptAt?: string;
 }
 
 export interface WorkCopy {
@@ -28,7 +50,9 @@ export interface WorkCopy {
   workPath: string;
   /** True when an earlier run's work copy was found and carried on (it crashed or stopped before publishing). */
   resumed: boolean;
-  /** Comments, CHECKPOINT, close, fsync, rename over the published file. The Warehouse is closed afterwards. */
+  /** Set when the work copy could not be opened as it was and had to be recovered. */
+  recovery?: WorkCopyRecovery;
+  /** CHECKPOINT, comments, CHECKPOINT, close, fsync, rename over the published file. The Warehouse is closed afterwards. */
   publish(): Promise<void>;
   /** Closes without publishing: the work copy stays for the next run to resume. */
   close(): Promise<void>;
@@ -36,6 +60,8 @@ export interface WorkCopy {
 
 export const workPathOf = (publishedPath: string): string => `${publishedPath}.work`;
 const walOf = (path: string): string => `${path}.wal`;
+/** DuckDB's spill folder for a file (its default temp_directory): only the run ever uses the work copy's. */
+export const spillDirOf = (path: string): string => `${path}.tmp`;
 
 async function exists(path: string): Promise<boolean> {
   try {
@@ -68,9 +94,23 @@ async function fsyncPath(path: string): Promise<void> {
   }
 }
 
+/** The published file (and a WAL an old in-place writer left beside it) as a new work copy, or nothing. */
+async function cloneFromPublished(publishedPath: string, workPath: string): Promise<void> {
+  // A stale WAL beside a missing work copy is a leftover of an interrupted copy; it must not be replayed.
+  await rm(walOf(workPath), { force: true });
+  if (await exists(publishedPath)) {
+    await cloneFile(publishedPath, workPath);
+    // A WAL next to the published file means a writer of the old kind (one that wrote the published file in
+    // place) stopped without a checkpoint. Copying it along lets DuckDB replay it into the work copy, without
+    // opening the published file for writing (which a reader's lock would refuse).
+    if (await exists(walOf(publishedPath))) await cloneFile(walOf(publishedPath), walOf(workPath));
+  }
+}
+
 /**
  * Opens (creating or resuming) the work copy of the warehouse at `publishedPath`. Must be called under the run
- * lock: two runs sharing one work copy would interleave their ledgers.
+ * lock: two runs sharing one work copy would interleave their ledgers, and the leftovers of killed runs
+ * (DuckDB's spill folder) are removed here on the strength of it.
  */
 export async function openWorkCopy(publishedPath: string, opts: WorkCopyOptions = {}): Promise<WorkCopy> {
   const { log, comment = true, ...whOpts } = opts;
@@ -79,41 +119,51 @@ export async function openWorkCopy(publishedPath: string, opts: WorkCopyOptions 
   }
   const workPath = workPathOf(publishedPath);
   await mkdir(dirname(publishedPath), { recursive: true });
+  // A killed run leaves DuckDB's spill files behind; nothing else uses the work copy's folder.
+  await rm(spillDirOf(workPath), { recursive: true, force: true });
   const resumed = await exists(workPath);
-  if (resumed) {
-    log?.warn({ work_copy: workPath }, 'carrying on in the work copy an earlier run left unpublished');
-  } else {
-    // A stale WAL beside a missing work copy is a leftover of an interrupted copy; it must not be replayed.
-    await rm(walOf(workPath), { force: true });
-    if (await exists(publishedPath)) {
-      await cloneFile(publishedPath, workPath);
-      // A WAL next to the published file means a writer of the old kind (one that wrote the published file in
-      // place) stopped without a checkpoint. Copying it along lets DuckDB replay it into the work copy, without
-      // opening the published file for writing (which a reader's lock would refuse).
-      if (await exists(walOf(publishedPath))) await cloneFile(walOf(publishedPath), walOf(workPath));
-    }
+  if (resumed) log?.warn({ work_copy: workPath }, 'carrying on in the work copy an earlier run left unpublished');
+  else await cloneFromPublished(publishedPath, workPath);
+
+  let wh: Warehouse;
+  let recovery: WorkCopyRecovery | undefined;
+  try {
+    wh = await Warehouse.open(workPath, whOpts);
+  } catch (e) {
+    if (!(e instanceof WarehouseError) || e.code !== 'WAREHOUSE_OPEN' || !isDamagedFile(e)) throw e;
+    ({ wh, recovery } = await recoverWorkCopy(publishedPath, workPath, whOpts, e, log));
   }
-  const wh = await Warehouse.open(workPath, whOpts);
+  try {
+    // Comments right after the migrations, checkpointed with them: never left in the WAL (wal-recovery.ts).
+    if (comment) await commentDurably(wh, log);
+  } catch (e) {
+    await wh.close().catch(() => undefined);
+    throw e;
+  }
+
   let closed = false;
   return {
     wh,
     workPath,
     resumed,
+    recovery,
     async publish() {
       if (closed) throw new WarehouseError('WAREHOUSE_WORK_COPY', 'the work copy is already closed');
-      if (comment) {
-        const { missing } = await applyComments(wh);
-        if (missing.length > 0) log?.warn({ columns: missing.slice(0, 20) }, 'warehouse columns without a comment (add them to comments.ts)');
-      }
+      await wh.checkpoint(); // the night's data into the file: from here the WAL is empty
+      failpoint('publish.after-checkpoint');
+      // Tables the run created (transfer_*) get their comments, checkpointed at once like any catalog change.
+      if (comment) await commentDurably(wh, log, () => failpoint('publish.after-comments'));
       closed = true;
-      await wh.close(); // CHECKPOINTs: the work file then holds everything and its WAL is gone
+      await wh.close(); // one more CHECKPOINT (nothing left to write) and the WAL file is gone
       if (await exists(walOf(workPath))) {
         throw new WarehouseError('WAREHOUSE_PUBLISH', `the work copy ${workPath} still has a WAL after its checkpoint; not publishing it`);
       }
       await fsyncPath(workPath);
       // The old WAL belongs to the old file: left there, a reader opening the new file would replay it.
       await rm(walOf(publishedPath), { force: true });
+      failpoint('publish.before-rename');
       await rename(workPath, publishedPath);
+      failpoint('publish.after-rename');
       await fsyncPath(dirname(publishedPath));
       log?.info({ warehouse: publishedPath }, 'warehouse published');
     },
@@ -123,4 +173,55 @@ export async function openWorkCopy(publishedPath: string, opts: WorkCopyOptions 
       await wh.close();
     },
   };
+}
+
+/** Comments what lacks one and checkpoints at once if anything changed. `between` is a test hook (failpoint). */
+async function commentDurably(wh: Warehouse, log: WorkCopyOptions['log'], between?: () => void): Promise<void> {
+  const { applied, missing } = await applyComments(wh);
+  between?.();
+  if (applied > 0) await wh.checkpoint();
+  if (missing.length > 0) log?.warn({ columns: missing.slice(0, 20) }, 'warehouse columns without a comment (add them to comments.ts)');
+}
+
+/**
+ * A work copy DuckDB refused to open. First the known DuckDB WAL bug, replayed without loss; failing that, the
+ * copy is set aside (never deleted) and the run carries on from its last checkpoint, or else from the published
+ * file. Each step says what happened and what it does about it.
+ */
+async function recoverWorkCopy(publishedPath: string, workPath: string, whOpts: WarehouseOptions, cause: unknown,
+  log: WorkCopyOptions['log']): Promise<{ wh: Warehouse; recovery: WorkCopyRecovery }> {
+  const reason = firstLine(cause);
+  if (isWalReplayFailure(cause)) {
+    log?.warn({ work_copy: workPath, reason },
+      'DuckDB cannot replay the work copy\'s WAL on open (a DuckDB 1.5 bug, see README "The DuckDB WAL bug"); replaying it through an attached database, nothing is lost');
+    try {
+      await replayWalThroughAttach(workPath, { memoryLimit: whOpts.memoryLimit, threads: whOpts.threads });
+      return { wh: await Warehouse.open(workPath, whOpts), recovery: { how: 'wal-replayed', reason } };
+    } catch (e) {
+      log?.error({ work_copy: workPath, reason: firstLine(e) }, 'the WAL could not be replayed that way either');
+    }
+  }
+  const keptAt = `${workPath}.broken-${new Date().toISOString().replace(/[-:.]/g, '')}`;
+  await rename(workPath, keptAt);
+  if (await exists(walOf(workPath))) await rename(walOf(workPath), walOf(keptAt));
+  // The file without its WAL is the state of the work copy's last checkpoint: consistent (pages and their
+  // ledger rows are checkpointed together), and never older than the published file it was copied from.
+  try {
+    await cloneFile(keptAt, workPath);
+    const wh = await Warehouse.open(workPath, whOpts);
+    log?.error({ work_copy: workPath, kept_at: keptAt, reason },
+      'the work copy could not be opened; carrying on from its last checkpoint. What the earlier run did after that checkpoint is done again: '
+      + 'its pages are read again, and searches it submitted after it that the provider\'s listing does not show may be submitted again. '
+      + 'The unreadable files are kept for inspection');
+    return { wh, recovery: { how: 'last-checkpoint', reason, keptAt } };
+  } catch (e) {
+    await rm(workPath, { force: true });
+    await rm(walOf(workPath), { force: true });
+    await cloneFromPublished(publishedPath, workPath);
+    const wh = await Warehouse.open(workPath, whOpts);
+    log?.error({ work_copy: workPath, kept_at: keptAt, reason, last_checkpoint: firstLine(e) },
+      'the work copy could not be read at all; starting again from the published warehouse. The earlier run\'s unpublished work is done again, '
+      + 'and searches it submitted may be submitted again. The unreadable files are kept for inspection');
+    return { wh, recovery: { how: 'published', reason, keptAt } };
+  }
 }

@@ -1,7 +1,10 @@
+import type { FieldProblem } from './problems.js';
+
 // The rows a lawsuit flattens into, and how each is staged. Staging columns are plain DuckDB types
-// (timestamps as the payload's text, amounts as DOUBLE) so that an odd value never fails a batch: the merge
-// statements TRY_CAST them into the warehouse's types, an unreadable date becoming NULL. JSON text is staged
-// as JSON directly: it comes from JSON.stringify, so it needs no second parse to validate it.
+// (timestamps and amounts as the payload's text) so that an odd value never fails a batch: the merge
+// statements TRY_CAST them into the warehouse's types, and a value that does not fit becomes NULL with a row
+// in load_problems (problems.ts). JSON text is staged as JSON directly: it is a slice of text JSON.parse
+// accepted, or JSON.stringify's output, so it needs no second parse to validate it.
 
 export interface LawsuitRow {
   code: string | null;
@@ -16,7 +19,8 @@ export interface LawsuitRow {
   city: string | null;
   county: string | null;
   distribution_date: string | null;
-  amount: number | null;
+  /** The amount as the payload wrote it (its number literal, digit for digit, or its text): cast to DECIMAL(18,2) by DuckDB. */
+  amount: string | null;
   status: string | null;
   phase: string | null;
   secrecy_level: number | null;
@@ -41,8 +45,8 @@ export interface LawsuitRow {
   has_classifications: boolean;
   has_courts: boolean;
   has_attachments: boolean;
-  /** The whole lawsuit object as JSON text, unknown properties included. */
-  raw: string;
+  /** The whole lawsuit object as JSON text, unknown properties included; null when it is in raw_parts (long-values.ts). */
+  raw: string | null;
 }
 
 export interface PartyRow {
@@ -69,13 +73,26 @@ export interface AttachmentRow {
   attachment_date: string | null; attachment_name: string | null; raw: string;
 }
 
-/** One response item as responses_raw keeps it. */
+/** One response item as responses_raw keeps it; `item` null when the text is in raw_parts (long-values.ts). */
 export interface ResponseRow {
   response_id: string; request_id: string | null; response_type: string | null; created_at: string | null;
-  item: string; run_id: string | null;
+  item: string | null; run_id: string | null;
+}
+
+/** A part of a text too long for its column (long-values.ts): of a response item, or of a lawsuit's raw. */
+export interface RawPartRow {
+  owner: 'responses_raw.item' | 'lawsuits.raw';
+  response_id: string | null; code: string | null; instance: number | null;
+  part: number; text: string;
 }
 
 export interface HitRow { request_id: string; code: string; instance: number; response_id: string | null }
+
+/** One row of load_problems (problems.ts), as staged. */
+export interface ProblemRow {
+  response_id: string | null; code: string | null; instance: number | null;
+  field: string; value: string | null; problem: string; detail: string;
+}
 
 export interface FlatLawsuit {
   lawsuit: LawsuitRow;
@@ -86,9 +103,11 @@ export interface FlatLawsuit {
   classifications: ItemRow[];
   attachments: AttachmentRow[];
   courts: CourtRow[];
+  /** Values of the payload its typed columns cannot hold (problems.ts); the key's problems among them. */
+  problems: FieldProblem[];
 }
 
-export type StageType = 'VARCHAR' | 'INTEGER' | 'DOUBLE' | 'BOOLEAN' | 'JSON';
+export type StageType = 'VARCHAR' | 'INTEGER' | 'BOOLEAN' | 'JSON';
 
 /** Staging layout of each row kind: column name and staging type, in appender order. */
 export const STAGE_COLUMNS = {
@@ -96,7 +115,7 @@ export const STAGE_COLUMNS = {
     ['code', 'VARCHAR'], ['instance', 'INTEGER'], ['lawsuit_id', 'VARCHAR'], ['tribunal_acronym', 'VARCHAR'],
     ['justice', 'VARCHAR'], ['justice_description', 'VARCHAR'], ['tribunal', 'VARCHAR'], ['area', 'VARCHAR'],
     ['state', 'VARCHAR'], ['city', 'VARCHAR'], ['county', 'VARCHAR'], ['distribution_date', 'VARCHAR'],
-    ['amount', 'DOUBLE'], ['status', 'VARCHAR'], ['phase', 'VARCHAR'], ['secrecy_level', 'INTEGER'],
+    ['amount', 'VARCHAR'], ['status', 'VARCHAR'], ['phase', 'VARCHAR'], ['secrecy_level', 'INTEGER'],
     ['free_justice', 'BOOLEAN'], ['name', 'VARCHAR'], ['created_at', 'VARCHAR'], ['updated_at', 'VARCHAR'],
     ['crawl_id', 'VARCHAR'], ['crawler_source', 'VARCHAR'], ['crawled_at', 'VARCHAR'], ['last_step_date', 'VARCHAR'],
     ['steps_count', 'INTEGER'], ['response_id', 'VARCHAR'], ['response_created_at', 'VARCHAR'],
@@ -129,6 +148,13 @@ export const STAGE_COLUMNS = {
     ['item', 'JSON'], ['run_id', 'VARCHAR'],
   ],
   hits: [['request_id', 'VARCHAR'], ['code', 'VARCHAR'], ['instance', 'INTEGER'], ['response_id', 'VARCHAR']],
+  parts: [
+    ['owner', 'VARCHAR'], ['response_id', 'VARCHAR'], ['code', 'VARCHAR'], ['instance', 'INTEGER'], ['part', 'INTEGER'], ['text', 'VARCHAR'],
+  ],
+  problems: [
+    ['response_id', 'VARCHAR'], ['code', 'VARCHAR'], ['instance', 'INTEGER'], ['field', 'VARCHAR'], ['value', 'VARCHAR'],
+    ['problem', 'VARCHAR'], ['detail', 'VARCHAR'],
+  ],
 } as const satisfies Record<string, ReadonlyArray<readonly [string, StageType]>>;
 
 export type StageTable = keyof typeof STAGE_COLUMNS;

@@ -29,7 +29,6 @@ const APPEND: Record<StageType, Append> = {
   VARCHAR: (a, v) => (typeof v === 'string' ? a.appendVarchar(v) : a.appendNull()),
   JSON: (a, v) => (typeof v === 'string' ? a.appendVarchar(v) : a.appendNull()),
   INTEGER: (a, v) => (typeof v === 'number' && Number.isInteger(v) ? a.appendInteger(v) : a.appendNull()),
-  DOUBLE: (a, v) => (typeof v === 'number' ? a.appendDouble(v) : a.appendNull()),
   BOOLEAN: (a, v) => (typeof v === 'boolean' ? a.appendBoolean(v) : a.appendNull()),
 };
 
@@ -43,6 +42,21 @@ export async function stageRows<R extends object>(wh: Warehouse, table: StageTab
     for (const row of rows) {
       const r = row as Record<string, unknown>;
       for (let i = 0; i < cols.length; i++) appends[i](appender, r[cols[i]]);
+      appender.endRow();
+    }
+    appender.flushSync();
+  } finally {
+    appender.closeSync();
+  }
+}
+
+/** Appends rows to a TEMP table through the Appender, one `write` per row (it appends each column in order). */
+export async function appendRows<R>(wh: Warehouse, table: string, rows: readonly R[], write: (a: DuckDBAppender, row: R) => void): Promise<void> {
+  if (rows.length === 0) return;
+  const appender = await wh.connection.createAppender(table, 'main', 'temp');
+  try {
+    for (const row of rows) {
+      write(appender, row);
       appender.endRow();
     }
     appender.flushSync();

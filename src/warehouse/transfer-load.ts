@@ -58,8 +58,13 @@ export function readerSql(fileType: string, path: string): string {
   throw new TransferLoadError('TRANSFER_FILE_SHAPE', `unknown file_type ${JSON.stringify(fileType)} (expected csv, json or parquet)`);
 }
 
-/** Creates the transfer_* tables and the extra transfer_files columns this step uses, if absent. */
+/**
+ * Creates the transfer_* tables and the extra transfer_files columns this step uses, if absent, and checkpoints
+ * if it changed anything: like every catalog change, never left waiting in the WAL (wal-recovery.ts). Their
+ * comments come at publish (publish.ts), checkpointed there.
+ */
 export async function ensureTransferSchema(db: TransferDb): Promise<void> {
+  const before = await catalogColumns(db);
   for (const t of TRANSFER_TABLES) {
     const cols = KNOWN[t].map(([n, ty]) => `${q(n)} ${ty}`).join(', ');
     await db.run(`CREATE TABLE IF NOT EXISTS ${t} (${cols}, transfer_file_id VARCHAR NOT NULL, loaded_at TIMESTAMPTZ NOT NULL)`);
@@ -72,6 +77,18 @@ export async function ensureTransferSchema(db: TransferDb): Promise<void> {
     ['target_table', 'VARCHAR'], ['attempts', 'INTEGER'], ['updated_at', 'TIMESTAMPTZ']]) {
     await db.run(`ALTER TABLE transfer_files ADD COLUMN IF NOT EXISTS ${q(c)} ${ty}`);
   }
+  if (await catalogColumns(db) !== before) await commitCatalog(db);
+}
+
+/** Columns of the main schema: a catalog change shows in this count (tables and columns are only ever added). */
+async function catalogColumns(db: TransferDb): Promise<number> {
+  const [r] = await db.all<{ n: number }>(`SELECT count(*) AS n FROM duckdb_columns() WHERE database_name = current_database() AND NOT internal`);
+  return Number(r.n);
+}
+
+/** The catalog change into the file, out of the WAL. */
+async function commitCatalog(db: TransferDb): Promise<void> {
+  await db.run('CHECKPOINT');
 }
 
 /** Which table a file's rows belong to, from its columns (the provider's names and descriptions are free text). */
@@ -140,9 +157,14 @@ export async function loadTransferFile(db: TransferDb, input: LoadInput): Promis
     else if (want) exprs.push(`CAST(${q(c)} AS ${want})`);
     else exprs.push(q(c));
   }
+  if (added.length > 0) {
+    // Outside the load's transaction, so that the catalog change can be checkpointed before any row arrives; a
+    // column added for a file that then fails to load stays empty, which is harmless.
+    for (const [c, ty] of added) await db.run(`ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS ${q(c)} ${ty}`);
+    await commitCatalog(db);
+  }
   try {
     return await db.transaction(async () => {
-      for (const [c, ty] of added) await db.run(`ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS ${q(c)} ${ty}`);
       for (const t of TRANSFER_TABLES) await db.run(`DELETE FROM ${t} WHERE transfer_file_id = ?`, [input.meta.transfer_file_id]);
       // A file's rows have no order the tables promise to keep: without it DuckDB streams the insert instead of
       // buffering row groups to keep them in file order (a 300 MB CSV then stays under a 300 MB process).

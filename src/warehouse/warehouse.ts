@@ -4,6 +4,8 @@ import { dirname } from 'node:path';
 import { DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
 import { EtlError } from '../shared/errors.js';
 import { MIGRATIONS, MIGRATIONS_TABLE_SQL, type Migration } from './migrations.js';
+import { loadBudget, parseDuckSize, type LoadBudget } from './load-budget.js';
+import { firstLine } from './wal-recovery.js';
 
 export type SqlParams = readonly unknown[] | Record<string, unknown>;
 
@@ -54,6 +56,8 @@ export class Warehouse {
   private readonly inTx = new AsyncLocalStorage<true>();
   private txQueue: Promise<unknown> = Promise.resolve();
   private readonly migrations: readonly Migration[];
+  /** How much the loader takes on at once, from DuckDB's memory limit (load-budget.ts). */
+  budget: LoadBudget = loadBudget(128 * 2 ** 20);
 
   private constructor(path: string, instance: DuckDBInstance, connection: DuckDBConnection, migrations: readonly Migration[]) {
     this.path = path;
@@ -73,9 +77,11 @@ export class Warehouse {
     try {
       instance = await DuckDBInstance.create(path, config);
     } catch (e) {
-      throw new WarehouseError('WAREHOUSE_OPEN', `cannot open the warehouse ${path}: ${(e as Error).message}`, e);
+      throw new WarehouseError('WAREHOUSE_OPEN', `cannot open the warehouse ${path}: ${firstLine(e)}`, e);
     }
     const wh = new Warehouse(path, instance, await instance.connect(), opts.migrations ?? MIGRATIONS);
+    const [limit] = await wh.all<{ v: string }>(`SELECT current_setting('memory_limit') AS v`);
+    wh.budget = loadBudget(parseDuckSize(limit.v) ?? 128 * 2 ** 20);
     if (!opts.readOnly && opts.migrate !== false) {
       try {
         await wh.migrate();
@@ -88,20 +94,43 @@ export class Warehouse {
     return wh;
   }
 
-  /** Applies every migration not yet in schema_migrations, each in its own transaction. Returns the versions applied. */
+  /**
+   * Applies every migration not yet in schema_migrations, each in its own transaction and checkpointed at once.
+   * Returns the versions applied.
+   *
+   * The checkpoint is not optional: DuckDB 1.5.5 and 1.5.6 cannot replay from the WAL an ALTER (a COMMENT ON
+   * COLUMN, an ADD COLUMN) of a table that has a function DEFAULT such as current_timestamp ("Failure while
+   * replaying WAL ... GetDefaultDatabase with no default database set"), so a catalog change left in the WAL
+   * makes the file unopenable after a kill (README, "The DuckDB WAL bug").
+   */
   async migrate(): Promise<number[]> {
+    const created = (await this.all<{ n: number }>(
+      `SELECT count(*) AS n FROM duckdb_tables() WHERE database_name = current_database() AND table_name = 'schema_migrations'`))[0].n === 0;
     await this.run(MIGRATIONS_TABLE_SQL);
+    if (created) await this.checkpoint();
     const done = new Set((await this.all<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => r.version));
     const applied: number[] = [];
     for (const m of [...this.migrations].sort((a, b) => a.version - b.version)) {
       if (done.has(m.version)) continue;
       await this.transaction(async () => {
         await this.run(m.sql);
-        await this.run('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
+        await this.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, current_timestamp)', [m.version, m.name]);
       });
+      await this.checkpoint();
       applied.push(m.version);
     }
     return applied;
+  }
+
+  /** Writes everything committed into the file and empties the WAL. Not inside a transaction (DuckDB refuses). */
+  async checkpoint(): Promise<void> {
+    try {
+      await this.run('CHECKPOINT');
+    } catch (e) {
+      if (!/out of memory|failed to (pin|allocate)/i.test((e as Error).message)) throw e;
+      throw new WarehouseError('WAREHOUSE_MEMORY', `DuckDB could not checkpoint ${this.path} within its memory limit (${firstLine((e as Error).cause ?? e)}): `
+        + 'raise LAWSUIT_DUCKDB_MEMORY_LIMIT (README, "Memory") and run again; the work copy is kept', e);
+    }
   }
 
   /**

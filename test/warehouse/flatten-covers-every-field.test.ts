@@ -13,7 +13,8 @@ describe('flattenLawsuit', () => {
 
   test('the lawsuit row carries every scalar field of the payload', () => {
     const row = f.lawsuit;
-    for (const k of ['code', 'justice', 'tribunal', 'instance', 'distribution_date', 'tribunal_acronym', 'secrecy_level', 'amount',
+    expect(row.amount).toBe('12345.67'); // the number as written: DuckDB casts the text to DECIMAL(18,2), exactly
+    for (const k of ['code', 'justice', 'tribunal', 'instance', 'distribution_date', 'tribunal_acronym', 'secrecy_level',
       'area', 'county', 'state', 'city', 'justice_description', 'phase', 'status', 'name', 'created_at', 'updated_at', 'free_justice'] as const) {
       expect(row[k], k).toEqual(raw[k]);
     }
@@ -27,10 +28,10 @@ describe('flattenLawsuit', () => {
   });
 
   test('raw is the whole object, properties outside the spec included', () => {
-    expect(JSON.parse(f.lawsuit.raw)).toEqual(raw);
+    expect(JSON.parse(f.lawsuit.raw!)).toEqual(raw);
     expect(f.lawsuit.raw).toBe(JSON.stringify(l));
-    expect(JSON.parse(f.lawsuit.raw).unknown_extra.nested[2].deep).toBe('x');
-    expect(JSON.parse(f.lawsuit.raw).judge).toBe('Juiz Fulano');
+    expect(JSON.parse(f.lawsuit.raw!).unknown_extra.nested[2].deep).toBe('x');
+    expect(JSON.parse(f.lawsuit.raw!).judge).toBe('Juiz Fulano');
   });
 
   test('parties: one row per entry, indexed by position, documents digits only', () => {
@@ -91,7 +92,9 @@ describe('flattenLawsuit', () => {
   test('never throws on odd input', () => {
     const odd = { code: 5, instance: 'x', parties: [null, 3, { lawyers: 'no' }], steps: [null, 'a'], subjects: [{ name: 'no code' }], amount: 'abc', courts: {} };
     const r = flattenLawsuit(odd as unknown as Lawsuit);
-    expect(r.lawsuit).toMatchObject({ code: '5', instance: null, amount: null, has_courts: false });
+    // a text amount goes to DuckDB as it is, which cannot cast it (problems.ts records that)
+    expect(r.lawsuit).toMatchObject({ code: '5', instance: null, amount: 'abc', has_courts: false });
+    expect(r.problems).toEqual([{ field: 'instance', value: '"x"', problem: 'wrong_type', detail: expect.stringMatching(/kept in responses_raw only/) }]);
     expect(r.parties).toEqual([]);
     expect(() => flattenLawsuit(null as unknown as Lawsuit)).not.toThrow();
     const keyed = flattenLawsuit({ ...odd, instance: 1 } as unknown as Lawsuit);
@@ -99,5 +102,65 @@ describe('flattenLawsuit', () => {
     expect(keyed.subjects).toEqual([]);
     // two steps with neither date nor content are the same derived step
     expect(keyed.steps).toHaveLength(1);
+  });
+});
+
+describe('flattenLawsuit with the text as received', () => {
+  // An unknown property beyond 2^53, an amount beyond a double's digits, a number JSON cannot hold: all as sent.
+  const text = '{"code":"0710802-55.2018.8.02.0001","instance":1,"amount":12345678901234567.891,"big_id":9007199254740993,'
+    + '"steps":[{"step_id":"a","step_date":"2020-01-01T00:00:00Z","n":1e400},{"step_id":"b","content":"x\\"y"}],'
+    + '"parties":[{"name":"P","x":0.1000000000000000055511151231257827}],"attachments":[{"attachment_name":"a.pdf","size":18446744073709551617}]}';
+  const parsed = JSON.parse(text) as Lawsuit;
+  const f = flattenLawsuit(parsed, { rawText: text });
+
+  test('raw columns are slices of the text, digit for digit', () => {
+    expect(f.lawsuit.raw).toBe(text);
+    expect(f.steps.map((s) => s.raw)).toEqual(['{"step_id":"a","step_date":"2020-01-01T00:00:00Z","n":1e400}', '{"step_id":"b","content":"x\\"y"}']);
+    expect(f.steps[1].content).toBe('x"y');
+    expect(f.parties[0].raw).toBe('{"name":"P","x":0.1000000000000000055511151231257827}');
+    expect(f.attachments[0].raw).toBe('{"attachment_name":"a.pdf","size":18446744073709551617}');
+  });
+
+  test('the amount is the literal as written, not its double', () => {
+    expect(f.lawsuit.amount).toBe('12345678901234567.891');
+    expect(String(parsed.amount)).not.toBe('12345678901234567.891');
+  });
+
+  test('values their columns cannot hold are problems, with the value as received', () => {
+    const odd = '{"code":"0710802-55.2018.8.02.0001","instance":9007199254740993,"secrecy_level":1e400,"free_justice":"sim",'
+      + '"name":{"first":"A"},"tribunal":26,"amount":true}';
+    const r = flattenLawsuit(JSON.parse(odd) as Lawsuit, { rawText: odd });
+    expect(r.lawsuit).toMatchObject({ instance: null, secrecy_level: null, free_justice: null, name: null, tribunal: '26', amount: null });
+    expect(Object.fromEntries(r.problems.map((p) => [p.field, [p.value, p.problem]]))).toEqual({
+      instance: ['9007199254740993', 'out_of_range'],
+      secrecy_level: ['1e400', 'out_of_range'],
+      free_justice: ['"sim"', 'wrong_type'],
+      name: ['{"first":"A"}', 'wrong_type'],
+      amount: ['true', 'wrong_type'],
+    });
+    expect(r.problems.find((p) => p.field === 'instance')!.detail).toMatch(/no usable key.*responses_raw only/);
+    expect(r.problems.find((p) => p.field === 'secrecy_level')!.detail).toMatch(/left NULL/);
+  });
+
+  test('a lawsuit without a code or an instance is a missing key', () => {
+    const r = flattenLawsuit({ name: 'x' } as Lawsuit);
+    expect(r.problems.map((p) => [p.field, p.problem])).toEqual([['code', 'missing_key'], ['instance', 'missing_key']]);
+  });
+
+  test('a long value is shortened in the problem, its length said', () => {
+    const long = `{"code":"0710802-55.2018.8.02.0001","instance":1,"name":[${'"x",'.repeat(500)}"x"]}`;
+    const [p] = flattenLawsuit(JSON.parse(long) as Lawsuit, { rawText: long }).problems;
+    expect(p.value).toMatch(/^\["x","x",.*… \(2005 characters\)$/);
+  });
+
+  test('any depth: an unknown property 5,000 levels deep, with or without the text as received', () => {
+    const deep = `{"code":"0710802-55.2018.8.02.0001","instance":1,"deep":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)},"steps":[{"step_id":"s","x":${'['.repeat(5000)}${']'.repeat(5000)}}]}`;
+    const parsedDeep = JSON.parse(deep) as Lawsuit;
+    expect(() => JSON.stringify(parsedDeep)).toThrow(RangeError);
+    const withText = flattenLawsuit(parsedDeep, { rawText: deep });
+    expect(withText.lawsuit.raw).toBe(deep);
+    const without = flattenLawsuit(parsedDeep);
+    expect(without.lawsuit.raw).toBe(deep);
+    expect(without.steps[0].raw).toBe(`{"step_id":"s","x":${'['.repeat(5000)}${']'.repeat(5000)}}`);
   });
 });

@@ -36,6 +36,7 @@ export const searchStage: Stage = {
 interface SearchCounts {
   submitted: number; adopted: number; resumed: number; completed: number; still_running: number; failed: number;
   resubmitted_cancelled: number; resubmitted_lost: number; not_searched: number; pages: number; polls: number; probes: number;
+  load_problems: number;
 }
 
 async function searchDocuments(ctx: RunContext, night: NightData): Promise<StageReport> {
@@ -46,7 +47,7 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
   night.plan = plan;
   const counts: SearchCounts = {
     submitted: 0, adopted, resumed: plan.resume.length, completed: 0, still_running: 0, failed: 0, resubmitted_cancelled: 0,
-    resubmitted_lost: 0, not_searched: 0, pages: 0, polls: 0, probes: 0,
+    resubmitted_lost: 0, not_searched: 0, pages: 0, polls: 0, probes: 0, load_problems: 0,
   };
   const failures: ItemFailure[] = [];
 
@@ -68,7 +69,7 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
   const lostOnce = new Set<string>();
   const pending: Array<Promise<void>> = [];
   let resubmitting = 0;
-  const sink = new PageSink(ctx.wh, { runId: ctx.runId });
+  const sink = new PageSink(ctx.wh, { runId: ctx.runId, onCommit: (c) => { counts.load_problems += c.problems; } });
   // Every request being read holds a page in memory while the warehouse catches up; reading a few at a time
   // keeps memory flat whatever the volume (the warehouse, not the API, is the bottleneck of this stage).
   const readers = new PQueue({ concurrency: COLLECT_CONCURRENCY });
