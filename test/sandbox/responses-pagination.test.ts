@@ -2,7 +2,7 @@
 // not-found answers of the spec (name: application_error; document: empty page, counts 0).
 import { afterEach, describe, expect, test } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { call, sandbox } from './helpers.js';
+import { call, sandbox, waitFinished } from './helpers.js';
 
 describe('responses listing', () => {
   let sb: Sandbox | undefined;
@@ -22,9 +22,9 @@ describe('responses listing', () => {
     sb = await sandbox({ courtDelayMs: HOUR });
     const post = await call(sb, 'POST', '/requests', { search: { search_type: 'cnpj', search_key: bigCnpj(sb) } });
     const id = post.body.request_id;
-    sb.setNow(new Date(sb.state.clock.now() + HOUR));
+    sb.setNow(new Date(sb.state.clock.now() + 2 * HOUR));
     const early = await call(sb, 'GET', `/responses?request_id=${id}&page=1&page_size=5`);
-    expect(early.body.request_status).toBe('pending');
+    expect(early.body.request_status).toBe('started');
     expect(early.body.page_count).toBe(early.body.page_data.length);
     let done = early;
     for (let k = 0; k < 100 && done.body.request_status !== 'completed'; k++) {
@@ -57,6 +57,8 @@ describe('responses listing', () => {
     sb = await sandbox();
     const a = (await call(sb, 'POST', '/requests', { search: { search_type: 'cnpj', search_key: bigCnpj(sb) } })).body.request_id;
     const b = (await call(sb, 'POST', '/requests', { search: { search_type: 'name', search_key: 'Nome Inexistente da Silva' } })).body.request_id;
+    await waitFinished(sb, a);
+    await waitFinished(sb, b);
     const ra = (await call(sb, 'GET', `/responses?request_id=${a}`)).body.all_count;
     const all = await call(sb, 'GET', '/responses?page_size=100');
     expect(all.body.all_count).toBe(ra + 1);
@@ -72,12 +74,14 @@ describe('responses listing', () => {
   test('a name that finds nothing yields one application_error item; a document that finds nothing an empty page', async () => {
     sb = await sandbox();
     const name = await call(sb, 'POST', '/requests', { search: { search_type: 'name', search_key: 'Fulano Inexistente de Tal' } });
+    await waitFinished(sb, name.body.request_id);
     const nr = await call(sb, 'GET', `/responses?request_id=${name.body.request_id}`);
     expect(nr.body).toMatchObject({ request_status: 'completed', page: 1, page_count: 1, all_pages_count: 1, all_count: 1 });
     expect(nr.body.page_data[0].response_type).toBe('application_error');
     expect(nr.body.page_data[0].response_data).toEqual({ code: 2, message: 'LAWSUIT_NOT_FOUND' });
     const nothing = sb.sampleDocuments(20).find((s) => s.label === 'finds nothing')!;
     const doc = await call(sb, 'POST', '/requests', { search: { search_type: nothing.search_type, search_key: nothing.search_key } });
+    await waitFinished(sb, doc.body.request_id);
     const dr = await call(sb, 'GET', `/responses?request_id=${doc.body.request_id}`);
     expect(dr.body).toEqual({ request_status: 'completed', page: 1, page_count: 0, all_pages_count: 0, all_count: 0, page_data: [] });
   });
