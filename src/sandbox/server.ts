@@ -235,6 +235,8 @@ async function handle(state: SandboxState, router: Router, req: IncomingMessage,
   const record = (status: number | string) => state.counters.record(label, status);
   const header = req.headers['api-key'];
   const bucket = (Array.isArray(header) ? header[0] : header)?.trim() || `anonymous:${req.socket.remoteAddress ?? ''}`;
+  // Another client on the key (the `foreign` fault) made its requests before this call: they are in its window.
+  if (state.options.apiKeys.includes(bucket)) state.foreign.catchUp(bucket, ctx.now);
   const faults = state.faults.draw();
   const limit = faults.storm429
     ? { ...state.limiter.peek(bucket), allowed: false, remaining: 0, retryAfterSec: Math.max(1, Math.ceil(state.faults.stormRemainingMs() / 1000)) }
@@ -262,7 +264,7 @@ async function handle(state: SandboxState, router: Router, req: IncomingMessage,
   ctx.apiKey = auth.key;
   const resource = resourceOf(label);
   if (state.plan.forbids(resource)) { record(403); send(res, { status: 403, body: notInPlan(resource!) }, rateHeaders); return; }
-  state.foreign.catchUp(auth.key, ctx.now);
+
   const parsed = parseJson(raw);
   let reply: Reply;
   if (!parsed.ok) reply = jsonError();

@@ -16,8 +16,10 @@ describe('determinism and scale', () => {
       const s = await startSandbox({ seed: 5, lawsuits: 3000, now: NOW, bootId });
       const [d] = s.sampleDocuments(5);
       const r = await runSearch(s, { search_type: d.search_type, search_key: d.search_key });
+      const tracking = await call(s, 'POST', '/tracking', { recurrence: 1, search: { search_type: d.search_type, search_key: d.search_key } });
+      const sync = await call(s, 'POST', '/lawsuits', { search: { search_type: d.search_type, search_key: d.search_key } });
       await s.close();
-      return [r.request.request_id, ...r.items.map((i) => i.response_id)];
+      return [r.request.request_id, ...r.items.map((i) => i.response_id), tracking.body.tracking_id, sync.body.request_id];
     };
     const pinned = await ids('fixed');
     expect(await ids('fixed')).toEqual(pinned);

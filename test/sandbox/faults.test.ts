@@ -15,7 +15,8 @@ describe('faults', () => {
     expect(parseFaults('5xx=0.05,reset=0.02,slow=0.05:1500,truncate=0.02,storm=0.01,pending_long=0.1:9000,cancel=0.05,post_after_store=0.5,reset_after=0.1')).toEqual({
       error5xx: 0.05, reset: 0.02, slow: 0.05, slowMs: 1500, truncate: 0.02, storm: 0.01, pendingLong: 0.1, pendingLongMs: 9000, cancel: 0.05, postAfterStore: 0.5, resetAfter: 0.1,
     });
-    expect(() => parseFaults('boom=1,5xx=2')).toThrow(/boom.*5xx/s);
+    expect(parseFaults('stale_listing=0.5,ignore_filters=1,foreign=0.5:2000')).toEqual({ staleListing: 0.5, ignoreFilters: 1, foreign: 0.5, foreignMs: 2000 });
+    expect(() => parseFaults('boom=1,5xx=2,foreign=1:0')).toThrow(/boom.*5xx.*foreign/s);
   });
 
   test('5xx before processing: the request is not stored', async () => {
