@@ -3,7 +3,7 @@
 // case are decided once, by its first instance (base): every instance of one case names the same parties (an
 // appeal may add a lawyer), whichever kind of appeal it is.
 
-import type { PrivateSide, Side } from './case-kinds.js';
+import type { Side } from './case-kinds.js';
 import { Companies, Individuals, Lawyers } from './people.js';
 import { hash, Perm, unit } from './random.js';
 import type { Plan } from './plan.js';
@@ -12,6 +12,9 @@ import type { SideName } from './vocab.js';
 export type PartyKind = 'individual' | 'company' | 'lawyer' | 'entity';
 
 export interface InternalLawyer { lawyer: number; name: string; oab: string; side: SideName }
+
+/** A party as indexes: its pool, its index there, its side, its lawyers' indexes. */
+export interface PartySkeleton { kind: PartyKind; person: number; side: SideName; lawyers: number[] }
 
 export interface InternalParty {
   kind: PartyKind;
@@ -100,54 +103,60 @@ export class Cast {
     return out;
   }
 
-  /** The parties of a lawsuit as the universe knows them (documents never masked). */
-  parties(plan: Plan): InternalParty[] {
+  /**
+   * Who the parties of a lawsuit are, as indexes only: enough to answer "does person p stand in lawsuit i",
+   * which a search asks of thousands of candidates, without building a name or a document.
+   */
+  skeleton(plan: Plan): PartySkeleton[] {
     const b = plan.base;
     const h = (k: number) => hash(this.seed, 600 + k, b);
     const kind = plan.kind;
-    const lawyerOf = (slot: number, side: SideName): InternalLawyer => {
-      const l = this.lawyerAt(b, slot);
-      return { lawyer: l, name: this.lawyers.name(l), oab: this.lawyers.oab(l), side };
-    };
-    const personType = (side: SideName) => (side === 'Active' ? 'Autor' : 'Réu');
-    const privateParty = (spec: PrivateSide, side: SideName, slot: number, u: number): InternalParty => {
-      if (u < spec.company) {
-        const k = this.companyAt(b, slot, unit(h(10 + slot)) < spec.big, plan.baseDistributionMs);
-        return { kind: 'company', person: k, name: this.companies.name(k), document: this.companies.document(k), documentType: 'CNPJ', side, personType: personType(side), lawyers: [] };
+    const main = (spec: Side, side: SideName, slot: number): PartySkeleton => {
+      if (spec === 'entity') return { kind: 'entity', person: plan.entity!.index, side, lawyers: [] };
+      if (unit(h(slot)) < spec.company) {
+        return { kind: 'company', person: this.companyAt(b, slot, unit(h(10 + slot)) < spec.big, plan.baseDistributionMs), side, lawyers: [] };
       }
-      const p = this.individualAt(b, slot);
-      return { kind: 'individual', person: p, name: this.individuals.name(p), document: this.individuals.document(p), documentType: 'CPF', side, personType: personType(side), lawyers: [] };
-    };
-    const main = (spec: Side, side: SideName, slot: number): InternalParty => {
-      if (spec !== 'entity') return privateParty(spec, side, slot, unit(h(slot)));
-      const e = plan.entity!;
-      return { kind: 'entity', person: e.index, name: e.name, document: e.document, documentType: 'CNPJ', side, personType: personType(side), lawyers: [] };
+      return { kind: 'individual', person: this.individualAt(b, slot), side, lawyers: [] };
     };
     const a = main(kind.active, 'Active', 0);
     const p = main(kind.passive, 'Passive', 1);
     // The Ministério Público acts through its own members, not through lawyers.
-    const prosecutes = (q: InternalParty) => q.kind === 'entity' && (plan.entity!.role === 'stateProsecutor' || plan.entity!.role === 'federalProsecutor');
-    const nActiveLawyers = prosecutes(a) ? 0 : 1 + (h(2) % 3 === 0 ? 1 : 0);
+    const prosecutes = a.kind === 'entity' && (plan.entity!.role === 'stateProsecutor' || plan.entity!.role === 'federalProsecutor');
+    const nActiveLawyers = prosecutes ? 0 : 1 + (h(2) % 3 === 0 ? 1 : 0);
     const nPassiveLawyers = h(3) % 10 < 2 ? 0 : 1 + (h(3) % 4 === 0 ? 1 : 0);
-    for (let s = 0; s < nActiveLawyers; s++) a.lawyers.push(lawyerOf(s, 'Active'));
-    for (let s = 0; s < nPassiveLawyers; s++) p.lawyers.push(lawyerOf(2 + s, 'Passive'));
+    for (let s = 0; s < nActiveLawyers; s++) a.lawyers.push(this.lawyerAt(b, s));
+    for (let s = 0; s < nPassiveLawyers; s++) p.lawyers.push(this.lawyerAt(b, 2 + s));
     // At the second instance a party may take on a lawyer of its own for the appeal.
     if (plan.instance >= 2 && hash(this.seed, 620, plan.index) % 10 < 3) {
-      const joins = hash(this.seed, 621, plan.index) % 2 === 0 && !prosecutes(a) ? a : p;
-      joins.lawyers.push(lawyerOf(joins === a ? 4 : 5, joins.side));
+      const joins = hash(this.seed, 621, plan.index) % 2 === 0 && !prosecutes ? a : p;
+      joins.lawyers.push(this.lawyerAt(b, joins === a ? 4 : 5));
     }
-    const out: InternalParty[] = [a, p];
+    const out: PartySkeleton[] = [a, p];
     // The spec's irregularity: a lawyer the tribunal does not tie to a party is listed among the parties.
-    if (p.lawyers.length > 0 && h(4) % 100 < 8) {
-      const lw = p.lawyers.shift()!;
-      out.push({ kind: 'lawyer', person: lw.lawyer, name: lw.name, document: lw.oab, documentType: 'OAB', side: 'Passive', personType: 'Advogado', lawyers: [] });
-    }
+    if (p.lawyers.length > 0 && h(4) % 100 < 8) out.push({ kind: 'lawyer', person: p.lawyers.shift()!, side: 'Passive', lawyers: [] });
     const extras = h(5) % 100 < 20 ? (h(5) % 100 < 6 ? 2 : 1) : 0;
-    for (let s = 0; s < extras; s++) {
-      const q = this.individualAt(b, 2 + s);
-      const side: SideName = h(6 + s) % 3 === 0 ? 'Unknown' : 'Interested';
-      out.push({ kind: 'individual', person: q, name: this.individuals.name(q), document: this.individuals.document(q), documentType: 'CPF', side, personType: side === 'Unknown' ? 'Desconhecido' : 'Terceiro Interessado', lawyers: [] });
-    }
+    for (let s = 0; s < extras; s++) out.push({ kind: 'individual', person: this.individualAt(b, 2 + s), side: h(6 + s) % 3 === 0 ? 'Unknown' : 'Interested', lawyers: [] });
     return out;
+  }
+
+  /** The parties of a lawsuit as the universe knows them (documents never masked). */
+  parties(plan: Plan): InternalParty[] {
+    const lawyerOf = (l: number, side: SideName): InternalLawyer => ({ lawyer: l, name: this.lawyers.name(l), oab: this.lawyers.oab(l), side });
+    return this.skeleton(plan).map((q): InternalParty => {
+      const personType = q.side === 'Active' ? 'Autor' : q.side === 'Passive' ? 'Réu' : q.side === 'Unknown' ? 'Desconhecido' : 'Terceiro Interessado';
+      const lawyers = q.lawyers.map((l) => lawyerOf(l, q.side));
+      switch (q.kind) {
+        case 'entity': {
+          const e = plan.entity!;
+          return { kind: 'entity', person: q.person, name: e.name, document: e.document, documentType: 'CNPJ', side: q.side, personType, lawyers };
+        }
+        case 'company':
+          return { kind: 'company', person: q.person, name: this.companies.name(q.person), document: this.companies.document(q.person), documentType: 'CNPJ', side: q.side, personType, lawyers };
+        case 'individual':
+          return { kind: 'individual', person: q.person, name: this.individuals.name(q.person), document: this.individuals.document(q.person), documentType: 'CPF', side: q.side, personType, lawyers };
+        case 'lawyer':
+          return { kind: 'lawyer', person: q.person, name: this.lawyers.name(q.person), document: this.lawyers.oab(q.person), documentType: 'OAB', side: q.side, personType: 'Advogado', lawyers: [] };
+      }
+    });
   }
 }

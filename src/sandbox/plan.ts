@@ -47,9 +47,9 @@ export interface Plan {
   ending: 'archived' | 'cancelled' | 'reactivated' | 'open';
   crawlCycleMs: number;
   crawlOffsetMs: number;
-  code: string;
+  readonly code: string;
   /** The provider's id of this instance: searchable always, shown only by some tribunals (TribunalDef.showsLawsuitId). */
-  lawsuitId: string;
+  readonly lawsuitId: string;
   hasAttachments: boolean;
   freeJustice: boolean | undefined;
 }
@@ -187,14 +187,27 @@ export class Planner {
     const crawlCycleMs = (1 + (hi(7) % 30)) * DAY_MS;
     const crawlOffsetMs = hi(8) % crawlCycleMs;
     const own = appeal === 'interlocutory';
-    const n7 = String(this.cnjPerm.forward(own ? i : base)).padStart(7, '0');
-    const year = yearOf(own ? distributionMs : baseDist);
-    const numberOrigin = own ? '0000' : origin;
-    const dd = cnjCheckDigits(n7, year, tribunal.j, tribunal.tr, numberOrigin);
+    // The number and the id are strings with check digits: built only when asked for (a search verifies
+    // thousands of candidates and needs neither).
+    let code: string | undefined;
+    let lawsuitId: string | undefined;
+    const planner = this;
     return {
       index: i, base, instance: twin ? 2 : 1, appeal, kind, entity, tribunal, origin, city: where.city, courtPick: unit(hi(9)),
       classCode, subjectCodes, amount, baseDistributionMs: baseDist, distributionMs, secrecy, stepsTotal, gapDays, ending,
-      crawlCycleMs, crawlOffsetMs, code: formatCnj(n7, dd, year, tribunal.j, tribunal.tr, numberOrigin), lawsuitId: this.lawsuitId(i),
+      crawlCycleMs, crawlOffsetMs,
+      get code() {
+        if (code === undefined) {
+          const n7 = String(planner.cnjPerm.forward(own ? i : base)).padStart(7, '0');
+          const year = yearOf(own ? distributionMs : baseDist);
+          const numberOrigin = own ? '0000' : origin;
+          code = formatCnj(n7, cnjCheckDigits(n7, year, tribunal.j, tribunal.tr, numberOrigin), year, tribunal.j, tribunal.tr, numberOrigin);
+        }
+        return code;
+      },
+      get lawsuitId() {
+        return (lawsuitId ??= planner.lawsuitId(i));
+      },
       hasAttachments: hi(10) % 100 < 25, freeJustice: hi(11) % 3 === 0 ? undefined : hi(11) % 3 === 1,
     };
   }

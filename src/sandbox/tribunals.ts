@@ -130,11 +130,19 @@ export const TRIBUNALS: TribunalDef[] = DEFS.map((d) => ({ ...d, cities: [...new
 export const TRIBUNAL_CUMULATIVE = ((): number[] => { let s = 0; return TRIBUNALS.map((t) => (s += t.weight)); })();
 export const TRIBUNAL_BY_ACRONYM = new Map(TRIBUNALS.map((t) => [t.acronym, t]));
 
+const PLACES_FOR = new Map<string, Place[]>();
+
 /** The places a case of `group` may go to in tribunal `t` (optionally in one city). */
 export function placesFor(t: TribunalDef, group: CaseGroup, city?: string): Place[] {
-  const inCity = city === undefined ? t.places : t.places.filter((p) => p.city === city);
-  const own = inCity.filter((p) => p.groups?.includes(group));
-  return own.length > 0 ? own : inCity.filter((p) => p.groups === undefined);
+  const key = `${t.acronym}|${group}|${city ?? ''}`;
+  let out = PLACES_FOR.get(key);
+  if (!out) {
+    const inCity = city === undefined ? t.places : t.places.filter((p) => p.city === city);
+    const own = inCity.filter((p) => p.groups?.includes(group));
+    out = own.length > 0 ? own : inCity.filter((p) => p.groups === undefined);
+    PLACES_FOR.set(key, out);
+  }
+  return out;
 }
 
 const FIRST_INSTANCE: Record<CaseGroup, (n: number, fed: boolean) => string> = {

@@ -4,7 +4,7 @@
 
 import { isValidCnj } from './check-digits.js';
 import { buildLawsuit, type Json } from './lawsuit-object.js';
-import { Cast, type InternalParty } from './parties.js';
+import { Cast, type InternalParty, type PartyKind } from './parties.js';
 import { Planner, type Plan } from './plan.js';
 import { PublicEntities } from './public-entities.js';
 import { normalizeName } from './text.js';
@@ -19,8 +19,8 @@ export interface UniverseOptions {
 
 export interface Observation {
   plan: Plan;
-  parties: InternalParty[];
-  steps: StepPoint[];
+  readonly parties: InternalParty[];
+  readonly steps: StepPoint[];
   /** The instant whose state is shown: t itself on demand, else the database's last crawl before t. */
   observedMs: number;
 }
@@ -64,7 +64,16 @@ export class Universe {
     const plan = this.plan(i);
     const observedMs = this.observedAt(plan, t, onDemand);
     if (plan.distributionMs > observedMs) return undefined;
-    return { plan, parties: this.cast.parties(plan), steps: stepsUpTo(plan, this.seed, observedMs), observedMs };
+    // Parties and steps are built when first asked for: a search filters most candidates on the plan alone.
+    let parties: InternalParty[] | undefined;
+    let steps: StepPoint[] | undefined;
+    const cast = this.cast;
+    const seed = this.seed;
+    return {
+      plan, observedMs,
+      get parties() { return (parties ??= cast.parties(plan)); },
+      get steps() { return (steps ??= stepsUpTo(plan, seed, observedMs)); },
+    };
   }
 
   render(o: Observation, shape: 'full' | 'search' = 'full', privileged = false): Json {
@@ -75,6 +84,11 @@ export class Universe {
   lawsuit(i: number, t: number, opts: LawsuitViewOptions = {}): Json | undefined {
     const o = this.observe(i, t, opts.onDemand ?? false);
     return o && this.render(o, opts.shape ?? 'full', opts.privileged ?? false);
+  }
+
+  /** Whether person `person` of pool `kind` is a party of lawsuit i (lawyers aside). */
+  private holds(i: number, kind: PartyKind, person: number): boolean {
+    return this.cast.skeleton(this.plan(i)).some((q) => q.kind === kind && q.person === person);
   }
 
   /**
@@ -97,21 +111,21 @@ export class Universe {
     if (doc.length === 11) {
       const p = c.individuals.fromDocument(doc);
       if (p === undefined) return [];
-      return this.withTwins(c.candidatesOfIndividual(p), (i) => this.parties(i).some((q) => q.kind === 'individual' && q.person === p));
+      return this.withTwins(c.candidatesOfIndividual(p), (i) => this.holds(i, 'individual', p));
     }
     const e = this.entities.fromDocument(doc);
-    if (e !== undefined) return this.withTwins(this.planner.lawsuitsOfEntity(e), (i) => this.parties(i).some((q) => q.kind === 'entity' && q.person === e));
+    if (e !== undefined) return this.withTwins(this.planner.lawsuitsOfEntity(e), (i) => this.holds(i, 'entity', e));
     const k = c.companies.fromDocument(doc);
     if (k === undefined) return [];
-    return this.withTwins(c.candidatesOfCompany(k), (i) => this.parties(i).some((q) => q.kind === 'company' && q.person === k));
+    return this.withTwins(c.candidatesOfCompany(k), (i) => this.holds(i, 'company', k));
   }
 
   /** Lawsuits where this lawyer acts, tied to a party or listed as a party (normalised OAB). */
   lawsuitsOfOab(oab: string): number[] {
     const l = this.cast.lawyers.fromOab(oab);
     if (l === undefined) return [];
-    return this.withTwins(this.cast.candidatesOfLawyer(l), (i) => this.parties(i).some(
-      (q) => (q.kind === 'lawyer' && q.person === l) || q.lawyers.some((w) => w.lawyer === l)));
+    return this.withTwins(this.cast.candidatesOfLawyer(l), (i) => this.cast.skeleton(this.plan(i)).some(
+      (q) => (q.kind === 'lawyer' && q.person === l) || q.lawyers.includes(l)));
   }
 
   /** Lawsuits with a party of this name (case- and accent-insensitive): homonyms included. */
