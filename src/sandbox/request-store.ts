@@ -12,7 +12,7 @@
 // item; a finished request is forgotten `retentionMs` (wall clock) after it finished, its responses with it.
 
 import { randomUUID } from 'node:crypto';
-import { uuidOf } from './random.js';
+import { hashString, uuidOf } from './random.js';
 import { runSearch } from './search.js';
 import type { NormalizedSearch } from './search-validation.js';
 import type { Universe } from './universe.js';
@@ -23,6 +23,11 @@ export const FINISHED: readonly RequestStatus[] = ['cancelled', 'completed'];
 
 export type ItemKind = 'lawsuit' | 'error';
 
+/** Integers of a request: a plain array when short (smaller than a typed array's own header), else 4 bytes each. */
+export type Ints = Int32Array | number[];
+const SHORT = 16;
+const ints = (values: number[]): Ints => (values.length === 0 ? NONE : values.length <= SHORT ? values : Int32Array.from(values));
+
 export interface StoredRequest {
   id: string;
   seq: number;
@@ -30,22 +35,25 @@ export interface StoredRequest {
   /** Made by another client sharing the key (the `foreign` fault), not by the caller. */
   foreign: boolean;
   userId: string;
-  originId: string;
   /** Sandbox clock. */
   createdMs: number;
   /** Wall clock at creation: retention is measured in real time, like the rate limit. */
   createdWall: number;
-  search: NormalizedSearch;
-  signature: string;
+  /** What rendering its items needs of the search (the whole search is not kept: memory). */
+  search: Pick<NormalizedSearch, 'type' | 'onDemand' | 'customerKey'>;
+  /** The search as the Request object echoes it, serialised. */
+  echoJson: string;
+  /** Hash of what makes two searches the same answer (cache_ttl_in_days finds earlier answers by it). */
+  signature: number;
   /** Status before the search starts: `pending`, or `created` for a request made by the true/false query. */
   initial: 'pending' | 'created';
   /** Items repeated from a previous answer (cache_ttl_in_days), and the instant they were observed. */
-  cached: Int32Array;
+  cached: Ints;
   cachedObservedAt: number;
   /** Lawsuits found, court after court. */
-  fresh: Int32Array;
+  fresh: Ints;
   /** courtEnds[c] = number of fresh items of courts 0..c. */
-  courtEnds: Int32Array;
+  courtEnds: Ints;
   /** A name search that found nothing answers one application_error item. */
   errorItem: boolean;
   startMs: number;
@@ -70,6 +78,8 @@ export interface StoreOptions {
 }
 
 const DAY_MS = 86_400_000;
+/** One shared empty array: most requests have no cached items, many no lawsuits. */
+const NONE: Ints = [];
 /** Forgetting is checked at most this often: a sweep walks every stored request. */
 const SWEEP_EVERY_MS = 1000;
 
@@ -81,6 +91,7 @@ export function randomBootId(): string {
 export class RequestStore {
   private readonly byId = new Map<string, StoredRequest>();
   private readonly byKey = new Map<string, StoredRequest[]>();
+  private readonly users = new Map<string, string>();
   private seq = 0;
   private lastSweep = 0;
   private readonly wallNow: () => number;
@@ -95,7 +106,9 @@ export class RequestStore {
   }
 
   userIdOf(apiKey: string): string {
-    return uuidOf(this.opts.seed, `user:${apiKey}`);
+    let id = this.users.get(apiKey);
+    if (id === undefined) { id = uuidOf(this.opts.seed, `user:${apiKey}`); this.users.set(apiKey, id); }
+    return id;
   }
 
   get(id: string, apiKey: string): StoredRequest | undefined {
@@ -173,6 +186,11 @@ export class RequestStore {
     return last;
   }
 
+  /** The origin id of a request (derived, not stored: memory). */
+  originIdOf(r: StoredRequest): string {
+    return uuidOf(this.opts.seed, `origin:${this.opts.bootId}:${r.seq}`);
+  }
+
   responseIdOf(r: StoredRequest, n: number): string {
     return uuidOf(this.opts.seed, `response:${r.id}`, n);
   }
@@ -183,7 +201,7 @@ export class RequestStore {
     const seq = ++this.seq;
     const boot = this.opts.bootId;
     const d = this.opts.courtDelayMs;
-    const signature = JSON.stringify([search.type, search.key, search.onDemand, search.instance ?? null, search.customerKey ?? null, search.filter]);
+    const signature = hashString(JSON.stringify([search.type, search.key, search.onDemand, search.instance ?? null, search.customerKey ?? null, search.filter]));
     const hits = runSearch(this.universe, search, now);
     const courtEnds: number[] = [];
     for (let k = 0; k < hits.length; k++) {
@@ -191,7 +209,7 @@ export class RequestStore {
     }
     if (hits.length > 0) courtEnds.push(hits.length);
     const nCourts = Math.max(1, courtEnds.length);
-    let cached: Int32Array = new Int32Array(0);
+    let cached: Ints = NONE;
     let cachedObservedAt = now;
     if (search.cacheTtlDays !== undefined && search.cacheTtlDays > 0) {
       const source = this.cachedSource(apiKey, signature, now, search.cacheTtlDays);
@@ -199,12 +217,15 @@ export class RequestStore {
     }
     const cancelAfterCourts = faults.cancel ? Math.floor(nCourts / 2) : nCourts;
     const kept = cancelAfterCourts >= courtEnds.length ? hits.length : cancelAfterCourts === 0 ? 0 : courtEnds[cancelAfterCourts - 1];
-    const fresh = Int32Array.from(hits.slice(0, kept), (h) => h.index);
+    const fresh = ints(hits.slice(0, kept).map((h) => h.index));
+    const ends = courtEnds.slice(0, Math.min(courtEnds.length, cancelAfterCourts));
     const r: StoredRequest = {
       id: uuidOf(this.opts.seed, `request:${boot}:${seq}`), seq, apiKey, foreign: opts.foreign ?? false,
-      userId: this.userIdOf(apiKey), originId: uuidOf(this.opts.seed, `origin:${boot}:${seq}`),
-      createdMs: now, createdWall: this.wallNow(), search, signature, initial: opts.initial ?? 'pending',
-      cached, cachedObservedAt, fresh, courtEnds: Int32Array.from(courtEnds.slice(0, Math.min(courtEnds.length, cancelAfterCourts))),
+      userId: this.userIdOf(apiKey),
+      createdMs: now, createdWall: this.wallNow(),
+      search: { type: search.type, onDemand: search.onDemand, customerKey: search.customerKey }, echoJson: JSON.stringify(search.echo),
+      signature, initial: opts.initial ?? 'pending',
+      cached, cachedObservedAt, fresh, courtEnds: ints(ends),
       errorItem: hits.length === 0 && search.type === 'name' && !faults.cancel,
       // Queued for one court's time; longer under the pending_long fault.
       startMs: now + d + faults.pendingLongMs, completeMs: 0,
@@ -226,7 +247,7 @@ export class RequestStore {
   }
 
   /** The latest completed request of the same key and search within the TTL (`cache_ttl_in_days`). */
-  private cachedSource(apiKey: string, signature: string, now: number, ttlDays: number): StoredRequest | undefined {
+  private cachedSource(apiKey: string, signature: number, now: number, ttlDays: number): StoredRequest | undefined {
     const list = this.byKey.get(apiKey) ?? [];
     for (let k = list.length - 1; k >= 0; k--) {
       const r = list[k];

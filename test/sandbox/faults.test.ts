@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { parseFaults } from '../../src/sandbox/faults.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { call, sandbox } from './helpers.js';
+import { call, sandbox, waitFinished } from './helpers.js';
 
 const SEARCH = { search: { search_type: 'name', search_key: 'Ana Silva Santos' } };
 
@@ -72,7 +72,7 @@ describe('faults', () => {
     sb = await sandbox({ faults: 'cancel=1' });
     const c = await call(sb, 'POST', '/requests', SEARCH);
     expect(c.body.status).toBe('pending');
-    expect((await call(sb, 'GET', `/requests/${c.body.request_id}`)).body.status).toBe('cancelled');
+    expect(await waitFinished(sb, c.body.request_id)).toBe('cancelled');
     sb.setFaults('pending_long=1:600000');
     const p = await call(sb, 'POST', '/requests', SEARCH);
     expect((await call(sb, 'GET', `/requests/${p.body.request_id}`)).body.status).toBe('pending');

@@ -43,6 +43,8 @@ describe('request lifecycle', () => {
     const tribunals: string[] = [];
     const statuses: string[] = [];
     let seen = 0;
+    // Observe at the half hours: a court's items (one millisecond apart) are then all in, or none.
+    sb.setNow(new Date(sb.state.clock.now() + HOUR / 2));
     for (let step = 0; step < 50; step++) {
       const page = await call(sb, 'GET', `/responses?request_id=${r.request_id}&page_size=100`);
       const status = (await call(sb, 'GET', `/requests/${r.request_id}`)).body.status;
@@ -88,6 +90,7 @@ describe('request lifecycle', () => {
     const doc = spreadDocument(sb);
     const post = await call(sb, 'POST', '/requests', { search: { search_type: 'cnpj', search_key: doc } });
     const statuses: string[] = [];
+    sb.setNow(new Date(sb.state.clock.now() + HOUR / 2));
     for (let step = 0; step < 60 && statuses[statuses.length - 1] !== 'cancelled'; step++) {
       const status = (await call(sb, 'GET', `/requests/${post.body.request_id}`)).body.status;
       if (statuses[statuses.length - 1] !== status) statuses.push(status);

@@ -8,13 +8,18 @@ describe('responses listing', () => {
   let sb: Sandbox | undefined;
   afterEach(async () => { await sb?.close(); sb = undefined; });
 
+  /** The CNPJ with the most lawsuits among those found in at least two tribunals (so in two courts' turns). */
   function bigCnpj(s: Sandbox): string {
     const counts = new Map<string, number>();
+    const tribunals = new Map<string, Set<string>>();
     for (let i = 0; i < s.universe.count; i++) {
       const l = s.universe.lawsuit(i, s.state.clock.now());
-      if (l) for (const q of l.parties as any[]) if (q.document_type === 'CNPJ') counts.set(q.document, (counts.get(q.document) ?? 0) + 1);
+      if (l) for (const q of l.parties as any[]) if (q.document_type === 'CNPJ') {
+        counts.set(q.document, (counts.get(q.document) ?? 0) + 1);
+        tribunals.set(q.document, (tribunals.get(q.document) ?? new Set()).add(l.tribunal_acronym as string));
+      }
     }
-    return [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
+    return [...counts.entries()].filter(([d]) => tribunals.get(d)!.size >= 2).sort((a, b) => b[1] - a[1])[0][0];
   }
 
   test('a page once read never changes while later courts append; page counts are consistent', async () => {
@@ -22,7 +27,8 @@ describe('responses listing', () => {
     sb = await sandbox({ courtDelayMs: HOUR });
     const post = await call(sb, 'POST', '/requests', { search: { search_type: 'cnpj', search_key: bigCnpj(sb) } });
     const id = post.body.request_id;
-    sb.setNow(new Date(sb.state.clock.now() + 2 * HOUR));
+    // Queued for an hour, then the first court's items an hour later: half an hour after that, one court is in.
+    sb.setNow(new Date(sb.state.clock.now() + 2.5 * HOUR));
     const early = await call(sb, 'GET', `/responses?request_id=${id}&page=1&page_size=5`);
     expect(early.body.request_status).toBe('started');
     expect(early.body.page_count).toBe(early.body.page_data.length);

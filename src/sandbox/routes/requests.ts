@@ -10,9 +10,9 @@ const iso = (ms: number) => new Date(ms).toISOString();
 export function renderRequest(state: SandboxState, r: StoredRequest, now: number, shown?: { status: RequestStatus; updatedMs: number }): Record<string, unknown> {
   return {
     request_id: r.id,
-    search: r.search.echo,
+    search: JSON.parse(r.echoJson),
     origin: 'api',
-    origin_id: r.originId,
+    origin_id: state.store.originIdOf(r),
     user_id: r.userId,
     status: shown?.status ?? state.store.statusAt(r, now),
     tags: { dashboard_id: null },

@@ -31,7 +31,7 @@ export function renderItem(state: SandboxState, r: StoredRequest, n: number, now
     request_id: r.id,
     response_id: store.responseIdOf(r, n),
     origin: 'api',
-    origin_id: r.originId,
+    origin_id: state.store.originIdOf(r),
     response_type: kind === 'error' ? 'application_error' : 'lawsuit',
     response_data: data,
     user_id: r.userId,
