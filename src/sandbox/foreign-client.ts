@@ -7,9 +7,15 @@
 // requests stay in creation order). Each one takes a slot of the key's rate window when it is made, and is not
 // made when the window is full: the foreign client met a 429.
 
+import type { FaultInjector } from './faults.js';
 import { hash } from './random.js';
+import type { SlidingWindowLimiter } from './rate-limit.js';
+import type { RequestStore } from './request-store.js';
 import { validateSearchBody, type NormalizedSearch } from './search-validation.js';
-import type { SandboxState } from './context.js';
+import type { Universe } from './universe.js';
+
+/** What the foreign client works with: the same universe, store, rate window and switches as the caller. */
+export interface ForeignClientDeps { universe: Universe; store: RequestStore; limiter: SlidingWindowLimiter; faults: FaultInjector }
 
 /** At most this many ticks are caught up at once (after a jump of the clock, the older ones are skipped). */
 const MAX_CATCH_UP = 200;
@@ -19,32 +25,32 @@ export class ForeignClient {
   private readonly lastTick = new Map<string, number>();
   private portfolio?: NormalizedSearch[];
 
-  constructor(private readonly state: SandboxState) {}
+  constructor(private readonly deps: ForeignClientDeps) {}
 
   /** Makes the requests due by `now` on `apiKey`. */
   catchUp(apiKey: string, now: number): void {
-    const pace = this.state.faults.foreignClient();
+    const pace = this.deps.faults.foreignClient();
     if (!pace) { this.lastTick.delete(apiKey); return; }
     const tick = Math.floor(now / pace.tickMs);
     const last = this.lastTick.get(apiKey);
     this.lastTick.set(apiKey, tick);
     // The foreign client starts with the key's first call seen while the switch is on.
     if (last === undefined || tick <= last) return;
-    const seed = this.state.options.seed;
+    const seed = this.deps.universe.seed;
     for (let k = Math.max(last + 1, tick - MAX_CATCH_UP + 1); k <= tick; k++) {
       if (hash(seed, 910, k) / 4294967296 >= pace.rate) continue;
-      if (!this.state.limiter.take(apiKey).allowed) continue;
+      if (!this.deps.limiter.take(apiKey).allowed) continue;
       const searches = this.searches(now);
       if (searches.length === 0) return;
       const search = searches[hash(seed, 911, k) % searches.length];
-      this.state.store.create(apiKey, search, k * pace.tickMs, { pendingLongMs: 0, cancel: false }, { foreign: true });
+      this.deps.store.create(apiKey, search, k * pace.tickMs, { pendingLongMs: 0, cancel: false }, { foreign: true });
     }
   }
 
   /** Documents of the foreign client's own portfolio: parties of lawsuits drawn apart from the samples'. */
   private searches(now: number): NormalizedSearch[] {
     if (this.portfolio) return this.portfolio;
-    const u = this.state.universe;
+    const u = this.deps.universe;
     const out: NormalizedSearch[] = [];
     for (let tries = 0; out.length < PORTFOLIO && tries < PORTFOLIO * 20; tries++) {
       const o = u.observe(hash(u.seed, 912, tries) % u.count, now, false);

@@ -137,19 +137,22 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const { options, forbid, faults } = resolveOptions(opts);
   const universe = new Universe({ seed: options.seed, lawsuits: options.lawsuits });
   let base = '';
-  const state = {
+  const store = new RequestStore(universe, { seed: options.seed, bootId: options.bootId, courtDelayMs: options.courtDelayMs, retentionMs: options.retentionMs });
+  const injector = new FaultInjector(options.seed, faults);
+  const limiter = new SlidingWindowLimiter(options.rateLimit, options.rateWindowMs);
+  const state: SandboxState = {
     options,
     universe,
     clock: new SandboxClock(opts.now),
-    store: new RequestStore(universe, { seed: options.seed, bootId: options.bootId, courtDelayMs: options.courtDelayMs, retentionMs: options.retentionMs }),
-    faults: new FaultInjector(options.seed, faults),
+    store,
+    faults: injector,
     counters: new Counters(),
-    limiter: new SlidingWindowLimiter(options.rateLimit, options.rateWindowMs),
+    limiter,
     plan: new ResourcePlan(forbid),
+    foreign: new ForeignClient({ universe, store, limiter, faults: injector }),
     baseUrl: () => base,
     extensions: new Map<string, unknown>(opts.transfer ? [[TRANSFER_OPTIONS_KEY, opts.transfer]] : []),
-  } as Omit<SandboxState, 'foreign'> as SandboxState;
-  state.foreign = new ForeignClient(state);
+  };
   const router = new Router([...routeModules, ...(opts.extraRoutes ?? [])].flatMap((m) => m(state)));
 
   const server = createServer((req, res) => {
