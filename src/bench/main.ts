@@ -3,6 +3,7 @@ import { startSandbox } from '../sandbox/server.js';
 import { documentsFinding, ordinaryDocuments } from './documents.js';
 import { pipelineRun } from './pipeline-run.js';
 import { rateUse } from './rate-use.js';
+import { sandboxMemory } from './sandbox-memory.js';
 import { transferRun } from './transfer-run.js';
 
 // `npm run bench`: the figures the nightly run is held to, measured against the sandbox, printed as a table;
@@ -57,12 +58,17 @@ async function main(): Promise<void> {
   const tr = await transferRun(quick ? 100 : 300);
   line(`transfer_rss_mb (${tr.fileMb} MB csv)`, tr.peakRssMb, `${tr.loadedRows} of ${tr.rows} rows in ${(tr.ms / 1000).toFixed(0)} s, exit ${tr.exitCode}`);
 
+  // 6. the sandbox's own memory serving a backfill's worst case: big-party requests, all kept for the run
+  const sbm = await sandboxMemory(quick ? 200 : 1000);
+  line('sandbox_rss_mb', sbm.peakRssMb, `${sbm.requests} big-party requests, ${sbm.items} items held, in ${(sbm.ms / 1000).toFixed(0)} s`);
+
   console.log(JSON.stringify({
     rate_use: rate.adaptive.rateUse, share_429: rate.adaptive.share429,
     fixed_rate_use: rate.fixed.rateUse, fixed_share_429: rate.fixed.share429,
     polls_per_request: pollsPerRequest, calls_per_document: callsPerDocument,
     load_vs_duckdb: load.ratio, rss_mb_10k: r10.peakRssMb, rss_mb_100k: rss100,
     rss_growth: rss100 === null ? null : round(rss100 / r10.peakRssMb), transfer_rss_mb: tr.peakRssMb,
+    sandbox_rss_mb: sbm.peakRssMb,
   }));
 }
 

@@ -1,5 +1,7 @@
 import type { Config } from '../shared/config.js';
+import { ConfigError } from '../shared/errors.js';
 import type { Environment } from '../pipeline/runner.js';
+import { parseResources } from '../sandbox/resource-plan.js';
 import { startSandbox } from '../sandbox/server.js';
 
 export const SANDBOX_KEY = 'sandbox-key';
@@ -11,7 +13,12 @@ export const SANDBOX_KEY = 'sandbox-key';
  */
 export async function prepareEnvironment(cfg: Config): Promise<Environment> {
   if (!cfg.sandbox) return { cfg, apiKey: cfg.apiKey ?? '', close: async () => undefined };
-  const sandbox = await startSandbox({ port: 0, seed: cfg.sandboxSeed, courtDelayMs: cfg.sandboxCourtDelayMs, faults: cfg.sandboxFaults, apiKeys: [SANDBOX_KEY] });
+  const problems: string[] = [];
+  const forbid = cfg.sandboxForbid ? parseResources(cfg.sandboxForbid, 'LAWSUIT_SANDBOX_FORBID', problems) : undefined;
+  if (problems.length) throw new ConfigError(problems);
+  const sandbox = await startSandbox({
+    port: 0, seed: cfg.sandboxSeed, courtDelayMs: cfg.sandboxCourtDelayMs, faults: cfg.sandboxFaults, apiKeys: [SANDBOX_KEY], forbid,
+  });
   const urls = { requests: sandbox.url, tracking: sandbox.url, lawsuits: sandbox.url, transfer: sandbox.url };
   return { cfg: { ...cfg, urls }, apiKey: SANDBOX_KEY, close: () => sandbox.close() };
 }

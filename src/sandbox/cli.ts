@@ -2,9 +2,11 @@
 // standard output so that a parent process can read it and point its clients there.
 
 import { startSandbox, type SandboxOptions } from './server.js';
+import { parseFaults } from './faults.js';
+import { parseResources } from './resource-plan.js';
 import { parseTransferFaults } from './transfer/faults.js';
 
-const USAGE = 'usage: sandbox [--port N] [--host H] [--seed N] [--api-key K]... [--lawsuits N] [--rate-limit N] [--rate-window-ms N] [--court-delay-ms N] [--faults SPEC] [--transfer-faults SPEC] [--now ISO]';
+const USAGE = 'usage: sandbox [--port N] [--host H] [--seed N] [--api-key K]... [--lawsuits N] [--rate-limit N] [--rate-window-ms N] [--court-delay-ms N] [--faults SPEC] [--transfer-faults SPEC] [--now ISO] [--boot-id ID] [--forbid RESOURCE,...] [--retention-ms N]';
 
 /** Parses the sandbox's flags; throws a RangeError naming every bad flag at once. */
 export function parseSandboxArgs(argv: string[]): SandboxOptions {
@@ -29,7 +31,20 @@ export function parseSandboxArgs(argv: string[]): SandboxOptions {
       case '--rate-limit': o.rateLimit = num(flag, value()); break;
       case '--rate-window-ms': o.rateWindowMs = num(flag, value()); break;
       case '--court-delay-ms': o.courtDelayMs = num(flag, value()); break;
-      case '--faults': o.faults = value(); break;
+      case '--faults': {
+        const v = value() ?? '';
+        try { parseFaults(v); } catch (e) { problems.push(`--faults: ${(e as Error).message}`); }
+        o.faults = v;
+        break;
+      }
+      case '--boot-id': {
+        const v = value();
+        if (!v || !/^[A-Za-z0-9_-]{1,64}$/.test(v)) problems.push('--boot-id needs 1-64 characters of [A-Za-z0-9_-]');
+        else o.bootId = v;
+        break;
+      }
+      case '--forbid': o.forbid = parseResources(value() ?? '', '--forbid', problems); break;
+      case '--retention-ms': o.retentionMs = num(flag, value()); break;
       case '--transfer-faults': {
         const parsed = parseTransferFaults(value() ?? '');
         problems.push(...parsed.problems, ...parsed.rest.map((r) => `--transfer-faults: unknown switch ${r}`));

@@ -5,8 +5,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SandboxClock } from './clock.js';
 import type { Counters } from './counters.js';
 import type { FaultInjector } from './faults.js';
+import type { ForeignClient } from './foreign-client.js';
 import type { SlidingWindowLimiter } from './rate-limit.js';
 import type { RequestStore } from './request-store.js';
+import type { ResourcePlan } from './resource-plan.js';
 import type { Universe } from './universe.js';
 
 export interface ResolvedOptions {
@@ -19,6 +21,10 @@ export interface ResolvedOptions {
   rateWindowMs: number;
   courtDelayMs: number;
   credentialKeys: string[];
+  /** Part of every generated id (requests, responses, tracking, synchronous answers). */
+  bootId: string;
+  /** Wall-clock ms a finished request and its responses are kept. */
+  retentionMs: number;
 }
 
 export interface SandboxState {
@@ -29,6 +35,10 @@ export interface SandboxState {
   faults: FaultInjector;
   counters: Counters;
   limiter: SlidingWindowLimiter;
+  /** Resources left out of the plan (answered 403). */
+  plan: ResourcePlan;
+  /** Another client on the key, when the `foreign` fault is on. */
+  foreign: ForeignClient;
   /** Base address, e.g. http://127.0.0.1:PORT (no trailing slash). */
   baseUrl(): string;
   /** Free-form room for route modules added later (tracking, transfer files...) to keep their own state. */
@@ -82,6 +92,15 @@ export function validationError(reasons: string[], status = 400, message = 'Vali
 
 export function notFound(what: string): Reply {
   return { status: 404, body: { error: { name: 'NotFound', message: `${what} not found`, data: [] } } };
+}
+
+/**
+ * The validation convention of every listing (README, "Spec gaps"): a query parameter the endpoint does not
+ * know is a 400, like a bad value, all problems listed at once.
+ */
+export function unknownParams(url: URL, known: readonly string[], reasons: string[]): void {
+  const unknown = [...new Set(url.searchParams.keys())].filter((k) => !known.includes(k));
+  if (unknown.length) reasons.push(`unknown query parameter(s): ${unknown.join(', ')} (known: ${known.join(', ')})`);
 }
 
 /** Reads page and page_size (default 20, max 100 -> 400 above), collecting problems. */

@@ -6,6 +6,11 @@
 // Spec string: comma-separated `name=rate[:ms]`, rate a probability in [0, 1]. Example:
 //   "5xx=0.05,reset=0.02,slow=0.05:1500,truncate=0.02,storm=0.01:5000,pending_long=0.1:60000,cancel=0.05,post_after_store=0.5"
 // Draws come from a PRNG seeded by the sandbox seed, so a given sequence of calls meets the same faults.
+//
+// Three switches describe an upstream that behaves differently rather than failing: `stale_listing` (the
+// requests listing never shows some requests finished), `ignore_filters` (GET /responses ignores every
+// parameter but request_id, page and page_size) and `foreign` (another client shares the key and makes
+// requests of its own during the night).
 
 import { hash, Rng } from './random.js';
 
@@ -34,11 +39,23 @@ export interface FaultSettings {
   cancel?: number;
   /** `post_after_store`: probability that a POST/PATCH is processed (stored) and then answered 500. Default 0. */
   postAfterStore?: number;
+  /** `stale_listing`: share of requests that GET /requests lists as still running after they finished
+   * (GET /requests/<id> tells the truth). Default 0. */
+  staleListing?: number;
+  /** `ignore_filters`: probability that a GET /responses call ignores every parameter but request_id, page and
+   * page_size, answering the key's whole history in creation order (1: every call). Default 0. */
+  ignoreFilters?: number;
+  /** `foreign`: probability, in each tick of `foreignMs` (sandbox clock), that another client sharing the key
+   * makes a request. Its calls take slots of the key's rate window. Default 0. */
+  foreign?: number;
+  /** Tick of the foreign client, in milliseconds. Default 1000. */
+  foreignMs?: number;
 }
 
 const KEYS: Record<string, [keyof FaultSettings, (keyof FaultSettings)?]> = {
   '5xx': ['error5xx'], reset: ['reset'], reset_after: ['resetAfter'], slow: ['slow', 'slowMs'], truncate: ['truncate'],
   storm: ['storm', 'stormMs'], pending_long: ['pendingLong', 'pendingLongMs'], cancel: ['cancel'], post_after_store: ['postAfterStore'],
+  stale_listing: ['staleListing'], ignore_filters: ['ignoreFilters'], foreign: ['foreign', 'foreignMs'],
 };
 
 /** Parses a fault spec string; throws a RangeError naming every bad part at once. */
@@ -54,6 +71,7 @@ export function parseFaults(spec: string): FaultSettings {
     (out as Record<string, number>)[key[0]] = rate;
     if (m[3] !== undefined) {
       if (!key[1]) { problems.push(`fault "${m[1]}" takes no duration`); continue; }
+      if (m[1] === 'foreign' && Number(m[3]) < 1) { problems.push('fault "foreign" needs a tick of at least 1 ms'); continue; }
       (out as Record<string, number>)[key[1]] = Number(m[3]);
     }
   }
@@ -79,6 +97,7 @@ export class FaultInjector {
   private settings: FaultSettings;
   private rng: Rng;
   private stormUntil = 0;
+  private listingCalls = 0;
   constructor(private readonly seed: number, settings: FaultSettings | string | undefined) {
     this.settings = toFaultSettings(settings);
     this.rng = new Rng(hash(seed, 900));
@@ -88,6 +107,7 @@ export class FaultInjector {
     this.settings = toFaultSettings(f);
     this.rng = new Rng(hash(this.seed, 900));
     this.stormUntil = 0;
+    this.listingCalls = 0;
   }
 
   get(): FaultSettings {
@@ -113,6 +133,23 @@ export class FaultInjector {
   /** Milliseconds left in the current 429 storm (0 when none). */
   stormRemainingMs(now = Date.now()): number {
     return Math.max(0, this.stormUntil - now);
+  }
+
+  /** Whether the requests listing shows request `seq` as still running once it has finished. */
+  listsStale(seq: number): boolean {
+    return hash(this.seed, 903, seq) / 4294967296 < (this.settings.staleListing ?? 0);
+  }
+
+  /** Whether this GET /responses call ignores its filters (its own draw sequence, apart from the call faults). */
+  ignoresFilters(): boolean {
+    const rate = this.settings.ignoreFilters ?? 0;
+    return rate > 0 && hash(this.seed, 904, this.listingCalls++) / 4294967296 < rate;
+  }
+
+  /** The foreign client's pace, when it is on. */
+  foreignClient(): { rate: number; tickMs: number } | undefined {
+    const rate = this.settings.foreign ?? 0;
+    return rate > 0 ? { rate, tickMs: this.settings.foreignMs ?? 1000 } : undefined;
   }
 
   /** Request-level faults, decided once from the request's sequence number (deterministic per seed). */

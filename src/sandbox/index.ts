@@ -1,5 +1,7 @@
 // Public surface of the sandbox emulator.
-export { startSandbox, type Sandbox, type SandboxOptions } from './server.js';
+export { startSandbox, DEFAULT_RETENTION_MS, type Sandbox, type SandboxOptions } from './server.js';
+export { RESOURCES, type Resource } from './resource-plan.js';
+export { TPU_CLASSES, TPU_SUBJECTS, TPU_MOVEMENTS, type TpuItem } from './tpu.js';
 export { runSandboxCli, parseSandboxArgs } from './cli.js';
 export { Universe } from './universe.js';
 export { parseFaults, type FaultSettings } from './faults.js';

@@ -5,8 +5,10 @@ import { hex8, isoOf } from './fast-format.js';
 import { hash } from './random.js';
 import type { Plan } from './plan.js';
 import type { InternalParty } from './parties.js';
+import { stepText } from './step-texts.js';
 import { phaseOf, statusOf, type StepPoint } from './timeline.js';
-import { CLASSES, courtName, STEP_TEXTS, SUBJECTS } from './vocab.js';
+import { tpuClass, tpuSubject } from './tpu.js';
+import { courtName } from './tribunals.js';
 
 export type Json = Record<string, unknown>;
 
@@ -70,12 +72,15 @@ export function buildLawsuit(
     };
   });
   const stepCount = steps.length;
+  const court = courtName(t, p.kind.group, p.instance, p.courtPick, p.city, p.origin);
+  const textCtx = { group: p.kind.group, instance: p.instance, court, tribunal: t.acronym };
+  const textOf = (s: StepPoint) => stepText(s.movement.code, textCtx, hash(seed, 830, i, s.k));
   const outSteps = steps.map((s, n) => {
     const st: Json = {
       lawsuit_cnj: p.code, lawsuit_instance: p.instance, private: blank, step_id: stepId(seed, i, s.k),
       tags: { crawl_id: crawlId }, step_type: s.movement.code, step_date: iso(s.dateMs),
     };
-    if (!blank) st.content = `${s.movement.name}. ${STEP_TEXTS[hash(seed, 830, i, s.k) % STEP_TEXTS.length]}`;
+    if (!blank) st.content = textOf(s);
     if (n === 0) st.steps_count = stepCount;
     return st;
   });
@@ -89,7 +94,6 @@ export function buildLawsuit(
   const activeName = parties.find((q) => q.side === 'Active')?.name ?? '';
   const passiveName = parties.find((q) => q.side === 'Passive')?.name ?? '';
   const courtCode = p.instance >= 2 ? String(1000 + (hash(seed, 840, i) % 9000)) : p.origin;
-  const court = courtName(t.j, p.instance, p.courtPick, p.city);
   const obj: Json = {
     code: p.code,
     justice: t.j,
@@ -99,8 +103,8 @@ export function buildLawsuit(
     tribunal_acronym: t.acronym,
     secrecy_level: p.secrecy,
     tags: { is_fallback_source: false, crawl_id: crawlId, dictionary_updated_at: '2025-06-30T00:00:00.000Z' },
-    subjects: p.subjectCodes.map((c) => ({ code: c, name: subjectName(c) })),
-    classifications: [{ code: p.classCode, name: className(p.classCode) }],
+    subjects: p.subjectCodes.map((c) => ({ code: c, name: tpuSubject(c).name })),
+    classifications: [{ code: p.classCode, name: tpuClass(p.classCode).name }],
     courts: t.courtsWithoutCode ? [{ name: court }] : [{ code: courtCode, name: court }],
     parties: outParties,
     steps: outSteps,
@@ -114,7 +118,7 @@ export function buildLawsuit(
     crawler: { source_name: sourceName(p), crawl_id: crawlId, weight: hash(seed, 850, i) % 10, updated_at: iso(crawlMs) },
     metadata: {},
     amount: level >= 5 ? 0 : p.amount,
-    area: t.area,
+    area: p.kind.area,
     county: p.city,
     state: t.uf,
     city: p.city,
@@ -122,14 +126,15 @@ export function buildLawsuit(
     phase: phaseOf(p, seed, last),
     status: statusOf(last),
     name: level >= 5 ? SECRET : `${activeName} x ${passiveName}`,
-    lawsuit_id: p.lawsuitId,
   };
+  // The provider's own id is not a field of the spec: only some tribunals' payloads carry it, among their extras.
+  if (t.showsLawsuitId) obj.lawsuit_id = p.lawsuitId;
   if (last && !t.noLastStep) {
     const ls: Json = {
       lawsuit_cnj: p.code, lawsuit_instance: p.instance, step_id: stepId(seed, i, last.k), step_date: iso(last.dateMs),
       private: blank, steps_count: stepCount,
     };
-    if (!blank) ls.content = last.movement.name;
+    if (!blank) ls.content = textOf(last);
     obj.last_step = ls;
   }
   if (hash(seed, 860, i) % 2 === 0) {
@@ -148,8 +153,3 @@ export function buildLawsuit(
 }
 
 const DAY_MS_2 = 2 * 86_400_000;
-
-const SUBJECT_NAMES = new Map(SUBJECTS.map((s) => [s.code, s.name]));
-const CLASS_NAMES = new Map(CLASSES.map((c) => [c.code, c.name]));
-function subjectName(code: string): string { return SUBJECT_NAMES.get(code) ?? code; }
-function className(code: string): string { return CLASS_NAMES.get(code) ?? code; }

@@ -1,18 +1,24 @@
 // Who takes part in each lawsuit. Party slots of all lawsuits are dealt to people through seeded bijections
-// (Perm), so the inverse question "which lawsuits is person p in" walks only p's own slots.
+// (Perm), so the inverse question "which lawsuits is person p in" walks only p's own slots. The parties of a
+// case are decided once, by its first instance (base): every instance of one case names the same parties (an
+// appeal may add a lawyer), whichever kind of appeal it is.
 
+import type { Side } from './case-kinds.js';
 import { Companies, Individuals, Lawyers } from './people.js';
-import { hash, Perm } from './random.js';
+import { hash, Perm, unit } from './random.js';
 import type { Plan } from './plan.js';
 import type { SideName } from './vocab.js';
 
-export type PartyKind = 'individual' | 'company' | 'lawyer';
+export type PartyKind = 'individual' | 'company' | 'lawyer' | 'entity';
 
 export interface InternalLawyer { lawyer: number; name: string; oab: string; side: SideName }
 
+/** A party as indexes: its pool, its index there, its side, its lawyers' indexes. */
+export interface PartySkeleton { kind: PartyKind; person: number; side: SideName; lawyers: number[] }
+
 export interface InternalParty {
   kind: PartyKind;
-  /** Index in the pool of its kind. */
+  /** Index in the pool of its kind (public entities: their index in PublicEntities). */
   person: number;
   name: string;
   /** CPF, CNPJ, or normalised OAB for a lawyer listed as a party. */
@@ -25,37 +31,46 @@ export interface InternalParty {
 
 const IND_SLOTS = 4;
 const COMP_SLOTS = 2;
-const LAW_SLOTS = 4;
-/** Share of company slots that go to the few big litigants. */
-const BIG_SHARE = 0.3;
+/** 0-1 the active side's lawyers, 2-3 the passive side's, 4-5 lawyers joining at the second instance. */
+const LAW_SLOTS = 6;
+/** Among the company slots of lawsuits distributed since July 2026, share going to the new companies. */
+const NEW_COMPANY_PERCENT = 25;
 
 export class Cast {
   readonly individuals: Individuals;
   readonly companies: Companies;
   readonly lawyers: Lawyers;
   private readonly indPerm: Perm;
-  private readonly compPerm: Perm;
+  private readonly bigPerm: Perm;
+  private readonly smallPerm: Perm;
   private readonly lawPerm: Perm;
-  private readonly bigCut: number;
 
   constructor(private readonly seed: number, private readonly count: number) {
     this.individuals = new Individuals(Math.ceil(count * 1.5) + 10, seed);
     const big = Math.max(10, Math.min(270, Math.round(count / 2000)));
-    this.companies = new Companies(big, Math.ceil(count / 25) + 10, seed);
+    const small = Math.ceil(count / 25) + 10;
+    const alnum = Math.max(4, Math.ceil(small * 0.05));
+    this.companies = new Companies(big, small - alnum, alnum, seed);
     this.lawyers = new Lawyers(Math.ceil(count / 6) + 10, seed);
     this.indPerm = new Perm(count * IND_SLOTS, hash(seed, 501));
-    this.compPerm = new Perm(count * COMP_SLOTS, hash(seed, 502));
+    this.bigPerm = new Perm(count * COMP_SLOTS, hash(seed, 502));
+    this.smallPerm = new Perm(count * COMP_SLOTS, hash(seed, 504));
     this.lawPerm = new Perm(count * LAW_SLOTS, hash(seed, 503));
-    this.bigCut = Math.floor(count * COMP_SLOTS * BIG_SHARE);
   }
 
   private individualAt(base: number, j: number): number {
     return this.indPerm.forward(base * IND_SLOTS + j) % this.individuals.count;
   }
-  private companyAt(base: number, j: number): number {
-    const v = this.compPerm.forward(base * COMP_SLOTS + j);
+  private companyAt(base: number, j: number, big: boolean, distributionMs: number): number {
     const c = this.companies;
-    return v < this.bigCut ? v % c.big : c.big + ((v - this.bigCut) % c.small);
+    if (big) return this.bigPerm.forward(base * COMP_SLOTS + j) % c.big;
+    const v = this.smallPerm.forward(base * COMP_SLOTS + j);
+    if (hash(this.seed, 305, base, j) % 100 < NEW_COMPANY_PERCENT) {
+      const k = c.alnumStart + (v % c.alnum);
+      // A company cannot be sued (or sue) before it exists; the slot then goes to an older one.
+      if (c.registeredMs(k) <= distributionMs) return k;
+    }
+    return c.big + (v % c.numeric);
   }
   private lawyerAt(base: number, j: number): number {
     return this.lawPerm.forward(base * LAW_SLOTS + j) % this.lawyers.count;
@@ -72,8 +87,13 @@ export class Cast {
     const out: number[] = [];
     const c = this.companies;
     const space = this.count * COMP_SLOTS;
-    if (k < c.big) for (let v = k; v < this.bigCut; v += c.big) out.push(Math.floor(this.compPerm.backward(v) / COMP_SLOTS));
-    else for (let v = this.bigCut + (k - c.big); v < space; v += c.small) out.push(Math.floor(this.compPerm.backward(v) / COMP_SLOTS));
+    if (k < c.big) {
+      for (let v = k; v < space; v += c.big) out.push(Math.floor(this.bigPerm.backward(v) / COMP_SLOTS));
+    } else if (c.isAlphanumeric(k)) {
+      for (let v = k - c.alnumStart; v < space; v += c.alnum) out.push(Math.floor(this.smallPerm.backward(v) / COMP_SLOTS));
+    } else {
+      for (let v = k - c.big; v < space; v += c.numeric) out.push(Math.floor(this.smallPerm.backward(v) / COMP_SLOTS));
+    }
     return out;
   }
   candidatesOfLawyer(l: number): number[] {
@@ -83,48 +103,60 @@ export class Cast {
     return out;
   }
 
-  /** The parties of a lawsuit as the universe knows them (documents never masked). Twins share their base's. */
-  parties(plan: Plan): InternalParty[] {
+  /**
+   * Who the parties of a lawsuit are, as indexes only: enough to answer "does person p stand in lawsuit i",
+   * which a search asks of thousands of candidates, without building a name or a document.
+   */
+  skeleton(plan: Plan): PartySkeleton[] {
     const b = plan.base;
     const h = (k: number) => hash(this.seed, 600 + k, b);
-    const j = plan.tribunal.j;
-    const isFiscal = plan.classCode === '1116';
-    let activeCompany: boolean;
-    let passiveCompany: boolean;
-    if (j === '5') { activeCompany = false; passiveCompany = h(0) % 10 < 9; }
-    else if (isFiscal) { activeCompany = true; passiveCompany = h(0) % 10 < 4; }
-    else { activeCompany = h(0) % 100 < 35; passiveCompany = h(1) % 100 < 60; }
-    const out: InternalParty[] = [];
-    const lawyerOf = (slot: number, side: SideName): InternalLawyer => {
-      const l = this.lawyerAt(b, slot);
-      return { lawyer: l, name: this.lawyers.name(l), oab: this.lawyers.oab(l), side };
-    };
-    const main = (side: SideName, company: boolean, slot: number): InternalParty => {
-      if (company) {
-        const k = this.companyAt(b, slot);
-        return { kind: 'company', person: k, name: this.companies.name(k), document: this.companies.document(k), documentType: 'CNPJ', side, personType: side === 'Active' ? 'Autor' : 'Réu', lawyers: [] };
+    const kind = plan.kind;
+    const main = (spec: Side, side: SideName, slot: number): PartySkeleton => {
+      if (spec === 'entity') return { kind: 'entity', person: plan.entity!.index, side, lawyers: [] };
+      if (unit(h(slot)) < spec.company) {
+        return { kind: 'company', person: this.companyAt(b, slot, unit(h(10 + slot)) < spec.big, plan.baseDistributionMs), side, lawyers: [] };
       }
-      const p = this.individualAt(b, slot);
-      return { kind: 'individual', person: p, name: this.individuals.name(p), document: this.individuals.document(p), documentType: 'CPF', side, personType: side === 'Active' ? 'Autor' : 'Réu', lawyers: [] };
+      return { kind: 'individual', person: this.individualAt(b, slot), side, lawyers: [] };
     };
-    const a = main('Active', activeCompany, 0);
-    const p = main('Passive', passiveCompany, 1);
-    const nActiveLawyers = 1 + (h(2) % 3 === 0 ? 1 : 0);
+    const a = main(kind.active, 'Active', 0);
+    const p = main(kind.passive, 'Passive', 1);
+    // The Ministério Público acts through its own members, not through lawyers.
+    const prosecutes = a.kind === 'entity' && (plan.entity!.role === 'stateProsecutor' || plan.entity!.role === 'federalProsecutor');
+    const nActiveLawyers = prosecutes ? 0 : 1 + (h(2) % 3 === 0 ? 1 : 0);
     const nPassiveLawyers = h(3) % 10 < 2 ? 0 : 1 + (h(3) % 4 === 0 ? 1 : 0);
-    for (let s = 0; s < nActiveLawyers; s++) a.lawyers.push(lawyerOf(s, 'Active'));
-    for (let s = 0; s < nPassiveLawyers; s++) p.lawyers.push(lawyerOf(2 + s, 'Passive'));
-    out.push(a, p);
+    for (let s = 0; s < nActiveLawyers; s++) a.lawyers.push(this.lawyerAt(b, s));
+    for (let s = 0; s < nPassiveLawyers; s++) p.lawyers.push(this.lawyerAt(b, 2 + s));
+    // At the second instance a party may take on a lawyer of its own for the appeal.
+    if (plan.instance >= 2 && hash(this.seed, 620, plan.index) % 10 < 3) {
+      const joins = hash(this.seed, 621, plan.index) % 2 === 0 && !prosecutes ? a : p;
+      joins.lawyers.push(this.lawyerAt(b, joins === a ? 4 : 5));
+    }
+    const out: PartySkeleton[] = [a, p];
     // The spec's irregularity: a lawyer the tribunal does not tie to a party is listed among the parties.
-    if (p.lawyers.length > 0 && h(4) % 100 < 8) {
-      const lw = p.lawyers.shift()!;
-      out.push({ kind: 'lawyer', person: lw.lawyer, name: lw.name, document: lw.oab, documentType: 'OAB', side: 'Passive', personType: 'Advogado', lawyers: [] });
-    }
+    if (p.lawyers.length > 0 && h(4) % 100 < 8) out.push({ kind: 'lawyer', person: p.lawyers.shift()!, side: 'Passive', lawyers: [] });
     const extras = h(5) % 100 < 20 ? (h(5) % 100 < 6 ? 2 : 1) : 0;
-    for (let s = 0; s < extras; s++) {
-      const q = this.individualAt(b, 2 + s);
-      const side: SideName = h(6 + s) % 3 === 0 ? 'Unknown' : 'Interested';
-      out.push({ kind: 'individual', person: q, name: this.individuals.name(q), document: this.individuals.document(q), documentType: 'CPF', side, personType: side === 'Unknown' ? 'Desconhecido' : 'Terceiro Interessado', lawyers: [] });
-    }
+    for (let s = 0; s < extras; s++) out.push({ kind: 'individual', person: this.individualAt(b, 2 + s), side: h(6 + s) % 3 === 0 ? 'Unknown' : 'Interested', lawyers: [] });
     return out;
+  }
+
+  /** The parties of a lawsuit as the universe knows them (documents never masked). */
+  parties(plan: Plan): InternalParty[] {
+    const lawyerOf = (l: number, side: SideName): InternalLawyer => ({ lawyer: l, name: this.lawyers.name(l), oab: this.lawyers.oab(l), side });
+    return this.skeleton(plan).map((q): InternalParty => {
+      const personType = q.side === 'Active' ? 'Autor' : q.side === 'Passive' ? 'Réu' : q.side === 'Unknown' ? 'Desconhecido' : 'Terceiro Interessado';
+      const lawyers = q.lawyers.map((l) => lawyerOf(l, q.side));
+      switch (q.kind) {
+        case 'entity': {
+          const e = plan.entity!;
+          return { kind: 'entity', person: q.person, name: e.name, document: e.document, documentType: 'CNPJ', side: q.side, personType, lawyers };
+        }
+        case 'company':
+          return { kind: 'company', person: q.person, name: this.companies.name(q.person), document: this.companies.document(q.person), documentType: 'CNPJ', side: q.side, personType, lawyers };
+        case 'individual':
+          return { kind: 'individual', person: q.person, name: this.individuals.name(q.person), document: this.individuals.document(q.person), documentType: 'CPF', side: q.side, personType, lawyers };
+        case 'lawyer':
+          return { kind: 'lawyer', person: q.person, name: this.lawyers.name(q.person), document: this.lawyers.oab(q.person), documentType: 'OAB', side: q.side, personType: 'Advogado', lawyers: [] };
+      }
+    });
   }
 }

@@ -1,4 +1,5 @@
-// The people of the universe: individuals (CPF), companies (CNPJ, some alphanumeric) and lawyers (OAB).
+// The people of the universe: individuals (CPF), companies (CNPJ, alphanumeric for those registered from July
+// 2026) and lawyers (OAB).
 // Each is an index; its document and name are pure functions of the index, and both can be inverted
 // (document -> index, name -> indexes), which is how searches avoid scanning the lawsuits.
 
@@ -148,14 +149,25 @@ function bigCompanyName(b: number): string {
   return region === 0 ? `${word} S.A.` : `${word} ${UFS[(region + 24) % UFS.length]} S.A.`;
 }
 
-/** Company indexes [0, big) are the big litigants; [big, big + small) the others. */
+/** Alphanumeric CNPJs are issued to companies registered from this day on (REFERENCE.md: July 2026). */
+export const ALPHANUMERIC_CNPJ_FROM = Date.UTC(2026, 6, 1);
+const DAY_MS = 86_400_000;
+
+/**
+ * Company indexes [0, big) are the big litigants; [big, big + numeric) other companies with numeric CNPJs,
+ * registered before any lawsuit of the universe; [big + numeric, count) companies registered from July 2026,
+ * which hold the new alphanumeric CNPJs and so can only stand in lawsuits distributed since.
+ */
 export class Companies {
   private readonly smallNames: NamePool;
   private readonly rootPerm: Perm;
   private nameIndex?: Map<string, number[]>;
   readonly count: number;
-  constructor(readonly big: number, readonly small: number, private readonly seed: number) {
-    this.count = big + small;
+  readonly alnumStart: number;
+  constructor(readonly big: number, readonly numeric: number, readonly alnum: number, private readonly seed: number) {
+    this.count = big + numeric + alnum;
+    this.alnumStart = big + numeric;
+    const small = numeric + alnum;
     this.smallNames = new NamePool(Math.max(1, small), Math.max(1, Math.min(COMPANY_NAME_SPACE, small)), COMPANY_NAME_SPACE, hash(seed, 301));
     this.rootPerm = new Perm(CNPJ_ROOT_SPACE, hash(seed, 302));
   }
@@ -165,9 +177,12 @@ export class Companies {
   name(k: number): string {
     return k < this.big ? bigCompanyName(k) : smallCompanyName(this.smallNames.nameNumber(k - this.big));
   }
-  /** About 5% of companies hold one of the new alphanumeric CNPJs. */
   isAlphanumeric(k: number): boolean {
-    return hash(this.seed, 303, k) % 20 === 0;
+    return k >= this.alnumStart;
+  }
+  /** Registration of a company holding an alphanumeric CNPJ (between July 2026 and the end of 2027). */
+  registeredMs(k: number): number {
+    return this.isAlphanumeric(k) ? ALPHANUMERIC_CNPJ_FROM + (hash(this.seed, 306, k) % 540) * DAY_MS : Number.NEGATIVE_INFINITY;
   }
   document(k: number): string {
     const root = this.rootPerm.forward(k);

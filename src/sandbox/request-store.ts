@@ -1,51 +1,104 @@
 // The asynchronous requests and their response items. Lifecycle is lazy and time-based: nothing runs in the
-// background; a request's status and visible items are computed from its creation time and the clock, so
-// court k's items appear at created_at + (k+1) * courtDelayMs and a page once filled never changes.
+// background; a request's status and visible items are computed from its creation time and the clock.
+//
+// Timeline of a request, with D = courtDelayMs: `pending` (queued; `created` for one made by the true/false
+// query) for D ms, or longer under the pending_long fault; then `started`, while its courts are searched one
+// after the other: court c's items appear at start + (c+1)·D, item n of the request at that instant + n ms, so
+// that every item has its own creation time, in the request's order, and appears when its `created_at` is
+// reached (never in the future, never rewritten). `completed` once the last court is done and its last item
+// has appeared. Under the cancel fault: `cancelling` halfway through the courts for D ms, then `cancelled`.
+//
+// Memory: a request keeps its lawsuits as one Int32Array of universe indexes (4 bytes an item), nothing per
+// item; a finished request is forgotten `retentionMs` (wall clock) after it finished, its responses with it.
 
-import { uuidOf } from './random.js';
-import { runSearch, type Hit } from './search.js';
+import { randomUUID } from 'node:crypto';
+import { hashString, uuidOf } from './random.js';
+import { runSearch } from './search.js';
 import type { NormalizedSearch } from './search-validation.js';
 import type { Universe } from './universe.js';
 
-export type RequestStatus = 'pending' | 'completed' | 'cancelled';
+export type RequestStatus = 'created' | 'pending' | 'started' | 'cancelling' | 'cancelled' | 'completed';
+export const REQUEST_STATUSES: readonly RequestStatus[] = ['created', 'pending', 'started', 'cancelling', 'cancelled', 'completed'];
+export const FINISHED: readonly RequestStatus[] = ['cancelled', 'completed'];
 
-export interface ItemRef {
-  kind: 'lawsuit' | 'error';
-  index: number;
-  /** Instant at which the lawsuit was observed (the creating request's time, for cached items). */
-  observedAt: number;
-  cached: boolean;
-  /** When the item appears (sandbox clock, ms). */
-  visibleAt: number;
-  /** Order of the item within its request. */
-  n: number;
-}
+export type ItemKind = 'lawsuit' | 'error';
+
+/** Integers of a request: a plain array when short (smaller than a typed array's own header), else 4 bytes each. */
+export type Ints = Int32Array | number[];
+const SHORT = 16;
+const ints = (values: number[]): Ints => (values.length === 0 ? NONE : values.length <= SHORT ? values : Int32Array.from(values));
 
 export interface StoredRequest {
   id: string;
   seq: number;
   apiKey: string;
+  /** Made by another client sharing the key (the `foreign` fault), not by the caller. */
+  foreign: boolean;
   userId: string;
-  originId: string;
+  /** Sandbox clock. */
   createdMs: number;
-  search: NormalizedSearch;
-  signature: string;
-  hits: Hit[];
-  items: ItemRef[];
+  /** Wall clock at creation: retention is measured in real time, like the rate limit. */
+  createdWall: number;
+  /** What rendering its items needs of the search (the whole search is not kept: memory). */
+  search: Pick<NormalizedSearch, 'type' | 'onDemand' | 'customerKey'>;
+  /** The search as the Request object echoes it, serialised. */
+  echoJson: string;
+  /** Hash of what makes two searches the same answer (cache_ttl_in_days finds earlier answers by it). */
+  signature: number;
+  /** Status before the search starts: `pending`, or `created` for a request made by the true/false query. */
+  initial: 'pending' | 'created';
+  /** Items repeated from a previous answer (cache_ttl_in_days), and the instant they were observed. */
+  cached: Ints;
+  cachedObservedAt: number;
+  /** Lawsuits found, court after court. */
+  fresh: Ints;
+  /** courtEnds[c] = number of fresh items of courts 0..c. */
+  courtEnds: Ints;
+  /** A name search that found nothing answers one application_error item. */
+  errorItem: boolean;
+  startMs: number;
+  /** When the last court is done (no cancel). */
   completeMs: number;
+  /** Cancel fault: `cancelling` from cancelMs, `cancelled` from cancelledMs. */
   cancelMs?: number;
+  cancelledMs?: number;
+}
+
+export interface RequestFaults { pendingLongMs: number; cancel: boolean }
+
+export interface StoreOptions {
+  seed: number;
+  /** Part of every id: two boots with one seed never give the same request or response id. */
+  bootId: string;
+  courtDelayMs: number;
+  /** How long a finished request and its responses are kept, in wall-clock ms. */
+  retentionMs: number;
+  /** Wall clock (tests may drive it). Default Date.now. */
+  wallNow?: () => number;
 }
 
 const DAY_MS = 86_400_000;
+/** One shared empty array: most requests have no cached items, many no lawsuits. */
+const NONE: Ints = [];
+/** Forgetting is checked at most this often: a sweep walks every stored request. */
+const SWEEP_EVERY_MS = 1000;
 
-export interface StoreOptions { seed: number; courtDelayMs: number }
+/** A fresh random boot id (the default: every process its own). */
+export function randomBootId(): string {
+  return randomUUID().slice(0, 8);
+}
 
 export class RequestStore {
   private readonly byId = new Map<string, StoredRequest>();
-  private readonly byUser = new Map<string, StoredRequest[]>();
+  private readonly byKey = new Map<string, StoredRequest[]>();
+  private readonly users = new Map<string, string>();
   private seq = 0;
+  private lastSweep = 0;
+  private readonly wallNow: () => number;
 
-  constructor(private readonly universe: Universe, private readonly opts: StoreOptions) {}
+  constructor(private readonly universe: Universe, readonly opts: StoreOptions) {
+    this.wallNow = opts.wallNow ?? Date.now;
+  }
 
   /** Sequence number the next request will get (request-level faults are drawn from it). */
   nextSeq(): number {
@@ -53,84 +106,149 @@ export class RequestStore {
   }
 
   userIdOf(apiKey: string): string {
-    return uuidOf(this.opts.seed, `user:${apiKey}`);
+    let id = this.users.get(apiKey);
+    if (id === undefined) { id = uuidOf(this.opts.seed, `user:${apiKey}`); this.users.set(apiKey, id); }
+    return id;
   }
 
   get(id: string, apiKey: string): StoredRequest | undefined {
+    this.sweep();
     const r = this.byId.get(id);
     return r && r.apiKey === apiKey ? r : undefined;
   }
 
-  listOf(apiKey: string): StoredRequest[] {
-    return this.byUser.get(apiKey) ?? [];
+  /** The key's requests (its own and any foreign client's), oldest first. */
+  listOf(apiKey: string): readonly StoredRequest[] {
+    this.sweep();
+    return this.byKey.get(apiKey) ?? [];
+  }
+
+  /** Requests held, all keys (for the memory figures). */
+  size(): number {
+    return this.byId.size;
+  }
+
+  itemCount(r: StoredRequest): number {
+    return r.cached.length + r.fresh.length + (r.errorItem ? 1 : 0);
+  }
+
+  /** Creation instant of item n (sandbox clock, ms). Increasing in n. */
+  itemTime(r: StoredRequest, n: number): number {
+    const nc = r.cached.length;
+    if (n < nc) return r.createdMs + n;
+    const j = n - nc;
+    const d = this.opts.courtDelayMs;
+    if (j >= r.fresh.length) return r.startMs + r.courtEnds.length * d + n;
+    let lo = 0;
+    let hi = r.courtEnds.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (r.courtEnds[mid] > j) hi = mid; else lo = mid + 1;
+    }
+    return r.startMs + (lo + 1) * d + n;
+  }
+
+  /** Number of items created at or before t (they are the first ones). */
+  countUpTo(r: StoredRequest, t: number): number {
+    let lo = 0;
+    let hi = this.itemCount(r);
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.itemTime(r, mid) <= t) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+  }
+
+  itemKind(r: StoredRequest, n: number): ItemKind {
+    return r.errorItem && n === this.itemCount(r) - 1 ? 'error' : 'lawsuit';
+  }
+
+  /** The lawsuit of item n and the instant it was observed. */
+  itemLawsuit(r: StoredRequest, n: number): { index: number; observedAt: number; cached: boolean } {
+    const nc = r.cached.length;
+    return n < nc ? { index: r.cached[n], observedAt: r.cachedObservedAt, cached: true } : { index: r.fresh[n - nc], observedAt: r.createdMs, cached: false };
   }
 
   statusAt(r: StoredRequest, now: number): RequestStatus {
-    if (r.cancelMs !== undefined && now >= r.cancelMs) return 'cancelled';
-    return now >= r.completeMs ? 'completed' : 'pending';
+    if (r.cancelMs !== undefined) {
+      if (now >= r.cancelledMs!) return 'cancelled';
+      if (now >= r.cancelMs) return 'cancelling';
+    } else if (now >= r.completeMs) return 'completed';
+    return now >= r.startMs ? 'started' : r.initial;
   }
 
+  /** When the request last changed, as seen at `now`. */
   updatedAt(r: StoredRequest, now: number): number {
-    const st = this.statusAt(r, now);
-    if (st === 'cancelled') return r.cancelMs!;
-    if (st === 'completed') return r.completeMs;
     let last = r.createdMs;
-    for (const it of r.items) if (it.visibleAt <= now && it.visibleAt > last) last = it.visibleAt;
+    for (const t of [r.startMs, r.completeMs, r.cancelMs, r.cancelledMs]) if (t !== undefined && t <= now && t > last) last = t;
+    const visible = this.countUpTo(r, now);
+    if (visible > 0) last = Math.max(last, this.itemTime(r, visible - 1));
     return last;
   }
 
-  visibleItems(r: StoredRequest, now: number): ItemRef[] {
-    return r.items.filter((it) => it.visibleAt <= now);
+  /** The origin id of a request (derived, not stored: memory). */
+  originIdOf(r: StoredRequest): string {
+    return uuidOf(this.opts.seed, `origin:${this.opts.bootId}:${r.seq}`);
+  }
+
+  responseIdOf(r: StoredRequest, n: number): string {
+    return uuidOf(this.opts.seed, `response:${r.id}`, n);
   }
 
   /** Creates a request at time `now`. The search runs at once; its items are revealed with the clock. */
-  create(apiKey: string, search: NormalizedSearch, now: number, faults: { pendingLongMs: number; cancel: boolean }): StoredRequest {
+  create(apiKey: string, search: NormalizedSearch, now: number, faults: RequestFaults, opts: { foreign?: boolean; initial?: 'pending' | 'created' } = {}): StoredRequest {
+    this.sweep();
     const seq = ++this.seq;
-    const id = uuidOf(this.opts.seed, `request:${seq}`);
-    const signature = JSON.stringify([search.type, search.key, search.onDemand, search.instance ?? null, search.customerKey ?? null, search.filter]);
+    const boot = this.opts.bootId;
+    const d = this.opts.courtDelayMs;
+    const signature = hashString(JSON.stringify([search.type, search.key, search.onDemand, search.instance ?? null, search.customerKey ?? null, search.filter]));
     const hits = runSearch(this.universe, search, now);
-    const delay = this.opts.courtDelayMs;
-    const courts: string[] = [];
-    for (const h of hits) if (courts[courts.length - 1] !== h.tribunal) courts.push(h.tribunal);
-    const nCourts = Math.max(1, courts.length);
-    const items: ItemRef[] = [];
+    const courtEnds: number[] = [];
+    for (let k = 0; k < hits.length; k++) {
+      if (k > 0 && hits[k].tribunal !== hits[k - 1].tribunal) courtEnds.push(k);
+    }
+    if (hits.length > 0) courtEnds.push(hits.length);
+    const nCourts = Math.max(1, courtEnds.length);
+    let cached: Ints = NONE;
+    let cachedObservedAt = now;
     if (search.cacheTtlDays !== undefined && search.cacheTtlDays > 0) {
-      const cached = this.cachedSource(apiKey, signature, now, search.cacheTtlDays);
-      if (cached) {
-        for (const it of cached.items) {
-          if (it.kind !== 'lawsuit' || it.cached) continue;
-          items.push({ kind: 'lawsuit', index: it.index, observedAt: it.observedAt, cached: true, visibleAt: now, n: items.length });
-        }
-      }
+      const source = this.cachedSource(apiKey, signature, now, search.cacheTtlDays);
+      if (source) { cached = source.fresh; cachedObservedAt = source.createdMs; }
     }
-    const cancelAfterCourts = faults.cancel ? Math.floor(nCourts / 2) : Infinity;
-    let court = -1;
-    let prev = '';
-    for (const h of hits) {
-      if (h.tribunal !== prev) { court++; prev = h.tribunal; }
-      if (court >= cancelAfterCourts) break;
-      items.push({ kind: 'lawsuit', index: h.index, observedAt: now, cached: false, visibleAt: now + (court + 1) * delay, n: items.length });
-    }
-    // A cancelled request never completes.
-    const completeMs = faults.cancel ? Number.POSITIVE_INFINITY : now + nCourts * delay + faults.pendingLongMs;
-    if (hits.length === 0 && search.type === 'name' && !faults.cancel) {
-      items.push({ kind: 'error', index: -1, observedAt: now, cached: false, visibleAt: now + nCourts * delay, n: items.length });
-    }
+    const cancelAfterCourts = faults.cancel ? Math.floor(nCourts / 2) : nCourts;
+    const kept = cancelAfterCourts >= courtEnds.length ? hits.length : cancelAfterCourts === 0 ? 0 : courtEnds[cancelAfterCourts - 1];
+    const fresh = ints(hits.slice(0, kept).map((h) => h.index));
+    const ends = courtEnds.slice(0, Math.min(courtEnds.length, cancelAfterCourts));
     const r: StoredRequest = {
-      id, seq, apiKey, userId: this.userIdOf(apiKey), originId: uuidOf(this.opts.seed, `origin:${seq}`), createdMs: now,
-      search, signature, hits, items, completeMs,
-      cancelMs: faults.cancel ? now + cancelAfterCourts * delay : undefined,
+      id: uuidOf(this.opts.seed, `request:${boot}:${seq}`), seq, apiKey, foreign: opts.foreign ?? false,
+      userId: this.userIdOf(apiKey),
+      createdMs: now, createdWall: this.wallNow(),
+      search: { type: search.type, onDemand: search.onDemand, customerKey: search.customerKey }, echoJson: JSON.stringify(search.echo),
+      signature, initial: opts.initial ?? 'pending',
+      cached, cachedObservedAt, fresh, courtEnds: ints(ends),
+      errorItem: hits.length === 0 && search.type === 'name' && !faults.cancel,
+      // Queued for one court's time; longer under the pending_long fault.
+      startMs: now + d + faults.pendingLongMs, completeMs: 0,
     };
-    this.byId.set(id, r);
-    let list = this.byUser.get(apiKey);
-    if (!list) { list = []; this.byUser.set(apiKey, list); }
+    const n = this.itemCount(r);
+    const lastItem = n > 0 ? this.itemTime(r, n - 1) : r.startMs;
+    if (faults.cancel) {
+      r.cancelMs = Math.max(r.startMs + cancelAfterCourts * d, lastItem);
+      r.cancelledMs = r.cancelMs + d;
+      r.completeMs = Number.POSITIVE_INFINITY;
+    } else {
+      r.completeMs = Math.max(r.startMs + nCourts * d, lastItem);
+    }
+    this.byId.set(r.id, r);
+    let list = this.byKey.get(apiKey);
+    if (!list) { list = []; this.byKey.set(apiKey, list); }
     list.push(r);
     return r;
   }
 
-  /** The latest completed request of the same user and search within the TTL (`cache_ttl_in_days`). */
-  private cachedSource(apiKey: string, signature: string, now: number, ttlDays: number): StoredRequest | undefined {
-    const list = this.byUser.get(apiKey) ?? [];
+  /** The latest completed request of the same key and search within the TTL (`cache_ttl_in_days`). */
+  private cachedSource(apiKey: string, signature: number, now: number, ttlDays: number): StoredRequest | undefined {
+    const list = this.byKey.get(apiKey) ?? [];
     for (let k = list.length - 1; k >= 0; k--) {
       const r = list[k];
       if (r.signature !== signature || this.statusAt(r, now) !== 'completed') continue;
@@ -139,7 +257,22 @@ export class RequestStore {
     return undefined;
   }
 
-  responseIdOf(r: StoredRequest, n: number): string {
-    return uuidOf(this.opts.seed, `response:${r.id}`, n);
+  /** Wall-clock instant after which a request is forgotten. */
+  expiresWall(r: StoredRequest): number {
+    const finished = r.cancelledMs ?? r.completeMs;
+    return r.createdWall + (finished - r.createdMs) + this.opts.retentionMs;
+  }
+
+  /** Forgets the requests past retention (at most once a second: it walks them all). */
+  sweep(force = false): void {
+    const wall = this.wallNow();
+    if (!force && wall - this.lastSweep < SWEEP_EVERY_MS) return;
+    this.lastSweep = wall;
+    for (const [key, list] of this.byKey) {
+      const keep = list.filter((r) => this.expiresWall(r) > wall);
+      if (keep.length === list.length) continue;
+      for (const r of list) if (this.expiresWall(r) <= wall) this.byId.delete(r.id);
+      if (keep.length === 0) this.byKey.delete(key); else this.byKey.set(key, keep);
+    }
   }
 }

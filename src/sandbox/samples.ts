@@ -26,7 +26,15 @@ export function sampleDocuments(u: Universe, now: number, n: number, seedOffset 
     else if (r >= 60 && r < 70 && q.lawyers.length > 0) add({ search_type: 'oab', search_key: q.lawyers[0].oab, label: q.lawyers[0].name });
     else if (r >= 70 && r < 78 && q.kind === 'individual') add({ search_type: 'name', search_key: q.name, label: q.name });
     else if (r >= 78 && r < 92) add({ search_type: 'lawsuit_cnj', search_key: o.plan.code, label: `lawsuit ${o.plan.code}` });
-    else if (r >= 92) add({ search_type: 'lawsuit_id', search_key: o.plan.lawsuitId, label: `lawsuit id of ${o.plan.code}` });
+    else if (r >= 92) {
+      // A lawsuit id is known only from a payload that shows it: look for a lawsuit of a tribunal that does.
+      for (let k = 0; k < 60; k++) {
+        const s = u.observe(hash(u.seed, 974 + seedOffset, tries, k) % u.count, now, false);
+        if (!s || s.plan.secrecy >= 5 || !s.plan.tribunal.showsLawsuitId) continue;
+        add({ search_type: 'lawsuit_id', search_key: s.plan.lawsuitId, label: `lawsuit id of ${s.plan.code}` });
+        break;
+      }
+    }
   }
   if (special) {
     const h = homonymName(u, now);

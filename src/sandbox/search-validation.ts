@@ -49,9 +49,19 @@ function dateMs(v: unknown, field: string, reasons: string[]): number | undefine
   return ms;
 }
 
+const FILTER_KEYS = ['side', 'distribution_date_gte', 'amount_gte', 'amount_lte', 'tribunals', 'subject_codes', 'classification_codes',
+  'last_step_date_gte', 'last_step_date_lte', 'party_names', 'party_documents'];
+
+/** The validation convention (README, "Spec gaps"): a filter key the spec does not name is a 400, not ignored. */
+function unknownKeys(v: Record<string, unknown>, known: readonly string[], field: string, reasons: string[]): void {
+  const unknown = Object.keys(v).filter((k) => !known.includes(k));
+  if (unknown.length) reasons.push(`${field}: unknown key(s) ${unknown.join(', ')} (known: ${known.join(', ')})`);
+}
+
 function includeExclude(v: unknown, field: string, reasons: string[], subjects = false): IncludeExclude | undefined {
   if (v === undefined) return undefined;
   if (!isObj(v)) { reasons.push(`${field} must be an object`); return undefined; }
+  unknownKeys(v, subjects ? ['keys', 'not_equal', 'contains', 'conteins', 'not_contains'] : ['keys', 'not_equal'], field, reasons);
   const out: IncludeExclude = { include: [], exclude: [] };
   const list = (x: unknown, name: string): string[] => {
     if (x === undefined) return [];
@@ -74,6 +84,7 @@ function filterOf(v: unknown, reasons: string[]): NormalizedFilter {
   if (!isObj(v)) { reasons.push('search_params.filter must be an object'); return {}; }
   const f: NormalizedFilter = {};
   const p = 'search_params.filter';
+  unknownKeys(v, FILTER_KEYS, p, reasons);
   if (v.side !== undefined) {
     if (typeof v.side !== 'string' || !SIDE_VALUES.includes(v.side)) reasons.push(`${p}.side must be one of ${SIDE_VALUES.join(', ')}`);
     else f.side = v.side;

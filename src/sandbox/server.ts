@@ -7,11 +7,13 @@ import { authenticate } from './auth.js';
 import { SandboxClock } from './clock.js';
 import type { CallContext, Reply, ResolvedOptions, RouteDef, RouteModule, SandboxState } from './context.js';
 import { Counters, type CounterSnapshot } from './counters.js';
-import { FaultInjector, type FaultSettings } from './faults.js';
+import { FaultInjector, toFaultSettings, type FaultSettings } from './faults.js';
+import { ForeignClient } from './foreign-client.js';
 import type { TransferSandboxOptions } from './transfer/context.js';
 import { TRANSFER_OPTIONS_KEY } from './transfer/route-module.js';
 import { SlidingWindowLimiter } from './rate-limit.js';
-import { RequestStore } from './request-store.js';
+import { randomBootId, RequestStore } from './request-store.js';
+import { notInPlan, parseResources, ResourcePlan, resourceOf, type Resource } from './resource-plan.js';
 import { Router } from './router.js';
 import { routeModules } from './routes/index.js';
 import { sampleDocuments, type SampleDocument } from './samples.js';
@@ -54,6 +56,48 @@ export interface SandboxOptions {
   transfer?: TransferSandboxOptions;
   /** Route modules added to those of routes/index.ts (same auth, rate limit, faults and counters). Default none. */
   extraRoutes?: RouteModule[];
+  /** Part of every generated id, so that a restarted sandbox never gives an id twice. Pin it for full
+   * determinism ([A-Za-z0-9_-], 1-64 characters). Default: random per process. */
+  bootId?: string;
+  /** Resources left out of the plan: every call to them is answered 403 INSUFFICIENT_PERMISSIONS. Default none. */
+  forbid?: Resource[];
+  /** How long a finished request and its responses are kept, in wall-clock ms; then GET /requests/<id> is a 404.
+   * Default 12 hours (a night's run and its retries). */
+  retentionMs?: number;
+}
+
+/** Default retention of finished requests: longer than a night's run, short enough to bound a backfill's memory. */
+export const DEFAULT_RETENTION_MS = 12 * 3_600_000;
+
+/** Every problem of the options at once (RangeError), or the options resolved. */
+function resolveOptions(opts: SandboxOptions): { options: ResolvedOptions; forbid: Resource[]; faults: FaultSettings } {
+  const problems: string[] = [];
+  const nonNegative = (name: string, v: number | undefined) => {
+    if (v !== undefined && !(Number.isFinite(v) && v >= 0)) problems.push(`${name} must be a non-negative number (got ${String(v)})`);
+  };
+  nonNegative('retentionMs', opts.retentionMs);
+  nonNegative('courtDelayMs', opts.courtDelayMs);
+  nonNegative('rateLimit', opts.rateLimit);
+  nonNegative('rateWindowMs', opts.rateWindowMs);
+  if (opts.bootId !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(opts.bootId)) problems.push(`bootId must be 1-64 characters of [A-Za-z0-9_-] (got ${JSON.stringify(opts.bootId)})`);
+  const forbid = opts.forbid === undefined ? [] : parseResources(opts.forbid, 'forbid', problems);
+  let faults: FaultSettings = {};
+  try { faults = toFaultSettings(opts.faults); } catch (e) { problems.push((e as Error).message); }
+  if (problems.length) throw new RangeError(`invalid sandbox options: ${problems.join('; ')}`);
+  const options: ResolvedOptions = {
+    seed: opts.seed ?? 1,
+    lawsuits: opts.lawsuits ?? 20000,
+    apiKeys: opts.apiKeys ?? ['sandbox-key'],
+    noPermissionKeys: opts.noPermissionKeys ?? ['sandbox-noperm'],
+    overQuotaKeys: opts.overQuotaKeys ?? ['sandbox-overquota'],
+    rateLimit: opts.rateLimit ?? 180,
+    rateWindowMs: opts.rateWindowMs ?? 60_000,
+    courtDelayMs: opts.courtDelayMs ?? 0,
+    credentialKeys: opts.credentialKeys ?? ['sandbox-credential'],
+    bootId: opts.bootId ?? randomBootId(),
+    retentionMs: opts.retentionMs ?? DEFAULT_RETENTION_MS,
+  };
+  return { options, forbid, faults };
 }
 
 export interface Sandbox {
@@ -64,6 +108,8 @@ export interface Sandbox {
   counters(): CounterSnapshot;
   resetCounters(): void;
   setFaults(f: FaultSettings | string): void;
+  /** Takes resources out of the plan (403 on every call to them); an empty list restores the whole plan. */
+  setForbidden(forbid: Resource[]): void;
   setNow(d: Date): void;
   advanceDays(n: number): void;
   /** The lawsuits a search (the `search` object of POST /requests) returns now. */
@@ -88,27 +134,22 @@ function readBody(req: IncomingMessage): Promise<string> {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
-  const options: ResolvedOptions = {
-    seed: opts.seed ?? 1,
-    lawsuits: opts.lawsuits ?? 20000,
-    apiKeys: opts.apiKeys ?? ['sandbox-key'],
-    noPermissionKeys: opts.noPermissionKeys ?? ['sandbox-noperm'],
-    overQuotaKeys: opts.overQuotaKeys ?? ['sandbox-overquota'],
-    rateLimit: opts.rateLimit ?? 180,
-    rateWindowMs: opts.rateWindowMs ?? 60_000,
-    courtDelayMs: opts.courtDelayMs ?? 0,
-    credentialKeys: opts.credentialKeys ?? ['sandbox-credential'],
-  };
+  const { options, forbid, faults } = resolveOptions(opts);
   const universe = new Universe({ seed: options.seed, lawsuits: options.lawsuits });
   let base = '';
+  const store = new RequestStore(universe, { seed: options.seed, bootId: options.bootId, courtDelayMs: options.courtDelayMs, retentionMs: options.retentionMs });
+  const injector = new FaultInjector(options.seed, faults);
+  const limiter = new SlidingWindowLimiter(options.rateLimit, options.rateWindowMs);
   const state: SandboxState = {
     options,
     universe,
     clock: new SandboxClock(opts.now),
-    store: new RequestStore(universe, { seed: options.seed, courtDelayMs: options.courtDelayMs }),
-    faults: new FaultInjector(options.seed, opts.faults),
+    store,
+    faults: injector,
     counters: new Counters(),
-    limiter: new SlidingWindowLimiter(options.rateLimit, options.rateWindowMs),
+    limiter,
+    plan: new ResourcePlan(forbid),
+    foreign: new ForeignClient({ universe, store, limiter, faults: injector }),
     baseUrl: () => base,
     extensions: new Map<string, unknown>(opts.transfer ? [[TRANSFER_OPTIONS_KEY, opts.transfer]] : []),
   };
@@ -140,6 +181,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     counters: () => state.counters.snapshot(),
     resetCounters: () => state.counters.reset(),
     setFaults: (f) => state.faults.set(f),
+    setForbidden: (f) => state.plan.set(f),
     setNow: (d) => state.clock.set(d),
     advanceDays: (n) => state.clock.advanceDays(n),
     truth: (search) => {
@@ -196,6 +238,8 @@ async function handle(state: SandboxState, router: Router, req: IncomingMessage,
   const record = (status: number | string) => state.counters.record(label, status);
   const header = req.headers['api-key'];
   const bucket = (Array.isArray(header) ? header[0] : header)?.trim() || `anonymous:${req.socket.remoteAddress ?? ''}`;
+  // Another client on the key (the `foreign` fault) made its requests before this call: they are in its window.
+  if (state.options.apiKeys.includes(bucket)) state.foreign.catchUp(bucket, ctx.now);
   const faults = state.faults.draw();
   const limit = faults.storm429
     ? { ...state.limiter.peek(bucket), allowed: false, remaining: 0, retryAfterSec: Math.max(1, Math.ceil(state.faults.stormRemainingMs() / 1000)) }
@@ -221,6 +265,9 @@ async function handle(state: SandboxState, router: Router, req: IncomingMessage,
   const auth = authenticate(header, state.options);
   if (!auth.ok) { record(auth.status); send(res, { status: auth.status, body: auth.body }, rateHeaders); return; }
   ctx.apiKey = auth.key;
+  const resource = resourceOf(label);
+  if (state.plan.forbids(resource)) { record(403); send(res, { status: 403, body: notInPlan(resource!) }, rateHeaders); return; }
+
   const parsed = parseJson(raw);
   let reply: Reply;
   if (!parsed.ok) reply = jsonError();

@@ -1,13 +1,28 @@
 // A lawsuit's life as a sequence of dated steps. Only the steps dated at or before the time of observation
-// exist, so phase, status, last_step and steps_count move as the sandbox clock moves.
+// exist, so phase, status, last_step and steps_count move as the sandbox clock moves. Each step is a movement
+// of the CNJ's table, chosen among those that fit its stage of the case and its instance.
 
 import { hash, unit } from './random.js';
 import { DAY_MS, type Plan } from './plan.js';
-import { MOVEMENTS, type CodeName } from './vocab.js';
+import { tpuMovement, type TpuItem } from './tpu.js';
 
 export type Stage = 'start' | 'early' | 'judgment' | 'appeal' | 'final' | 'execution' | 'archive' | 'reactivated';
 
-export interface StepPoint { k: number; dateMs: number; stage: Stage; movement: CodeName }
+export interface StepPoint { k: number; dateMs: number; stage: Stage; movement: TpuItem }
+
+const codes = (...list: string[]) => list.map(tpuMovement);
+/** Movements by stage, first and second instance. */
+const MOVEMENTS: Record<Exclude<Stage, 'reactivated'>, [TpuItem[], TpuItem[]]> = {
+  start: [codes('26'), codes('26')],
+  early: [codes('51', '11010', '60', '85', '11383', '92', '970', '1051'), codes('51', '11010', '85', '92', '1051')],
+  judgment: [codes('219', '220', '221'), codes('237', '239')],
+  appeal: [codes('85', '123', '51'), codes('51', '11010', '92')],
+  final: [codes('848'), codes('848')],
+  execution: [codes('60', '85', '11383'), codes('11383', '92')],
+  archive: [codes('246', '22'), codes('22')],
+};
+/** A criminal judgment convicts or acquits: no partial procedência. */
+const CRIMINAL_JUDGMENT = codes('219', '220');
 
 function stageOf(p: Plan, k: number): Stage {
   const last = p.stepsTotal - 1;
@@ -31,6 +46,7 @@ function stageOf(p: Plan, k: number): Stage {
 export function stepsUpTo(p: Plan, seed: number, t: number): StepPoint[] {
   const out: StepPoint[] = [];
   let date = p.distributionMs;
+  const second = p.instance >= 2 ? 1 : 0;
   for (let k = 0; k < p.stepsTotal; k++) {
     if (k > 0) {
       const h = hash(seed, 700, p.index, k);
@@ -38,7 +54,7 @@ export function stepsUpTo(p: Plan, seed: number, t: number): StepPoint[] {
     }
     if (date > t) break;
     const stage = stageOf(p, k);
-    const list = MOVEMENTS[stage === 'reactivated' ? 'early' : stage];
+    const list = stage === 'judgment' && !second && p.kind.group === 'criminal' ? CRIMINAL_JUDGMENT : MOVEMENTS[stage === 'reactivated' ? 'early' : stage][second];
     out.push({ k, dateMs: date, stage, movement: list[hash(seed, 701, p.index, k) % list.length] });
   }
   return out;

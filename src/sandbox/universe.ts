@@ -4,8 +4,9 @@
 
 import { isValidCnj } from './check-digits.js';
 import { buildLawsuit, type Json } from './lawsuit-object.js';
-import { Cast, type InternalParty } from './parties.js';
+import { Cast, type InternalParty, type PartyKind } from './parties.js';
 import { Planner, type Plan } from './plan.js';
+import { PublicEntities } from './public-entities.js';
 import { normalizeName } from './text.js';
 import { stepsUpTo, type StepPoint } from './timeline.js';
 
@@ -18,8 +19,8 @@ export interface UniverseOptions {
 
 export interface Observation {
   plan: Plan;
-  parties: InternalParty[];
-  steps: StepPoint[];
+  readonly parties: InternalParty[];
+  readonly steps: StepPoint[];
   /** The instant whose state is shown: t itself on demand, else the database's last crawl before t. */
   observedMs: number;
 }
@@ -35,12 +36,14 @@ export class Universe {
   readonly count: number;
   readonly planner: Planner;
   readonly cast: Cast;
+  readonly entities: PublicEntities;
 
   constructor(opts: UniverseOptions = {}) {
     this.seed = opts.seed ?? 1;
     this.count = Math.max(2, Math.floor(opts.lawsuits ?? 20000));
-    this.planner = new Planner(this.seed, this.count);
     this.cast = new Cast(this.seed, this.count);
+    this.entities = new PublicEntities((cnpj) => this.cast.companies.fromDocument(cnpj) !== undefined);
+    this.planner = new Planner(this.seed, this.count, this.entities);
   }
 
   plan(i: number): Plan {
@@ -61,7 +64,16 @@ export class Universe {
     const plan = this.plan(i);
     const observedMs = this.observedAt(plan, t, onDemand);
     if (plan.distributionMs > observedMs) return undefined;
-    return { plan, parties: this.cast.parties(plan), steps: stepsUpTo(plan, this.seed, observedMs), observedMs };
+    // Parties and steps are built when first asked for: a search filters most candidates on the plan alone.
+    let parties: InternalParty[] | undefined;
+    let steps: StepPoint[] | undefined;
+    const cast = this.cast;
+    const seed = this.seed;
+    return {
+      plan, observedMs,
+      get parties() { return (parties ??= cast.parties(plan)); },
+      get steps() { return (steps ??= stepsUpTo(plan, seed, observedMs)); },
+    };
   }
 
   render(o: Observation, shape: 'full' | 'search' = 'full', privileged = false): Json {
@@ -74,13 +86,21 @@ export class Universe {
     return o && this.render(o, opts.shape ?? 'full', opts.privileged ?? false);
   }
 
+  /** Whether person `person` of pool `kind` is a party of lawsuit i (lawyers aside). */
+  private holds(i: number, kind: PartyKind, person: number): boolean {
+    return this.cast.skeleton(this.plan(i)).some((q) => q.kind === kind && q.person === person);
+  }
+
+  /**
+   * The lawsuits among these bases and their second instances that pass `keep`. Each instance is checked on its
+   * own: an appeal names the parties of its first instance, but may add a lawyer of its own.
+   */
   private withTwins(bases: Iterable<number>, keep: (i: number) => boolean): number[] {
     const out = new Set<number>();
     for (const b of bases) {
       if (b >= this.count || this.planner.isTwin(b)) continue;
-      if (!keep(b)) continue;
-      out.add(b);
-      if (b + 1 < this.count && this.planner.isTwin(b + 1)) out.add(b + 1);
+      if (keep(b)) out.add(b);
+      if (b + 1 < this.count && this.planner.isTwin(b + 1) && keep(b + 1)) out.add(b + 1);
     }
     return [...out].sort((a, c) => a - c);
   }
@@ -91,19 +111,21 @@ export class Universe {
     if (doc.length === 11) {
       const p = c.individuals.fromDocument(doc);
       if (p === undefined) return [];
-      return this.withTwins(c.candidatesOfIndividual(p), (b) => this.parties(b).some((q) => q.kind === 'individual' && q.person === p));
+      return this.withTwins(c.candidatesOfIndividual(p), (i) => this.holds(i, 'individual', p));
     }
+    const e = this.entities.fromDocument(doc);
+    if (e !== undefined) return this.withTwins(this.planner.lawsuitsOfEntity(e), (i) => this.holds(i, 'entity', e));
     const k = c.companies.fromDocument(doc);
     if (k === undefined) return [];
-    return this.withTwins(c.candidatesOfCompany(k), (b) => this.parties(b).some((q) => q.kind === 'company' && q.person === k));
+    return this.withTwins(c.candidatesOfCompany(k), (i) => this.holds(i, 'company', k));
   }
 
   /** Lawsuits where this lawyer acts, tied to a party or listed as a party (normalised OAB). */
   lawsuitsOfOab(oab: string): number[] {
     const l = this.cast.lawyers.fromOab(oab);
     if (l === undefined) return [];
-    return this.withTwins(this.cast.candidatesOfLawyer(l), (b) => this.parties(b).some(
-      (q) => (q.kind === 'lawyer' && q.person === l) || q.lawyers.some((w) => w.lawyer === l)));
+    return this.withTwins(this.cast.candidatesOfLawyer(l), (i) => this.cast.skeleton(this.plan(i)).some(
+      (q) => (q.kind === 'lawyer' && q.person === l) || q.lawyers.includes(l)));
   }
 
   /** Lawsuits with a party of this name (case- and accent-insensitive): homonyms included. */
@@ -114,16 +136,22 @@ export class Universe {
     for (const p of c.individuals.withName(n)) bases.push(...c.candidatesOfIndividual(p));
     for (const k of c.companies.withName(n)) bases.push(...c.candidatesOfCompany(k));
     for (const l of c.lawyers.withName(n)) bases.push(...c.candidatesOfLawyer(l));
-    return this.withTwins(bases, (b) => this.parties(b).some((q) => normalizeName(q.name) === n));
+    for (const e of this.entities.withName(n)) bases.push(...this.planner.lawsuitsOfEntity(e));
+    return this.withTwins(bases, (i) => this.parties(i).some((q) => normalizeName(q.name) === n));
   }
 
-  /** Every instance sharing this CNJ number (digits compared; check digits must be valid). */
+  /**
+   * Every instance under this CNJ number (digits compared; check digits must be valid): a first instance and
+   * the appeal heard under its number, or an interlocutory appeal, which has a number of its own.
+   */
   lawsuitsOfCnj(code: string): number[] {
     const d = code.replace(/\D/g, '');
     if (d.length !== 20 || !isValidCnj(d)) return [];
-    const b = this.planner.indexOfSequence(Number(d.slice(0, 7)));
-    if (b === undefined) return [];
-    return this.withTwins([b], (x) => this.plan(x).code.replace(/\D/g, '') === d);
+    const i = this.planner.indexOfSequence(Number(d.slice(0, 7)));
+    if (i === undefined) return [];
+    const same = (x: number) => this.plan(x).code.replace(/\D/g, '') === d;
+    if (this.planner.isTwin(i)) return same(i) ? [i] : [];
+    return this.withTwins([i], same);
   }
 
   lawsuitsOfId(id: string): number[] {

@@ -5,21 +5,29 @@ import { Universe } from '../../src/sandbox/universe.js';
 import { call, NOW, runSearch } from './helpers.js';
 
 describe('determinism and scale', () => {
-  test('same seed, same lawsuits, same request ids; another seed, another universe', async () => {
+  test('same seed and boot id, same lawsuits and ids; another seed, another universe; another boot, other ids', async () => {
     const t = Date.parse(NOW);
     const a = new Universe({ seed: 5, lawsuits: 3000 });
     const b = new Universe({ seed: 5, lawsuits: 3000 });
     const c = new Universe({ seed: 6, lawsuits: 3000 });
     for (const i of [0, 1, 17, 999, 2999]) expect(JSON.stringify(a.lawsuit(i, t))).toBe(JSON.stringify(b.lawsuit(i, t)));
     expect(a.plan(17).code).not.toBe(c.plan(17).code);
-    const ids = async () => {
-      const s = await startSandbox({ seed: 5, lawsuits: 3000, now: NOW });
+    const ids = async (bootId?: string) => {
+      const s = await startSandbox({ seed: 5, lawsuits: 3000, now: NOW, bootId });
       const [d] = s.sampleDocuments(5);
       const r = await runSearch(s, { search_type: d.search_type, search_key: d.search_key });
+      const tracking = await call(s, 'POST', '/tracking', { recurrence: 1, search: { search_type: d.search_type, search_key: d.search_key } });
+      const sync = await call(s, 'POST', '/lawsuits', { search: { search_type: d.search_type, search_key: d.search_key } });
       await s.close();
-      return [r.request.request_id, ...r.items.map((i) => i.response_id)];
+      return [r.request.request_id, ...r.items.map((i) => i.response_id), tracking.body.tracking_id, sync.body.request_id];
     };
-    expect(await ids()).toEqual(await ids());
+    const pinned = await ids('fixed');
+    expect(await ids('fixed')).toEqual(pinned);
+    // Unpinned, every boot has its own ids: a restarted sandbox never gives an id a client already holds.
+    const [first, second] = [await ids(), await ids()];
+    expect(first.length).toBe(pinned.length);
+    for (const id of first) expect(second).not.toContain(id);
+    for (const id of first) expect(pinned).not.toContain(id);
   });
 
   test('a 1,000,000-lawsuit universe answers document searches quickly, without materialising lawsuits', async () => {

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { parseFaults } from '../../src/sandbox/faults.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { call, sandbox } from './helpers.js';
+import { call, sandbox, waitFinished } from './helpers.js';
 
 const SEARCH = { search: { search_type: 'name', search_key: 'Ana Silva Santos' } };
 
@@ -15,7 +15,8 @@ describe('faults', () => {
     expect(parseFaults('5xx=0.05,reset=0.02,slow=0.05:1500,truncate=0.02,storm=0.01,pending_long=0.1:9000,cancel=0.05,post_after_store=0.5,reset_after=0.1')).toEqual({
       error5xx: 0.05, reset: 0.02, slow: 0.05, slowMs: 1500, truncate: 0.02, storm: 0.01, pendingLong: 0.1, pendingLongMs: 9000, cancel: 0.05, postAfterStore: 0.5, resetAfter: 0.1,
     });
-    expect(() => parseFaults('boom=1,5xx=2')).toThrow(/boom.*5xx/s);
+    expect(parseFaults('stale_listing=0.5,ignore_filters=1,foreign=0.5:2000')).toEqual({ staleListing: 0.5, ignoreFilters: 1, foreign: 0.5, foreignMs: 2000 });
+    expect(() => parseFaults('boom=1,5xx=2,foreign=1:0')).toThrow(/boom.*5xx.*foreign/s);
   });
 
   test('5xx before processing: the request is not stored', async () => {
@@ -71,7 +72,7 @@ describe('faults', () => {
     sb = await sandbox({ faults: 'cancel=1' });
     const c = await call(sb, 'POST', '/requests', SEARCH);
     expect(c.body.status).toBe('pending');
-    expect((await call(sb, 'GET', `/requests/${c.body.request_id}`)).body.status).toBe('cancelled');
+    expect(await waitFinished(sb, c.body.request_id)).toBe('cancelled');
     sb.setFaults('pending_long=1:600000');
     const p = await call(sb, 'POST', '/requests', SEARCH);
     expect((await call(sb, 'GET', `/requests/${p.body.request_id}`)).body.status).toBe('pending');

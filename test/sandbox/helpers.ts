@@ -8,7 +8,7 @@ export const KEY = 'sandbox-key';
 export const NOW = '2026-06-15T12:00:00.000Z';
 
 export async function sandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
-  return startSandbox({ lawsuits: 2000, seed: 7, now: NOW, rateLimit: 100000, ...opts });
+  return startSandbox({ lawsuits: 2000, seed: 7, now: NOW, rateLimit: 100000, bootId: 'test', ...opts });
 }
 
 export interface Call { status: number; headers: Headers; body: any }
@@ -22,11 +22,23 @@ export async function call(sb: Sandbox, method: string, path: string, body?: unk
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
 }
 
-/** POST /requests then read every response page; returns the request and the items. */
+/** Polls GET /requests/<id> until the request has finished (the sandbox clock flows with real time). */
+export async function waitFinished(sb: Sandbox, id: string, key = KEY): Promise<string> {
+  for (let k = 0; k < 500; k++) {
+    const r = await call(sb, 'GET', `/requests/${id}`, undefined, key);
+    if (r.status !== 200) throw new Error(`GET /requests/${id} ${r.status}`);
+    if (r.body.status === 'completed' || r.body.status === 'cancelled') return r.body.status;
+    await new Promise((res) => setTimeout(res, 5));
+  }
+  throw new Error(`request ${id} never finished`);
+}
+
+/** POST /requests, wait for it to finish, then read every response page; returns the request and the items. */
 export async function runSearch(sb: Sandbox, search: Record<string, unknown>, key = KEY): Promise<{ request: any; items: any[]; last: any }> {
   const post = await call(sb, 'POST', '/requests', { search }, key);
   if (post.status !== 200) throw new Error(`POST /requests ${post.status} ${JSON.stringify(post.body)}`);
   const id = post.body.request_id;
+  await waitFinished(sb, id, key);
   const items: any[] = [];
   let last: any;
   for (let page = 1; ; page++) {

@@ -1,5 +1,6 @@
-// The asynchronous flow: POST answers the full Request object pending; responses are appended court by court
-// until the request completes; GET /requests lists with the links/meta envelope; validation errors.
+// The asynchronous flow: POST answers the full Request object pending; the request starts, responses are
+// appended court by court until it completes (or, under the cancel fault, goes cancelling then cancelled);
+// GET /requests lists with the links/meta envelope; validation errors.
 import { afterEach, describe, expect, test } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { call, KEY, sandbox } from './helpers.js';
@@ -21,7 +22,7 @@ describe('request lifecycle', () => {
     return [...counts.entries()].find(([, t]) => t.size >= 3)![0];
   }
 
-  test('POST answers pending with every Request field; items appear court by court; then completed', async () => {
+  test('POST answers pending with every Request field; then started, items court by court; then completed', async () => {
     // One court per sandbox hour: stepping the clock makes the court-by-court appending deterministic.
     const HOUR = 3_600_000;
     sb = await sandbox({ courtDelayMs: HOUR });
@@ -40,20 +41,27 @@ describe('request lifecycle', () => {
     expect(Date.parse(r.created_at)).not.toBeNaN();
     expect(Date.parse(r.updated_at)).not.toBeNaN();
     const tribunals: string[] = [];
+    const statuses: string[] = [];
     let seen = 0;
-    for (let court = 0; court < 50; court++) {
+    // Observe at the half hours: a court's items (one millisecond apart) are then all in, or none.
+    sb.setNow(new Date(sb.state.clock.now() + HOUR / 2));
+    for (let step = 0; step < 50; step++) {
       const page = await call(sb, 'GET', `/responses?request_id=${r.request_id}&page_size=100`);
       const status = (await call(sb, 'GET', `/requests/${r.request_id}`)).body.status;
+      if (statuses[statuses.length - 1] !== status) statuses.push(status);
       expect(page.body.request_status).toBe(status);
+      // Nothing is listed before it is created.
+      for (const item of page.body.page_data) expect(Date.parse(item.created_at)).toBeLessThanOrEqual(sb.state.clock.now());
       const fresh = page.body.page_data.slice(seen);
-      // Each step of the clock brings exactly one more court's lawsuits.
-      if (court > 0) expect(new Set(fresh.map((i: any) => i.response_data.tribunal_acronym)).size).toBe(fresh.length > 0 ? 1 : 0);
+      // Each step of the clock brings at most one more court's lawsuits.
+      expect(new Set(fresh.map((i: any) => i.response_data.tribunal_acronym)).size).toBeLessThanOrEqual(1);
       if (fresh.length) tribunals.push(fresh[0].response_data.tribunal_acronym);
       seen = page.body.all_count;
       if (status === 'completed') break;
-      expect(status).toBe('pending');
       sb.setNow(new Date(sb.state.clock.now() + HOUR));
     }
+    // Queued first, then searched court by court, then done: the spec's states in their order.
+    expect(statuses).toEqual(['pending', 'started', 'completed']);
     expect(seen).toBe(truth.length);
     expect(new Set(tribunals).size).toBe(tribunals.length);
     expect(tribunals.length).toBeGreaterThanOrEqual(3);
@@ -64,16 +72,42 @@ describe('request lifecycle', () => {
     expect(item.tags).toEqual({ debug: false, dashboard_id: null, cached_response: false });
   });
 
-  test('with the real clock, a request with a court delay is pending first and completed later', async () => {
+  test('with the real clock and a court delay, a request is seen pending, then started, then completed', async () => {
     sb = await sandbox({ courtDelayMs: 150 });
     const post = await call(sb, 'POST', '/requests', { search: { search_type: 'cnpj', search_key: spreadDocument(sb) } });
-    expect((await call(sb, 'GET', `/requests/${post.body.request_id}`)).body.status).toBe('pending');
-    let status = 'pending';
-    for (let k = 0; k < 200 && status === 'pending'; k++) {
-      await new Promise((res) => setTimeout(res, 50));
-      status = (await call(sb, 'GET', `/requests/${post.body.request_id}`)).body.status;
+    const seen: string[] = [];
+    for (let k = 0; k < 400 && seen[seen.length - 1] !== 'completed'; k++) {
+      const status = (await call(sb, 'GET', `/requests/${post.body.request_id}`)).body.status;
+      if (seen[seen.length - 1] !== status) seen.push(status);
+      await new Promise((res) => setTimeout(res, 25));
     }
-    expect(status).toBe('completed');
+    expect(seen).toEqual(['pending', 'started', 'completed']);
+  });
+
+  test('under the cancel fault a request goes cancelling, then cancelled, keeping the courts it had done', async () => {
+    const HOUR = 3_600_000;
+    sb = await sandbox({ courtDelayMs: HOUR, faults: 'cancel=1' });
+    const doc = spreadDocument(sb);
+    const post = await call(sb, 'POST', '/requests', { search: { search_type: 'cnpj', search_key: doc } });
+    const statuses: string[] = [];
+    sb.setNow(new Date(sb.state.clock.now() + HOUR / 2));
+    for (let step = 0; step < 60 && statuses[statuses.length - 1] !== 'cancelled'; step++) {
+      const status = (await call(sb, 'GET', `/requests/${post.body.request_id}`)).body.status;
+      if (statuses[statuses.length - 1] !== status) statuses.push(status);
+      sb.setNow(new Date(sb.state.clock.now() + HOUR));
+    }
+    expect(statuses).toEqual(['pending', 'started', 'cancelling', 'cancelled']);
+    const page = await call(sb, 'GET', `/responses?request_id=${post.body.request_id}&page_size=100`);
+    expect(page.body.request_status).toBe('cancelled');
+    expect(page.body.all_count).toBeGreaterThan(0);
+    expect(page.body.all_count).toBeLessThan(sb.truth({ search_type: 'cnpj', search_key: doc }).length);
+  });
+
+  test('a request made by the true/false query with create_complete_request starts out created', async () => {
+    sb = await sandbox({ courtDelayMs: 3_600_000 });
+    const tf = await call(sb, 'POST', '/requests/create', { search: { search_type: 'cnpj', search_key: spreadDocument(sb), search_params: { create_complete_request: true } } });
+    expect(tf.status).toBe(200);
+    expect((await call(sb, 'GET', `/requests/${tf.body.request_id}`)).body.status).toBe('created');
   });
 
   test('GET /requests: newest first, links/meta envelope with absolute links, status filter', async () => {

@@ -1,6 +1,7 @@
 // /_sandbox/: what tests and benchmarks need to know about the emulator. No key, no rate limit, not counted.
 
 import { validationError, type RouteModule } from '../context.js';
+import { parseResources } from '../resource-plan.js';
 import { sampleDocuments } from '../samples.js';
 import { runSearch } from '../search.js';
 import { validateSearchBody } from '../search-validation.js';
@@ -39,6 +40,24 @@ export const introspectionRoutes: RouteModule = (state) => [
     },
   },
   { method: 'GET', path: '/_sandbox/faults', api: false, handle: () => ({ status: 200, body: { faults: state.faults.get() } }) },
+  { method: 'GET', path: '/_sandbox/plan', api: false, handle: () => ({ status: 200, body: { forbid: state.plan.get() } }) },
+  {
+    method: 'POST', path: '/_sandbox/plan', api: false,
+    handle: ({ body }) => {
+      const problems: string[] = [];
+      const forbid = parseResources((body as { forbid?: unknown } | undefined)?.forbid ?? [], 'forbid', problems);
+      if (problems.length) return validationError(problems);
+      state.plan.set(forbid);
+      return { status: 200, body: { forbid: state.plan.get() } };
+    },
+  },
+  {
+    method: 'GET', path: '/_sandbox/stats', api: false,
+    handle: () => ({
+      status: 200,
+      body: { requests_held: state.store.size(), boot_id: state.options.bootId, retention_ms: state.options.retentionMs, rss_mb: Math.round(process.memoryUsage().rss / 1048576) },
+    }),
+  },
   {
     method: 'POST', path: '/_sandbox/clock', api: false,
     handle: ({ body }) => {

@@ -1,24 +1,34 @@
 // POST /requests, GET /requests/:id and GET /requests (the links/meta envelope).
 
-import { listParam, notFound, pagination, validationError, type RouteModule, type SandboxState } from '../context.js';
+import { listParam, notFound, pagination, unknownParams, validationError, type RouteModule, type SandboxState } from '../context.js';
 import { linksEnvelope } from '../links-envelope.js';
-import type { StoredRequest } from '../request-store.js';
+import { FINISHED, REQUEST_STATUSES, type RequestStatus, type StoredRequest } from '../request-store.js';
 import { validateSearchBody } from '../search-validation.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export function renderRequest(state: SandboxState, r: StoredRequest, now: number, status?: string): Record<string, unknown> {
+export function renderRequest(state: SandboxState, r: StoredRequest, now: number, shown?: { status: RequestStatus; updatedMs: number }): Record<string, unknown> {
   return {
     request_id: r.id,
-    search: r.search.echo,
+    search: JSON.parse(r.echoJson),
     origin: 'api',
-    origin_id: r.originId,
+    origin_id: state.store.originIdOf(r),
     user_id: r.userId,
-    status: status ?? state.store.statusAt(r, now),
+    status: shown?.status ?? state.store.statusAt(r, now),
     tags: { dashboard_id: null },
     created_at: iso(r.createdMs),
-    updated_at: iso(status ? r.createdMs : state.store.updatedAt(r, now)),
+    updated_at: iso(shown?.updatedMs ?? state.store.updatedAt(r, now)),
   };
+}
+
+/**
+ * The status the requests listing shows. Under the `stale_listing` fault some finished requests are shown
+ * still running, as an upstream whose listing lags its own records would (GET /requests/<id> tells the truth).
+ */
+function listedState(state: SandboxState, r: StoredRequest, now: number): { status: RequestStatus; updatedMs: number } {
+  const status = state.store.statusAt(r, now);
+  if (FINISHED.includes(status) && state.faults.listsStale(r.seq)) return { status: 'started', updatedMs: r.startMs };
+  return { status, updatedMs: state.store.updatedAt(r, now) };
 }
 
 export const requestRoutes: RouteModule = (state) => [
@@ -28,7 +38,7 @@ export const requestRoutes: RouteModule = (state) => [
       const v = validateSearchBody(body);
       if (!v.ok) return validationError(v.reasons, v.status, v.status === 422 ? 'Invalid CNJ number' : 'Invalid search');
       const r = state.store.create(apiKey, v.search, now, state.faults.forRequest(state.store.nextSeq()));
-      return { status: 200, body: renderRequest(state, r, now, 'pending') };
+      return { status: 200, body: renderRequest(state, r, now, { status: 'pending', updatedMs: r.createdMs }) };
     },
   },
   {
@@ -43,14 +53,17 @@ export const requestRoutes: RouteModule = (state) => [
     handle: ({ url, apiKey, now }) => {
       const reasons: string[] = [];
       const { page, pageSize } = pagination(url, reasons);
-      if (reasons.length) return validationError(reasons);
+      unknownParams(url, ['page', 'page_size', 'status'], reasons);
       const statuses = listParam(url, 'status');
+      for (const s of statuses) if (!(REQUEST_STATUSES as readonly string[]).includes(s)) reasons.push(`status must be among ${REQUEST_STATUSES.join(', ')} (got ${JSON.stringify(s).slice(0, 40)})`);
+      if (reasons.length) return validationError(reasons);
       // Newest first (README, "Spec gaps").
       const all = [...state.store.listOf(apiKey)].reverse()
-        .filter((r) => statuses.length === 0 || statuses.includes(state.store.statusAt(r, now)));
+        .map((r) => ({ r, shown: listedState(state, r, now) }))
+        .filter(({ shown }) => statuses.length === 0 || statuses.includes(shown.status));
       return {
         status: 200,
-        body: linksEnvelope({ baseUrl: state.baseUrl(), path: '/requests', all, page, pageSize, statuses, render: (r) => renderRequest(state, r, now) }),
+        body: linksEnvelope({ baseUrl: state.baseUrl(), path: '/requests', all, page, pageSize, statuses, render: ({ r, shown }) => renderRequest(state, r, now, shown) }),
       };
     },
   },

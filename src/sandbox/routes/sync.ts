@@ -32,7 +32,7 @@ function withoutStatus(obj: Json): Json {
 
 export const syncRoutes: RouteModule = (state) => {
   let seq = 0;
-  const syncId = () => uuidOf(state.options.seed, 'sync-request', ++seq);
+  const syncId = () => uuidOf(state.options.seed, `sync-request:${state.options.bootId}`, ++seq);
 
   const handler = (kind: SyncKind, answer: (b: SyncBody, hits: Hit[], ctx: { apiKey: string; now: number }) => Reply) =>
     ({ body, apiKey, now }: { body: unknown; apiKey: string; now: number }): Reply => {
@@ -65,7 +65,7 @@ export const syncRoutes: RouteModule = (state) => {
       handle: handler('truefalse', (b, hits, { apiKey, now }) => {
         let requestId = syncId();
         if (b.createCompleteRequest) {
-          const r = state.store.create(apiKey, b.search, now, state.faults.forRequest(state.store.nextSeq()));
+          const r = state.store.create(apiKey, b.search, now, state.faults.forRequest(state.store.nextSeq()), { initial: 'created' });
           requestId = r.id;
         }
         return { status: 200, body: { has_lawsuits: hits.length > 0, request_id: requestId, response_data: [] } };

@@ -1,7 +1,7 @@
 // POST /tracking and GET /tracking (the links/meta envelope, repeatable status filter), plus an
 // introspection route to pause a record, since the spec shows no pause endpoint.
 
-import { listParam, notFound, pagination, validationError, type RouteModule, type SandboxState } from '../context.js';
+import { listParam, notFound, pagination, unknownParams, validationError, type RouteModule, type SandboxState } from '../context.js';
 import { linksEnvelope } from '../links-envelope.js';
 import { validateSearchBody } from '../search-validation.js';
 import { TRACKING_STATUSES, TrackingStore, type StoredTracking } from '../sync/tracking-store.js';
@@ -14,7 +14,7 @@ const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object
 
 export function trackingStoreOf(state: SandboxState): TrackingStore {
   let store = state.extensions.get(TRACKING_STORE_KEY) as TrackingStore | undefined;
-  if (!store) { store = new TrackingStore(state.options.seed); state.extensions.set(TRACKING_STORE_KEY, store); }
+  if (!store) { store = new TrackingStore(state.options.seed, state.options.bootId); state.extensions.set(TRACKING_STORE_KEY, store); }
   return store;
 }
 
@@ -56,6 +56,7 @@ export const trackingRoutes: RouteModule = (state) => {
       handle: ({ url, apiKey, now }) => {
         const reasons: string[] = [];
         const { page, pageSize } = pagination(url, reasons);
+        unknownParams(url, ['page', 'page_size', 'status'], reasons);
         const statuses = listParam(url, 'status');
         for (const s of statuses) {
           if (!(TRACKING_STATUSES as readonly string[]).includes(s)) reasons.push(`status must be among ${TRACKING_STATUSES.join(', ')} (got ${JSON.stringify(s).slice(0, 40)})`);

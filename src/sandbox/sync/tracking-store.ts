@@ -29,7 +29,8 @@ export class TrackingStore {
   private readonly byUser = new Map<string, StoredTracking[]>();
   private seq = 0;
 
-  constructor(private readonly seed: number) {}
+  /** `bootId` is part of every id, so that a restarted sandbox never gives a tracking id twice. */
+  constructor(private readonly seed: number, private readonly bootId = '') {}
 
   private static keyOf(apiKey: string, s: NormalizedSearch): string {
     return `${apiKey}\u0000${s.type}\u0000${s.key}`;
@@ -42,7 +43,7 @@ export class TrackingStore {
 
   create(apiKey: string, userId: string, search: NormalizedSearch, recurrence: number, now: number): StoredTracking {
     const seq = ++this.seq;
-    const t: StoredTracking = { id: uuidOf(this.seed, `tracking:${seq}`), seq, apiKey, userId, search, recurrence, createdMs: now };
+    const t: StoredTracking = { id: uuidOf(this.seed, `tracking:${this.bootId}:${seq}`), seq, apiKey, userId, search, recurrence, createdMs: now };
     this.byKey.set(TrackingStore.keyOf(apiKey, search), t);
     this.byId.set(t.id, t);
     let list = this.byUser.get(apiKey);

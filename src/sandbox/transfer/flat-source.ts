@@ -4,7 +4,8 @@
 
 import { cnjCheckDigits, cpfCheckDigits, formatCnj } from '../check-digits.js';
 import { hash, Rng } from '../random.js';
-import { FIRST_NAMES, PERSON_TYPE_OF_SIDE, SIDES, STEP_TEXTS, SURNAMES, TRIBUNALS, TRIBUNAL_CUMULATIVE } from '../vocab.js';
+import { TRIBUNALS, TRIBUNAL_CUMULATIVE } from '../tribunals.js';
+import { FIRST_NAMES, PERSON_TYPE_OF_SIDE, SIDES, STEP_TEXTS, SURNAMES } from '../vocab.js';
 
 export type FlatKind = 'lawsuits' | 'parties' | 'steps';
 export const FLAT_KINDS: readonly FlatKind[] = ['lawsuits', 'parties', 'steps'];

@@ -5,6 +5,8 @@ export const TIMESTAMP_FIELDS = ['created_at', 'updated_at', 'completed_at', 'do
 export type TimestampField = (typeof TIMESTAMP_FIELDS)[number];
 const ORDER_FIELDS = [...TIMESTAMP_FIELDS, 'name', 'description', 'file_type', 'status', 'file_size', 'lawsuits_count', 'transfer_file_id'];
 const FILE_TYPES = ['csv', 'json', 'parquet'];
+/** Statuses a file can have: the spec's, those REFERENCE.md quotes from the provider, and `started` (being prepared). */
+const STATUSES = ['pending', 'started', 'completed', 'available', 'error', 'downloaded', 'consumed'];
 
 export interface TransferListQuery {
   /** Case-insensitive substring of the description. */
@@ -59,6 +61,7 @@ export function parseListQuery(params: URLSearchParams): Parsed {
   const file_type = multi(params, 'file_type');
   for (const t of file_type ?? []) if (!FILE_TYPES.includes(t)) reasons.push(`file_type must be one of ${FILE_TYPES.join(', ')} (got ${JSON.stringify(t)})`);
   const status = multi(params, 'status');
+  for (const st of status ?? []) if (!STATUSES.includes(st)) reasons.push(`status must be one of ${STATUSES.join(', ')} (got ${JSON.stringify(st)})`);
 
   const bounds: TransferListQuery['bounds'] = [];
   for (const field of TIMESTAMP_FIELDS) {

@@ -1,0 +1,85 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Universe } from '../sandbox/universe.js';
+
+// The sandbox's own memory while it serves a backfill's worst case: many requests for big parties (the big
+// litigants and public entities of a 1,000,000-lawsuit universe, thousands of lawsuits each), every one kept
+// with its responses for the whole run. The sandbox runs in a child process so that its peak RSS (VmHWM) is
+// its own; each request is polled to completion and its first page read (every tenth its last page too), and
+// the key's merged listing is read at several depths, as a sweep over the night would.
+
+const CLI = fileURLToPath(new URL('../cli/main.js', import.meta.url));
+const LAWSUITS = 1_000_000;
+const SEED = 1;
+
+export interface SandboxMemoryFigures { requests: number; items: number; peakRssMb: number; ms: number; heldAtEnd: number }
+
+function startChild(): Promise<{ url: string; pid: number; stop(): void }> {
+  // The heap budget of the CLI's shebang: the sandbox as `npx lawsuit-etl sandbox` runs it.
+  const child = spawn(process.execPath, ['--max-old-space-size=128', '--max-semi-space-size=4', CLI, 'sandbox', '--port', '0', '--seed', String(SEED), '--lawsuits', String(LAWSUITS),
+    '--rate-limit', '100000000', '--court-delay-ms', '0', '--boot-id', 'bench'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (c) => reject(new Error(`sandbox exited (${c})`)));
+    child.stdout.once('data', (d: Buffer) => {
+      child.removeAllListeners('exit');
+      resolve({ url: d.toString().split('\n')[0].trim(), pid: child.pid!, stop: () => child.kill('SIGTERM') });
+    });
+  });
+}
+
+function peakRss(pid: number): number {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+async function json(url: string, init?: RequestInit): Promise<any> {
+  const res = await fetch(url, { ...init, headers: { 'api-key': 'sandbox-key', 'content-type': 'application/json', ...(init?.headers ?? {}) } });
+  if (res.status !== 200) throw new Error(`${init?.method ?? 'GET'} ${url.replace(/\?.*/, '')}: ${res.status}`);
+  return res.json();
+}
+
+/** `requests` big-party requests, `concurrency` at a time. */
+export async function sandboxMemory(requests: number, concurrency = 32): Promise<SandboxMemoryFigures> {
+  const u = new Universe({ seed: SEED, lawsuits: LAWSUITS });
+  const parties = [
+    ...Array.from({ length: u.cast.companies.big }, (_, k) => u.cast.companies.document(k)),
+    ...u.entities.list.map((e) => e.document),
+  ];
+  const t0 = Date.now();
+  const sb = await startChild();
+  let peak = 0;
+  const timer = setInterval(() => { peak = Math.max(peak, peakRss(sb.pid)); }, 100);
+  let items = 0;
+  try {
+    let next = 0;
+    const worker = async () => {
+      for (let k = next++; k < requests; k = next++) {
+        const search = { search_type: 'cnpj', search_key: parties[k % parties.length] };
+        const r = await json(`${sb.url}/requests`, { method: 'POST', body: JSON.stringify({ search }) });
+        for (;;) {
+          const s = await json(`${sb.url}/requests/${r.request_id}`);
+          if (s.status === 'completed') break;
+          await new Promise((res) => setTimeout(res, 100));
+        }
+        const first = await json(`${sb.url}/responses?request_id=${r.request_id}&page=1&page_size=100`);
+        items += first.all_count;
+        if (k % 10 === 0 && first.all_pages_count > 1) await json(`${sb.url}/responses?request_id=${r.request_id}&page=${first.all_pages_count}&page_size=100`);
+      }
+    };
+    await Promise.all(Array.from({ length: concurrency }, worker));
+    for (let depth = 0; depth < 10; depth++) {
+      await json(`${sb.url}/responses?page=${1 + depth * Math.floor(items / 1000)}&page_size=100&order_by=created_at&order=asc`);
+    }
+    const stats = await json(`${sb.url}/_sandbox/stats`);
+    peak = Math.max(peak, peakRss(sb.pid));
+    return { requests, items, peakRssMb: Math.round(peak), ms: Date.now() - t0, heldAtEnd: stats.requests_held };
+  } finally {
+    clearInterval(timer);
+    sb.stop();
+  }
+}
