@@ -70,6 +70,19 @@ export class ResponsesResource {
   }
 
   /**
+   * One page of the responses of every request of the key (no `request_id`), with filters whose names are the
+   * caller's (the spec gives them by meaning only: configuration, README "Spec gaps").
+   */
+  async listAcross(query: Record<string, string | number | undefined>, opts: { priority?: number } = {}): Promise<Page<ResponseItem>> {
+    const res = await this.http.call({
+      base: 'requests', method: 'GET', path: '/responses', route: 'GET /responses', query: { ...query }, priority: opts.priority,
+      parse: (b) => readEnvelope(b, parseResponseItem),
+      parseText: parseResponsesPage,
+    });
+    return res.body;
+  }
+
+  /**
    * Every page of one request's responses in creation order. Each page carries its number and the
    * request_status seen with it, so a caller can stop at a still-running request and resume later.
    */

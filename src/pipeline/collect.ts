@@ -1,49 +1,72 @@
 import type { RequestObject } from '../api/types.js';
-import { markRequest, pagesLoaded } from '../warehouse/ledger.js';
+import { codeOf } from '../shared/failure-policy.js';
+import { markRequest } from '../warehouse/ledger.js';
 import type { RunContext } from './context.js';
 import type { PageSink } from './page-sink.js';
+import type { PageSizer } from './page-size.js';
 
-// Reading a finished request's pages. Each page goes to the warehouse with its ledger row in one
-// transaction (the sink may group it with other pages), so a run that dies between pages resumes at the
-// first page not recorded, and a page is never loaded twice. Pages are streamed: the sink bounds how many
-// items wait in memory.
+// Reading a finished request's responses on their own (`GET /responses?request_id=`), page by page. Each page
+// goes to the warehouse with its ledger entry in one transaction (the sink may group it with other pages), so
+// a run that dies between pages resumes where the ledger stands, and a response is never loaded twice.
+//
+// The ledger keeps an item offset, not a page number (read-ledger.ts): the page size follows the size of the
+// items (page-size.ts), and page p of size s holds items (p-1)·s .. p·s-1 of the request, so reading on from
+// offset k asks for the page holding item k and drops the items before it. A completed request's responses
+// no longer change, so offsets are stable. A page refused as too large is asked for again one item at a time.
 
 export interface Collected { requestId: string; pages: number }
 
 /**
- * Most pages one request is read for (a million items at 100 a page). A listing that announces more is
- * believed no further: the warning names it and the request is kept as read that far.
+ * Most responses one request is read for (10,000 pages of 100). A listing that announces more is believed no
+ * further: the warning names it and the request is kept as read that far.
  */
-export const MAX_PAGES_PER_REQUEST = 10_000;
+export const MAX_ITEMS_PER_REQUEST = 1_000_000;
 
-export async function collectRequest(ctx: RunContext, req: RequestObject, sink: PageSink): Promise<Collected> {
+export async function collectRequest(ctx: RunContext, req: RequestObject, sink: PageSink, sizer: PageSizer): Promise<Collected> {
   const requestId = req.request_id;
   await ctx.wh.transaction(() => markRequest(ctx.wh, requestId, {
     status: req.status, completed_at: req.updated_at ?? new Date().toISOString(), last_polled_at: new Date(),
   }));
-  const [stored] = await ctx.wh.all<{ all_pages_count: number | null }>('SELECT all_pages_count FROM requests WHERE request_id = $1', [requestId]);
-  const done = await pagesLoaded(ctx.wh, requestId);
-  let total = stored?.all_pages_count ?? undefined;
+  const [stored] = await ctx.wh.all<{ items_loaded: number; loaded_at: Date | null }>(
+    'SELECT items_loaded, loaded_at FROM requests WHERE request_id = $1', [requestId]);
+  if (stored?.loaded_at) return { requestId, pages: 0 };
+  let offset = stored?.items_loaded ?? 0;
   let pages = 0;
   const commits: Array<Promise<unknown>> = [];
-  for (let page = 1; total === undefined || page <= Math.max(total, 1); page++) {
-    if (done.has(page) && total !== undefined) continue;
+  for (;;) {
     if (ctx.signal.aborted && pages > 0) break;
-    const res = await ctx.api.responses.list({ request_id: requestId, page, page_size: ctx.cfg.pageSize, order: 'asc' });
-    // What the listing announces is checked against what arrives: an empty page ends the walk whatever the
-    // count said (a listing claiming a billion pages of nothing must not be read a billion times).
-    let announced = res.allPagesCount;
-    if (res.items.length === 0 && announced >= page) {
-      ctx.log.warn({ request_id: requestId, page, announced }, 'GET /responses announced more pages than it has: an empty page ends the walk');
-      announced = page - 1;
-    } else if (announced > MAX_PAGES_PER_REQUEST) {
-      ctx.log.warn({ request_id: requestId, announced, ceiling: MAX_PAGES_PER_REQUEST }, 'GET /responses announced more pages than the ceiling per request: reading no further than the ceiling');
-      announced = MAX_PAGES_PER_REQUEST;
+    const size = sizer.size();
+    const page = Math.floor(offset / size) + 1;
+    const skip = offset - (page - 1) * size;
+    let res;
+    try {
+      res = await ctx.api.responses.list({ request_id: requestId, page, page_size: size, order: 'asc' });
+    } catch (e) {
+      if (codeOf(e) === 'API_TOO_LARGE' && sizer.refused(size)) {
+        ctx.log.warn({ request_id: requestId, page_size: size }, 'a page of responses was too large to read: reading it again in smaller pages');
+        continue;
+      }
+      throw e;
     }
-    total = announced;
-    commits.push(sink.add({ requestId, page, allPagesCount: announced, items: res.items }).then(() => ctx.progress?.('pages', 'tick', 1)));
     pages++;
-    if (res.items.length === 0) break;
+    sizer.measured(res.items);
+    const fresh = res.items.slice(skip);
+    // What the listing announces is checked against what arrives: a short page (an empty one above all) ends
+    // the walk whatever the count said, so a listing claiming a billion items of nothing is read once.
+    let total = res.allCount;
+    let end = res.items.length < size || total <= (page - 1) * size + res.items.length;
+    if (res.items.length < size && total > (page - 1) * size + res.items.length) {
+      ctx.log.warn({ request_id: requestId, page, announced: total }, 'GET /responses announced more responses than it has: a short page ends the walk');
+      total = offset + fresh.length;
+    } else if (!end && offset + fresh.length >= MAX_ITEMS_PER_REQUEST) {
+      ctx.log.warn({ request_id: requestId, announced: total, ceiling: MAX_ITEMS_PER_REQUEST }, 'GET /responses announced more responses than the ceiling per request: reading no further than the ceiling');
+      end = true;
+    }
+    await sink.room();
+    commits.push(sink.add({ items: fresh, ledger: [{ kind: 'span', requestId, from: offset, count: fresh.length, total, complete: end }] })
+      .then(() => ctx.progress?.('pages', 'tick', 1)));
+    offset += fresh.length;
+    if (end) break;
   }
   await Promise.all(commits);
   return { requestId, pages };

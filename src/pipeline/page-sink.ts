@@ -1,17 +1,20 @@
 import type { ResponseItem } from '../api/types.js';
 import { itemBytes, loadResponseItems, type LoadCounts } from '../warehouse/load.js';
-import { recordPages } from '../warehouse/page-ledger.js';
+import { recordReads, type ReadEntry } from '../warehouse/read-ledger.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { failpoint } from '../shared/failpoint.js';
 
 // Group commit for response pages. A load transaction has a fixed cost (staging, merges) that dwarfs one
 // small page, so pages that arrive while a transaction runs wait and go together into the next one, with
-// their ledger rows: a page is still either wholly loaded and recorded, or neither. At most `maxItems` items,
-// and `maxBytes` of their text, wait in memory; a caller adding more waits for the warehouse (backpressure).
+// their ledger entries (read-ledger.ts): a page is still either wholly loaded and recorded, or neither, and
+// entries commit in the order they were added (a sweep's cursor never gets ahead of its responses, a request
+// handed to per-request reading is reset after the sweep's last page of it). At most `maxItems` items, and
+// `maxBytes` of their text, wait in memory; a caller waits for room (backpressure).
 // The bytes bound is the loader's own batch budget (load-budget.ts): a group commit of twenty pages of large
 // lawsuits must not become one transaction DuckDB cannot hold.
 
-export interface PendingPage { requestId: string; page: number; allPagesCount: number; items: readonly ResponseItem[] }
+/** What a page brings: its responses (those to load) and the ledger entries that record them. */
+export interface PendingPage { items: readonly ResponseItem[]; ledger: readonly ReadEntry[] }
 
 export interface PageSinkOptions {
   runId: string;
@@ -35,10 +38,18 @@ export class PageSink {
 
   constructor(private readonly wh: Warehouse, private readonly opts: PageSinkOptions) {}
 
-  /** Resolves once the page is committed (with the counts of the whole batch it went in). */
-  async add(page: PendingPage): Promise<LoadCounts> {
+  /**
+   * Resolves once there is room for another page. Await it before reading the next page, so that pages read
+   * faster than the warehouse loads them wait on the provider, not in memory.
+   */
+  async room(): Promise<void> {
     const maxBytes = this.opts.maxBytes ?? this.wh.budget.batchBytes;
     while (this.buffered >= (this.opts.maxItems ?? 500) || this.bufferedBytes >= maxBytes) await new Promise<void>((r) => this.space.push(r));
+  }
+
+  /** Resolves once the page is committed (with the counts of the whole batch it went in). */
+  async add(page: PendingPage): Promise<LoadCounts> {
+    await this.room();
     const bytes = pageBytes(page);
     const done = new Promise<LoadCounts>((resolve, reject) => this.buffer.push({ page, bytes, resolve, reject }));
     this.buffered += page.items.length;
@@ -63,7 +74,7 @@ export class PageSink {
     try {
       const counts = await this.wh.transaction(async () => {
         const c = await loadResponseItems(this.wh, items, { runId: this.opts.runId, source: this.opts.source ?? 'async', batchSize: Math.max(items.length, 1) });
-        await recordPages(this.wh, batch.map(({ page }) => ({ requestId: page.requestId, page: page.page, items: page.items.length, allPagesCount: page.allPagesCount })));
+        await recordReads(this.wh, batch.flatMap((w) => w.page.ledger));
         return c;
       });
       failpoint('collect.after-commit');

@@ -7,6 +7,8 @@ export interface DocumentHistory {
   lastSuccessAt?: Date;
   /** A request submitted earlier (or its submission started) that has not been fully loaded yet. */
   outstandingRequestId?: string;
+  /** Responses of the last fully loaded search (what tonight's answer is likely to hold). */
+  lastResponses?: number;
 }
 
 export interface PlanOptions {
@@ -15,6 +17,8 @@ export interface PlanOptions {
   force: boolean;
   /** Responses page size, to estimate the calls needed. */
   pageSize: number;
+  /** How responses will be read (config `responsesStrategy`), to estimate the calls needed. Default per-request. */
+  strategy?: 'sweep' | 'per-request';
 }
 
 export interface PlannedSearch { doc: DocumentSpec; search: Search; searchHash: string }
@@ -27,8 +31,12 @@ export interface RunPlan {
   /** Documents searched recently enough (younger than freshnessDays) to be left alone. */
   fresh: Array<PlannedSearch & { lastSuccessAt: Date }>;
   onDemand: number;
-  /** Lower bound of the API calls the plan costs: one submission each, one batched poll round per 100
-   * outstanding requests, one page each; more pages and poll rounds cost more. */
+  /**
+   * Estimate of the API calls the plan costs: one submission each, one batched poll round per 100 outstanding
+   * requests, and the response pages: per request, one page of each request per `pageSize` responses it had last
+   * time (one for a search never answered before); swept across requests, one page per `pageSize` responses
+   * in all. More poll rounds, and answers larger than last time, cost more.
+   */
   expectedCalls: number;
 }
 
@@ -64,7 +72,11 @@ export function planRun(docs: DocumentSpec[], history: Map<string, DocumentHisto
       if (doc.onDemand) plan.onDemand++;
     }
   }
-  const requests = plan.submit.length + plan.resume.length;
-  plan.expectedCalls = requests === 0 ? 0 : plan.submit.length + Math.ceil(requests / 100) + requests;
+  const reading = [...plan.submit, ...plan.resume].map((p) => history.get(p.searchHash)?.lastResponses ?? 0);
+  const requests = reading.length;
+  const pages = opts.strategy === 'sweep'
+    ? Math.max(1, Math.ceil(reading.reduce((a, b) => a + b, 0) / opts.pageSize))
+    : reading.reduce((n, items) => n + Math.max(1, Math.ceil(items / opts.pageSize)), 0);
+  plan.expectedCalls = requests === 0 ? 0 : plan.submit.length + Math.ceil(requests / 100) + pages;
   return plan;
 }

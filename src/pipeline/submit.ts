@@ -70,7 +70,8 @@ async function forgetReusedId(ctx: RunContext, requestId: string): Promise<void>
   if (!prior) return;
   ctx.log.warn({ request_id: requestId, earlier_run: prior.run_id }, 'the provider answered a request id this warehouse already holds for an earlier request; its old page ledger is forgotten');
   await ctx.wh.run('DELETE FROM request_pages WHERE request_id = $1', [requestId]);
-  await ctx.wh.run(`UPDATE requests SET pages_loaded = 0, items_loaded = 0, all_pages_count = NULL, completed_at = NULL, error = NULL
+  await ctx.wh.run(`UPDATE requests SET pages_loaded = 0, items_loaded = 0, all_pages_count = NULL, completed_at = NULL, error = NULL,
+      loaded_at = NULL, items_total = NULL, strategy = NULL, sweep_id = NULL
     WHERE request_id = $1`, [requestId]);
 }
 

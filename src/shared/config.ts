@@ -59,7 +59,36 @@ export interface Config {
   skipTransfer: boolean;
   /** Skip the export step of `run`. */
   skipExport: boolean;
+  /**
+   * How responses are read. `sweep` (default): `GET /responses` without `request_id`, across the night's
+   * requests by creation time, checked on its pages and falling back to `per-request` reading at once when the
+   * provider does not honour its filters; `per-request`: `GET /responses?request_id=` for each request.
+   */
+  responsesStrategy: 'sweep' | 'per-request';
+  /** Names of the `GET /responses` filters the sweep sends (the spec names them by meaning only). Default the sandbox's. */
+  sweepParams: SweepParams;
 }
+
+/**
+ * The query parameters of the responses listing the sweep uses (`LAWSUIT_SWEEP_PARAMS`, e.g.
+ * `created_gte=createdFrom,created_lte=createdTo,order_by=sort:createdAt,order=direction:ASC`).
+ */
+export interface SweepParams {
+  /** Response created_at greater than or equal to. Default `created_at_gte`. */
+  createdGte: string;
+  /** Response created_at lower than or equal to. Default `created_at_lte`. */
+  createdLte: string;
+  /** The field-to-sort-by parameter and its value for the creation date. Default `order_by`, `created_at`. */
+  orderBy: string;
+  orderByValue: string;
+  /** The sort-direction parameter and its value for ascending. Default `order`, `asc`. */
+  order: string;
+  orderAsc: string;
+}
+
+export const DEFAULT_SWEEP_PARAMS: Readonly<SweepParams> = {
+  createdGte: 'created_at_gte', createdLte: 'created_at_lte', orderBy: 'order_by', orderByValue: 'created_at', order: 'order', orderAsc: 'asc',
+};
 
 /** The commands whose configuration is checked, and what each needs. */
 export const COMMAND_NEEDS = {
@@ -213,6 +242,8 @@ export function loadConfig(input: ConfigInput = {}): Config {
     sandboxForbid: pick(undefined, 'LAWSUIT_SANDBOX_FORBID', 'sandbox_forbid'),
     skipTransfer: bool('skip-transfer', 'LAWSUIT_SKIP_TRANSFER', 'skip_transfer'),
     skipExport: bool('skip-export', 'LAWSUIT_SKIP_EXPORT', 'skip_export'),
+    responsesStrategy: responsesStrategy(pick(undefined, 'LAWSUIT_RESPONSES_STRATEGY', 'responses_strategy'), problems),
+    sweepParams: sweepParams(pick(undefined, 'LAWSUIT_SWEEP_PARAMS', 'sweep_params'), problems),
   };
   if (!dryRun) {
     // The folders the command will write, checked now: a folder that cannot be written is a configuration
@@ -306,6 +337,39 @@ export function addressProblem(v: string): string | undefined {
 /** An address fit to print: its user and password replaced, its query dropped. */
 export function redactAddress(v: string): string {
   return v.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/i, '$1[redacted]@').replace(/\?.*$/s, '?[redacted]');
+}
+
+function responsesStrategy(v: string | undefined, problems: string[]): Config['responsesStrategy'] {
+  if (v === undefined || v === 'sweep') return 'sweep';
+  if (v === 'per-request' || v === 'per_request') return 'per-request';
+  problems.push(`LAWSUIT_RESPONSES_STRATEGY=${JSON.stringify(v)} is not a strategy (allowed: sweep, per-request)`);
+  return 'sweep';
+}
+
+const PARAM_TOKEN = /^[A-Za-z0-9_.~[\]-]{1,64}$/;
+
+/** `role=name[:value]` pairs over the defaults; roles created_gte, created_lte (name only), order_by, order (name and value). */
+export function sweepParams(v: string | undefined, problems: string[]): SweepParams {
+  const out: SweepParams = { ...DEFAULT_SWEEP_PARAMS };
+  if (v === undefined || v.trim() === '') return out;
+  const bad = (why: string) => problems.push(`LAWSUIT_SWEEP_PARAMS=${JSON.stringify(v.slice(0, 200))}: ${why} (form: created_gte=NAME,created_lte=NAME,order_by=NAME:VALUE,order=NAME:VALUE)`);
+  for (const part of v.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const m = /^([a-z_]+)=([^:]*)(?::(.*))?$/.exec(part);
+    if (!m) { bad(`${JSON.stringify(part)} is not role=name`); continue; }
+    const [, role, name, value] = m;
+    if (!PARAM_TOKEN.test(name) || (value !== undefined && !PARAM_TOKEN.test(value))) { bad(`${JSON.stringify(part)} has a name or value that is not a plain query token`); continue; }
+    if (role === 'created_gte' || role === 'created_lte') {
+      if (value !== undefined) { bad(`${role} takes a name only`); continue; }
+      out[role === 'created_gte' ? 'createdGte' : 'createdLte'] = name;
+    } else if (role === 'order_by') {
+      out.orderBy = name;
+      if (value !== undefined) out.orderByValue = value;
+    } else if (role === 'order') {
+      out.order = name;
+      if (value !== undefined) out.orderAsc = value;
+    } else bad(`unknown role ${JSON.stringify(role)} (allowed: created_gte, created_lte, order_by, order)`);
+  }
+  return out;
 }
 
 function memoryLimit(v: string, problems: string[]): string {

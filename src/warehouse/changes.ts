@@ -54,8 +54,7 @@ SELECT * FROM (
          row_number() OVER (PARTITION BY search_type, search_key, coalesce(on_demand, false), coalesce(lawsuit_instance, -1)
                             ORDER BY coalesce(completed_at, created_at) DESC NULLS LAST, request_id DESC) AS rn
   FROM requests
-  WHERE status = 'completed' AND all_pages_count IS NOT NULL AND pages_loaded >= all_pages_count
-    AND search_type IS NOT NULL AND search_key IS NOT NULL
+  WHERE loaded_at IS NOT NULL AND search_type IS NOT NULL AND search_key IS NOT NULL
 ) WHERE rn = 1`;
 
 const INSERT = `INSERT INTO lawsuit_changes (run_id, code, instance, change, detail, old_value, new_value, search_type, search_key, detected_at)`;

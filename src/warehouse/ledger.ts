@@ -176,16 +176,16 @@ export interface StoredRequest {
   lawsuit_instance: number | null; status: string | null; created_at: Date | null; completed_at: Date | null;
   run_id: string | null; document_line: number | null; search: string | null; submitted_at: Date | null;
   all_pages_count: number | null; pages_loaded: number; items_loaded: number; last_polled_at: Date | null; error: string | null;
+  loaded_at: Date | null; strategy: string | null; sweep_id: string | null; items_total: number | null;
 }
 
 /**
- * Requests still owed work: not completed, or completed with pages not yet loaded (all_pages_count unknown
- * counts as not loaded). Cancelled ones are left out: the pipeline submits those again as new requests.
+ * Requests still owed work: not fully loaded (`loaded_at`, read-ledger.ts). Cancelled ones are left out: the
+ * pipeline submits those again as new requests.
  */
 export async function outstandingRequests(wh: Warehouse): Promise<StoredRequest[]> {
   return wh.all<StoredRequest>(`SELECT * FROM requests
-    WHERE coalesce(status, '') <> 'cancelled'
-      AND (coalesce(status, '') <> 'completed' OR all_pages_count IS NULL OR pages_loaded < all_pages_count)
+    WHERE coalesce(status, '') <> 'cancelled' AND loaded_at IS NULL
     ORDER BY created_at NULLS LAST, request_id`);
 }
 
@@ -217,8 +217,7 @@ export async function recordRejections(wh: Warehouse, runId: string, rejections:
 /** When the same search last completed with every page loaded (for cache_ttl decisions), or undefined. */
 export async function lastSuccessfulSearch(wh: Warehouse, searchType: string, searchKey: string, onDemand: boolean): Promise<Date | undefined> {
   const [row] = await wh.all<{ last_at: Date | null }>(`SELECT max(coalesce(completed_at, created_at)) AS last_at FROM requests
-    WHERE search_type = $1 AND search_key = $2 AND coalesce(on_demand, false) = $3 AND status = 'completed'
-      AND all_pages_count IS NOT NULL AND pages_loaded >= all_pages_count`, [searchType, searchKey, onDemand]);
+    WHERE search_type = $1 AND search_key = $2 AND coalesce(on_demand, false) = $3 AND loaded_at IS NOT NULL`, [searchType, searchKey, onDemand]);
   return row?.last_at ?? undefined;
 }
 

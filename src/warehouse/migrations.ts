@@ -1,4 +1,5 @@
 import { ANALYTICS_MIGRATIONS } from './migrations-analytics.js';
+import { READING_MIGRATIONS } from './migrations-reading.js';
 import { SYNC_MIGRATIONS } from './migrations-sync.js';
 // The warehouse schema, as numbered migrations. A migration is never edited once released: a change is a new
 // version, so an old warehouse file upgrades by replaying only what it has not seen (schema_migrations).
@@ -313,4 +314,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 40, name: 'run stages', sql: runStages },
   { version: 41, name: 'load problems', sql: loadProblems },
   { version: 42, name: 'texts too long for a column, in parts', sql: rawParts },
+  ...READING_MIGRATIONS,
 ];

@@ -4,6 +4,7 @@ import { walkPages } from '../../src/api/paginate.js';
 import type { RunContext } from '../../src/pipeline/context.js';
 import { collectRequest } from '../../src/pipeline/collect.js';
 import { PageSink } from '../../src/pipeline/page-sink.js';
+import { PageSizer } from '../../src/pipeline/page-size.js';
 import { pollUntilFinished } from '../../src/pipeline/poll.js';
 import { runTransfer } from '../../src/pipeline/transfer.js';
 import { loadConfig } from '../../src/shared/config.js';
@@ -42,12 +43,12 @@ describe('listings that lie', () => {
     const { ctx, logs } = await context();
     await upsertRequest(ctx.wh, { request_id: REQ, status: 'pending' });
     const sink = new PageSink(ctx.wh, { runId: ctx.runId });
-    const r = await collectRequest(ctx, requestObject(REQ, 'completed') as never, sink);
+    const r = await collectRequest(ctx, requestObject(REQ, 'completed') as never, sink, new PageSizer({ max: 100, targetBytes: 4e6 }));
     expect(r.pages).toBe(1);
     expect(stub.calls).toHaveLength(1);
-    expect(logs()).toContain('GET /responses announced more pages than it has');
-    const [row] = await ctx.wh.all<{ all_pages_count: number; pages_loaded: number }>('SELECT all_pages_count, pages_loaded FROM requests');
-    expect(row).toEqual({ all_pages_count: 0, pages_loaded: 1 });
+    expect(logs()).toContain('GET /responses announced more responses than it has');
+    const [row] = await ctx.wh.all<{ items_total: number; items_loaded: number; loaded: boolean }>('SELECT items_total, items_loaded, loaded_at IS NOT NULL AS loaded FROM requests');
+    expect(row).toEqual({ items_total: 0, items_loaded: 0, loaded: true });
   });
 
   it('a requests listing whose links.next points back to itself: the poll round ends with a warning', async () => {

@@ -6,10 +6,12 @@ import { markRequest } from '../../warehouse/ledger.js';
 import { collectRequest } from '../collect.js';
 import type { RunContext } from '../context.js';
 import { PageSink } from '../page-sink.js';
+import { PageSizer } from '../page-size.js';
 import type { PlannedSearch } from '../plan.js';
 import { pollUntilFinished, type Waiting } from '../poll.js';
 import type { ItemFailure, NightData, Stage, StageReport } from '../stage.js';
 import { resolveOpenIntents, submitOne } from '../submit.js';
+import { ResponseSweep } from '../sweep/sweep.js';
 import { planNight } from './documents.js';
 
 // The asynchronous half of a night: submit, poll, collect. Submissions, polling and page loading overlap;
@@ -20,6 +22,10 @@ import { planNight } from './documents.js';
 // refused; a refusal of the key (401) stops everything, here and in every later stage. What is still running
 // when the wait budget runs out stays outstanding in the ledger; the next run collects it without buying it
 // again.
+//
+// Responses are read by the sweep across requests (sweep/sweep.ts) unless the configuration says per request;
+// a request the sweep cannot take (created before what it already read, adopted after a crash, resumed from an
+// older night) and every request once the sweep has stopped for the night are read per request (collect.ts).
 
 /** Cancelled requests are submitted again, at most this many times per document in one run. */
 const MAX_RESUBMITS = 5;
@@ -37,10 +43,17 @@ interface SearchCounts {
   submitted: number; adopted: number; resumed: number; completed: number; still_running: number; failed: number;
   resubmitted_cancelled: number; resubmitted_lost: number; not_searched: number; pages: number; polls: number; probes: number;
   load_problems: number;
+  /** Listing pages read by the sweep across requests (included in `pages`), its other calls, and what it read. */
+  sweep_pages: number; sweep_calls: number; sweep_responses: number; sweep_skipped: number;
+  /** Requests read per request, and requests the sweep handed over to per-request reading. */
+  per_request: number; handed_over: number;
+  /** 1 when the sweep stopped for the night (the provider did not honour its filters, or it cost more). */
+  sweep_stopped: number;
 }
 
 async function searchDocuments(ctx: RunContext, night: NightData): Promise<StageReport> {
-  const stored = await ctx.wh.all<{ request_id: string; created_at: Date | null }>(`SELECT request_id, created_at FROM requests`);
+  const stored = await ctx.wh.all<{ request_id: string; created_at: Date | null; strategy: string | null; sweep_id: string | null }>(
+    `SELECT request_id, created_at, strategy, sweep_id FROM requests`);
   const adopted = await resolveOpenIntents(ctx, new Set(stored.map((r) => r.request_id)));
   // An interrupted submission adopted just now is outstanding, not to be submitted again: plan afresh.
   const plan = adopted > 0 ? await planNight(ctx, night.list!) : night.plan!;
@@ -48,16 +61,14 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
   const counts: SearchCounts = {
     submitted: 0, adopted, resumed: plan.resume.length, completed: 0, still_running: 0, failed: 0, resubmitted_cancelled: 0,
     resubmitted_lost: 0, not_searched: 0, pages: 0, polls: 0, probes: 0, load_problems: 0,
+    sweep_pages: 0, sweep_calls: 0, sweep_responses: 0, sweep_skipped: 0, per_request: 0, handed_over: 0, sweep_stopped: 0,
   };
   const failures: ItemFailure[] = [];
 
   const createdAt = new Map(stored.map((r) => [r.request_id, r.created_at?.getTime() ?? Date.now()]));
+  const storedRow = new Map(stored.map((r) => [r.request_id, r]));
   const waiting = new Map<string, Waiting>();
   const owner = new Map<string, PlannedSearch>();
-  for (const r of plan.resume) {
-    waiting.set(r.requestId, { requestId: r.requestId, createdAt: createdAt.get(r.requestId) ?? Date.now(), resumed: true });
-    owner.set(r.requestId, r);
-  }
   ctx.progress?.('documents', 'total', plan.submit.length + plan.resume.length);
   ctx.progress?.('documents', 'tick', 0);
 
@@ -73,6 +84,11 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
   // Every request being read holds a page in memory while the warehouse catches up; reading a few at a time
   // keeps memory flat whatever the volume (the warehouse, not the API, is the bottleneck of this stage).
   const readers = new PQueue({ concurrency: COLLECT_CONCURRENCY });
+  // Pages of a few MB whatever the items weigh (page-size.ts): the loader's batch budget holds two.
+  const sizer = new PageSizer({ max: ctx.cfg.pageSize, targetBytes: Math.floor(ctx.wh.budget.batchBytes / 2) });
+  // At most this many submissions are on their way at once: the sweep reads nothing created after the requests
+  // it knows while one is unanswered (sweep/members.ts), so a whole list queued at once would hold it back.
+  const submitting = new PQueue({ concurrency: ctx.cfg.maxConcurrency });
 
   const fail = (p: PlannedSearch, e: unknown): void => {
     const reach = reachOf(e, 'item');
@@ -90,13 +106,62 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
     ctx.log.error({ line: p.doc.line, search_type: p.search.search_type, code }, `search failed: ${(e as Error).message}`);
   };
 
+  /** Reads a finished request on its own (once any hand-over from the sweep is in the ledger). */
+  const readAlone = (req: RequestObject): void => {
+    const p = owner.get(req.request_id);
+    counts.per_request++;
+    pending.push(readers.add(async () => {
+      await sweep?.ready(req.request_id);
+      return collectRequest(ctx, req, sink, sizer);
+    }).then((c) => {
+      counts.completed++;
+      counts.pages += c.pages;
+      ctx.progress?.('documents', 'tick', 1);
+    }, (e) => {
+      if (codeOf(e) === 'API_NOT_FOUND') return onLost(req.request_id, (e as Error).message);
+      // A refusal (403, 401) stops the stage or the run through fail(); a stage-wide failure of our own (the
+      // warehouse, the disk) ends the stage as failed.
+      if (p && (reachOf(e, 'item') === 'item' || ruleFor(e).refused)) fail(p, e);
+      else if (ruleFor(e).refused) refusedStage(e);
+      else unexpected ??= e;
+    }));
+  };
+  const refusedStage = (e: unknown): void => {
+    if (stop) return;
+    stop = { error: e, reach: reachOf(e, 'stage') === 'run' ? 'run' : 'stage' };
+    ctx.log.error({ code: codeOf(e) }, `searching stopped: ${(e as Error).message}`);
+  };
+
+  const sweep = ctx.cfg.responsesStrategy === 'sweep' ? await ResponseSweep.open(ctx, sink, sizer, {
+    loaded: () => {
+      counts.completed++;
+      ctx.progress?.('documents', 'tick', 1);
+    },
+    perRequest: (req) => readAlone(req),
+    note: (text) => (night.notes ??= []).push(text),
+    refused: (e) => refusedStage(e),
+  }) : undefined;
+  if (!sweep) await ResponseSweep.close(ctx, sink, 'the run reads responses per request (LAWSUIT_RESPONSES_STRATEGY)');
+  const rejoined = (row: (typeof stored)[number] | undefined): boolean => (row && sweep ? sweep.resume(row) : false);
+  const orphans: string[] = [];
+  for (const r of plan.resume) {
+    const row = storedRow.get(r.requestId);
+    waiting.set(r.requestId, { requestId: r.requestId, createdAt: createdAt.get(r.requestId) ?? Date.now(), resumed: true });
+    owner.set(r.requestId, r);
+    // A request a sweep had, which does not rejoin this one, is read per request from its first response.
+    if (!rejoined(row) && row?.strategy === 'sweep') orphans.push(r.requestId);
+  }
+  if (orphans.length > 0) await sink.add({ items: [], ledger: [{ kind: 'to_per_request', requestIds: orphans }] });
+
   const go = (): boolean => !ctx.signal.aborted && !stop && !unexpected;
-  const submit = async (p: PlannedSearch): Promise<void> => {
+  const submit = (p: PlannedSearch): Promise<void> => submitting.add(async () => {
     if (!go()) { counts.not_searched++; return; }
+    const token = sweep?.submitting();
     try {
       const { request } = await submitOne(ctx, p, known, go);
       known.add(request.request_id);
       owner.set(request.request_id, p);
+      await sweep?.admit(request);
       waiting.set(request.request_id, { requestId: request.request_id, createdAt: Date.parse(request.created_at) || Date.now() });
       counts.submitted++;
     } catch (e) {
@@ -104,8 +169,10 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
       if (codeOf(e) === 'REQUEST_NOT_SUBMITTED' || (ctx.signal.aborted && codeOf(e) === 'API_CLOSED')) { counts.not_searched++; return; }
       if (reachOf(e, 'item') !== 'item') counts.not_searched++;
       fail(p, e);
+    } finally {
+      if (token !== undefined) sweep?.settled(token);
     }
-  };
+  });
 
   /** Submits a document's search again (after a cancel or a forgotten request), counted as `kind`. */
   const again = (p: PlannedSearch, kind: 'resubmitted_cancelled' | 'resubmitted_lost'): void => {
@@ -114,6 +181,7 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
   };
 
   const onCancelled = (req: RequestObject): void => {
+    sweep?.forget(req.request_id);
     const p = owner.get(req.request_id);
     pending.push(markRequest(ctx.wh, req.request_id, { status: 'cancelled', last_polled_at: new Date() }).catch((e) => { unexpected ??= e; }));
     if (!p) return;
@@ -129,6 +197,7 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
 
   /** The provider does not know the request (404): it is resubmitted once, recorded, and never waited on. */
   const onLost = (requestId: string, reason: string): void => {
+    sweep?.forget(requestId);
     const p = owner.get(requestId);
     pending.push(markRequest(ctx.wh, requestId, { status: 'lost', error: `the provider no longer knows this request (404): ${reason}`.slice(0, 500), last_polled_at: new Date() })
       .catch((e) => { unexpected ??= e; }));
@@ -144,18 +213,8 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
 
   const onFinished = (req: RequestObject): void => {
     if (req.status === 'cancelled') return onCancelled(req);
-    const p = owner.get(req.request_id);
-    pending.push(readers.add(() => collectRequest(ctx, req, sink)).then((c) => {
-      counts.completed++;
-      counts.pages += c.pages;
-      ctx.progress?.('documents', 'tick', 1);
-    }, (e) => {
-      if (codeOf(e) === 'API_NOT_FOUND') return onLost(req.request_id, (e as Error).message);
-      // A refusal (403, 401) stops the stage or the run through fail(); a stage-wide failure of our own (the
-      // warehouse, the disk) ends the stage as failed.
-      if (p && (reachOf(e, 'item') === 'item' || ruleFor(e).refused)) fail(p, e);
-      else unexpected ??= e;
-    }));
+    if (sweep?.isMember(req.request_id)) sweep.finished(req);
+    else readAlone(req);
   };
 
   const submissions = Promise.all(plan.submit.map(submit));
@@ -179,6 +238,21 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
   await submissions;
   // Settling a resubmission may add to `pending`: wait until it stops growing.
   for (let n = 0; n !== pending.length;) { n = pending.length; await Promise.all(pending); }
+  if (sweep) {
+    // What the sweep has not read yet is read now, but for SIGTERM and a stopped stage: then its cursor waits
+    // in the ledger. Requests still running leave it for per-request reading (outstanding for the next run).
+    try {
+      await sweep.finish({ drain: !ctx.signal.aborted && !stop && !unexpected });
+    } catch (e) {
+      unexpected ??= e;
+    }
+    for (let n = 0; n !== pending.length;) { n = pending.length; await Promise.all(pending); }
+    const f = sweep.figures;
+    Object.assign(counts, {
+      sweep_pages: f.pages, sweep_calls: f.calls, sweep_responses: f.read, sweep_skipped: f.skipped, handed_over: f.handedOver, sweep_stopped: f.stopped,
+    });
+    counts.pages += f.pages;
+  }
   if (unexpected) throw unexpected;
 
   counts.still_running = waiting.size;

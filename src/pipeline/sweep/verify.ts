@@ -1,0 +1,21 @@
+import type { SweepQuery } from './cursor.js';
+
+// Verify before trusting. The spec names the listing's filters by meaning only: whether the provider knows the
+// names we send is found out on the pages themselves. A provider that ignores them answers its whole history
+// (responses before the lower bound, or after the upper one), or ignores the order; either shows on a page,
+// and the page is then refused whole: nothing on it is loaded, and the run reads per request instead. (One that
+// answers an empty page is caught elsewhere: sweep.ts asks a request that seems to have no responses on its own.)
+
+/** Why a page cannot be trusted, or undefined. `times` are its responses' created_at (epoch ms), in order. */
+export function untrustedPage(q: SweepQuery, times: readonly number[], createdAt: readonly unknown[]): string | undefined {
+  for (let i = 0; i < times.length; i++) {
+    const t = times[i];
+    if (Number.isNaN(t)) return `a response has no readable created_at (${JSON.stringify(createdAt[i])?.slice(0, 40) ?? 'none'})`;
+    if (t < q.from) return `a response created at ${iso(t)} is before the lower bound asked for (${iso(q.from)}): the created_at filter is not honoured`;
+    if (q.until !== undefined && t > q.until) return `a response created at ${iso(t)} is after the upper bound asked for (${iso(q.until)}): the created_at filter is not honoured`;
+    if (i > 0 && t < times[i - 1]) return `responses are not in creation order (${iso(times[i - 1])} before ${iso(t)}): the order is not honoured`;
+  }
+  return undefined;
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString();

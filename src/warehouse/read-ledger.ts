@@ -1,0 +1,153 @@
+import type { Warehouse } from './warehouse.js';
+
+// The ledger of reading responses (migration 50), written in the same transaction as the responses it covers
+// (the page sink's), so that after a kill the warehouse and its ledger agree: a page is loaded and recorded, or
+// neither. Two ways of reading share it:
+//
+// - per request (`strategy = 'per_request'`): `items_loaded` is an item offset, the leading responses of the
+//   request in the provider's order already loaded; a page adds to it only when it starts where the offset stands.
+// - the sweep across requests (`strategy = 'sweep'`): `items_loaded` counts the request's responses the sweep
+//   loaded, and `response_sweeps` holds the sweep's cursor on the provider's created_at.
+//
+// Either way a request is fully loaded when `loaded_at` is set, the one definition every reader of the ledger uses.
+
+export type ReadStrategy = 'sweep' | 'per_request';
+
+/** Where the sweep stands, as stored with the responses it covers (src/pipeline/sweep/cursor.ts). */
+export interface StoredCursor {
+  /** Next lower bound (epoch ms, provider clock), undefined before the first page. */
+  from?: number;
+  page: number;
+  /** Page size of a query repeated at one bound (more than a page of responses in one millisecond). */
+  pageSize?: number;
+  /** Response ids already read at the bound's millisecond. */
+  seen: readonly string[];
+  /** Newest created_at (epoch ms) among the responses the sweep has read: a request created later may join it. */
+  high?: number;
+}
+
+/** One ledger change, applied in order within the page sink's transaction. */
+export type ReadEntry =
+  /** Per-request reading: `count` responses of the request from item `from` are loaded; `total` is what the listing announced. */
+  | { kind: 'span'; requestId: string; from: number; count: number; total: number; complete: boolean }
+  /** A page of the sweep: its cursor after the page, what it read, and the requests it completed. */
+  | {
+    kind: 'sweep'; sweepId: string; cursor: StoredCursor; read: number; skipped: number; pages: number;
+    ours: ReadonlyArray<{ requestId: string; items: number }>; complete: readonly string[];
+  }
+  /** Requests of a sweep handed to per-request reading (read again from their first response). */
+  | { kind: 'to_per_request'; requestIds: readonly string[] }
+  /** The sweep ends: `done`, `fallback` (the provider does not honour the filters), `switched` (costlier than per-request reading), `handed_over` (too old to resume). */
+  | { kind: 'sweep_status'; sweepId: string; status: 'done' | 'fallback' | 'switched' | 'handed_over'; reason?: string };
+
+const ids = (list: readonly string[]): string => JSON.stringify(list);
+
+/** Applies ledger entries in order. Call it in the transaction that loads their responses. */
+export async function recordReads(wh: Warehouse, entries: readonly ReadEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  await wh.transaction(async () => {
+    // Consecutive spans go together (a batch of small pages of large items carries hundreds): one statement.
+    let spans: Array<Extract<ReadEntry, { kind: 'span' }>> = [];
+    const flushSpans = async (): Promise<void> => {
+      if (spans.length === 0) return;
+      const rows = spans;
+      spans = [];
+      await recordSpans(wh, rows);
+    };
+    for (const e of entries) {
+      if (e.kind === 'span') { spans.push(e); continue; }
+      await flushSpans();
+      if (e.kind === 'sweep') await recordSweepPage(wh, e);
+      else if (e.kind === 'to_per_request') {
+        await wh.run(`UPDATE requests SET strategy = 'per_request', items_loaded = 0, items_total = NULL, loaded_at = NULL
+          WHERE request_id IN (SELECT unnest(from_json($1::JSON, '["VARCHAR"]'))) AND loaded_at IS NULL`, [ids(e.requestIds)]);
+      } else {
+        await wh.run(`UPDATE response_sweeps SET status = $2, reason = $3, updated_at = current_timestamp WHERE sweep_id = $1`,
+          [e.sweepId, e.status, e.reason ?? null]);
+      }
+    }
+    await flushSpans();
+  });
+}
+
+/**
+ * Spans of per-request reading. Pages of one request reach the ledger in the order read, so the spans of a
+ * request in one batch are contiguous: the offset moves to their end if their start is not past it (a span
+ * that starts beyond the offset would leave a hole, and is not counted).
+ */
+async function recordSpans(wh: Warehouse, spans: ReadonlyArray<Extract<ReadEntry, { kind: 'span' }>>): Promise<void> {
+  const byRequest = new Map<string, { from: number; to: number; total: number; complete: boolean }>();
+  for (const s of spans) {
+    const r = byRequest.get(s.requestId);
+    if (!r) byRequest.set(s.requestId, { from: s.from, to: s.from + s.count, total: s.total, complete: s.complete });
+    else Object.assign(r, { to: Math.max(r.to, s.from + s.count), total: s.total, complete: s.complete });
+  }
+  const rows = [...byRequest].map(([id, r]) => ({ id, ...r }));
+  await wh.run(`UPDATE requests SET items_loaded = greatest(requests.items_loaded, t."to"), items_total = t.total,
+      loaded_at = CASE WHEN t.complete THEN coalesce(requests.loaded_at, current_timestamp) ELSE requests.loaded_at END
+    FROM (SELECT unnest(from_json($1::JSON, '[{"id":"VARCHAR","from":"INTEGER","to":"INTEGER","total":"INTEGER","complete":"BOOLEAN"}]'), recursive := true)) t
+    WHERE requests.request_id = t.id AND requests.items_loaded >= t."from"`, [JSON.stringify(rows)]);
+}
+
+async function recordSweepPage(wh: Warehouse, e: Extract<ReadEntry, { kind: 'sweep' }>): Promise<void> {
+  if (e.ours.length > 0) {
+    await wh.run(`UPDATE requests SET items_loaded = requests.items_loaded + t.items
+      FROM (SELECT unnest(from_json($1::JSON, '[{"requestId":"VARCHAR","items":"INTEGER"}]'), recursive := true)) t
+      WHERE requests.request_id = t.requestId AND requests.strategy = 'sweep'`, [JSON.stringify(e.ours)]);
+  }
+  if (e.complete.length > 0) {
+    await wh.run(`UPDATE requests SET loaded_at = coalesce(loaded_at, current_timestamp), items_total = items_loaded
+      WHERE request_id IN (SELECT unnest(from_json($1::JSON, '["VARCHAR"]'))) AND strategy = 'sweep'`, [ids(e.complete)]);
+  }
+  const c = e.cursor;
+  await wh.run(`UPDATE response_sweeps SET updated_at = current_timestamp,
+      cursor_from = $2::TIMESTAMPTZ, cursor_page = $3, cursor_page_size = $4, cursor_seen = $5::JSON, high_at = $6::TIMESTAMPTZ,
+      pages = pages + $7, items_read = items_read + $8, items_ours = items_ours + $9, items_skipped = items_skipped + $10
+    WHERE sweep_id = $1`, [e.sweepId, c.from === undefined ? null : new Date(c.from), c.page, c.pageSize ?? null, ids(c.seen),
+    c.high === undefined ? null : new Date(c.high), e.pages, e.read, e.ours.reduce((n, o) => n + o.items, 0), e.skipped]);
+}
+
+export interface StoredSweep {
+  sweepId: string;
+  status: string;
+  updatedAt: Date;
+  cursor: StoredCursor;
+  pages: number;
+  itemsRead: number;
+  itemsOurs: number;
+  itemsSkipped: number;
+}
+
+/** The sweep still covering requests (status `active`), if any: the latest one. */
+export async function activeSweep(wh: Warehouse): Promise<StoredSweep | undefined> {
+  const [r] = await wh.all<{
+    sweep_id: string; status: string; updated_at: Date; cursor_from: Date | null; cursor_page: number; cursor_page_size: number | null;
+    cursor_seen: string | null; high_at: Date | null; pages: number; items_read: number; items_ours: number; items_skipped: number;
+  }>(`SELECT sweep_id, status, updated_at, cursor_from, cursor_page, cursor_page_size, cursor_seen::VARCHAR AS cursor_seen, high_at,
+      pages, items_read, items_ours, items_skipped
+    FROM response_sweeps WHERE status = 'active' ORDER BY started_at DESC LIMIT 1`);
+  if (!r) return undefined;
+  return {
+    sweepId: r.sweep_id, status: r.status, updatedAt: r.updated_at,
+    cursor: {
+      from: r.cursor_from?.getTime(), page: r.cursor_page, pageSize: r.cursor_page_size ?? undefined,
+      seen: r.cursor_seen ? (JSON.parse(r.cursor_seen) as string[]) : [], high: r.high_at?.getTime(),
+    },
+    pages: r.pages, itemsRead: r.items_read, itemsOurs: r.items_ours, itemsSkipped: r.items_skipped,
+  };
+}
+
+/** Starts a sweep's row. */
+export async function openSweep(wh: Warehouse, sweepId: string, runId: string): Promise<void> {
+  await wh.run(`INSERT INTO response_sweeps (sweep_id, run_id, started_at, updated_at, status, cursor_page, pages, items_read, items_ours, items_skipped)
+    VALUES ($1, $2, current_timestamp, current_timestamp, 'active', 1, 0, 0, 0, 0) ON CONFLICT DO NOTHING`, [sweepId, runId]);
+}
+
+/**
+ * How a request's responses are read from now on. A request given a strategy afresh starts unread: a request id
+ * the provider handed out again must not count as loaded on its old request's ledger.
+ */
+export async function assignStrategy(wh: Warehouse, requestId: string, strategy: ReadStrategy, sweepId?: string): Promise<void> {
+  await wh.run(`UPDATE requests SET strategy = $2, sweep_id = $3, items_loaded = 0, items_total = NULL, loaded_at = NULL
+    WHERE request_id = $1 AND loaded_at IS NULL`, [requestId, strategy, sweepId ?? null]);
+}
