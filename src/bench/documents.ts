@@ -1,3 +1,4 @@
+import { cpfCheckDigits } from '../sandbox/check-digits.js';
 import type { Sandbox } from '../sandbox/server.js';
 
 /** A documents CSV whose searches find at least `lawsuits` lawsuits in the sandbox (big litigants first). */
@@ -24,4 +25,46 @@ export function documentsFinding(sb: Sandbox, lawsuits: number): { csv: string; 
 export function ordinaryDocuments(sb: Sandbox, n: number): string {
   const rows = sb.sampleDocuments(n).map((d) => `"${d.search_key.replace(/"/g, '""')}",${d.search_type}`);
   return ['search_key,search_type', ...rows].join('\n') + '\n';
+}
+
+/**
+ * A portfolio of individuals, the usual case of credit and compliance users: `n` CPFs of which a fifth find
+ * nothing and the rest one to three lawsuits each.
+ */
+export function individualDocuments(sb: Sandbox, n: number): { csv: string; expected: number } {
+  const keys: string[] = [];
+  let expected = 0;
+  const nothing = Math.floor(n / 5);
+  for (let offset = 0; keys.length < n - nothing && offset < 200; offset++) {
+    for (const d of sb.sampleDocuments(500, 100 + offset)) {
+      if (keys.length >= n - nothing || d.search_type !== 'cpf' || keys.includes(d.search_key)) continue;
+      const found = sb.truth({ search_type: 'cpf', search_key: d.search_key }).length;
+      if (found < 1 || found > 3) continue;
+      keys.push(d.search_key);
+      expected += found;
+    }
+  }
+  // Valid CPFs outside the universe's people: well-formed, found nowhere.
+  for (let i = 0; keys.length < n; i++) {
+    const body = String(900_000_000 + i * 7919).slice(0, 9);
+    const cpf = body + cpfCheckDigits(body);
+    if (sb.truth({ search_type: 'cpf', search_key: cpf }).length === 0) keys.push(cpf);
+  }
+  return { csv: ['search_key,search_type', ...keys.map((k) => `${k},cpf`)].join('\n') + '\n', expected };
+}
+
+/** A few companies with thousands of lawsuits each: `n` CNPJs finding at least `min` lawsuits. */
+export function companyDocuments(sb: Sandbox, n: number, min = 1000): { csv: string; expected: number } {
+  const keys: string[] = [];
+  let expected = 0;
+  for (let offset = 0; keys.length < n && offset < 200; offset++) {
+    for (const d of sb.sampleDocuments(500, 300 + offset)) {
+      if (keys.length >= n || d.search_type !== 'cnpj' || keys.includes(d.search_key)) continue;
+      const found = sb.truth({ search_type: 'cnpj', search_key: d.search_key }).length;
+      if (found < min) continue;
+      keys.push(d.search_key);
+      expected += found;
+    }
+  }
+  return { csv: ['search_key,search_type', ...keys.map((k) => `${k},cnpj`)].join('\n') + '\n', expected };
 }

@@ -1,19 +1,68 @@
 import { benchLoad } from '../warehouse/bench-load.js';
 import { startSandbox } from '../sandbox/server.js';
-import { documentsFinding, ordinaryDocuments } from './documents.js';
+import { callsRun, type CallsFigures } from './calls.js';
+import { companyDocuments, documentsFinding, individualDocuments, ordinaryDocuments } from './documents.js';
 import { pipelineRun } from './pipeline-run.js';
 import { rateUse } from './rate-use.js';
 import { sandboxMemory } from './sandbox-memory.js';
 import { transferRun } from './transfer-run.js';
 
 // `npm run bench`: the figures the nightly run is held to, measured against the sandbox, printed as a table;
-// the last line is one JSON object for scripts. BENCH_QUICK=1 runs smaller volumes (no 100k run).
+// the last line is one JSON object for scripts. BENCH_QUICK=1 runs smaller volumes (no 100k run);
+// BENCH_ONLY=calls runs only the calls-per-document part (three mixes, both ways of reading responses).
 
 const quick = process.env.BENCH_QUICK === '1';
+const only = process.env.BENCH_ONLY;
 const line = (k: string, v: string | number, note = '') => console.log(`${k.padEnd(34)} ${String(v).padStart(10)}  ${note}`);
+
+/**
+ * Calls against the floor on three mixes, each read by the sweep and per request, in the same run: ordinary
+ * documents, a portfolio of individuals (zero to three lawsuits each) and a few companies with thousands. The
+ * sandbox appends responses court by court (300 ms a court), so the sweep reads while they arrive.
+ */
+async function callsAgainstFloor(): Promise<Record<string, number>> {
+  const seedSb = await startSandbox({ seed: 7, lawsuits: 1_000_000 });
+  const mixes = [
+    { name: 'ordinary', csv: ordinaryDocuments(seedSb, quick ? 100 : 300) },
+    { name: 'individuals', csv: individualDocuments(seedSb, quick ? 100 : 300).csv },
+    { name: 'companies', csv: companyDocuments(seedSb, quick ? 3 : 5).csv },
+  ];
+  await seedSb.close();
+  const sandboxArgs = ['--seed', '7', '--lawsuits', '1000000', '--rate-limit', '1000000', '--court-delay-ms', '300'];
+  const figures: CallsFigures[] = [];
+  for (const mix of mixes) {
+    for (const strategy of ['sweep', 'per-request'] as const) {
+      const f = await callsRun(mix.name, mix.csv, strategy, sandboxArgs);
+      figures.push(f);
+      line(`calls_vs_floor ${mix.name} (${strategy})`, f.callsVsFloor,
+        `${f.calls} calls for ${f.documents} documents (floor ${f.floor}: ${f.submissions} submissions, ${Math.ceil(f.responses / 100)} pages of ${f.responses} responses, ${f.polls} polls; read ${f.listingCalls}), exit ${f.exitCode}`);
+      line(`documents_per_key_day ${mix.name} (${strategy})`, f.documentsPerKeyDay);
+    }
+  }
+  const of = (mix: string, strategy: string) => figures.find((f) => f.mix === mix && f.strategy === strategy)!;
+  return {
+    calls_vs_floor_ordinary: of('ordinary', 'sweep').callsVsFloor,
+    calls_vs_floor_individuals: of('individuals', 'sweep').callsVsFloor,
+    calls_vs_floor_companies: of('companies', 'sweep').callsVsFloor,
+    calls_vs_floor_ordinary_per_request: of('ordinary', 'per-request').callsVsFloor,
+    calls_vs_floor_individuals_per_request: of('individuals', 'per-request').callsVsFloor,
+    calls_vs_floor_companies_per_request: of('companies', 'per-request').callsVsFloor,
+    documents_per_key_day_ordinary: of('ordinary', 'sweep').documentsPerKeyDay,
+    documents_per_key_day_individuals: of('individuals', 'sweep').documentsPerKeyDay,
+    documents_per_key_day_companies: of('companies', 'sweep').documentsPerKeyDay,
+    documents_per_key_day_ordinary_per_request: of('ordinary', 'per-request').documentsPerKeyDay,
+    documents_per_key_day_individuals_per_request: of('individuals', 'per-request').documentsPerKeyDay,
+    documents_per_key_day_companies_per_request: of('companies', 'per-request').documentsPerKeyDay,
+  };
+}
 
 async function main(): Promise<void> {
   console.log('lawsuit-etl benchmark (sandbox)\n');
+  if (only === 'calls') {
+    console.log(JSON.stringify(await callsAgainstFloor()));
+    return;
+  }
+  if (only !== undefined && only !== '') throw new Error(`BENCH_ONLY=${only}: the only part that runs alone is "calls"`);
 
   // 1. rate-limit use: the limiter is not told the limit; 60 calls per 20 s is the real 180/min at a third of the window
   const rate = await rateUse({ limit: 60, windowMs: 20_000, calls: quick ? 150 : 300 });
@@ -34,6 +83,9 @@ async function main(): Promise<void> {
   const pollsPerRequest = round(calls.polls / calls.requests);
   line('calls_per_document', callsPerDocument, `${calls.calls} calls for ${calls.documents} documents`);
   line('polls_per_request', pollsPerRequest, `${calls.polls} polling calls for ${calls.requests} requests`);
+
+  // 2b. calls against the floor, three mixes, both ways of reading responses
+  const floor = await callsAgainstFloor();
 
   // 3. load speed against DuckDB's own read_json of the same pages into the same tables
   const load = await benchLoad(quick ? 5_000 : 20_000);
@@ -68,7 +120,7 @@ async function main(): Promise<void> {
     polls_per_request: pollsPerRequest, calls_per_document: callsPerDocument,
     load_vs_duckdb: load.ratio, rss_mb_10k: r10.peakRssMb, rss_mb_100k: rss100,
     rss_growth: rss100 === null ? null : round(rss100 / r10.peakRssMb), transfer_rss_mb: tr.peakRssMb,
-    sandbox_rss_mb: sbm.peakRssMb,
+    sandbox_rss_mb: sbm.peakRssMb, ...floor,
   }));
 }
 

@@ -60,7 +60,11 @@ export async function measuredRun(args: string[], env: NodeJS.ProcessEnv): Promi
   return { exitCode, ms: Date.now() - t0, peakRssMb: Math.round(peak), stdout };
 }
 
-export async function pipelineRun(opts: { csv: string; sandboxArgs: string[]; env?: Record<string, string> }): Promise<RunFigures> {
+export async function pipelineRun<T = undefined>(opts: {
+  csv: string; sandboxArgs: string[]; env?: Record<string, string>;
+  /** Reads what it needs from the run's warehouse (its path) before the run's folder goes. */
+  inspect?: (warehouse: string) => Promise<T>;
+}): Promise<RunFigures & { inspected?: T }> {
   const dir = mkdtempSync(join(tmpdir(), 'lawsuit-bench-run-'));
   const sb = await startSandbox(opts.sandboxArgs);
   try {
@@ -72,6 +76,7 @@ export async function pipelineRun(opts: { csv: string; sandboxArgs: string[]; en
       exitCode, ms, peakRssMb, stdout,
       lawsuits: num(/(\d+) lawsuits seen tonight/), calls: num(/api calls\s+(\d+)/), polls: num(/(\d+) polling calls/),
       requests: num(/(\d+) submitted/), documents: num(/(\d+) valid/),
+      inspected: opts.inspect ? await opts.inspect(join(dir, 'w.duckdb')) : undefined,
     };
   } finally {
     sb.stop();

@@ -175,6 +175,12 @@ export class ResponseSweep {
       this.kick();
     }
     while (this.pumping) await this.pumping;
+    if (opts.drain && this.on && this.members.size > 0 && !this.failure && !this.ctx.signal.aborted) {
+      // Read to the newest response after every member finished, each one is complete; one that is not is
+      // never left unread: it goes to per-request reading.
+      this.ctx.log.warn({ requests: this.members.size }, 'the responses sweep ended with requests it could not account for: reading them per request');
+      await this.handOver([...this.members.all()].map((m) => m.id), 'not complete at the end of the sweep');
+    }
     if (opts.drain && this.on && this.sweepId && this.members.size === 0 && !this.failure) {
       this.track(this.sink.add({ items: [], ledger: [{ kind: 'sweep_status', sweepId: this.sweepId, status: 'done' }] }));
     }
@@ -204,17 +210,19 @@ export class ResponseSweep {
 
   private kick(): void {
     if (this.pumping) { this.again = true; return; }
+    this.again = false;
     this.pumping = this.pump().catch((e) => {
       // A refusal ends the stage (the search stage says so once); the sweep's ledger stays for the next run.
       if (ruleFor(e).refused || reachOf(e, 'item') === 'run') { this.on = false; this.events.refused(e); } else this.failure ??= e;
-    }).finally(() => { this.pumping = undefined; });
+    }).finally(() => {
+      this.pumping = undefined;
+      // Something happened while the last page was read, or after it stopped: look again.
+      if (this.again && !this.halted()) this.kick();
+    });
   }
 
   private async pump(): Promise<void> {
-    do {
-      this.again = false;
-      while (await this.step());
-    } while (this.again && !this.halted());
+    while (await this.step());
   }
 
   private halted(): boolean {
@@ -358,14 +366,18 @@ export class ResponseSweep {
 
   /**
    * Whether the range now open holds about a page: what the last answer said is left in it, and the
-   * responses of the members finished since, at the night's density so far (responses listed per member read,
-   * other clients' included). Partial pages are read only at the end of the night.
+   * responses of the members finished since. Those are estimated low on purpose: the median answer of the
+   * members read so far (a few big litigants make the mean useless), grown by the share of other requests'
+   * responses met. An estimate too high reads a partial page, a wasted call; one too low only reads later (the
+   * next answer's all_count says what is left), and the end of the night reads the rest anyway.
    */
   private worthReading(until: number | undefined, size: number): boolean {
     if (this.remainder >= size) return true;
-    const density = this.completedItems.length > 0 ? this.figures.read / this.completedItems.length : size / 4;
     const fresh = this.members.finishedBetween(this.lastUntil, until ?? Number.POSITIVE_INFINITY);
-    return this.remainder + density * fresh >= size;
+    if (fresh === 0) return false;
+    const perMember = this.completedItems.length === 0 ? size / 4 : median(this.completedItems);
+    const ours = 1 - foreignShare(this.tally());
+    return this.remainder + (perMember * fresh) / Math.max(0.05, ours) >= size;
   }
 
   /** A member running for long holds back every answer after it: it is read per request instead. */
@@ -427,6 +439,11 @@ export class ResponseSweep {
       page_size: q.size,
     };
   }
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
 }
 
 /** Who may still join: a request created after every response the sweep has read, and after its bound. */

@@ -1,0 +1,61 @@
+import { Warehouse } from '../warehouse/warehouse.js';
+import { pipelineRun } from './pipeline-run.js';
+
+// Calls per document against the floor. A night is bounded by the key's rate limit (180 calls a minute, some
+// 259,200 a day), not by CPU, so every call spent is a document not searched. The floor of a night is one
+// POST /requests per document searched, ceil(responses / 100) listing calls, and the polls completion needs
+// (the batched requests listing and the single probes, as the run made them: the same for both strategies).
+// `calls_vs_floor` = calls made / floor; `documents_per_key_day` = 259,200 / calls per document.
+
+export const KEY_CALLS_PER_DAY = 180 * 60 * 24;
+
+export interface CallsFigures {
+  mix: string;
+  strategy: 'sweep' | 'per-request';
+  exitCode: number | null;
+  documents: number;
+  calls: number;
+  submissions: number;
+  polls: number;
+  listingCalls: number;
+  responses: number;
+  floor: number;
+  callsVsFloor: number;
+  documentsPerKeyDay: number;
+  ms: number;
+}
+
+interface Inspected { calls: number; byRoute: Record<string, number>; responses: number; documents: number }
+
+async function inspect(path: string): Promise<Inspected> {
+  const wh = await Warehouse.open(path, { readOnly: true });
+  try {
+    const [run] = await wh.all<{ summary: string }>(`SELECT summary::VARCHAR AS summary FROM runs WHERE command = 'run' ORDER BY started_at DESC LIMIT 1`);
+    const summary = JSON.parse(run.summary) as { api: { calls: number; byRouteStatus?: Record<string, number> } };
+    const byRoute: Record<string, number> = {};
+    for (const [k, v] of Object.entries(summary.api.byRouteStatus ?? {})) {
+      const route = k.replace(/ \S+$/, '');
+      byRoute[route] = (byRoute[route] ?? 0) + v;
+    }
+    const [r] = await wh.all<{ responses: number; documents: number }>(
+      'SELECT (SELECT count(*) FROM responses_raw) AS responses, (SELECT count(*) FROM requests) AS documents');
+    return { calls: summary.api.calls, byRoute, responses: r.responses, documents: r.documents };
+  } finally {
+    await wh.close();
+  }
+}
+
+/** One night of `csv` read with `strategy`, against a sandbox of its own started with `sandboxArgs`. */
+export async function callsRun(mix: string, csv: string, strategy: 'sweep' | 'per-request', sandboxArgs: string[]): Promise<CallsFigures> {
+  const r = await pipelineRun({ csv, sandboxArgs, env: { LAWSUIT_RESPONSES_STRATEGY: strategy }, inspect });
+  const i = r.inspected!;
+  const submissions = i.byRoute['POST /requests'] ?? 0;
+  const polls = (i.byRoute['GET /requests'] ?? 0) + (i.byRoute['GET /requests/:id'] ?? 0);
+  const floor = submissions + Math.ceil(i.responses / 100) + polls;
+  const round = (x: number, d = 3) => Math.round(x * 10 ** d) / 10 ** d;
+  return {
+    mix, strategy, exitCode: r.exitCode, documents: i.documents, calls: i.calls, submissions, polls,
+    listingCalls: i.byRoute['GET /responses'] ?? 0, responses: i.responses, floor,
+    callsVsFloor: round(i.calls / floor), documentsPerKeyDay: Math.round(KEY_CALLS_PER_DAY / (i.calls / Math.max(1, i.documents))), ms: r.ms,
+  };
+}
