@@ -174,7 +174,7 @@ export class ResponseSweep {
       this.draining = true;
       this.kick();
     }
-    while (this.pumping) await this.pumping;
+    await this.idle();
     if (opts.drain && this.on && this.members.size > 0 && !this.failure && !this.ctx.signal.aborted) {
       // Read to the newest response after every member finished, each one is complete; one that is not is
       // never left unread: it goes to per-request reading.
@@ -184,8 +184,16 @@ export class ResponseSweep {
     if (opts.drain && this.on && this.sweepId && this.members.size === 0 && !this.failure) {
       this.track(this.sink.add({ items: [], ledger: [{ kind: 'sweep_status', sweepId: this.sweepId, status: 'done' }] }));
     }
-    while (this.commits.size > 0) await Promise.all(this.commits);
+    await this.idle();
     if (this.failure) throw this.failure;
+  }
+
+  /** Resolves once no page is being read and everything handed to the sink is committed. */
+  async idle(): Promise<void> {
+    while (this.pumping || this.commits.size > 0) {
+      while (this.pumping) await this.pumping;
+      while (this.commits.size > 0) await Promise.all(this.commits);
+    }
   }
 
   /** The figures of the night so far, and the share of responses read that were someone else's. */

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { SweepMembers } from '../../src/pipeline/sweep/members.js';
+import { perRequestCalls, sweepCostlier } from '../../src/pipeline/sweep/cost.js';
+import { untrustedPage } from '../../src/pipeline/sweep/verify.js';
+
+// The rules that keep the sweep exact (members.ts), its checks of a provider's pages (verify.ts) and its cost
+// against per-request reading (cost.ts), on the provider's clock only.
+
+describe('who joins the sweep', () => {
+  it('a request created after the newest response read joins; one created before it is read per request', () => {
+    const m = new SweepMembers(1_000);
+    expect(m.admit('late', 1_001, 0)).toBe(true);
+    expect(m.admit('early', 1_000, 0)).toBe(false);
+    expect(m.admit('no-date', Number.NaN, 0)).toBe(false);
+    expect(m.has('late')).toBe(true);
+    expect(m.has('early')).toBe(false);
+  });
+});
+
+describe('how far the sweep may read', () => {
+  it('up to just before the oldest member still running', () => {
+    const m = new SweepMembers();
+    m.admit('a', 100, 0);
+    m.admit('b', 200, 0);
+    m.admit('c', 300, 0);
+    expect(m.reach()).toEqual({ open: true, until: 99 });
+    m.finished('a', 150);
+    expect(m.reach()).toEqual({ open: true, until: 199 });
+    m.finished('c', 350);
+    expect(m.reach()).toEqual({ open: true, until: 199 });
+    m.finished('b', 260);
+    expect(m.reach()).toEqual({ open: true });
+  });
+
+  it('not past a submission still unanswered: its request is created after every request known when it was sent', () => {
+    const m = new SweepMembers();
+    const first = m.submitting();
+    expect(m.reach()).toEqual({ open: false });
+    m.admit('a', 100, 0);
+    m.settled(first);
+    m.finished('a', 120);
+    const second = m.submitting();
+    expect(m.reach()).toEqual({ open: true, until: 99 });
+    m.admit('b', 130, 0);
+    m.settled(second);
+    expect(m.reach()).toEqual({ open: true, until: 129 });
+  });
+});
+
+describe('when a member is complete', () => {
+  it('once read past its completion, or after a page reached the newest response asked for after it finished', () => {
+    const m = new SweepMembers();
+    m.admit('a', 100, 0);
+    m.admit('b', 200, 0);
+    m.finished('a', 180);
+    expect(m.complete(180).map((x) => x.id)).toEqual([]);
+    expect(m.complete(181).map((x) => x.id)).toEqual(['a']);
+    const before = m.issue();
+    m.finished('b', Number.NaN); // no completion time given: only a page that reached the end completes it
+    expect(m.complete(10_000).map((x) => x.id)).toEqual(['a']);
+    expect(m.complete(0, before).map((x) => x.id)).toEqual(['a']);
+    expect(m.complete(0, m.issue()).map((x) => x.id).sort()).toEqual(['a', 'b']);
+  });
+
+  it('never while running', () => {
+    const m = new SweepMembers();
+    m.admit('a', 100, 0);
+    expect(m.complete(Number.POSITIVE_INFINITY, m.issue())).toEqual([]);
+  });
+});
+
+describe('checking a page before trusting it', () => {
+  const q = { from: 1_000, until: 2_000, page: 1, size: 100 };
+  it('accepts responses within the bounds, oldest first', () => {
+    expect(untrustedPage(q, [1_000, 1_000, 1_500, 2_000], [])).toBeUndefined();
+    expect(untrustedPage({ ...q, until: undefined }, [1_000, 9_000], [])).toBeUndefined();
+  });
+  it('names the check that failed', () => {
+    expect(untrustedPage(q, [999, 1_500], [])).toMatch(/before the lower bound.*created_at filter is not honoured/);
+    expect(untrustedPage(q, [1_500, 2_001], [])).toMatch(/after the upper bound/);
+    expect(untrustedPage(q, [1_600, 1_500], [])).toMatch(/not in creation order.*order is not honoured/);
+    expect(untrustedPage(q, [Number.NaN], ['yesterday'])).toMatch(/no readable created_at \("yesterday"\)/);
+  });
+});
+
+describe('the sweep against per-request reading', () => {
+  it('a portfolio of individuals stays cheaper even when nine responses in ten are another client\'s', () => {
+    // 300 documents, 1.5 responses each, 90% of the listing foreign: 45 pages against 300 calls
+    const completed = Array.from({ length: 300 }, (_, i) => i % 2 === 0 ? 1 : 2);
+    const t = { calls: 45, completed, partial: [], read: 4_500, skipped: 4_050 };
+    expect(perRequestCalls(t, 100)).toBe(300);
+    expect(sweepCostlier(t, 100)).toBe(false);
+  });
+  it('companies with thousands of responses each, half the listing foreign: switch', () => {
+    const t = { calls: 60, completed: [], partial: [1_500, 1_500], read: 6_000, skipped: 3_000 };
+    expect(perRequestCalls(t, 100)).toBe(30);
+    expect(sweepCostlier(t, 100)).toBe(true);
+    // the same without foreign responses is the per-request cost: no switch
+    expect(sweepCostlier({ ...t, calls: 31, read: 3_000, skipped: 0 }, 100)).toBe(false);
+  });
+});
