@@ -6,9 +6,12 @@ import { scratch } from '../support/pipeline.js';
 import { apiEnv, counters, runCli, sandboxProcess, warehouseFingerprint, type SandboxProcess } from '../support/cli.js';
 
 // A run killed with SIGKILL at any point and started again must finish the work with the same warehouse as
-// an uninterrupted run, and must never submit a search twice (counted by the sandbox itself).
+// an uninterrupted run, and must never submit a search twice (counted by the sandbox itself). Responses are
+// read by the sweep across requests: killed after reading a page it had not committed, or after a commit, the
+// next run resumes the sweep from the cursor in the ledger.
 
-const POINTS = ['submit.before-post=3', 'submit.after-post=1', 'submit.after-post=12', 'collect.after-commit=2', 'stage.after-search=1', 'transfer.after-load=2'];
+const POINTS = ['submit.before-post=3', 'submit.after-post=1', 'submit.after-post=12', 'collect.after-commit=2', 'stage.after-search=1', 'transfer.after-load=2',
+  'sweep.after-read=1', 'sweep.after-read=5', 'collect.after-commit=6'];
 
 describe('resume after SIGKILL', () => {
   let sb: SandboxProcess;
@@ -47,6 +50,16 @@ describe('resume after SIGKILL', () => {
       expect(after - before, point).toBe(docs);
       expect(await warehouseFingerprint(env.LAWSUIT_WAREHOUSE), point).toEqual(want);
       if (point.startsWith('submit.after-post')) expect(resumed.stdout, point).toMatch(/ [1-9]\d* adopted after a crash/);
+      if (point.startsWith('sweep.') || point.startsWith('collect.')) {
+        // the sweep read the night across the kill: one sweep, finished, and most requests read by it
+        const { Warehouse } = await import('../../src/warehouse/warehouse.js');
+        const wh = await Warehouse.open(env.LAWSUIT_WAREHOUSE, { readOnly: true });
+        const [s] = await wh.all<{ sweeps: number; done: number; swept: number }>(`SELECT (SELECT count(*) FROM response_sweeps) AS sweeps,
+          (SELECT count(*) FROM response_sweeps WHERE status = 'done') AS done, (SELECT count(*) FROM requests WHERE strategy = 'sweep' AND loaded_at IS NOT NULL) AS swept`);
+        await wh.close();
+        expect(s, point).toMatchObject({ sweeps: 1, done: 1 });
+        expect(s.swept, point).toBeGreaterThan(docs / 2);
+      }
     }
 
     const again = runCli(['run'], apiEnv(sb.url, paths('reference')));

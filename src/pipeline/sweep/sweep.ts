@@ -1,5 +1,6 @@
 import type { RequestObject, ResponseItem } from '../../api/types.js';
 import type { SweepParams } from '../../shared/config.js';
+import { failpoint } from '../../shared/failpoint.js';
 import { codeOf, reachOf, ruleFor } from '../../shared/failure-policy.js';
 import { markRequest } from '../../warehouse/ledger.js';
 import { activeSweep, assignStrategy, openSweep, type ReadEntry } from '../../warehouse/read-ledger.js';
@@ -269,6 +270,7 @@ export class ResponseSweep {
     }
     this.figures.calls++;
     this.figures.pages++;
+    failpoint('sweep.after-read');
     const items = page.items;
     const times = items.map((i) => timeOf(i.created_at));
     const bad = untrustedPage(q, times, items.map((i) => i.created_at));
