@@ -79,9 +79,10 @@ export const COMMENTS: Record<string, Described> = {
     columns: {
       sweep_id: 'sweep identifier (the run that started it)', run_id: 'the run that started it', started_at: 'when it started',
       updated_at: 'when its cursor last moved', status: 'active, done, fallback (the provider did not honour the filters), switched (costlier than per-request reading) or handed_over (too old to resume: its requests read per request)',
-      reason: 'why it ended other than done', cursor_from: 'next lower bound on the responses\' created_at (inclusive): every response created before it was read',
-      cursor_page: 'page at that bound (1 unless more than a page of responses share its millisecond)', cursor_page_size: 'page size of a page repeated at one bound',
-      cursor_seen: 'response ids already read at the bound\'s millisecond (JSON list)', high_at: 'newest created_at read: a request created later may join the sweep',
+      reason: 'why it ended other than done', cursor_from: 'the anchor: the sweep asks for responses created at or after it (inclusive)',
+      cursor_page: 'next page at the anchor', cursor_page_size: 'page size of the pages read at the anchor (page numbers hold at one size)',
+      cursor_seen: 'response ids of the last two pages read and of the last millisecond read, read again after a shift or a move of the anchor and skipped (JSON list)',
+      cursor_last: 'created_at of the last response read: every response created before it was read', high_at: 'newest created_at read: a request created later may join the sweep',
       pages: 'listing pages read', items_read: 'responses listed', items_ours: 'responses of its requests, loaded', items_skipped: 'responses of other requests (another client on the key, or read per request), skipped and never loaded',
     },
   },

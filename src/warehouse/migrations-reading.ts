@@ -28,6 +28,7 @@ CREATE TABLE response_sweeps (
   cursor_page INTEGER NOT NULL,
   cursor_page_size INTEGER,
   cursor_seen JSON,
+  cursor_last TIMESTAMPTZ,
   high_at TIMESTAMPTZ,
   pages INTEGER NOT NULL,
   items_read INTEGER NOT NULL,

@@ -15,13 +15,19 @@ export type ReadStrategy = 'sweep' | 'per_request';
 
 /** Where the sweep stands, as stored with the responses it covers (src/pipeline/sweep/cursor.ts). */
 export interface StoredCursor {
-  /** Next lower bound (epoch ms, provider clock), undefined before the first page. */
+  /** The anchor: queries ask for responses created at or after it (epoch ms, provider clock); undefined before the first page. */
   from?: number;
+  /** Next page at the anchor. */
   page: number;
-  /** Page size of a query repeated at one bound (more than a page of responses in one millisecond). */
+  /** Page size of the pages read at the anchor (page numbers hold at one size). */
   pageSize?: number;
-  /** Response ids already read at the bound's millisecond. */
+  /** Response ids of the last page read, and of the one before: read again after a shift, skipped by id. */
   seen: readonly string[];
+  seenBefore?: readonly string[];
+  /** Response ids read at the millisecond of `last` (a new anchor there reads them again). */
+  atLast?: readonly string[];
+  /** created_at of the last response read: every response created before it has been read. */
+  last?: number;
   /** Newest created_at (epoch ms) among the responses the sweep has read: a request created later may join it. */
   high?: number;
 }
@@ -41,6 +47,7 @@ export type ReadEntry =
   | { kind: 'sweep_status'; sweepId: string; status: 'done' | 'fallback' | 'switched' | 'handed_over'; reason?: string };
 
 const ids = (list: readonly string[]): string => JSON.stringify(list);
+const ms = (t: number | undefined): Date | null => (t === undefined ? null : new Date(t));
 
 /** Applies ledger entries in order. Call it in the transaction that loads their responses. */
 export async function recordReads(wh: Warehouse, entries: readonly ReadEntry[]): Promise<void> {
@@ -102,9 +109,9 @@ async function recordSweepPage(wh: Warehouse, e: Extract<ReadEntry, { kind: 'swe
   const c = e.cursor;
   await wh.run(`UPDATE response_sweeps SET updated_at = current_timestamp,
       cursor_from = $2::TIMESTAMPTZ, cursor_page = $3, cursor_page_size = $4, cursor_seen = $5::JSON, high_at = $6::TIMESTAMPTZ,
-      pages = pages + $7, items_read = items_read + $8, items_ours = items_ours + $9, items_skipped = items_skipped + $10
-    WHERE sweep_id = $1`, [e.sweepId, c.from === undefined ? null : new Date(c.from), c.page, c.pageSize ?? null, ids(c.seen),
-    c.high === undefined ? null : new Date(c.high), e.pages, e.read, e.ours.reduce((n, o) => n + o.items, 0), e.skipped]);
+      pages = pages + $7, items_read = items_read + $8, items_ours = items_ours + $9, items_skipped = items_skipped + $10, cursor_last = $11::TIMESTAMPTZ
+    WHERE sweep_id = $1`, [e.sweepId, ms(c.from), c.page, c.pageSize ?? null, ids([...new Set([...c.seen, ...(c.seenBefore ?? []), ...(c.atLast ?? [])])]),
+    ms(c.high), e.pages, e.read, e.ours.reduce((n, o) => n + o.items, 0), e.skipped, ms(c.last)]);
 }
 
 export interface StoredSweep {
@@ -122,8 +129,8 @@ export interface StoredSweep {
 export async function activeSweep(wh: Warehouse): Promise<StoredSweep | undefined> {
   const [r] = await wh.all<{
     sweep_id: string; status: string; updated_at: Date; cursor_from: Date | null; cursor_page: number; cursor_page_size: number | null;
-    cursor_seen: string | null; high_at: Date | null; pages: number; items_read: number; items_ours: number; items_skipped: number;
-  }>(`SELECT sweep_id, status, updated_at, cursor_from, cursor_page, cursor_page_size, cursor_seen::VARCHAR AS cursor_seen, high_at,
+    cursor_seen: string | null; cursor_last: Date | null; high_at: Date | null; pages: number; items_read: number; items_ours: number; items_skipped: number;
+  }>(`SELECT sweep_id, status, updated_at, cursor_from, cursor_page, cursor_page_size, cursor_seen::VARCHAR AS cursor_seen, cursor_last, high_at,
       pages, items_read, items_ours, items_skipped
     FROM response_sweeps WHERE status = 'active' ORDER BY started_at DESC LIMIT 1`);
   if (!r) return undefined;
@@ -131,7 +138,7 @@ export async function activeSweep(wh: Warehouse): Promise<StoredSweep | undefine
     sweepId: r.sweep_id, status: r.status, updatedAt: r.updated_at,
     cursor: {
       from: r.cursor_from?.getTime(), page: r.cursor_page, pageSize: r.cursor_page_size ?? undefined,
-      seen: r.cursor_seen ? (JSON.parse(r.cursor_seen) as string[]) : [], high: r.high_at?.getTime(),
+      seen: r.cursor_seen ? (JSON.parse(r.cursor_seen) as string[]) : [], last: r.cursor_last?.getTime(), high: r.high_at?.getTime(),
     },
     pages: r.pages, itemsRead: r.items_read, itemsOurs: r.items_ours, itemsSkipped: r.items_skipped,
   };

@@ -77,6 +77,27 @@ describe('the sweep cursor', () => {
     expect(first.read.length + rest.read.length).toBe(l.items.length);
   });
 
+  it('a response of someone else made visible late, before the page, shifts the pages: the rest is read once', () => {
+    const l = new Listing();
+    for (let t = 0; t < 400; t++) l.add(t);
+    const ours = new Set(l.items.map((i) => i.id));
+    let cursor: SweepCursor = { page: 1, seen: [] };
+    const read: string[] = [];
+    for (let guard = 0; guard < 100; guard++) {
+      const q = queryAt(cursor, 0, undefined, 25);
+      const page = l.page(q);
+      const a = advance(cursor, q, page.map((i) => i.t), page.map((i) => i.id));
+      a.fresh.forEach((k) => read.push(page[k].id));
+      cursor = a.cursor;
+      if (a.end) break;
+      // a late one, created before the last response read
+      if (guard % 3 === 0) l.items.push({ id: `late${guard}`, t: page[10].t });
+    }
+    const mine = read.filter((id) => ours.has(id));
+    expect(mine.length).toBe(ours.size);
+    expect(new Set(mine).size).toBe(mine.length);
+  });
+
   it('says what it covers: every response created before its bound is read', () => {
     const l = new Listing();
     for (let t = 10; t < 20; t++) l.add(t, 30);

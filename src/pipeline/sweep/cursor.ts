@@ -1,22 +1,30 @@
 import type { StoredCursor } from '../../warehouse/read-ledger.js';
 
-// The sweep's cursor on the provider's created_at (epoch ms on the provider's clock, never ours). Page numbers
-// over a listing of every request shift whenever a response is created or forgotten before the page; a
-// lower bound on created_at does not. Each query asks for responses created at or after the bound, oldest
-// first; the next bound is the creation time of the last response read, inclusive, so that responses sharing
-// that millisecond with it (the page may have cut them) are read again and skipped by id. Every response
-// created before the bound has been read: the bound less one millisecond is what the sweep covers.
+// The sweep's cursor on the provider's created_at (epoch ms on the provider's clock, never ours). Queries ask
+// for the responses created at or after an anchor, oldest first, page after page at one page size. Page
+// numbers over a listing that grows hold as long as nothing is inserted or removed before the page: the sweep
+// reads only ranges where every request of its own has finished (members.ts), so its own responses there
+// no longer change; a response of someone else's that becomes visible late shifts the pages after it by one,
+// and the responses of the last two pages read are skipped by id. The anchor moves to the last response read
+// when a range is read to its end, when the page size changes, and every ANCHOR_PAGES pages (a response
+// forgotten by the provider before the page would shift it back; an anchor kept short keeps that out of
+// reach). Moving the anchor costs the responses of its millisecond, read again and skipped by id: a response
+// cut off by the previous page may share it. Everything created before the last response read has been read.
 //
 // A listing's bounds are whole milliseconds while its created_at may be finer; hence the inclusive bound at the
 // last millisecond read (a response at 12:00:00.0004 is not "after" 12:00:00.000 to a provider comparing
-// microseconds). More than a page of responses in one millisecond would hold the bound still: then the next
-// page at the same bound is asked for, at the same page size.
+// microseconds). More than a page of responses in one millisecond is read by page numbers at that anchor.
 
 export type SweepCursor = StoredCursor;
 
+/** Pages read at one anchor before it moves to the last response read. */
+const ANCHOR_PAGES = 50;
+/** Longest span (provider clock) between an anchor and the responses read from it. */
+const ANCHOR_SPAN_MS = 3_600_000;
+
 /** One page the sweep asks for. */
 export interface SweepQuery {
-  /** created_at at or after (epoch ms, inclusive). */
+  /** created_at at or after (epoch ms, inclusive): the anchor. */
   from: number;
   /** created_at at or before (epoch ms, inclusive); undefined: up to the newest. */
   until?: number;
@@ -40,14 +48,19 @@ export function timeOf(createdAt: unknown): number {
 
 /** Every response created before this instant (epoch ms) has been read (-Infinity before the first page). */
 export function coveredBefore(c: SweepCursor): number {
-  return c.from ?? Number.NEGATIVE_INFINITY;
+  return c.last ?? c.from ?? Number.NEGATIVE_INFINITY;
 }
 
-/** The next query at this cursor, given the range's upper bound and the page size wanted. */
+/** The next query at this cursor, given where a new sweep starts, the range's upper bound and the page size wanted. */
 export function queryAt(c: SweepCursor, start: number, until: number | undefined, size: number): SweepQuery {
-  // A page repeated at one bound keeps its size: page numbers hold at one size only.
-  if (c.page > 1 && c.pageSize !== undefined) return { from: c.from ?? start, until, page: c.page, size: c.pageSize };
-  return { from: c.from ?? start, until, page: 1, size };
+  if (c.from === undefined) return { from: start, until, page: 1, size };
+  if (c.page > 1 && c.pageSize !== undefined) {
+    // Page numbers hold at one size only: a new size moves the anchor, unless a single millisecond holds it.
+    const stuck = c.last === undefined || c.last <= c.from;
+    if (c.pageSize === size || stuck) return { from: c.from, until, page: c.page, size: c.pageSize };
+    return { from: c.last!, until, page: 1, size };
+  }
+  return { from: c.from, until, page: 1, size };
 }
 
 /**
@@ -55,21 +68,29 @@ export function queryAt(c: SweepCursor, start: number, until: number | undefined
  * are the responses' created_at in epoch ms, `ids` their response ids, in the page's order.
  */
 export function advance(c: SweepCursor, q: SweepQuery, times: readonly number[], ids: readonly string[]): Advance {
-  const seen = new Set(c.from === q.from ? c.seen : []);
+  const read = new Set([...c.seen, ...(c.seenBefore ?? []), ...(c.atLast ?? [])]);
   const fresh: number[] = [];
-  for (let i = 0; i < ids.length; i++) if (!(times[i] === q.from && seen.has(ids[i]))) fresh.push(i);
+  for (let i = 0; i < ids.length; i++) if (!read.has(ids[i])) fresh.push(i);
   let high = c.high;
   for (const t of times) if (high === undefined || t > high) high = t;
-  const last = times.length > 0 ? times[times.length - 1] : undefined;
-  const atMs = (ms: number): string[] => ids.filter((_, i) => times[i] === ms);
+  const lastRead = times.length > 0 ? times[times.length - 1] : undefined;
+  // The ids read at the last millisecond, across pages: an anchor moved there must not read them as new.
+  let lastMs = c.last;
+  let atLast = new Set(c.atLast ?? []);
+  for (let i = 0; i < times.length; i++) {
+    if (lastMs === undefined || times[i] > lastMs) { lastMs = times[i]; atLast = new Set(); }
+    if (times[i] === lastMs) atLast.add(ids[i]);
+  }
+  const window = { seen: [...ids], seenBefore: [...c.seen], atLast: [...atLast], high };
 
   if (times.length < q.size) {
-    // The end of the range. Next time, from its upper bound (inclusive), or from the last response read.
-    const next = q.until ?? last ?? q.from;
-    const carried = next === q.from ? [...seen] : [];
-    return { cursor: { from: next, page: 1, seen: [...new Set([...carried, ...atMs(next)])], high }, fresh, end: true };
+    // The end of the range: everything up to its upper bound, or to the newest response, is read.
+    const from = q.until ?? lastRead ?? Math.max(q.from, c.last ?? q.from);
+    return { cursor: { from, page: 1, last: from, ...window, atLast: from === lastMs ? window.atLast : [] }, fresh, end: true };
   }
-  if (last! > q.from) return { cursor: { from: last!, page: 1, seen: atMs(last!), high }, fresh, end: false };
-  // A whole page in the bound's millisecond: the next page at the same bound.
-  return { cursor: { from: q.from, page: q.page + 1, pageSize: q.size, seen: [...new Set([...seen, ...ids])], high }, fresh, end: false };
+  const last = lastRead!;
+  if (last > q.from && (q.page >= ANCHOR_PAGES || last - q.from > ANCHOR_SPAN_MS)) {
+    return { cursor: { from: last, page: 1, last, ...window }, fresh, end: false };
+  }
+  return { cursor: { from: q.from, page: q.page + 1, pageSize: q.size, last, ...window }, fresh, end: false };
 }

@@ -65,6 +65,7 @@ export class ResponseSweep {
   private readonly commits = new Set<Promise<unknown>>();
   /** What the last range read left unread (its all_count less what was read), and the range's end. */
   private remainder = 0;
+  private idlePages = 0;
   private lastUntil = Number.NEGATIVE_INFINITY;
   private readonly completedItems: number[] = [];
   readonly figures: SweepFigures = { calls: 0, pages: 0, read: 0, skipped: 0, ours: 0, loaded: 0, handedOver: 0, stopped: 0 };
@@ -246,7 +247,8 @@ export class ResponseSweep {
     const reach = this.members.reach();
     if (!reach.open) return false;
     const start = this.cursor.from ?? this.members.earliest();
-    if (start === undefined || (reach.until !== undefined && reach.until < start)) return false;
+    // Nothing is read below what was read already (a floor may stand below the last response read for a while).
+    if (start === undefined || (reach.until !== undefined && reach.until < (this.cursor.last ?? start))) return false;
     const size = this.sizer.size();
     if (!this.draining && !this.worthReading(reach.until, size)) return false;
     const q = queryAt(this.cursor, start, reach.until, size);
@@ -279,8 +281,11 @@ export class ResponseSweep {
       return false;
     }
     const adv = advance(this.cursor, q, times, items.map((i) => i.response_id));
-    if (!adv.end && adv.fresh.length === 0) {
-      await this.stop('fallback', 'the responses listing across requests answered a page of responses already read: it does not follow its bounds');
+    // A page of nothing new can happen once (an anchor moved into a millisecond already read); again and again,
+    // the listing does not follow its bounds or pages.
+    this.idlePages = !adv.end && adv.fresh.length === 0 ? this.idlePages + 1 : 0;
+    if (this.idlePages >= 3) {
+      await this.stop('fallback', 'the responses listing across requests answered page after page of responses already read: it does not follow its bounds or pages');
       return false;
     }
     this.cursor = adv.cursor;
@@ -458,6 +463,6 @@ function median(values: readonly number[]): number {
 
 /** Who may still join: a request created after every response the sweep has read, and after its bound. */
 function highOf(c: SweepCursor): number | undefined {
-  if (c.from === undefined) return c.high;
-  return Math.max(c.high ?? c.from, c.from);
+  const known = [c.high, c.from, c.last].filter((t): t is number => t !== undefined);
+  return known.length === 0 ? undefined : Math.max(...known);
 }
