@@ -23,6 +23,20 @@ describe('planning a run', () => {
     expect(plan.expectedCalls).toBe(1 + 1 + 2);
   });
 
+  it('estimates the calls of the strategy in force from the answers each search had last time', () => {
+    const docs = [doc(2, '09206529722'), doc(3, '11144477735'), doc(4, '52998224725'), doc(5, '39053344705')];
+    const history = new Map([
+      [searchHash(searchFor(docs[0])), { lastSuccessAt: hoursAgo(50), lastResponses: 2 }],
+      [searchHash(searchFor(docs[1])), { lastSuccessAt: hoursAgo(50), lastResponses: 0 }],
+      [searchHash(searchFor(docs[2])), { lastSuccessAt: hoursAgo(50), lastResponses: 250 }],
+    ]);
+    const at = (strategy: 'sweep' | 'per-request') => planRun(docs, history, { now, freshnessDays: 1, force: false, pageSize: 100, strategy }).expectedCalls;
+    // four submissions and one polling round either way; per request 1 + 1 + 3 + 1 pages, swept ceil(252 / 100)
+    expect(at('per-request')).toBe(4 + 1 + 6);
+    expect(at('sweep')).toBe(4 + 1 + 3);
+    expect(planRun(docs, new Map(), { now, freshnessDays: 1, force: false, pageSize: 100, strategy: 'sweep' }).expectedCalls).toBe(4 + 1 + 1);
+  });
+
   it('searches a document again once its last search is older than freshness_days, or with --force', () => {
     const d = doc(2, '09206529722');
     const history = new Map([[searchHash(searchFor(d)), { lastSuccessAt: hoursAgo(30) }]]);
