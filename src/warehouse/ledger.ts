@@ -1,12 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { ResponseItem } from '../api/types.js';
-import { loadResponseItems, type LoadContext, type LoadCounts } from './load.js';
 import { appendRows } from './stage.js';
 import type { Warehouse } from './warehouse.js';
 
-// The ledger: runs, requests and the pages of each request already loaded. It is what makes a run resumable:
-// a page is recorded in the same transaction as its rows, so after a crash a page is either wholly loaded and
-// recorded, or neither, and the next run fetches exactly the pages missing.
+// The ledger: runs, requests and what of each request is loaded (the reading ledger itself, written with the
+// responses it covers, is read-ledger.ts). It is what makes a run resumable: after a crash a page is either
+// wholly loaded and recorded, or neither, and the next run reads exactly what is missing.
 
 type Ts = Date | string | null | undefined;
 
@@ -130,45 +128,6 @@ export async function markRequest(wh: Warehouse, requestId: string, fields: Omit
   const values = cols.map((c) => (c === 'search' && fields.search !== null ? JSON.stringify(fields.search) : fields[c]));
   await wh.run(`UPDATE requests SET ${cols.map((c, i) => `${c} = $${i + 2}${CASTS[c] ?? ''}`).join(', ')} WHERE request_id = $1`,
     [requestId, ...values]);
-}
-
-/** Records one loaded page and refreshes the request's page and item totals. Idempotent per (request, page). */
-export async function recordPage(wh: Warehouse, requestId: string, page: number, items: number): Promise<void> {
-  await wh.transaction(async () => {
-    await wh.run(`INSERT INTO request_pages (request_id, page, items, loaded_at) VALUES ($1, $2, $3, current_timestamp)
-      ON CONFLICT DO NOTHING`, [requestId, page, items]);
-    await wh.run(`UPDATE requests SET pages_loaded = p.n, items_loaded = p.items
-      FROM (SELECT count(*) n, coalesce(sum(items), 0) items FROM request_pages WHERE request_id = $1) p
-      WHERE request_id = $1`, [requestId]);
-  });
-}
-
-/** A page's items and its ledger row, in one transaction. */
-export async function loadPage(wh: Warehouse, requestId: string, page: number, items: readonly ResponseItem[], ctx: LoadContext): Promise<LoadCounts> {
-  return wh.transaction(async () => {
-    const counts = await loadResponseItems(wh, items, { ...ctx, batchSize: Math.max(items.length, 1) });
-    await recordPage(wh, requestId, page, items.length);
-    return counts;
-  });
-}
-
-/**
- * Several pages of one request in one transaction: fewer, larger merges than a page at a time (each batch has
- * a fixed cost of some twenty statements), still all-or-nothing per call.
- */
-export async function loadPages(wh: Warehouse, requestId: string, pages: ReadonlyArray<{ page: number; items: readonly ResponseItem[] }>,
-  ctx: LoadContext): Promise<LoadCounts> {
-  return wh.transaction(async () => {
-    const all = pages.flatMap((p) => p.items);
-    const counts = await loadResponseItems(wh, all, { ...ctx, batchSize: Math.max(all.length, 1) });
-    for (const p of pages) await recordPage(wh, requestId, p.page, p.items.length);
-    return counts;
-  });
-}
-
-export async function pagesLoaded(wh: Warehouse, requestId: string): Promise<Set<number>> {
-  const rows = await wh.all<{ page: number }>('SELECT page FROM request_pages WHERE request_id = $1', [requestId]);
-  return new Set(rows.map((r) => r.page));
 }
 
 export interface StoredRequest {

@@ -19,8 +19,9 @@ afterAll(async () => {
 });
 
 async function request(id: string, run: string, completedAt: string, hits: string[], opts: { pagesLoaded?: number } = {}): Promise<void> {
-  await wh.run(`INSERT INTO requests (request_id, search_type, search_key, status, created_at, completed_at, run_id, all_pages_count, pages_loaded)
-    VALUES ($1, 'cpf', '12345678909', 'completed', $2::TIMESTAMPTZ, $2::TIMESTAMPTZ, $3, 1, $4)`, [id, completedAt, run, opts.pagesLoaded ?? 1]);
+  // fully loaded: loaded_at set (read-ledger.ts), here when its one page is in
+  await wh.run(`INSERT INTO requests (request_id, search_type, search_key, status, created_at, completed_at, run_id, all_pages_count, pages_loaded, loaded_at)
+    VALUES ($1, 'cpf', '12345678909', 'completed', $2::TIMESTAMPTZ, $2::TIMESTAMPTZ, $3, 1, $4, CASE WHEN $4 >= 1 THEN $2::TIMESTAMPTZ END)`, [id, completedAt, run, opts.pagesLoaded ?? 1]);
   for (const code of hits) {
     await wh.run(`INSERT INTO search_hits (request_id, code, instance, first_seen_at) VALUES ($1, $2, 1, $3::TIMESTAMPTZ)`, [id, code, completedAt]);
   }
