@@ -1,7 +1,7 @@
 import { benchLoad } from '../warehouse/bench-load.js';
 import { startSandbox } from '../sandbox/server.js';
 import { callsRun, type CallsFigures } from './calls.js';
-import { companyDocuments, documentsFinding, individualDocuments, ordinaryDocuments } from './documents.js';
+import { companyDocuments, documentsFinding, individualDocuments, ordinaryDocuments, ordinaryMix } from './documents.js';
 import { pipelineRun } from './pipeline-run.js';
 import { rateUse } from './rate-use.js';
 import { sandboxMemory } from './sandbox-memory.js';
@@ -17,13 +17,14 @@ const line = (k: string, v: string | number, note = '') => console.log(`${k.padE
 
 /**
  * Calls against the floor on three mixes, each read by the sweep and per request, in the same run: ordinary
- * documents, a portfolio of individuals (zero to three lawsuits each) and a few companies with thousands. The
+ * documents (of every search type, up to 2,000 lawsuits each), a portfolio of individuals (zero to three
+ * lawsuits each) and a few companies with thousands. The
  * sandbox appends responses court by court (300 ms a court), so the sweep reads while they arrive.
  */
 async function callsAgainstFloor(): Promise<Record<string, number>> {
   const seedSb = await startSandbox({ seed: 7, lawsuits: 1_000_000 });
   const mixes = [
-    { name: 'ordinary', csv: ordinaryDocuments(seedSb, quick ? 100 : 300) },
+    { name: 'ordinary', csv: ordinaryMix(seedSb, quick ? 100 : 300) },
     { name: 'individuals', csv: individualDocuments(seedSb, quick ? 100 : 300).csv },
     { name: 'companies', csv: companyDocuments(seedSb, quick ? 3 : 5).csv },
   ];
