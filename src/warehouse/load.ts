@@ -4,7 +4,7 @@ import { flattenLawsuit } from './flatten.js';
 import { capRow, fitsColumn, splitParts } from './long-values.js';
 import {
   DELETE_LAWSUIT_PARTS_SQL, INSERT_HITS_SQL, INSERT_LAWSUIT_PARTS_SQL, INSERT_LAWSUITS_SQL, INSERT_NEW_STEPS_SQL, INSERT_RESPONSE_PARTS_SQL,
-  INSERT_RESPONSES_SQL, MERGE_STEPS_SQL, TOUCH_LOSERS_SQL, UPDATE_LAWSUITS_SQL, WINNERS_SQL, replaceChildrenSql,
+  INSERT_REPLACED_LAWSUITS_SQL, INSERT_RESPONSES_SQL, MERGE_STEPS_SQL, REPLACE_LAWSUITS_SQL, TOUCH_LOSERS_SQL, WINNERS_SQL, replaceChildrenSql,
 } from './merge.js';
 import { INSERT_PROBLEMS_SQL, PROBLEM_DETAIL, problemValue, TOO_LONG_KEY_DETAIL } from './problems.js';
 import type { FlatLawsuit, HitRow, ProblemRow, RawPartRow, ResponseRow, StepRow } from './rows.js';
@@ -194,7 +194,12 @@ async function loadBatch(wh: Warehouse, items: readonly Prepared[], ctx: LoadCon
     // those the batch cannot need. A batch of lawsuits the warehouse has never seen (a first run) only inserts.
     const [seen] = await wh.all<{ updates: boolean; losers: boolean }>(
       'SELECT coalesce(bool_or(existed AND wins), false) AS updates, coalesce(bool_or(NOT wins), false) AS losers FROM stg_win');
-    counts.lawsuitsMerged = (seen.updates ? await wh.run(UPDATE_LAWSUITS_SQL) : 0) + await wh.run(INSERT_LAWSUITS_SQL);
+    let replaced = 0;
+    if (seen.updates) {
+      for (const sql of REPLACE_LAWSUITS_SQL) await wh.run(sql);
+      replaced = await wh.run(INSERT_REPLACED_LAWSUITS_SQL);
+    }
+    counts.lawsuitsMerged = replaced + await wh.run(INSERT_LAWSUITS_SQL);
     if (seen.updates) await wh.run(DELETE_LAWSUIT_PARTS_SQL);
     if (parts.some((p) => p.owner === 'lawsuits.raw')) await wh.run(INSERT_LAWSUIT_PARTS_SQL);
     if (seen.losers) await wh.run(TOUCH_LOSERS_SQL);
