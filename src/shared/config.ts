@@ -102,6 +102,9 @@ export interface ExportPrivacy {
   maxSecrecy: number;
 }
 
+/** The variable that carries Config.summaryFile; `schedule` sets it for the commands it starts. */
+export const SUMMARY_FILE_VAR = 'LAWSUIT_SUMMARY_FILE';
+
 export const EXPORT_PRIVACY_MODES = ['off', 'pseudonymise'] as const;
 export type ExportPrivacyMode = (typeof EXPORT_PRIVACY_MODES)[number];
 /** Shorter secrets can be guessed; 32 characters is what `openssl rand -hex 16` prints. */
@@ -116,6 +119,7 @@ export const COMMAND_NEEDS = {
   export: { api: false, documents: false },
   report: { api: false, documents: false },
   rebuild: { api: false, documents: false },
+  schedule: { api: false, documents: false },
 } as const satisfies Record<string, { api: boolean; documents: boolean }>;
 export type ConfiguredCommand = keyof typeof COMMAND_NEEDS;
 
@@ -272,7 +276,7 @@ export function loadConfig(input: ConfigInput = {}): Config {
     metricsPort: metricsPortRaw === undefined ? undefined : int('LAWSUIT_METRICS_PORT', 'metrics_port', 0, 0, 65_535, 'metrics-port'),
     metricsHost: metricsHost?.replace(/^\[(.*)\]$/, '$1'),
     healthMaxFailures: int('LAWSUIT_HEALTH_MAX_FAILURES', 'health_max_failures', 3, 1, 1000),
-    summaryFile: pick(undefined, 'LAWSUIT_SUMMARY_FILE', 'summary_file'),
+    summaryFile: pick(undefined, SUMMARY_FILE_VAR, 'summary_file'),
     exportPrivacy: {
       mode: pseudonymise ? 'pseudonymise' : 'off',
       salt,
