@@ -114,7 +114,7 @@ export class SchedulerMetrics {
     for (const [key, n] of Object.entries(s.api?.byRouteStatus ?? {})) {
       // "POST /requests 200", "GET /transfer-file/:id network"
       const m = /^(\S+) (.+) (\S+)$/.exec(key);
-      if (m && Number.isFinite(n)) this.apiCalls.inc({ job, method: m[1], route: m[2], status: m[3] }, n);
+      if (m && Number.isFinite(n) && n >= 0) this.apiCalls.inc({ job, method: m[1], route: m[2], status: m[3] }, n);
     }
     const slices = Array.isArray(s.api?.timeline) ? s.api.timeline : [];
     const remaining = slices.map((x) => x.remaining).filter((v): v is number => Number.isFinite(v));
@@ -126,7 +126,7 @@ export class SchedulerMetrics {
     if (Array.isArray(s.failures)) this.failedItems.set({ job }, s.failures.length);
     const w = s.warehouse;
     if (w) {
-      if (Number.isFinite(w.lawsuitsThisRun)) this.lawsuitsLoaded.inc({ job }, w.lawsuitsThisRun);
+      if (Number.isFinite(w.lawsuitsThisRun) && w.lawsuitsThisRun >= 0) this.lawsuitsLoaded.inc({ job }, w.lawsuitsThisRun);
       for (const table of ['lawsuits', 'parties', 'lawyers', 'steps', 'responses'] as const) {
         if (Number.isFinite(w[table])) this.warehouseRows.set({ table }, w[table]);
       }

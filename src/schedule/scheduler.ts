@@ -72,7 +72,16 @@ export async function startScheduler(opts: SchedulerOptions): Promise<Scheduler>
   // Each run's command writes its summary here (RunContext.summaryPath); the folder is this process's own.
   const summaries = await mkdtemp(join(tmpdir(), 'lawsuit-etl-summaries-'));
   let runSeq = 0;
-  opts.observer?.jobsLoaded(jobs, state.jobs);
+  // The metrics watch the jobs; a fault of theirs (a summary they cannot read) must never stop a job or its state.
+  const tell = (what: string, fn: (o: SchedulerObserver) => void): void => {
+    if (!opts.observer) return;
+    try {
+      fn(opts.observer);
+    } catch (e) {
+      log.warn({ event: 'schedule.metrics_failed', err: e }, `the metrics could not take ${what}`);
+    }
+  };
+  tell('the jobs', (o) => o.jobsLoaded(jobs, state.jobs));
 
   const queue: Array<{ job: JobSpec; reason: Reason }> = [];
   const abort = new AbortController();
@@ -119,7 +128,7 @@ export async function startScheduler(opts: SchedulerOptions): Promise<Scheduler>
       }
     }
     log.info({ event: 'job.start', job: job.name, command: job.command, args: job.args, reason }, `${job.name}: start (${reason})`);
-    opts.observer?.runStarted(job.name);
+    tell(`${job.name}'s start`, (o) => o.runStarted(job.name));
     const summaryPath = join(summaries, `${job.name}-${++runSeq}.json`);
     let code: number;
     try {
@@ -151,7 +160,7 @@ export async function startScheduler(opts: SchedulerOptions): Promise<Scheduler>
       ...(success ? { last_success_started_at: started.toISOString(), last_success_ended_at: ended } : {}),
       last_ended_at: ended, last_exit_code: code, last_outcome: outcome, consecutive_failures: failures,
     };
-    opts.observer?.runEnded(job.name, { outcome, code, durationMs, state: state.jobs[job.name], summary });
+    tell(`${job.name}'s end`, (o) => o.runEnded(job.name, { outcome, code, durationMs, state: state.jobs[job.name], summary }));
     try {
       await writeState(opts.statePath, state);
     } catch (e) {

@@ -123,6 +123,19 @@ describe('schedule with a metrics port', () => {
     expect(m.get('lawsuit_etl_api_calls_total')?.help).toMatch(/endpoint and HTTP status/);
   });
 
+  it('a summary it cannot make sense of leaves the figures out, never the run', async () => {
+    const ws = setup();
+    const odd = { stages: 3, api: { byRouteStatus: { weird: 'x', 'GET /a 200': -5 }, timeline: 'no' }, warehouse: { lawsuitsThisRun: 'many' }, failures: {} };
+    const gated = gatedRunner(0, odd as unknown as RunSummary);
+    await start(ws, gated.runner);
+    gated.release();
+    await service!.scheduler.whenIdle();
+    const m = await scrape();
+    expect(sampleValue(m, 'lawsuit_etl_job_runs_total', { job: 'nightly', outcome: 'ok' })).toBe(1);
+    expect(m.get('lawsuit_etl_api_calls_total')?.samples ?? []).toEqual([]);
+    expect(JSON.parse(readFileSync(ws.statePath, 'utf8')).jobs.nightly.last_outcome).toBe('ok');
+  });
+
   it('/healthz answers 503 once a job has failed the configured number of times in a row, counted across restarts', async () => {
     const ws = setup({ nightly: { last_success_started_at: hoursAgo(30), consecutive_failures: 2, last_exit_code: 1 } });
     const gated = gatedRunner(1);
