@@ -82,7 +82,7 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
-  await wh?.close();
+  await wh?.close().catch(() => undefined);
   await sandbox?.close();
   tmp.cleanup();
 });
@@ -263,5 +263,18 @@ describe('LAWSUIT_EXPORT_PRIVACY=pseudonymise', () => {
     expect(n).toBeGreaterThan(100);
     const [{ m }] = await wh.all<{ m: number }>("SELECT count(*) AS m FROM duckdb_functions() WHERE function_name LIKE 'pz\\_%' ESCAPE '\\'");
     expect(m).toBe(0);
+  });
+
+  it('works on a warehouse opened read-only, as `lawsuit-etl export` opens it', async () => {
+    await wh.close();
+    const ro = await Warehouse.open(join(tmp.dir, 'warehouse.duckdb'), { readOnly: true });
+    try {
+      const res = await exportParquet(ro, join(tmp.dir, 'read-only'), { privacy: { mode: 'pseudonymise', salt: SALT, maxSecrecy: 0 } });
+      expect(res.withheldLawsuits).toBe(withheld);
+      const again = await readExport(join(tmp.dir, 'read-only'));
+      expect(rowsOf(again, 'parties').map((p) => p.document).sort()).toEqual(rowsOf(priv, 'parties').map((p) => p.document).sort());
+    } finally {
+      await ro.close();
+    }
   });
 });
