@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { readDocuments } from '../input/documents.js';
 import type { Config } from '../shared/config.js';
@@ -93,6 +94,8 @@ export async function runCommand(req: CommandRequest): Promise<CommandResult> {
     if (!recorded && !readOnly) await record(results);
     const summary = summarise(req, ctx.runId, started, results, night, totals, sends ? ctx.api.stats() : undefined);
     const outcome = outcomeOf(results);
+    // For the scheduler that started this command (its metrics); see Config.summaryFile.
+    if (cfg.summaryFile) await writeFile(cfg.summaryFile, JSON.stringify(summary)).catch((e: unknown) => log.warn({ err: e }, 'the run summary could not be handed to the scheduler'));
     let reportPath: string | undefined;
     if (!readOnly) {
       reportPath = await writeReport(cfg.reportsDir, summary).catch((e: unknown) => {
