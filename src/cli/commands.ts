@@ -3,12 +3,15 @@ import { ConfigError, EtlError, EXIT, isEtlError, type ExitCode } from '../share
 import { logger } from '../shared/logger.js';
 import { printable } from '../shared/printable.js';
 import { runCommand as runPipelineCommand, type CommandResult } from '../pipeline/runner.js';
-import { formatSummary } from '../pipeline/summary.js';
-import { QUERY_KINDS, type QueryKind } from '../pipeline/sync.js';
+import { existsSync } from 'node:fs';
+import { writeReport } from '../pipeline/report.js';
+import { formatSummary, type RunSummary } from '../pipeline/summary.js';
+import { Warehouse } from '../warehouse/warehouse.js';
+import type { QueryKind } from '../pipeline/sync.js';
 import { runSandboxCli } from '../sandbox/cli.js';
 import { runScheduleCli } from '../schedule/command.js';
 import type { JobSpec } from '../schedule/job-loader.js';
-import { HELP, parseCli, type ParsedArgs } from './args.js';
+import { parseCommandLine, type Parsed } from './program.js';
 import { prepareEnvironment } from './environment.js';
 
 // argv -> command -> exit code: parse, configure, hand the command to the pipeline's runner, print what it
@@ -27,12 +30,8 @@ function gracefulSignal(): { signal: AbortSignal; dispose(): void } {
   return { signal: ac.signal, dispose: () => { process.off('SIGTERM', onSignal); process.off('SIGINT', onSignal); } };
 }
 
-export async function runCommand(args: ParsedArgs): Promise<ExitCode> {
-  const command = args.command!;
-  if (args.help) {
-    process.stdout.write(`${HELP}\n`);
-    return EXIT.ok;
-  }
+export async function runCommand(args: Parsed): Promise<ExitCode> {
+  const command = args.command;
   if (command === 'sandbox') {
     try {
       await runSandboxCli(args.rest);
@@ -44,14 +43,9 @@ export async function runCommand(args: ParsedArgs): Promise<ExitCode> {
   }
   if (command === 'schedule') return (await runScheduleCli(args.rest, { validate: validateJobs })) as ExitCode;
 
-  let kind: QueryKind | undefined;
-  if (command === 'query') {
-    const k = args.flags.kind;
-    if (typeof k !== 'string' || !(QUERY_KINDS as readonly string[]).includes(k)) {
-      throw new EtlError('CLI_BAD_FLAGS', `query: --kind is required, one of ${QUERY_KINDS.join(', ')}${typeof k === 'string' ? ` (got ${JSON.stringify(k)})` : ''}`, { exitCode: EXIT.usage });
-    }
-    kind = k as QueryKind;
-  }
+  if (command === 'report') return writeReportsAgain(args);
+  // commander has checked --kind against its choices already
+  const kind = command === 'query' ? (args.flags.kind as QueryKind) : undefined;
   const cfg = loadConfig({ flags: args.flags, command });
   const log = logger();
   log.level = cfg.logLevel;
@@ -74,7 +68,7 @@ function validateJobs(jobs: JobSpec[]): void {
   for (const job of jobs) {
     const found: string[] = [];
     try {
-      const parsed = parseCli([job.command, ...job.args]);
+      const parsed = parseCommandLine([job.command, ...job.args]);
       loadConfig({ flags: parsed.flags, command: job.command });
     } catch (e) {
       if (e instanceof ConfigError) found.push(...e.problems);
@@ -83,6 +77,27 @@ function validateJobs(jobs: JobSpec[]): void {
     for (const p of found) problems.set(p, [...(problems.get(p) ?? []), job.name]);
   }
   if (problems.size > 0) throw new ConfigError([...problems].map(([p, names]) => `${p} (jobs: ${names.join(', ')})`));
+}
+
+/**
+ * `report [--run ID]`: the run's report written again from what the warehouse kept of it (runs.summary), for
+ * the last run by default. Reads the published warehouse only.
+ */
+async function writeReportsAgain(args: Parsed): Promise<ExitCode> {
+  const cfg = loadConfig({ flags: args.flags, command: 'report' });
+  if (!existsSync(cfg.warehouse)) throw new EtlError('REPORT_NO_WAREHOUSE', `no warehouse at ${cfg.warehouse} yet: run lawsuit-etl run first, or give --warehouse`, { exitCode: EXIT.usage });
+  const wh = await Warehouse.open(cfg.warehouse, { readOnly: true });
+  try {
+    const runId = typeof args.flags.run === 'string' ? args.flags.run : null;
+    const [row] = await wh.all<{ summary: string }>(`SELECT summary::VARCHAR AS summary FROM runs
+      WHERE summary IS NOT NULL AND ($1::VARCHAR IS NULL OR run_id = $1) ORDER BY started_at DESC LIMIT 1`, [runId]);
+    if (!row) throw new EtlError('REPORT_NO_RUN', runId ? `no run ${runId} with a summary in ${cfg.warehouse}` : `no run with a summary in ${cfg.warehouse}`, { exitCode: EXIT.usage });
+    const path = await writeReport(cfg.reportsDir, JSON.parse(row.summary) as RunSummary);
+    process.stdout.write(`${path}\n`);
+    return EXIT.ok;
+  } finally {
+    await wh.close();
+  }
 }
 
 function printed(r: CommandResult, kind: QueryKind | undefined): string {

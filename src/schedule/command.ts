@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import type { Logger } from 'pino';
 import { loadConfig, type Config } from '../shared/config.js';
 import { ConfigError, EtlError, EXIT } from '../shared/errors.js';
+import type { FlagSpec } from '../shared/flag-spec.js';
 import { logger } from '../shared/logger.js';
 import { defaultLockPath } from '../shared/lock.js';
 import { childRunner, type JobRunner } from './child-runner.js';
@@ -21,6 +22,14 @@ On start, and after an occurrence missed while the process was paused, a job who
 than its period_hours runs at once. On SIGTERM the running command gets SIGTERM and is waited for
 (SIGKILL after 5 minutes); the scheduler then exits 0. /healthz answers 503 once a job failed
 LAWSUIT_HEALTH_MAX_FAILURES times in a row (default 3) or has not succeeded for twice its period.`;
+
+/** The flags of `schedule`, declared for the CLI's help; runScheduleCli reads exactly these. */
+export const SCHEDULE_FLAGS: readonly FlagSpec[] = [
+  { flag: '--jobs <dir>', help: 'the job files; env LAWSUIT_JOBS_DIR; default jobs/ of the installation' },
+  { flag: '--state <file>', help: 'the last success of each job; env LAWSUIT_SCHEDULE_STATE; default data/schedule-state.json' },
+  { flag: '--lock <file>', help: 'the run lock; env LAWSUIT_LOCK_FILE; default <warehouse>.lock' },
+  { flag: '--metrics-port <n>', help: 'serve /healthz, /livez and Prometheus /metrics on port n (0: any free port); env LAWSUIT_METRICS_PORT; default off (LAWSUIT_METRICS_HOST: all interfaces)' },
+];
 
 export interface ScheduleCliDeps {
   /** Replaces the child-process runner (tests). */
