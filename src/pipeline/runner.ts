@@ -108,11 +108,12 @@ export async function runCommand(req: CommandRequest): Promise<CommandResult> {
       // The record says publish ended ok (it is written just before); when it did not, the report tells the truth.
       const publishFailed = results.some((r) => r.name === 'publish' && r.status !== 'ok' && r.status !== 'skipped');
       const input = reportInput && !publishFailed ? reportInput : { summary: asStored(summary), facts: reportInput?.facts };
+      const t0 = performance.now();
       reports = await writeReports(cfg.reportsDir, input).catch((e: unknown) => {
         log.error({ err: e }, 'the run reports could not be written');
         return undefined;
       });
-      if (reports) log.info({ report: reports.markdown, html: reports.html }, 'run reports written');
+      if (reports) log.info({ report: reports.markdown, html: reports.html, ms: Math.round(performance.now() - t0) }, 'run reports written');
     }
     return { summary, outcome, exitCode: dryRun ? EXIT.ok : outcome.exitCode, reports };
   } finally {

@@ -59,8 +59,9 @@ describe('the HTML report of npm start, in a real browser', () => {
         const svgs = [...f.querySelectorAll('svg')];
         const box = svgs[0]?.getBoundingClientRect();
         const painted = svgs.flatMap((s) => [...s.querySelectorAll('path, rect')]).filter((el) => {
-          const b = (el as SVGGraphicsElement).getBBox();
-          const fill = getComputedStyle(el).fill;
+          // runs in the page (the DOM's types are not this project's lib)
+          const b = (el as unknown as { getBBox(): { width: number; height: number } }).getBBox();
+          const fill = (globalThis as unknown as { getComputedStyle(e: unknown): { fill: string } }).getComputedStyle(el).fill;
           return b.width > 0 && b.height > 0 && fill !== 'none' && !/rgba\(.*,\s*0\)$/.test(fill);
         }).length;
         return { id: f.id, svgs: svgs.length, width: box?.width ?? 0, height: box?.height ?? 0, painted };
