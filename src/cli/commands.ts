@@ -3,10 +3,8 @@ import { ConfigError, EtlError, EXIT, isEtlError, type ExitCode } from '../share
 import { logger } from '../shared/logger.js';
 import { printable } from '../shared/printable.js';
 import { runCommand as runPipelineCommand, type CommandResult } from '../pipeline/runner.js';
-import { existsSync } from 'node:fs';
-import { writeReport } from '../pipeline/report.js';
-import { formatSummary, type RunSummary } from '../pipeline/summary.js';
-import { Warehouse } from '../warehouse/warehouse.js';
+import { formatSummary } from '../pipeline/summary.js';
+import { writeRunReports } from '../report/run-reports.js';
 import type { QueryKind } from '../pipeline/sync.js';
 import { runSandboxCli } from '../sandbox/cli.js';
 import { runScheduleCli } from '../schedule/command.js';
@@ -79,25 +77,12 @@ function validateJobs(jobs: JobSpec[]): void {
   if (problems.size > 0) throw new ConfigError([...problems].map(([p, names]) => `${p} (jobs: ${names.join(', ')})`));
 }
 
-/**
- * `report [--run ID]`: the run's report written again from what the warehouse kept of it (runs.summary), for
- * the last run by default. Reads the published warehouse only.
- */
+/** `report [--run ID]`: a run's reports (Markdown and HTML) written again from what the warehouse kept of it. */
 async function writeReportsAgain(args: Parsed): Promise<ExitCode> {
   const cfg = loadConfig({ flags: args.flags, command: 'report' });
-  if (!existsSync(cfg.warehouse)) throw new EtlError('REPORT_NO_WAREHOUSE', `no warehouse at ${cfg.warehouse} yet: run lawsuit-etl run first, or give --warehouse`, { exitCode: EXIT.usage });
-  const wh = await Warehouse.open(cfg.warehouse, { readOnly: true });
-  try {
-    const runId = typeof args.flags.run === 'string' ? args.flags.run : null;
-    const [row] = await wh.all<{ summary: string }>(`SELECT summary::VARCHAR AS summary FROM runs
-      WHERE summary IS NOT NULL AND ($1::VARCHAR IS NULL OR run_id = $1) ORDER BY started_at DESC LIMIT 1`, [runId]);
-    if (!row) throw new EtlError('REPORT_NO_RUN', runId ? `no run ${runId} with a summary in ${cfg.warehouse}` : `no run with a summary in ${cfg.warehouse}`, { exitCode: EXIT.usage });
-    const path = await writeReport(cfg.reportsDir, JSON.parse(row.summary) as RunSummary);
-    process.stdout.write(`${path}\n`);
-    return EXIT.ok;
-  } finally {
-    await wh.close();
-  }
+  const r = await writeRunReports({ warehouse: cfg.warehouse, reportsDir: cfg.reportsDir, runId: typeof args.flags.run === 'string' ? args.flags.run : undefined });
+  process.stdout.write(`${r.markdown}\n${r.html}\n`);
+  return EXIT.ok;
 }
 
 function printed(r: CommandResult, kind: QueryKind | undefined): string {

@@ -7,9 +7,10 @@ import { EXIT, type ExitCode } from '../shared/errors.js';
 import { acquireRunLock, defaultLockPath, type RunLock } from '../shared/lock.js';
 import { closeStaleRuns, finishRun } from '../warehouse/ledger.js';
 import { Warehouse } from '../warehouse/warehouse.js';
+import { readReportFacts } from '../report/facts.js';
+import { asStored, writeReports, type ReportInput, type RunReports } from '../report/run-reports.js';
 import { stagesFor, type CommandName } from './commands.js';
 import { outcomeOf, type Outcome } from './outcome.js';
-import { writeReport } from './report.js';
 import { openSession, type Session } from './session.js';
 import type { NightData, StageResult } from './stage.js';
 import { runStages } from './stage-runner.js';
@@ -42,7 +43,8 @@ export interface CommandResult {
   summary: RunSummary;
   outcome: Outcome;
   exitCode: ExitCode;
-  reportPath?: string;
+  /** The run's Markdown and HTML reports, when they could be written. */
+  reports?: RunReports;
 }
 
 export async function runCommand(req: CommandRequest): Promise<CommandResult> {
@@ -73,6 +75,7 @@ export async function runCommand(req: CommandRequest): Promise<CommandResult> {
 
     let totals: RunSummary['warehouse'];
     let recorded = false;
+    let reportInput: ReportInput | undefined;
     const record = async (results: readonly StageResult[]): Promise<void> => {
       if (readOnly) return;
       totals = await warehouseTotals(ctx.wh, ctx.runId);
@@ -84,6 +87,13 @@ export async function runCommand(req: CommandRequest): Promise<CommandResult> {
         parties: totals?.parties, steps: totals?.steps, errors: draft.failures.length, summary: draft, finishedAt: new Date(draft.finishedAt),
       });
       recorded = true;
+      // The reports are made of the run's record as stored, and of facts read now, while the night is still
+      // open to this run: a report written again later from the published warehouse is then the same file.
+      const facts = await readReportFacts(ctx.wh, ctx.runId).catch((e: unknown) => {
+        log.error({ err: e }, 'the facts of the run report could not be read; the report goes without them');
+        return undefined;
+      });
+      reportInput = { summary: asStored(draft), facts };
     };
     const results = await runStages(ctx, stages, night, {
       record: !readOnly,
@@ -96,15 +106,19 @@ export async function runCommand(req: CommandRequest): Promise<CommandResult> {
     const outcome = outcomeOf(results);
     // For the scheduler that started this command (its metrics); see Config.summaryFile.
     if (cfg.summaryFile) await writeFile(cfg.summaryFile, JSON.stringify(summary)).catch((e: unknown) => log.warn({ err: e }, 'the run summary could not be handed to the scheduler'));
-    let reportPath: string | undefined;
+    let reports: RunReports | undefined;
     if (!readOnly) {
-      reportPath = await writeReport(cfg.reportsDir, summary).catch((e: unknown) => {
-        log.error({ err: e }, 'the run report could not be written');
+      // The record says publish ended ok (it is written just before); when it did not, the report tells the truth.
+      const publishFailed = results.some((r) => r.name === 'publish' && r.status !== 'ok' && r.status !== 'skipped');
+      const input = reportInput && !publishFailed ? reportInput : { summary: asStored(summary), facts: reportInput?.facts };
+      const t0 = performance.now();
+      reports = await writeReports(cfg.reportsDir, input).catch((e: unknown) => {
+        log.error({ err: e }, 'the run reports could not be written');
         return undefined;
       });
-      if (reportPath) log.info({ report: reportPath }, 'run report written');
+      if (reports) log.info({ report: reports.markdown, html: reports.html, ms: Math.round(performance.now() - t0) }, 'run reports written');
     }
-    return { summary, outcome, exitCode: dryRun ? EXIT.ok : outcome.exitCode, reportPath };
+    return { summary, outcome, exitCode: dryRun ? EXIT.ok : outcome.exitCode, reports };
   } finally {
     await session?.close();
     await env?.close();
