@@ -244,7 +244,8 @@ export function loadConfig(input: ConfigInput = {}): Config {
   }
   const pseudonymise = privacyMode === 'pseudonymise';
   const salt = exportSalt(env, problems);
-  const metricsPortRaw = pick('metrics-port', 'LAWSUIT_METRICS_PORT', 'metrics_port');
+  // The metrics port is the scheduler's own: the commands it starts inherit the variable and must not read it.
+  const metricsPortRaw = command === 'schedule' ? pick('metrics-port', 'LAWSUIT_METRICS_PORT', 'metrics_port') : undefined;
   const metricsHost = pick(undefined, 'LAWSUIT_METRICS_HOST', 'metrics_host');
   if (metricsHost !== undefined && !/^[A-Za-z0-9.:[\]-]+$/.test(metricsHost)) problems.push(`LAWSUIT_METRICS_HOST=${JSON.stringify(metricsHost)} is not an address to listen on (e.g. 0.0.0.0, ::, 127.0.0.1)`);
 
