@@ -10,6 +10,7 @@ import { Warehouse } from '../warehouse/warehouse.js';
 import { readReportFacts } from '../report/facts.js';
 import { asStored, writeReports, type ReportInput, type RunReports } from '../report/run-reports.js';
 import { stagesFor, type CommandName } from './commands.js';
+import { rebuildStage } from './stages/rebuild.js';
 import { outcomeOf, type Outcome } from './outcome.js';
 import { openSession, type Session } from './session.js';
 import type { NightData, StageResult } from './stage.js';
@@ -70,7 +71,14 @@ export async function runCommand(req: CommandRequest): Promise<CommandResult> {
       const stale = await closeStaleRuns(ctx.wh, { byRunId: ctx.runId });
       if (stale.length > 0) log.warn({ runs: stale }, 'runs killed before they could finish are now recorded as interrupted');
     }
-    if (session.resumed) await reconcileUnpublished(ctx.wh, cfg.warehouse, ctx.runId, log);
+    if (session.resumed) {
+      await reconcileUnpublished(ctx.wh, cfg.warehouse, ctx.runId, log);
+      // A rebuild that did not finish left the derived tables half made: it is done again before anything else.
+      if (req.command !== 'rebuild' && await unfinishedRebuild(ctx.wh, ctx.runId)) {
+        log.warn('the work copy holds a rebuild that did not finish: it is done again first');
+        stages.unshift(rebuildStage);
+      }
+    }
     if (session.recovery) (night.notes ??= []).push(session.recovery);
 
     let totals: RunSummary['warehouse'];
@@ -159,6 +167,13 @@ async function warehouseTotals(wh: Warehouse, runId: string): Promise<NonNullabl
     lawsuitsThisRun: Number(w.lawsuits_this_run), lawsuits: Number(w.lawsuits), parties: Number(w.parties),
     lawyers: Number(w.lawyers), steps: Number(w.steps), responses: Number(w.responses),
   };
+}
+
+/** True when the last run before `current` on this work copy was a rebuild that did not end ok. */
+async function unfinishedRebuild(wh: Warehouse, current: string): Promise<boolean> {
+  const [last] = await wh.all<{ command: string; status: string }>(
+    'SELECT command, status FROM runs WHERE run_id <> $1 ORDER BY started_at DESC LIMIT 1', [current]);
+  return last?.command === 'rebuild' && last.status !== 'ok';
 }
 
 /**
