@@ -9,7 +9,8 @@ import {
 import { INSERT_PROBLEMS_SQL, PROBLEM_DETAIL, problemValue, TOO_LONG_KEY_DETAIL } from './problems.js';
 import type { FlatLawsuit, HitRow, ProblemRow, RawPartRow, ResponseRow, StepRow } from './rows.js';
 import { resetStaging, stageRows } from './stage.js';
-import { bool, int, isObj, normalizeCnj, str, toJson } from './values.js';
+import { normalizeCnj } from '../spec/identifiers.js';
+import { bool, int, isObj, str, toJson } from './values.js';
 import type { Warehouse } from './warehouse.js';
 
 export interface LoadContext {
