@@ -16,11 +16,11 @@ function rng(seed: number): () => number {
   return () => { x = (x * 1664525 + 1013904223) >>> 0; return x / 2 ** 32; };
 }
 
-/** Copies of 40 lawsuits, shuffled, each from another crawl, each leaving out some fields and lists. */
+/** Copies of 25 lawsuits, shuffled, each from another crawl, each leaving out some fields and lists. */
 function items(seed: number): ResponseItem[] {
   const r = rng(seed);
   const out: ResponseItem[] = [];
-  for (let i = 0; i < 40; i++) {
+  for (let i = 0; i < 25; i++) {
     const copies = 1 + Math.floor(r() * 4);
     for (let c = 0; c < copies; c++) {
       const l: Record<string, unknown> = {
@@ -60,12 +60,12 @@ async function loaded(batchSize: number, seed: number): Promise<Record<string, u
 }
 
 describe('loading is independent of batch boundaries', () => {
-  for (const seed of [1, 2, 3]) {
+  for (const seed of [1, 2]) {
     it(`one batch or one item per batch give the same rows (seed ${seed})`, async () => {
       const whole = await loaded(10_000, seed);
       const oneByOne = await loaded(1, seed);
       const threes = await loaded(3, seed);
-      expect(whole.lawsuits.length).toBeGreaterThan(30);
+      expect(whole.lawsuits.length).toBeGreaterThan(20);
       expect(oneByOne).toEqual(whole);
       expect(threes).toEqual(whole);
     });
