@@ -220,7 +220,7 @@ export class HttpClient {
     for (let attempt = 0; ; attempt++) {
       if (this.closed) throw new ApiError(API_CODES.closed, `${spec.route} not sent: the client is closed`, { route: spec.route, notProcessed: true });
       try {
-        return await this.untilRefused(spec, () => this.opts.limiter.schedule((report) => this.once(spec, attempt, report), { priority: spec.priority }));
+        return await this.untilRefused(spec, (self) => this.opts.limiter.schedule((report) => this.once(spec, attempt, report, self), { priority: spec.priority }));
       } catch (e) {
         const err = e instanceof ApiError ? e : new ApiError(API_CODES.network, `${spec.route} failed unexpectedly`, { cause: e, route: spec.route });
         err.attempts = attempt + 1;
@@ -239,11 +239,10 @@ export class HttpClient {
    * limiter then fails at once instead of waiting for its turn to be refused (400 queued submissions behind a
    * wrong key would otherwise take minutes to drain). The queued attempt itself is refused unsent at its turn.
    */
-  private untilRefused<T>(spec: CallSpec<unknown>, send: () => Promise<T>): Promise<T> {
+  private untilRefused<T>(spec: CallSpec<unknown>, send: (self: () => void) => Promise<T>): Promise<T> {
     const prior = this.refusalFor(spec);
     if (prior) return Promise.reject(prior);
-    const call = send();
-    let waiter: (() => void) | undefined;
+    let waiter: () => void = () => undefined;
     const refused = new Promise<never>((_, reject) => {
       waiter = () => {
         const e = this.refusalFor(spec);
@@ -251,7 +250,9 @@ export class HttpClient {
       };
       this.waiters.add(waiter);
     });
-    return Promise.race([call, refused]).finally(() => this.waiters.delete(waiter!));
+    // The call that meets the refusal itself ends with the provider's own answer, not the "not sent" one.
+    const call = send(waiter);
+    return Promise.race([call, refused]).finally(() => this.waiters.delete(waiter));
   }
 
   /** The refusal standing against this call, if the key or its resource was refused earlier. */
@@ -264,17 +265,17 @@ export class HttpClient {
   }
 
   /** Remembers a refusal so that no further call meets it again. */
-  private noteRefusal(spec: CallSpec<unknown>, err: ApiError): void {
+  private noteRefusal(spec: CallSpec<unknown>, err: ApiError, self?: () => void): void {
     if (err.code === API_CODES.unauthorized) this.keyRefusal ??= err;
     else if (err.code === API_CODES.forbidden) {
       const resource = resourceOf(spec);
       if (!this.refusedResources.has(resource)) this.refusedResources.set(resource, err);
     } else return;
-    for (const w of [...this.waiters]) w();
+    for (const w of [...this.waiters]) if (w !== self) w();
   }
 
   /** One attempt; throws ApiError. */
-  private async once<T>(spec: CallSpec<T>, attempt: number, report: (fb: Feedback) => void): Promise<CallResult<T>> {
+  private async once<T>(spec: CallSpec<T>, attempt: number, report: (fb: Feedback) => void, self?: () => void): Promise<CallResult<T>> {
     const refused = this.refusalFor(spec);
     if (refused) {
       report({});
@@ -347,7 +348,7 @@ export class HttpClient {
     }
     if (!ok) {
       const err = errorForStatus(status, parsed, spec.route, this.redact, hints, retryAfterMs);
-      this.noteRefusal(spec, err);
+      this.noteRefusal(spec, err, self);
       throw err;
     }
     try {

@@ -4,11 +4,12 @@ import { logger } from '../shared/logger.js';
 import { printable } from '../shared/printable.js';
 import { runCommand as runPipelineCommand, type CommandResult } from '../pipeline/runner.js';
 import { formatSummary } from '../pipeline/summary.js';
-import { QUERY_KINDS, type QueryKind } from '../pipeline/sync.js';
+import { writeRunReports } from '../report/run-reports.js';
+import type { QueryKind } from '../pipeline/sync.js';
 import { runSandboxCli } from '../sandbox/cli.js';
 import { runScheduleCli } from '../schedule/command.js';
 import type { JobSpec } from '../schedule/job-loader.js';
-import { HELP, parseCli, type ParsedArgs } from './args.js';
+import { parseCommandLine, type Parsed } from './program.js';
 import { prepareEnvironment } from './environment.js';
 
 // argv -> command -> exit code: parse, configure, hand the command to the pipeline's runner, print what it
@@ -27,12 +28,8 @@ function gracefulSignal(): { signal: AbortSignal; dispose(): void } {
   return { signal: ac.signal, dispose: () => { process.off('SIGTERM', onSignal); process.off('SIGINT', onSignal); } };
 }
 
-export async function runCommand(args: ParsedArgs): Promise<ExitCode> {
-  const command = args.command!;
-  if (args.help) {
-    process.stdout.write(`${HELP}\n`);
-    return EXIT.ok;
-  }
+export async function runCommand(args: Parsed): Promise<ExitCode> {
+  const command = args.command;
   if (command === 'sandbox') {
     try {
       await runSandboxCli(args.rest);
@@ -44,14 +41,9 @@ export async function runCommand(args: ParsedArgs): Promise<ExitCode> {
   }
   if (command === 'schedule') return (await runScheduleCli(args.rest, { validate: validateJobs })) as ExitCode;
 
-  let kind: QueryKind | undefined;
-  if (command === 'query') {
-    const k = args.flags.kind;
-    if (typeof k !== 'string' || !(QUERY_KINDS as readonly string[]).includes(k)) {
-      throw new EtlError('CLI_BAD_FLAGS', `query: --kind is required, one of ${QUERY_KINDS.join(', ')}${typeof k === 'string' ? ` (got ${JSON.stringify(k)})` : ''}`, { exitCode: EXIT.usage });
-    }
-    kind = k as QueryKind;
-  }
+  if (command === 'report') return writeReportsAgain(args);
+  // commander has checked --kind against its choices already
+  const kind = command === 'query' ? (args.flags.kind as QueryKind) : undefined;
   const cfg = loadConfig({ flags: args.flags, command });
   const log = logger();
   log.level = cfg.logLevel;
@@ -74,7 +66,7 @@ function validateJobs(jobs: JobSpec[]): void {
   for (const job of jobs) {
     const found: string[] = [];
     try {
-      const parsed = parseCli([job.command, ...job.args]);
+      const parsed = parseCommandLine([job.command, ...job.args]);
       loadConfig({ flags: parsed.flags, command: job.command });
     } catch (e) {
       if (e instanceof ConfigError) found.push(...e.problems);
@@ -83,6 +75,14 @@ function validateJobs(jobs: JobSpec[]): void {
     for (const p of found) problems.set(p, [...(problems.get(p) ?? []), job.name]);
   }
   if (problems.size > 0) throw new ConfigError([...problems].map(([p, names]) => `${p} (jobs: ${names.join(', ')})`));
+}
+
+/** `report [--run ID]`: a run's reports (Markdown and HTML) written again from what the warehouse kept of it. */
+async function writeReportsAgain(args: Parsed): Promise<ExitCode> {
+  const cfg = loadConfig({ flags: args.flags, command: 'report' });
+  const r = await writeRunReports({ warehouse: cfg.warehouse, reportsDir: cfg.reportsDir, runId: typeof args.flags.run === 'string' ? args.flags.run : undefined });
+  process.stdout.write(`${r.markdown}\n${r.html}\n`);
+  return EXIT.ok;
 }
 
 function printed(r: CommandResult, kind: QueryKind | undefined): string {

@@ -2,27 +2,28 @@
 // The heap flags in the line above are the run's memory budget beside DuckDB's own (see README, Memory).
 import { isEtlError, EXIT, type ExitCode } from '../shared/errors.js';
 import { logger } from '../shared/logger.js';
-import { HELP, parseCli } from './args.js';
+import { printable } from '../shared/printable.js';
 import { runCommand } from './commands.js';
+import { CliExit, parseCommandLine } from './program.js';
 
-// The entry: argv -> command -> exit code. Commands throw typed errors; only this file chooses exit codes.
+// The entry: argv -> command -> exit code. Commands throw typed errors or return an outcome; only this file
+// and commands.ts choose exit codes.
 
 async function main(argv: string[]): Promise<ExitCode> {
   try {
-    const args = parseCli(argv);
-    if (args.help && !args.command) {
-      process.stdout.write(`${HELP}\n`);
-      return EXIT.ok;
-    }
-    return await runCommand(args);
+    return await runCommand(parseCommandLine(argv));
   } catch (e) {
+    if (e instanceof CliExit) {
+      (e.exitCode === EXIT.ok ? process.stdout : process.stderr).write(`${e.printed.trimEnd()}\n`);
+      return e.exitCode;
+    }
     if (isEtlError(e)) {
-      process.stderr.write(`lawsuit-etl: ${e.message}${e.exitCode === EXIT.auth ? '' : ` [${e.code}]`}\n`);
+      process.stderr.write(`lawsuit-etl: ${printable(e.message, 4_000)}${e.exitCode === EXIT.auth ? '' : ` [${e.code}]`}\n`);
       if (e.exitCode === EXIT.unexpected) logger().error({ err: e }, 'run failed');
       return e.exitCode;
     }
     logger().error({ err: e }, 'unexpected failure');
-    process.stderr.write(`lawsuit-etl: unexpected failure: ${(e as Error)?.message ?? String(e)}\n`);
+    process.stderr.write(`lawsuit-etl: unexpected failure: ${printable((e as Error)?.message ?? String(e), 4_000)}\n`);
     return EXIT.unexpected;
   }
 }

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { readDocuments } from '../input/documents.js';
 import type { Config } from '../shared/config.js';
@@ -6,9 +7,11 @@ import { EXIT, type ExitCode } from '../shared/errors.js';
 import { acquireRunLock, defaultLockPath, type RunLock } from '../shared/lock.js';
 import { closeStaleRuns, finishRun } from '../warehouse/ledger.js';
 import { Warehouse } from '../warehouse/warehouse.js';
+import { readReportFacts } from '../report/facts.js';
+import { asStored, writeReports, type ReportInput, type RunReports } from '../report/run-reports.js';
 import { stagesFor, type CommandName } from './commands.js';
+import { rebuildStage } from './stages/rebuild.js';
 import { outcomeOf, type Outcome } from './outcome.js';
-import { writeReport } from './report.js';
 import { openSession, type Session } from './session.js';
 import type { NightData, StageResult } from './stage.js';
 import { runStages } from './stage-runner.js';
@@ -41,7 +44,8 @@ export interface CommandResult {
   summary: RunSummary;
   outcome: Outcome;
   exitCode: ExitCode;
-  reportPath?: string;
+  /** The run's Markdown and HTML reports, when they could be written. */
+  reports?: RunReports;
 }
 
 export async function runCommand(req: CommandRequest): Promise<CommandResult> {
@@ -67,11 +71,19 @@ export async function runCommand(req: CommandRequest): Promise<CommandResult> {
       const stale = await closeStaleRuns(ctx.wh, { byRunId: ctx.runId });
       if (stale.length > 0) log.warn({ runs: stale }, 'runs killed before they could finish are now recorded as interrupted');
     }
-    if (session.resumed) await reconcileUnpublished(ctx.wh, cfg.warehouse, ctx.runId, log);
+    if (session.resumed) {
+      await reconcileUnpublished(ctx.wh, cfg.warehouse, ctx.runId, log);
+      // A rebuild that did not finish left the derived tables half made: it is done again before anything else.
+      if (req.command !== 'rebuild' && await unfinishedRebuild(ctx.wh, ctx.runId)) {
+        log.warn('the work copy holds a rebuild that did not finish: it is done again first');
+        stages.unshift(rebuildStage);
+      }
+    }
     if (session.recovery) (night.notes ??= []).push(session.recovery);
 
     let totals: RunSummary['warehouse'];
     let recorded = false;
+    let reportInput: ReportInput | undefined;
     const record = async (results: readonly StageResult[]): Promise<void> => {
       if (readOnly) return;
       totals = await warehouseTotals(ctx.wh, ctx.runId);
@@ -83,6 +95,13 @@ export async function runCommand(req: CommandRequest): Promise<CommandResult> {
         parties: totals?.parties, steps: totals?.steps, errors: draft.failures.length, summary: draft, finishedAt: new Date(draft.finishedAt),
       });
       recorded = true;
+      // The reports are made of the run's record as stored, and of facts read now, while the night is still
+      // open to this run: a report written again later from the published warehouse is then the same file.
+      const facts = await readReportFacts(ctx.wh, ctx.runId).catch((e: unknown) => {
+        log.error({ err: e }, 'the facts of the run report could not be read; the report goes without them');
+        return undefined;
+      });
+      reportInput = { summary: asStored(draft), facts };
     };
     const results = await runStages(ctx, stages, night, {
       record: !readOnly,
@@ -93,15 +112,21 @@ export async function runCommand(req: CommandRequest): Promise<CommandResult> {
     if (!recorded && !readOnly) await record(results);
     const summary = summarise(req, ctx.runId, started, results, night, totals, sends ? ctx.api.stats() : undefined);
     const outcome = outcomeOf(results);
-    let reportPath: string | undefined;
+    // For the scheduler that started this command (its metrics); see Config.summaryFile.
+    if (cfg.summaryFile) await writeFile(cfg.summaryFile, JSON.stringify(summary)).catch((e: unknown) => log.warn({ err: e }, 'the run summary could not be handed to the scheduler'));
+    let reports: RunReports | undefined;
     if (!readOnly) {
-      reportPath = await writeReport(cfg.reportsDir, summary).catch((e: unknown) => {
-        log.error({ err: e }, 'the run report could not be written');
+      // The record says publish ended ok (it is written just before); when it did not, the report tells the truth.
+      const publishFailed = results.some((r) => r.name === 'publish' && r.status !== 'ok' && r.status !== 'skipped');
+      const input = reportInput && !publishFailed ? reportInput : { summary: asStored(summary), facts: reportInput?.facts };
+      const t0 = performance.now();
+      reports = await writeReports(cfg.reportsDir, input).catch((e: unknown) => {
+        log.error({ err: e }, 'the run reports could not be written');
         return undefined;
       });
-      if (reportPath) log.info({ report: reportPath }, 'run report written');
+      if (reports) log.info({ report: reports.markdown, html: reports.html, ms: Math.round(performance.now() - t0) }, 'run reports written');
     }
-    return { summary, outcome, exitCode: dryRun ? EXIT.ok : outcome.exitCode, reportPath };
+    return { summary, outcome, exitCode: dryRun ? EXIT.ok : outcome.exitCode, reports };
   } finally {
     await session?.close();
     await env?.close();
@@ -142,6 +167,13 @@ async function warehouseTotals(wh: Warehouse, runId: string): Promise<NonNullabl
     lawsuitsThisRun: Number(w.lawsuits_this_run), lawsuits: Number(w.lawsuits), parties: Number(w.parties),
     lawyers: Number(w.lawyers), steps: Number(w.steps), responses: Number(w.responses),
   };
+}
+
+/** True when the last run before `current` on this work copy was a rebuild that did not end ok. */
+async function unfinishedRebuild(wh: Warehouse, current: string): Promise<boolean> {
+  const [last] = await wh.all<{ command: string; status: string }>(
+    'SELECT command, status FROM runs WHERE run_id <> $1 ORDER BY started_at DESC LIMIT 1', [current]);
+  return last?.command === 'rebuild' && last.status !== 'ok';
 }
 
 /**

@@ -75,7 +75,9 @@ async function runOne(ctx: RunContext, stage: Stage, position: number, night: Ni
     result.error = { code: codeOf(thrown), message: messageOf(thrown) };
     result.runWide = reachOf(thrown, 'stage') === 'run';
     result.usageError = isEtlError(thrown) && thrown.exitCode === EXIT.usage;
-    ctx.log.error({ stage: stage.name, code: result.error.code, err: thrown }, `stage ${stage.name} ${result.status}: ${result.error.message}`);
+    // A classified failure says what it is; only an unexpected one needs its stack to be understood.
+    const known = isEtlError(thrown) && result.error.code !== 'UNEXPECTED';
+    ctx.log.error({ stage: stage.name, code: result.error.code, ...(known ? {} : { err: thrown }) }, `stage ${stage.name} ${result.status}: ${result.error.message}`);
   } else if (report?.ended) {
     result.status = report.ended.status;
     result.error = { code: report.ended.code, message: report.ended.message };

@@ -82,7 +82,11 @@ export function describeStage(st: RunSummary['stages'][number], s: RunSummary): 
         + `${n(c, 'recurrence_mismatches')} with another recurrence, ${n(c, 'failed')} failed`;
       break;
     case 'exports':
-      text = `${n(c, 'tables')} tables, ${n(c, 'rows')} rows -> ${s.exportDir ?? 'the export folder'}`;
+      text = `${n(c, 'tables')} tables, ${n(c, 'rows')} rows -> ${s.exportDir ?? 'the export folder'}`
+        + `${n(c, 'withheld_lawsuits') ? ` (${n(c, 'withheld_lawsuits')} lawsuits above the export's secrecy level left out)` : ''}`;
+      break;
+    case 'rebuild':
+      text = `${n(c, 'items')} response items of ${n(c, 'runs')} runs replayed, ${n(c, 'lawsuits')} lawsuits, ${n(c, 'detections')} change detections again; no API call`;
       break;
     case 'publish':
       text = st.status === 'ok' ? 'the night is published' : 'the night is not published; the next run carries on from its work copy';

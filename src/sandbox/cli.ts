@@ -8,6 +8,24 @@ import { parseTransferFaults } from './transfer/faults.js';
 
 const USAGE = 'usage: sandbox [--port N] [--host H] [--seed N] [--api-key K]... [--lawsuits N] [--rate-limit N] [--rate-window-ms N] [--court-delay-ms N] [--faults SPEC] [--transfer-faults SPEC] [--now ISO] [--boot-id ID] [--forbid RESOURCE,...] [--retention-ms N]';
 
+/** The sandbox's flags, declared for the CLI's help (commander); parseSandboxArgs reads exactly these. */
+export const SANDBOX_FLAGS: ReadonlyArray<{ flag: string; help: string }> = [
+  { flag: '--port <n>', help: 'the port to listen on (0: any free port); default 0' },
+  { flag: '--host <host>', help: 'the address to listen on; default 127.0.0.1' },
+  { flag: '--seed <n>', help: 'the seed of the synthetic universe; default 1' },
+  { flag: '--api-key <key>', help: 'a key the sandbox accepts (repeatable); default sandbox-key (sandbox-noperm: 403, sandbox-overquota: 403)' },
+  { flag: '--lawsuits <n>', help: 'lawsuit instances in the universe; default 20000' },
+  { flag: '--rate-limit <n>', help: 'calls per rate window per key; default 180' },
+  { flag: '--rate-window-ms <n>', help: 'the sliding rate window; default 60000' },
+  { flag: '--court-delay-ms <n>', help: 'time between two courts\' responses of a request; default 1500' },
+  { flag: '--faults <spec>', help: 'fault switches, comma-separated name=rate[:ms] (README, "Faults"); default none' },
+  { flag: '--transfer-faults <spec>', help: 'transfer-file fault switches, ;-separated (README); default none' },
+  { flag: '--now <iso>', help: 'the sandbox clock\'s start; default the real time' },
+  { flag: '--boot-id <id>', help: 'pins the boot id in every id it hands out (tests); default random per process' },
+  { flag: '--forbid <resources>', help: 'resources its plan leaves out, answered 403: requests, responses, tracking, lawsuits, transfer; default none' },
+  { flag: '--retention-ms <n>', help: 'how long a finished request and its responses are kept; default 43200000 (12 h)' },
+];
+
 /** Parses the sandbox's flags; throws a RangeError naming every bad flag at once. */
 export function parseSandboxArgs(argv: string[]): SandboxOptions {
   const o: SandboxOptions = { port: 0, courtDelayMs: 1500 };

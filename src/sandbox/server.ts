@@ -161,7 +161,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       else res.destroy();
     });
   });
-  server.keepAliveTimeout = 5000;
+  // Longer than a client's own idle keep-alive (undici closes after 4 s): the client, not the server, closes an
+  // idle connection, so a call sent on a connection never meets the server closing it at that very moment.
+  server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { SUMMARY_FILE_VAR } from '../shared/config.js';
 import type { JobSpec } from './job-loader.js';
 
 // Each job runs as its own `lawsuit-etl <command>` process: a crash, a leak or a stuck DuckDB handle in one run
@@ -9,6 +10,11 @@ import type { JobSpec } from './job-loader.js';
 export interface RunContext {
   /** Aborted when the scheduler is stopping: the run should end as soon as it safely can. */
   signal: AbortSignal;
+  /**
+   * Where the command should write its run summary (JSON), for the metrics: the child gets it as
+   * LAWSUIT_SUMMARY_FILE. A run that writes none still counts, by its exit code.
+   */
+  summaryPath: string;
 }
 
 export interface RunResult {
@@ -39,7 +45,7 @@ export function childRunner(opts: ChildRunnerOptions = {}): JobRunner {
   const killAfterMs = opts.killAfterMs ?? 300_000;
   return (job, ctx) => new Promise<RunResult>((resolve, reject) => {
     const child = spawn(opts.nodePath ?? process.execPath, [cliPath, job.command, ...job.args], {
-      env: opts.env ?? process.env,
+      env: { ...(opts.env ?? process.env), [SUMMARY_FILE_VAR]: ctx.summaryPath },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     let killTimer: NodeJS.Timeout | undefined;

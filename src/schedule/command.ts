@@ -1,22 +1,35 @@
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Logger } from 'pino';
-import { EtlError, EXIT } from '../shared/errors.js';
+import { loadConfig, type Config } from '../shared/config.js';
+import { ConfigError, EtlError, EXIT } from '../shared/errors.js';
+import type { FlagSpec } from '../shared/flag-spec.js';
 import { logger } from '../shared/logger.js';
 import { defaultLockPath } from '../shared/lock.js';
 import { childRunner, type JobRunner } from './child-runner.js';
 import { loadJobs, type JobSpec } from './job-loader.js';
-import { startScheduler } from './scheduler.js';
+import { startScheduleService } from './service.js';
 
-export const SCHEDULE_HELP = `usage: lawsuit-etl schedule [--jobs DIR] [--state FILE] [--lock FILE]
+export const SCHEDULE_HELP = `usage: lawsuit-etl schedule [--jobs DIR] [--state FILE] [--lock FILE] [--metrics-port N]
 
 Runs the jobs under jobs/ on their cron expressions until SIGTERM or SIGINT, one run at a time.
-  --jobs DIR     job files                 env LAWSUIT_JOBS_DIR, default jobs/ of the installation
-  --state FILE   last success of each job  env LAWSUIT_SCHEDULE_STATE, default data/schedule-state.json
-  --lock FILE    the run lock              env LAWSUIT_LOCK_FILE, default <warehouse>.lock
+  --jobs DIR          job files                 env LAWSUIT_JOBS_DIR, default jobs/ of the installation
+  --state FILE        last success of each job  env LAWSUIT_SCHEDULE_STATE, default data/schedule-state.json
+  --lock FILE         the run lock              env LAWSUIT_LOCK_FILE, default <warehouse>.lock
+  --metrics-port N    serve /healthz, /livez and Prometheus /metrics on port N (0: any free port)
+                      env LAWSUIT_METRICS_PORT, default off; LAWSUIT_METRICS_HOST, default all interfaces
 On start, and after an occurrence missed while the process was paused, a job whose last success is older
 than its period_hours runs at once. On SIGTERM the running command gets SIGTERM and is waited for
-(SIGKILL after 5 minutes); the scheduler then exits 0.`;
+(SIGKILL after 5 minutes); the scheduler then exits 0. /healthz answers 503 once a job failed
+LAWSUIT_HEALTH_MAX_FAILURES times in a row (default 3) or has not succeeded for twice its period.`;
+
+/** The flags of `schedule`, declared for the CLI's help; runScheduleCli reads exactly these. */
+export const SCHEDULE_FLAGS: readonly FlagSpec[] = [
+  { flag: '--jobs <dir>', help: 'the job files; env LAWSUIT_JOBS_DIR; default jobs/ of the installation' },
+  { flag: '--state <file>', help: 'the last success of each job; env LAWSUIT_SCHEDULE_STATE; default data/schedule-state.json' },
+  { flag: '--lock <file>', help: 'the run lock; env LAWSUIT_LOCK_FILE; default <warehouse>.lock' },
+  { flag: '--metrics-port <n>', help: 'serve /healthz, /livez and Prometheus /metrics on port n (0: any free port); env LAWSUIT_METRICS_PORT; default off (LAWSUIT_METRICS_HOST: all interfaces)' },
+];
 
 export interface ScheduleCliDeps {
   /** Replaces the child-process runner (tests). */
@@ -40,11 +53,13 @@ export interface ScheduleCliDeps {
  */
 export async function runScheduleCli(argv: string[], deps: ScheduleCliDeps = {}): Promise<number> {
   const env = deps.env ?? process.env;
-  let values: { jobs?: string; state?: string; lock?: string; help?: boolean };
+  let values: { jobs?: string; state?: string; lock?: string; 'metrics-port'?: string; help?: boolean };
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { jobs: { type: 'string' }, state: { type: 'string' }, lock: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        jobs: { type: 'string' }, state: { type: 'string' }, lock: { type: 'string' }, 'metrics-port': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      },
       strict: true, allowPositionals: false,
     }));
   } catch (e) {
@@ -56,13 +71,16 @@ export async function runScheduleCli(argv: string[], deps: ScheduleCliDeps = {})
   }
   const log = deps.log ?? logger();
   const jobsDir = values.jobs ?? env.LAWSUIT_JOBS_DIR ?? fileURLToPath(new URL('../../jobs', import.meta.url));
-  deps.validate?.(loadJobs(jobsDir).filter((j) => j.enabled));
-  const scheduler = await startScheduler({
+  const cfg = checkConfiguration(env, values['metrics-port'], jobsDir, deps.validate);
+  const service = await startScheduleService({
     jobsDir,
     statePath: values.state ?? env.LAWSUIT_SCHEDULE_STATE ?? 'data/schedule-state.json',
     lockPath: values.lock ?? defaultLockPath(env),
     runner: deps.runner ?? childRunner({ cliPath: deps.cliPath, killAfterMs: deps.killAfterMs }),
     log,
+    metricsPort: cfg.metricsPort,
+    metricsHost: cfg.metricsHost,
+    healthMaxFailures: cfg.healthMaxFailures,
   });
 
   return new Promise<number>((resolve) => {
@@ -74,7 +92,7 @@ export async function runScheduleCli(argv: string[], deps: ScheduleCliDeps = {})
       }
       stopping = true;
       log.info({ event: 'schedule.signal', signal: sig }, `${sig}: stopping`);
-      scheduler.stop().then(
+      service.stop().then(
         () => { off(); resolve(EXIT.ok); },
         (e: unknown) => { log.error({ err: e }, 'error while stopping'); off(); resolve(EXIT.unexpected); },
       );
@@ -86,4 +104,28 @@ export async function runScheduleCli(argv: string[], deps: ScheduleCliDeps = {})
     process.on('SIGTERM', onSignal);
     process.on('SIGINT', onSignal);
   });
+}
+
+/**
+ * The scheduler's own settings and the jobs' configuration, checked together: every problem of both at once
+ * (a job-level problem that is the scheduler's too is listed once, with its jobs).
+ */
+function checkConfiguration(env: NodeJS.ProcessEnv, metricsPort: string | undefined, jobsDir: string, validate: ScheduleCliDeps['validate']): Config {
+  const problems: string[] = [];
+  let cfg: Config | undefined;
+  try {
+    cfg = loadConfig({ env, flags: { 'metrics-port': metricsPort }, command: 'schedule' });
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    problems.push(...e.problems);
+  }
+  try {
+    validate?.(loadJobs(jobsDir).filter((j) => j.enabled));
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    const mine = problems.splice(0);
+    problems.push(...mine.filter((p) => !e.problems.some((q) => q.startsWith(`${p} (jobs: `))), ...e.problems);
+  }
+  if (problems.length || !cfg) throw new ConfigError(problems);
+  return cfg;
 }

@@ -1,11 +1,16 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import cron, { type ScheduledTask, type TaskContext } from 'node-cron';
 import type { Logger } from 'pino';
+import type { RunSummary } from '../pipeline/summary.js';
 import { logger } from '../shared/logger.js';
 import { readLiveHolder, RUN_LOCKED_EXIT } from '../shared/lock.js';
 import { catchUpReason } from './catch-up.js';
 import { childRunner, type JobRunner } from './child-runner.js';
 import { loadJobs, type JobSpec } from './job-loader.js';
-import { readState, writeState, type JobOutcome, type ScheduleState } from './state.js';
+import type { RunEnd } from './metrics.js';
+import { readState, writeState, type JobOutcome, type JobState, type ScheduleState } from './state.js';
 
 // The jobs share one warehouse and one API key's rate budget, so they never run at the same time: every
 // occurrence goes through one in-process queue, and the run lock (taken by each child) covers other processes.
@@ -28,6 +33,22 @@ export interface SchedulerOptions {
    * rule decides). Default 60 000 ms: a minute of timer lateness still counts as on time.
    */
   missedToleranceMs?: number;
+  /** Told when a job starts and ends (the metrics). Default none. */
+  observer?: SchedulerObserver;
+}
+
+export interface SchedulerObserver {
+  /** The enabled jobs and their saved state, once loaded. */
+  jobsLoaded(jobs: readonly JobSpec[], state: Record<string, JobState>): void;
+  runStarted(job: string): void;
+  runEnded(job: string, end: RunEnd): void;
+}
+
+export interface SchedulerStatus {
+  /** The enabled jobs. */
+  jobs: readonly JobSpec[];
+  state: ScheduleState;
+  startedAt: Date;
 }
 
 export interface Scheduler {
@@ -35,6 +56,8 @@ export interface Scheduler {
   stop(): Promise<void>;
   /** Resolves when nothing is running or queued (for tests and one-shot use). */
   whenIdle(): Promise<void>;
+  /** The jobs and their state now (for /healthz). */
+  status(): SchedulerStatus;
 }
 
 type Reason = 'scheduled' | `catch-up:${string}`;
@@ -45,6 +68,20 @@ export async function startScheduler(opts: SchedulerOptions): Promise<Scheduler>
   const runner = opts.runner ?? childRunner();
   const jobs = loadJobs(opts.jobsDir).filter((j) => j.enabled);
   const state: ScheduleState = await readState(opts.statePath, (msg) => log.warn({ event: 'schedule.state_unreadable' }, msg));
+  const startedAt = now();
+  // Each run's command writes its summary here (RunContext.summaryPath); the folder is this process's own.
+  const summaries = await mkdtemp(join(tmpdir(), 'lawsuit-etl-summaries-'));
+  let runSeq = 0;
+  // The metrics watch the jobs; a fault of theirs (a summary they cannot read) must never stop a job or its state.
+  const tell = (what: string, fn: (o: SchedulerObserver) => void): void => {
+    if (!opts.observer) return;
+    try {
+      fn(opts.observer);
+    } catch (e) {
+      log.warn({ event: 'schedule.metrics_failed', err: e }, `the metrics could not take ${what}`);
+    }
+  };
+  tell('the jobs', (o) => o.jobsLoaded(jobs, state.jobs));
 
   const queue: Array<{ job: JobSpec; reason: Reason }> = [];
   const abort = new AbortController();
@@ -91,34 +128,39 @@ export async function startScheduler(opts: SchedulerOptions): Promise<Scheduler>
       }
     }
     log.info({ event: 'job.start', job: job.name, command: job.command, args: job.args, reason }, `${job.name}: start (${reason})`);
+    tell(`${job.name}'s start`, (o) => o.runStarted(job.name));
+    const summaryPath = join(summaries, `${job.name}-${++runSeq}.json`);
     let code: number;
     try {
-      code = (await runner(job, { signal: abort.signal })).code;
+      code = (await runner(job, { signal: abort.signal, summaryPath })).code;
     } catch (e) {
       log.error({ event: 'job.end', job: job.name, outcome: 'failed', err: e, duration_ms: Date.now() - t0 }, `${job.name}: could not run`);
-      await record(job, started, 'failed', -1);
+      await record(job, started, 'failed', -1, Date.now() - t0);
       return;
     }
+    const summary = await takeSummary(summaryPath);
     let outcome: JobOutcome = code === 0 ? 'ok' : code === RUN_LOCKED_EXIT ? 'partial' : 'failed';
     if (code === RUN_LOCKED_EXIT && opts.lockPath && await readLiveHolder(opts.lockPath)) outcome = 'skipped-locked';
     if (abort.signal.aborted && code !== 0) outcome = 'failed';
-    const line = { event: 'job.end', job: job.name, reason, code, outcome, duration_ms: Date.now() - t0 };
+    const line = { event: 'job.end', job: job.name, reason, code, outcome, duration_ms: Date.now() - t0, ...(summary ? { run_id: summary.runId } : {}) };
     const msg = `${job.name}: end, exit ${code} (${outcome})`;
     if (outcome === 'ok' || outcome === 'partial') log.info(line, msg);
     else log.warn(line, msg);
-    await record(job, started, outcome, code);
+    await record(job, started, outcome, code, Date.now() - t0, summary);
   };
 
-  const record = async (job: JobSpec, started: Date, outcome: JobOutcome, code: number): Promise<void> => {
+  const record = async (job: JobSpec, started: Date, outcome: JobOutcome, code: number, durationMs = 0, summary?: RunSummary): Promise<void> => {
     const ended = now().toISOString();
     const prev = state.jobs[job.name] ?? {};
     // A partial run (exit 4) did run: its failed documents are retried by the next occurrence, not by a catch-up.
     const success = outcome === 'ok' || outcome === 'partial';
+    const failures = success ? 0 : (prev.consecutive_failures ?? 0) + (outcome === 'failed' ? 1 : 0);
     state.jobs[job.name] = {
       ...prev,
       ...(success ? { last_success_started_at: started.toISOString(), last_success_ended_at: ended } : {}),
-      last_ended_at: ended, last_exit_code: code, last_outcome: outcome,
+      last_ended_at: ended, last_exit_code: code, last_outcome: outcome, consecutive_failures: failures,
     };
+    tell(`${job.name}'s end`, (o) => o.runEnded(job.name, { outcome, code, durationMs, state: state.jobs[job.name], summary }));
     try {
       await writeState(opts.statePath, state);
     } catch (e) {
@@ -161,6 +203,7 @@ export async function startScheduler(opts: SchedulerOptions): Promise<Scheduler>
         abort.abort();
       }
       if (current) await current.done;
+      await rm(summaries, { recursive: true, force: true });
       for (const f of idleWaiters.splice(0)) f();
       log.info({ event: 'schedule.stop' }, 'scheduler stopped');
     },
@@ -168,5 +211,18 @@ export async function startScheduler(opts: SchedulerOptions): Promise<Scheduler>
       if (!current && !queue.length) return Promise.resolve();
       return new Promise<void>((r) => idleWaiters.push(r));
     },
+    status: () => ({ jobs, state, startedAt }),
   };
+}
+
+/** The summary a run's command left at `path` (then removed), or undefined: a command that died wrote none. */
+async function takeSummary(path: string): Promise<RunSummary | undefined> {
+  try {
+    const v = JSON.parse(await readFile(path, 'utf8')) as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as RunSummary) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    await rm(path, { force: true });
+  }
 }

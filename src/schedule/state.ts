@@ -15,6 +15,11 @@ export interface JobState {
   last_exit_code?: number;
   /** Outcome of the last attempt. */
   last_outcome?: JobOutcome;
+  /**
+   * Runs that failed since the last success (0 after one). A run skipped because another held the lock
+   * changes nothing. Kept across restarts, so a restarted container does not look healthy for having restarted.
+   */
+  consecutive_failures?: number;
 }
 
 export type JobOutcome = 'ok' | 'partial' | 'failed' | 'skipped-locked';

@@ -67,6 +67,25 @@ export interface Config {
   responsesStrategy: 'sweep' | 'per-request';
   /** Names of the `GET /responses` filters the sweep sends (the spec names them by meaning only). Default the sandbox's. */
   sweepParams: SweepParams;
+  /**
+   * `schedule` serves `/healthz`, `/livez` and Prometheus `/metrics` on this port (flag `--metrics-port`); 0 lets
+   * the system pick one (logged in `schedule.metrics`). Default none: no server.
+   */
+  metricsPort?: number;
+  /**
+   * The address the metrics port listens on. Default all interfaces: a container's probes and Prometheus reach
+   * the pod's address, not its loopback. Tests give 127.0.0.1.
+   */
+  metricsHost?: string;
+  /** `/healthz` answers 503 once a job's runs have failed this many times in a row. Default 3, 1 to 1000. */
+  healthMaxFailures: number;
+  /**
+   * A command writes its run summary (JSON) to this file when it ends. `schedule` sets it for each job it
+   * starts and turns the summary into metrics. Default none.
+   */
+  summaryFile?: string;
+  /** What the Parquet exports may show of people (README "Sharing exports (LGPD)"). */
+  exportPrivacy: ExportPrivacy;
 }
 
 /**
@@ -90,6 +109,36 @@ export const DEFAULT_SWEEP_PARAMS: Readonly<SweepParams> = {
   createdGte: 'created_at_gte', createdLte: 'created_at_lte', orderBy: 'order_by', orderByValue: 'created_at', order: 'order', orderAsc: 'asc',
 };
 
+/** How the Parquet exports treat personal data. The warehouse always keeps the originals. */
+export interface ExportPrivacy {
+  /**
+   * `off`: the exports show what the warehouse holds. `pseudonymise`: natural persons' documents (CPF) and
+   * names, and lawyers' names, become keyed hashes (HMAC-SHA-256 with `salt`); companies' CNPJs and lawyers'
+   * OAB numbers stay. Default `off`.
+   */
+  mode: ExportPrivacyMode;
+  /**
+   * The HMAC key (LAWSUIT_EXPORT_SALT, or the file LAWSUIT_EXPORT_SALT_FILE; never the config file). Required
+   * with `pseudonymise` by commands that write exports; at least 32 characters. The same key gives the same
+   * pseudonyms every night. Never logged or printed.
+   */
+  salt?: string;
+  /**
+   * Lawsuits whose secrecy_level is above this (an unknown level counts as 5) are left out of the exports with
+   * every row that belongs to them. 0 to 5. Default 0 with `pseudonymise` (only public lawsuits are shared),
+   * 5 (nothing left out) when `off`.
+   */
+  maxSecrecy: number;
+}
+
+/** The variable that carries Config.summaryFile; `schedule` sets it for the commands it starts. */
+export const SUMMARY_FILE_VAR = 'LAWSUIT_SUMMARY_FILE';
+
+export const EXPORT_PRIVACY_MODES = ['off', 'pseudonymise'] as const;
+export type ExportPrivacyMode = (typeof EXPORT_PRIVACY_MODES)[number];
+/** Shorter secrets can be guessed; 32 characters is what `openssl rand -hex 16` prints. */
+export const MIN_EXPORT_SALT_LENGTH = 32;
+
 /** The commands whose configuration is checked, and what each needs. */
 export const COMMAND_NEEDS = {
   run: { api: true, documents: true },
@@ -99,6 +148,7 @@ export const COMMAND_NEEDS = {
   export: { api: false, documents: false },
   report: { api: false, documents: false },
   rebuild: { api: false, documents: false },
+  schedule: { api: false, documents: false },
 } as const satisfies Record<string, { api: boolean; documents: boolean }>;
 export type ConfiguredCommand = keyof typeof COMMAND_NEEDS;
 
@@ -217,6 +267,17 @@ export function loadConfig(input: ConfigInput = {}): Config {
     if (bad) problems.push(`--documents / LAWSUIT_DOCUMENTS=${documents}: ${bad}`);
   }
 
+  const privacyMode = pick(undefined, 'LAWSUIT_EXPORT_PRIVACY', 'export_privacy') ?? 'off';
+  if (!(EXPORT_PRIVACY_MODES as readonly string[]).includes(privacyMode)) {
+    problems.push(`LAWSUIT_EXPORT_PRIVACY=${JSON.stringify(privacyMode)} is not a privacy mode (allowed: ${EXPORT_PRIVACY_MODES.join(', ')})`);
+  }
+  const pseudonymise = privacyMode === 'pseudonymise';
+  const salt = exportSalt(env, problems);
+  // The metrics port is the scheduler's own: the commands it starts inherit the variable and must not read it.
+  const metricsPortRaw = command === 'schedule' ? pick('metrics-port', 'LAWSUIT_METRICS_PORT', 'metrics_port') : undefined;
+  const metricsHost = pick(undefined, 'LAWSUIT_METRICS_HOST', 'metrics_host');
+  if (metricsHost !== undefined && !/^[A-Za-z0-9.:[\]-]+$/.test(metricsHost)) problems.push(`LAWSUIT_METRICS_HOST=${JSON.stringify(metricsHost)} is not an address to listen on (e.g. 0.0.0.0, ::, 127.0.0.1)`);
+
   const cfg: Config = {
     apiKey,
     urls,
@@ -244,13 +305,26 @@ export function loadConfig(input: ConfigInput = {}): Config {
     skipExport: bool('skip-export', 'LAWSUIT_SKIP_EXPORT', 'skip_export'),
     responsesStrategy: responsesStrategy(pick(undefined, 'LAWSUIT_RESPONSES_STRATEGY', 'responses_strategy'), problems),
     sweepParams: sweepParams(pick(undefined, 'LAWSUIT_SWEEP_PARAMS', 'sweep_params'), problems),
+    metricsPort: metricsPortRaw === undefined ? undefined : int('LAWSUIT_METRICS_PORT', 'metrics_port', 0, 0, 65_535, 'metrics-port'),
+    metricsHost: metricsHost?.replace(/^\[(.*)\]$/, '$1'),
+    healthMaxFailures: int('LAWSUIT_HEALTH_MAX_FAILURES', 'health_max_failures', 3, 1, 1000),
+    summaryFile: pick(undefined, SUMMARY_FILE_VAR, 'summary_file'),
+    exportPrivacy: {
+      mode: pseudonymise ? 'pseudonymise' : 'off',
+      salt,
+      maxSecrecy: int('LAWSUIT_EXPORT_MAX_SECRECY', 'export_max_secrecy', pseudonymise ? 0 : 5, 0, 5),
+    },
   };
+  const writesExports = !dryRun && (command === 'export' || (command === 'run' && !cfg.skipExport));
+  if (pseudonymise && writesExports && salt === undefined && !problems.some((p) => p.startsWith('LAWSUIT_EXPORT_SALT'))) {
+    problems.push(`LAWSUIT_EXPORT_PRIVACY=pseudonymise needs its secret: set LAWSUIT_EXPORT_SALT_FILE (or LAWSUIT_EXPORT_SALT) to at least ${MIN_EXPORT_SALT_LENGTH} random characters, e.g. from \`openssl rand -hex 32\`, and keep it: the pseudonyms stay the same only as long as the secret does`);
+  }
   if (!dryRun) {
     // The folders the command will write, checked now: a folder that cannot be written is a configuration
     // problem (exit 2) found before anything is bought, not an unexpected failure halfway through the night.
     const writes: Array<[string, string, boolean]> = [
       ['LAWSUIT_WAREHOUSE', dirname(cfg.warehouse), command !== 'export' && command !== 'report'],
-      ['LAWSUIT_EXPORT_DIR', cfg.exportDir, command === 'export' || (command === 'run' && !cfg.skipExport)],
+      ['LAWSUIT_EXPORT_DIR', cfg.exportDir, writesExports],
       ['LAWSUIT_STAGING_DIR', cfg.stagingDir, command === 'transfer' || (command === 'run' && !cfg.skipTransfer)],
       ['LAWSUIT_REPORTS_DIR', cfg.reportsDir, command !== 'export'],
     ];
@@ -372,6 +446,30 @@ export function sweepParams(v: string | undefined, problems: string[]): SweepPar
   return out;
 }
 
+/**
+ * The pseudonymisation secret from LAWSUIT_EXPORT_SALT or LAWSUIT_EXPORT_SALT_FILE, or undefined. Problems name
+ * the variable, never the value (nor its length).
+ */
+function exportSalt(env: NodeJS.ProcessEnv, problems: string[]): string | undefined {
+  let salt = env.LAWSUIT_EXPORT_SALT || undefined;
+  let name = 'LAWSUIT_EXPORT_SALT';
+  const file = env.LAWSUIT_EXPORT_SALT_FILE;
+  if (!salt && file) {
+    name = `LAWSUIT_EXPORT_SALT_FILE=${file}`;
+    try {
+      salt = readFileSync(file, 'utf8').replace(/\r?\n$/, '') || undefined;
+      if (!salt) problems.push(`${name}: the file is empty`);
+    } catch (e) {
+      problems.push(`${name}: cannot read it (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+  }
+  if (salt !== undefined && [...salt].length < MIN_EXPORT_SALT_LENGTH) {
+    problems.push(`${name}: the secret must be at least ${MIN_EXPORT_SALT_LENGTH} characters (the value is not shown)`);
+    return undefined;
+  }
+  return salt;
+}
+
 function memoryLimit(v: string, problems: string[]): string {
   if (/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i.test(v.trim())) return v.trim();
   problems.push(`LAWSUIT_DUCKDB_MEMORY_LIMIT=${JSON.stringify(v)} is not a size (e.g. 256MB, 2GB)`);
@@ -386,6 +484,7 @@ function readConfigFile(env: NodeJS.ProcessEnv, problems: string[]): Record<stri
     const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
     if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
       if ('api_key' in parsed) problems.push(`${path}: api_key does not belong in a config file (use LAWSUIT_API_KEY or LAWSUIT_API_KEY_FILE)`);
+      if ('export_salt' in parsed) problems.push(`${path}: export_salt does not belong in a config file (use LAWSUIT_EXPORT_SALT_FILE or LAWSUIT_EXPORT_SALT)`);
       return parsed as Record<string, unknown>;
     }
     problems.push(`${path}: expected a JSON object`);

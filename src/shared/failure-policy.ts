@@ -65,6 +65,8 @@ export const FAILURE_RULES: Readonly<Record<string, FailureRule>> = {
   WAREHOUSE_WORK_COPY: { transient: false, reach: 'stage' },
   WAREHOUSE_PUBLISH: { transient: false, reach: 'stage' },
   WAREHOUSE_EXPORT: { transient: false, reach: 'stage' },
+  // DuckDB ran out of its memory limit: the stage cannot go on, the next run (or a higher limit) can.
+  WAREHOUSE_MEMORY: { transient: false, reach: 'stage' },
   // The run lock's file cannot be read or written: nothing may run without it.
   RUN_LOCK_IO: { transient: false, reach: 'run' },
   // File-system errors of our own folders (exports, staging, reports): the stage writing there fails.

@@ -1,13 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
+import type { ExportPrivacy } from '../shared/config.js';
+import { openPrivacyScope, privacyApplies, type PrivacyScope } from './privacy.js';
 import { WarehouseError, type Warehouse } from './warehouse.js';
 
 // Parquet exports: one folder per table, zstd, the warehouse's own types (TIMESTAMPTZ -> timestamp adjusted to
 // UTC, DECIMAL(18,2) -> decimal, BOOLEAN -> boolean). The whole export is written under a temporary sibling
 // folder and then renamed into place, so a reader sees the previous export or the new one, never half of one.
 // Left out: responses_raw (the API's payloads as received; warehouse-only), and the `raw` JSON of lawsuits,
-// parties and steps (every one of their fields is a column already). JSON columns go out as text.
+// parties and steps (every one of their fields is a column already). JSON columns go out as text. With an
+// export privacy (privacy.ts), each table's select is wrapped: lawsuits under secrecy left out, people's
+// documents and names pseudonymised; the columns stay the same, so a BI model reads either.
 
 export interface ExportTable {
   /** Folder name under the export dir. */
@@ -20,7 +24,7 @@ export interface ExportTable {
 
 const json = (c: string, as: string = c): string => `${c}::VARCHAR AS ${as}`;
 
-export const EXPORT_TABLES: readonly ExportTable[] = [
+export const EXPORT_TABLES = [
   { table: 'lawsuits', select: 'SELECT * EXCLUDE (raw) FROM lawsuits', partitionBy: 'tribunal_acronym' },
   {
     table: 'parties', partitionBy: 'tribunal_acronym',
@@ -42,18 +46,24 @@ export const EXPORT_TABLES: readonly ExportTable[] = [
   { table: 'runs', select: `SELECT * EXCLUDE (calls_by_status, summary), ${json('calls_by_status')}, ${json('summary')} FROM runs` },
   { table: 'rejected_inputs', select: 'SELECT * FROM rejected_inputs' },
   { table: 'transfer_files', select: 'SELECT * FROM transfer_files' },
-];
+] as const satisfies readonly ExportTable[];
+
+export type ExportTableName = (typeof EXPORT_TABLES)[number]['table'];
 
 export interface ExportOptions {
   /** Tables to write (folder names of EXPORT_TABLES). Default all. */
   tables?: readonly string[];
   /** Rows per Parquet row group. Default DuckDB's (122880). */
   rowGroupSize?: number;
+  /** What the exports may show of people and of lawsuits under secrecy. Default everything. */
+  privacy?: ExportPrivacy;
 }
 
 export interface ExportResult {
   dir: string;
   tables: Array<{ table: string; rows: number; files: string[] }>;
+  /** Lawsuits left out for their secrecy level (with their rows in every table). */
+  withheldLawsuits: number;
 }
 
 /**
@@ -68,29 +78,38 @@ export async function exportParquet(wh: Warehouse, dir: string, opts: ExportOpti
   const tag = randomBytes(4).toString('hex');
   const tmp = join(parent, `.${basename(target)}.tmp-${tag}`);
   const old = join(parent, `.${basename(target)}.old-${tag}`);
-  const wanted = opts.tables ? EXPORT_TABLES.filter((t) => opts.tables!.includes(t.table)) : EXPORT_TABLES;
-  const out: ExportResult = { dir: target, tables: [] };
+  const wanted: readonly ExportTable[] = opts.tables ? EXPORT_TABLES.filter((t) => opts.tables!.includes(t.table)) : EXPORT_TABLES;
+  const out: ExportResult = { dir: target, tables: [], withheldLawsuits: 0 };
   mkdirSync(tmp);
+  let privacy: PrivacyScope | undefined;
   try {
+    if (privacyApplies(opts.privacy)) {
+      privacy = await openPrivacyScope(wh, opts.privacy);
+      out.withheldLawsuits = privacy.withheldLawsuits;
+    }
     for (const t of wanted) {
       const folder = join(tmp, t.table);
       mkdirSync(folder);
-      const rows = (await wh.all<{ n: number }>(`SELECT count(*) AS n FROM (${t.select})`))[0].n;
+      const select = privacy ? privacy.select(t) : t.select;
+      const rows = (await wh.all<{ n: number }>(`SELECT count(*) AS n FROM (${select})`))[0].n;
       const common = `FORMAT parquet, COMPRESSION zstd${opts.rowGroupSize ? `, ROW_GROUP_SIZE ${opts.rowGroupSize}` : ''}`;
       if (t.partitionBy && rows > 0) {
-        await wh.run(`COPY (${t.select}) TO '${sqlPath(folder)}' (${common}, PARTITION_BY (${t.partitionBy}), WRITE_PARTITION_COLUMNS true, OVERWRITE_OR_IGNORE true)`);
+        await wh.run(`COPY (${select}) TO '${sqlPath(folder)}' (${common}, PARTITION_BY (${t.partitionBy}), WRITE_PARTITION_COLUMNS true, OVERWRITE_OR_IGNORE true)`);
       } else {
         // An empty table still gets a file, so a reader finds the folder's schema.
-        await wh.run(`COPY (${t.select}) TO '${sqlPath(join(folder, 'data_0.parquet'))}' (${common})`);
+        await wh.run(`COPY (${select}) TO '${sqlPath(join(folder, 'data_0.parquet'))}' (${common})`);
       }
       out.tables.push({ table: t.table, rows, files: listFiles(folder).map((f) => join(t.table, relative(folder, f))) });
     }
+    await privacy?.close();
+    privacy = undefined;
     // The swap: the old export steps aside, the new one takes its name, the old one is removed.
     if (existsSync(target)) renameSync(target, old);
     renameSync(tmp, target);
     rmSync(old, { recursive: true, force: true });
     return out;
   } catch (e) {
+    await privacy?.close().catch(() => undefined);
     rmSync(tmp, { recursive: true, force: true });
     if (!existsSync(target) && existsSync(old)) renameSync(old, target);
     throw e instanceof WarehouseError ? e : new WarehouseError('WAREHOUSE_EXPORT', `export to ${target} failed: ${(e as Error).message}`, e);

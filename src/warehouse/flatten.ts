@@ -3,7 +3,8 @@ import { arrayElements, objectMembers } from '../api/raw-json.js';
 import type { Lawsuit } from '../api/types.js';
 import { isNumeric, keyDetail, PROBLEM_DETAIL, problemValue, type FieldProblem, type ProblemCode } from './problems.js';
 import type { AttachmentRow, CourtRow, FlatLawsuit, ItemRow, LawsuitRow, LawyerRow, PartyRow, StepRow } from './rows.js';
-import { bool, int, isObj, list, normalizeCnj, normalizeDocument, normalizeOab, str, stringifyWith, timeOf, toJson, type Obj } from './values.js';
+import { normalizeCnj, normalizeDocument, normalizeOab } from '../spec/identifiers.js';
+import { bool, int, isObj, list, str, stringifyWith, timeOf, toJson, type Obj } from './values.js';
 
 export interface FlattenContext {
   /** The response item that carried the lawsuit. Default null. */

@@ -4,12 +4,13 @@ import { flattenLawsuit } from './flatten.js';
 import { capRow, fitsColumn, splitParts } from './long-values.js';
 import {
   DELETE_LAWSUIT_PARTS_SQL, INSERT_HITS_SQL, INSERT_LAWSUIT_PARTS_SQL, INSERT_LAWSUITS_SQL, INSERT_NEW_STEPS_SQL, INSERT_RESPONSE_PARTS_SQL,
-  INSERT_RESPONSES_SQL, MERGE_STEPS_SQL, TOUCH_LOSERS_SQL, UPDATE_LAWSUITS_SQL, WINNERS_SQL, replaceChildrenSql,
+  INSERT_REPLACED_LAWSUITS_SQL, INSERT_RESPONSES_SQL, MERGE_STEPS_SQL, REPLACE_LAWSUITS_SQL, TOUCH_LOSERS_SQL, WINNERS_SQL, replaceChildrenSql,
 } from './merge.js';
 import { INSERT_PROBLEMS_SQL, PROBLEM_DETAIL, problemValue, TOO_LONG_KEY_DETAIL } from './problems.js';
 import type { FlatLawsuit, HitRow, ProblemRow, RawPartRow, ResponseRow, StepRow } from './rows.js';
 import { resetStaging, stageRows } from './stage.js';
-import { bool, int, isObj, normalizeCnj, str, timeOf, toJson } from './values.js';
+import { normalizeCnj } from '../spec/identifiers.js';
+import { bool, int, isObj, str, toJson } from './values.js';
 import type { Warehouse } from './warehouse.js';
 
 export interface LoadContext {
@@ -156,13 +157,6 @@ async function loadBatch(wh: Warehouse, items: readonly Prepared[], ctx: LoadCon
     if (flat !== null) flats.push({ flat, requestId: str(it.request_id), order });
   });
 
-  const winners = dedupeByLawsuit(flats.map((f) => ({ flat: f.flat, order: f.order })));
-  for (const w of winners) {
-    const raw = w.lawsuit.raw;
-    if (raw === null || fitsColumn(raw)) continue;
-    splitParts(raw).forEach((t, part) => parts.push({ owner: 'lawsuits.raw', response_id: null, code: w.lawsuit.code, instance: w.lawsuit.instance, part, text: t }));
-    w.lawsuit = { ...w.lawsuit, raw: null };
-  }
   const hits = new Map<string, HitRow>();
   for (const { flat, requestId } of flats) {
     const { code, instance, response_id } = flat.lawsuit;
@@ -174,40 +168,15 @@ async function loadBatch(wh: Warehouse, items: readonly Prepared[], ctx: LoadCon
   await resetStaging(wh);
   await stageRows(wh, 'responses', [...responses.values()]);
   await stageRows(wh, 'hits', [...hits.values()]);
-  await stageRows(wh, 'lawsuits', winners.map((w) => w.lawsuit));
-  for (const t of ['parties', 'lawyers', 'steps', 'subjects', 'classifications', 'courts', 'attachments'] as const) {
-    await stageRows(wh, t, winners.flatMap((w) => w[t] as object[]));
-  }
   await stageRows(wh, 'parts', parts);
   await stageRows(wh, 'problems', problems);
-  counts.lawsuits = winners.length;
-  counts.parties = winners.reduce((n, w) => n + w.parties.length, 0);
-  counts.lawyers = winners.reduce((n, w) => n + w.lawyers.length, 0);
-  counts.steps = winners.reduce((n, w) => n + w.steps.length, 0);
-
   // The parts of new items first: both anti-joins look at responses_raw as it was before this batch.
   if (parts.some((p) => p.owner === 'responses_raw.item')) await wh.run(INSERT_RESPONSE_PARTS_SQL);
   counts.newResponses = await wh.run(INSERT_RESPONSES_SQL);
-  if (winners.length > 0) {
-    await wh.run(WINNERS_SQL);
-    // A statement that cannot match still plans and scans (a DELETE or an UPDATE scans the whole table): skip
-    // those the batch cannot need. A batch of lawsuits the warehouse has never seen (a first run) only inserts.
-    const [seen] = await wh.all<{ updates: boolean; losers: boolean }>(
-      'SELECT coalesce(bool_or(existed AND wins), false) AS updates, coalesce(bool_or(NOT wins), false) AS losers FROM stg_win');
-    counts.lawsuitsMerged = (seen.updates ? await wh.run(UPDATE_LAWSUITS_SQL) : 0) + await wh.run(INSERT_LAWSUITS_SQL);
-    if (seen.updates) await wh.run(DELETE_LAWSUIT_PARTS_SQL);
-    if (parts.some((p) => p.owner === 'lawsuits.raw')) await wh.run(INSERT_LAWSUIT_PARTS_SQL);
-    if (seen.losers) await wh.run(TOUCH_LOSERS_SQL);
-    for (const { table, flag, del, ins } of replaceChildrenSql()) {
-      if (seen.updates && winners.some((w) => w.lawsuit[flag])) await wh.run(del);
-      if (winners.some((w) => w[table].length > 0)) await wh.run(ins);
-    }
-    if (counts.steps > 0) {
-      if (seen.updates || seen.losers) for (const sql of MERGE_STEPS_SQL) await wh.run(sql);
-      else await wh.run(INSERT_NEW_STEPS_SQL);
-    }
-    if (hits.size > 0) await wh.run(INSERT_HITS_SQL);
-  }
+  const layers = layersOf(flats.map((f) => f.flat));
+  counts.lawsuits = layers[0]?.length ?? 0; // every distinct lawsuit is in the first layer, once
+  for (const layer of layers) await mergeLayer(wh, layer, counts);
+  if (hits.size > 0) await wh.run(INSERT_HITS_SQL);
   counts.problems = await wh.run(INSERT_PROBLEMS_SQL, [ctx.runId]);
   return counts;
 }
@@ -250,34 +219,64 @@ function capLongValues(flat: FlatLawsuit, responseId: string | null, problems: P
   return true;
 }
 
-const versionOf = (f: FlatLawsuit): number[] =>
-  [timeOf(f.lawsuit.crawled_at), timeOf(f.lawsuit.updated_at), timeOf(f.lawsuit.response_created_at)];
-
-function compareVersions(a: number[], b: number[]): number {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
-  return 0;
+/**
+ * A batch's lawsuits in layers, each lawsuit at most once per layer, in arrival order: its first copy in the
+ * first layer, its second in the second, and so on. Each layer is merged on its own by the warehouse's merge
+ * statements (merge.ts), so that copies of one lawsuit in one batch (a cached answer, then a fresh one) are
+ * merged exactly as if they had come in batches of their own: what is loaded does not depend on where batch
+ * boundaries fell, and `rebuild` re-derives the same rows from responses_raw in batches of its own.
+ */
+export function layersOf(flats: readonly FlatLawsuit[]): FlatLawsuit[][] {
+  const seen = new Map<string, number>();
+  const layers: FlatLawsuit[][] = [];
+  for (const f of flats) {
+    const k = `${f.lawsuit.code}\u0000${f.lawsuit.instance}`;
+    const n = seen.get(k) ?? 0;
+    seen.set(k, n + 1);
+    (layers[n] ??= []).push(f);
+  }
+  return layers;
 }
 
-/**
- * One entry per lawsuit in a batch (a cached answer and a fresh one may both be there): the newest crawl wins,
- * a tie goes to the later item. Steps are the union of every copy, the winner's version of a step prevailing.
- */
-export function dedupeByLawsuit(entries: ReadonlyArray<{ flat: FlatLawsuit; order: number }>): FlatLawsuit[] {
-  const groups = new Map<string, Array<{ flat: FlatLawsuit; order: number }>>();
-  for (const e of entries) {
-    const k = `${e.flat.lawsuit.code}\u0000${e.flat.lawsuit.instance}`;
-    const g = groups.get(k);
-    if (g) g.push(e); else groups.set(k, [e]);
+const LAWSUIT_STAGING = ['lawsuits', 'parties', 'lawyers', 'steps', 'subjects', 'classifications', 'courts', 'attachments'] as const;
+
+/** One layer's lawsuits (each once) staged and merged into the warehouse. */
+async function mergeLayer(wh: Warehouse, layer: FlatLawsuit[], counts: LoadCounts): Promise<void> {
+  const parts: RawPartRow[] = [];
+  const winners = layer.map((w) => {
+    const raw = w.lawsuit.raw;
+    if (raw === null || fitsColumn(raw)) return w;
+    splitParts(raw).forEach((t, part) => parts.push({ owner: 'lawsuits.raw', response_id: null, code: w.lawsuit.code, instance: w.lawsuit.instance, part, text: t }));
+    return { ...w, lawsuit: { ...w.lawsuit, raw: null } };
+  });
+  await resetStaging(wh, [...LAWSUIT_STAGING, 'parts']);
+  for (const t of LAWSUIT_STAGING) await stageRows(wh, t, t === 'lawsuits' ? winners.map((w) => w.lawsuit) : winners.flatMap((w) => w[t] as object[]));
+  await stageRows(wh, 'parts', parts);
+  const steps = winners.reduce((n, w) => n + w.steps.length, 0);
+  counts.parties += winners.reduce((n, w) => n + w.parties.length, 0);
+  counts.lawyers += winners.reduce((n, w) => n + w.lawyers.length, 0);
+  counts.steps += steps;
+
+  await wh.run(WINNERS_SQL);
+  // A statement that cannot match still plans and scans (a DELETE or an UPDATE scans the whole table): skip
+  // those the layer cannot need. A layer of lawsuits the warehouse has never seen (a first run) only inserts.
+  const [seen] = await wh.all<{ updates: boolean; losers: boolean }>(
+    'SELECT coalesce(bool_or(existed AND wins), false) AS updates, coalesce(bool_or(NOT wins), false) AS losers FROM stg_win');
+  let replaced = 0;
+  if (seen.updates) {
+    for (const sql of REPLACE_LAWSUITS_SQL) await wh.run(sql);
+    replaced = await wh.run(INSERT_REPLACED_LAWSUITS_SQL);
   }
-  const out: FlatLawsuit[] = [];
-  for (const g of groups.values()) {
-    if (g.length === 1) { out.push(g[0].flat); continue; }
-    g.sort((a, b) => compareVersions(versionOf(a.flat), versionOf(b.flat)) || a.order - b.order);
-    const steps = new Map<string, StepRow>();
-    for (const { flat } of g) for (const s of flat.steps) steps.set(s.step_id, s);
-    const winner = g[g.length - 1].flat;
-    const anySteps = g.some((e) => e.flat.lawsuit.has_steps);
-    out.push({ ...winner, lawsuit: { ...winner.lawsuit, has_steps: anySteps }, steps: [...steps.values()] });
+  counts.lawsuitsMerged += replaced + await wh.run(INSERT_LAWSUITS_SQL);
+  if (seen.updates) await wh.run(DELETE_LAWSUIT_PARTS_SQL);
+  if (parts.length > 0) await wh.run(INSERT_LAWSUIT_PARTS_SQL);
+  if (seen.losers) await wh.run(TOUCH_LOSERS_SQL);
+  for (const { table, flag, del, ins } of replaceChildrenSql()) {
+    if (seen.updates && winners.some((w) => w.lawsuit[flag])) await wh.run(del);
+    if (winners.some((w) => w[table].length > 0)) await wh.run(ins);
   }
-  return out;
+  if (steps > 0) {
+    if (seen.updates || seen.losers) for (const sql of MERGE_STEPS_SQL) await wh.run(sql);
+    else await wh.run(INSERT_NEW_STEPS_SQL);
+  }
 }

@@ -37,16 +37,17 @@ function lawsuitValue(c: string): string {
 
 const WINNERS_FROM = `FROM stg_lawsuits s JOIN stg_win w ON w.code = s.code AND w.instance = s.instance`;
 
-// Upserts are an UPDATE of the rows that exist plus an INSERT of those that do not, rather than one
-// INSERT ... ON CONFLICT DO UPDATE: measured on DuckDB 1.5, the DO UPDATE path made COMMIT some 7x slower
-// (50k steps: 1.6 s against 0.22 s), conflicts or not.
-export const UPDATE_LAWSUITS_SQL = `
-UPDATE lawsuits SET
-  ${KEEP_IF_MISSING.map((c) => `${c} = coalesce(${lawsuitValue(c)}, lawsuits.${c})`).join(',\n  ')},
-  ${FROM_WINNER.map((c) => `${c} = ${lawsuitValue(c)}`).join(', ')}
-${WINNERS_FROM}
-WHERE w.wins AND w.existed AND lawsuits.code = s.code AND lawsuits.instance = s.instance`;
-
+// A lawsuit the warehouse holds is replaced, not updated: its stored values are set aside, the row deleted, and
+// the merged row (the newer payload's value, or the stored one where the payload leaves it out) inserted. An
+// UPDATE of the raw JSON column was what broke a second night: DuckDB keeps an UPDATE's new strings and pins
+// the column's rows at COMMIT, and 1,000 lawsuits of 34 KB updated at 128 MB failed there (a first night of the
+// same lawsuits loads fine, since appends and deletes are what DuckDB does cheaply). Measured on DuckDB 1.5.5.
+// (Upserts are not one INSERT ... ON CONFLICT DO UPDATE either: that path made COMMIT some 7x slower.)
+export const REPLACE_LAWSUITS_SQL = [
+  `CREATE OR REPLACE TEMP TABLE stg_kept AS
+SELECT l.* EXCLUDE (raw) FROM lawsuits l JOIN stg_win w ON w.code = l.code AND w.instance = l.instance WHERE w.wins AND w.existed`,
+  `DELETE FROM lawsuits USING stg_win w WHERE lawsuits.code = w.code AND lawsuits.instance = w.instance AND w.wins AND w.existed`,
+];
 const INSERT_COLUMNS = ['code', 'instance', ...KEEP_IF_MISSING, ...FROM_WINNER, 'first_seen_run'];
 export const INSERT_LAWSUITS_SQL = `
 INSERT INTO lawsuits (${INSERT_COLUMNS.join(', ')})
@@ -54,6 +55,13 @@ SELECT ${INSERT_COLUMNS.map(lawsuitValue).join(', ')}
 ${WINNERS_FROM}
 WHERE w.wins AND NOT w.existed
 ON CONFLICT DO NOTHING`;
+
+/** The replaced lawsuits (REPLACE_LAWSUITS_SQL) back, each column merged with what was kept. */
+export const INSERT_REPLACED_LAWSUITS_SQL = `
+INSERT INTO lawsuits (${INSERT_COLUMNS.join(', ')})
+SELECT ${INSERT_COLUMNS.map((c) => (KEEP_IF_MISSING.includes(c) ? `coalesce(${lawsuitValue(c)}, k.${c})` : c === 'first_seen_run' ? 'k.first_seen_run' : lawsuitValue(c))).join(', ')}
+${WINNERS_FROM} JOIN stg_kept k ON k.code = s.code AND k.instance = s.instance
+WHERE w.wins AND w.existed`;
 
 /** An older payload changes nothing but the fact that this run saw the lawsuit. */
 export const TOUCH_LOSERS_SQL = `
@@ -105,15 +113,20 @@ const SELECT_STAGED_STEPS = `SELECT c.code, c.instance, c.step_id, c.step_id_der
 FROM stg_steps c`;
 
 export const MERGE_STEPS_SQL = [
-  `UPDATE steps SET step_date = coalesce(TRY_CAST(c.step_date AS TIMESTAMPTZ), steps.step_date),
-  content = coalesce(c.content, steps.content), private = coalesce(c.private, steps.private),
-  step_type = coalesce(c.step_type, steps.step_type), raw = c.raw
-FROM stg_steps c JOIN stg_win w ON w.code = c.code AND w.instance = c.instance
-WHERE w.wins AND w.existed AND steps.code = c.code AND steps.instance = c.instance AND steps.step_id = c.step_id
-  AND steps.raw::VARCHAR IS DISTINCT FROM c.raw::VARCHAR`,
-  // The steps already held for the batch's lawsuits first (a semi-join that hashes the small batch and streams
-  // the big table), then the anti-join against those few: an anti-join straight against steps would hash the
-  // whole table, which outgrows the memory budget at 100k lawsuits.
+  // The stored steps a winning payload changes, set aside, deleted and inserted merged (as lawsuits are, and
+  // for the same reason: 300,000 steps whose text changed, updated in place, ran DuckDB out of 128 MB at COMMIT
+  // and left it unable even to roll back). The stored steps of the batch's lawsuits are read first with a
+  // semi-join that streams the big table (an anti-join straight against steps would hash the whole of it).
+  `CREATE OR REPLACE TEMP TABLE stg_steps_kept AS
+WITH held AS MATERIALIZED (
+  SELECT s.* FROM steps s SEMI JOIN (SELECT code, instance FROM stg_win WHERE wins AND existed) w ON s.code = w.code AND s.instance = w.instance)
+SELECT h.* FROM held h JOIN stg_steps c ON c.code = h.code AND c.instance = h.instance AND c.step_id = h.step_id
+WHERE h.raw::VARCHAR IS DISTINCT FROM c.raw::VARCHAR`,
+  'DELETE FROM steps USING stg_steps_kept k WHERE steps.code = k.code AND steps.instance = k.instance AND steps.step_id = k.step_id',
+  `${INSERT_STEPS}
+SELECT c.code, c.instance, c.step_id, c.step_id_derived, coalesce(TRY_CAST(c.step_date AS TIMESTAMPTZ), k.step_date),
+  coalesce(c.content, k.content), coalesce(c.private, k.private), coalesce(c.step_type, k.step_type), c.raw
+FROM stg_steps c JOIN stg_steps_kept k ON k.code = c.code AND k.instance = c.instance AND k.step_id = c.step_id`,
   `${INSERT_STEPS}
 WITH held AS MATERIALIZED (
   SELECT s.code, s.instance, s.step_id FROM steps s SEMI JOIN stg_win w ON s.code = w.code AND s.instance = w.instance)

@@ -14,8 +14,9 @@ export const stageName = (t: StageTable): string => `stg_${t}`;
  * row-group bookkeeping; emptied by DELETE, the staging tables grew by every batch ever loaded (80k lawsuits:
  * 0.9 GB spilled to disk, and bookkeeping that ran DuckDB out of memory near 200k).
  */
-export async function resetStaging(wh: Warehouse): Promise<void> {
-  for (const [t, cols] of Object.entries(STAGE_COLUMNS) as Array<[StageTable, ReadonlyArray<readonly [string, string]>]>) {
+export async function resetStaging(wh: Warehouse, tables: readonly StageTable[] = Object.keys(STAGE_COLUMNS) as StageTable[]): Promise<void> {
+  for (const t of tables) {
+    const cols: ReadonlyArray<readonly [string, string]> = STAGE_COLUMNS[t];
     await wh.run(`CREATE OR REPLACE TEMP TABLE ${stageName(t)} (${cols.map(([c, ty]) => `"${c}" ${ty}`).join(', ')})`);
   }
 }

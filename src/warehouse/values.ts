@@ -35,43 +35,6 @@ export function timeOf(v: unknown): number {
   return Number.isNaN(t) ? -Infinity : t;
 }
 
-/** Documents are stored digits only; CNPJs may carry letters (alphanumeric CNPJ), kept upper case. Empty -> null. */
-export function normalizeDocument(v: unknown): string | null {
-  const s = str(v);
-  if (s === null) return null;
-  const d = s.replace(/[^0-9A-Za-z]/g, '').toUpperCase();
-  return d === '' ? null : d;
-}
-
-const UFS = new Set(['AC', 'AL', 'AP', 'AM', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MT', 'MS', 'MG', 'PA', 'PB', 'PR', 'PE',
-  'PI', 'RJ', 'RN', 'RS', 'RO', 'RR', 'SC', 'SE', 'SP', 'TO']);
-
-/**
- * OAB in the project's one form (README, "Spec gaps"): `<number without leading zeros><UF>[letter]`.
- * `SP123456`, `DF0012345`, `123.456/SP` all normalise; text that is not an OAB is kept trimmed, upper case.
- */
-export function normalizeOab(v: unknown): string | null {
-  const s = str(v);
-  if (s === null) return null;
-  const t = s.toUpperCase().replace(/[^0-9A-Z]/g, '');
-  if (t === '') return null;
-  const m = /^([A-Z]{2})(\d{1,7})([A-Z]?)$/.exec(t) ?? /^(\d{1,7})([A-Z]{2})([A-Z]?)$/.exec(t);
-  if (!m) return t;
-  const [uf, digits] = /^\d/.test(m[1]) ? [m[2], m[1]] : [m[1], m[2]];
-  if (!UFS.has(uf)) return t;
-  return `${digits.replace(/^0+(?=\d)/, '')}${uf}${m[3]}`;
-}
-
-/** A CNJ number in its punctuated form, so one lawsuit has one key whichever way a payload spells it. */
-export function normalizeCnj(v: unknown): string | null {
-  const s = str(v);
-  if (s === null) return null;
-  const t = s.trim();
-  const d = t.replace(/\D/g, '');
-  if (d.length !== 20 || !/^[\d.\-\s]+$/.test(t)) return t === '' ? null : t;
-  return `${d.slice(0, 7)}-${d.slice(7, 9)}.${d.slice(9, 13)}.${d.slice(13, 14)}.${d.slice(14, 16)}.${d.slice(16)}`;
-}
-
 /**
  * JSON.stringify of an object whose listed properties are already JSON text: the same output, without
  * serialising those parts twice. Any depth (toJson).

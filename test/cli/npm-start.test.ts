@@ -50,7 +50,7 @@ describe('lawsuit-etl run --sandbox (npm start)', () => {
     for (const c of ['run', 'schedule', 'sandbox', 'export', 'transfer', 'query', 'track']) expect(help.stdout).toContain(`  ${c}`);
     const bad = cli(['frobnicate'], {});
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toContain('unknown command "frobnicate"');
+    expect(bad.stderr).toContain("unknown command 'frobnicate'");
   });
 
   it('without --sandbox, missing key and addresses are all reported at once with exit 2', () => {

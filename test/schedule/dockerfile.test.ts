@@ -83,6 +83,27 @@ describe('the Dockerfile', () => {
     expect(m![1].startsWith('/')).toBe(true);
   });
 
+  it('checks the scheduler\'s health with node itself (no curl in the slim image), on the port it exposes', () => {
+    const hc = final.filter((i) => i.op === 'HEALTHCHECK');
+    expect(hc).toHaveLength(1);
+    const m = /^(.*?)\s*CMD\s+(\[.*\])$/.exec(hc[0].args);
+    expect(m, hc[0].args).not.toBeNull();
+    expect(m![1]).toMatch(/--interval=\d+s/);
+    expect(m![1]).toMatch(/--timeout=\d+s/);
+    const cmd = JSON.parse(m![2]) as string[];
+    expect(cmd[0]).toBe('node');
+    expect(cmd.join(' ')).not.toMatch(/curl|wget/);
+    // The script is compiled from src/ into the dist/ the final image copies.
+    const script = cmd[1];
+    expect(script).toMatch(/^dist\/.+\.js$/);
+    expect(existsSync(join(ROOT, script.replace(/^dist\//, 'src/').replace(/\.js$/, '.ts'))), script).toBe(true);
+    const env = final.filter((i) => i.op === 'ENV').map((i) => i.args).join(' ');
+    const port = /LAWSUIT_METRICS_PORT=(\d+)/.exec(env)?.[1];
+    expect(port, 'LAWSUIT_METRICS_PORT is set in the image').toBeDefined();
+    expect(final.find((i) => i.op === 'EXPOSE')?.args.split(' ')).toContain(port);
+    expect(env).not.toMatch(/LAWSUIT_METRICS_HOST=127/);
+  });
+
   it('copies only files that exist and that .dockerignore lets through', () => {
     const ignore = readFileSync(join(ROOT, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
     const ignored = (p: string) => ignore.some((pat) => {

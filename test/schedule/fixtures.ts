@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino, type Logger } from 'pino';
 import type { JobRunner } from '../../src/schedule/child-runner.js';
+import type { RunSummary } from '../../src/pipeline/summary.js';
 import type { JobSpec } from '../../src/schedule/job-loader.js';
 
 export interface JobFile { cron: string; period_hours: number; command?: string; args?: string[]; timezone?: string }
@@ -37,4 +38,26 @@ export function recordingRunner(ms: number, code: (job: JobSpec) => number = () 
     return { code: code(job) };
   };
   return { runner, runs };
+}
+
+/** A run summary as `run` hands it to the scheduler (src/pipeline/summary.ts), with figures easy to follow. */
+export function runSummary(over: Partial<RunSummary> = {}): RunSummary {
+  return {
+    runId: '20261120T050000000Z-abcdef01', command: 'run', status: 'ok', exitCode: 0,
+    startedAt: '2026-11-20T05:00:00.000Z', finishedAt: '2026-11-20T05:10:00.000Z', durationMs: 600_000,
+    stages: [
+      { name: 'documents', status: 'ok', ms: 120, counts: { listed: 51, valid: 46, rejected: 4 } },
+      { name: 'search', status: 'ok', ms: 480_000, counts: { submitted: 46, completed: 45, pages: 53 } },
+      { name: 'transfer', status: 'refused', ms: 900, counts: {}, error: { code: 'API_FORBIDDEN', message: 'not in the plan' } },
+      { name: 'exports', status: 'ok', ms: 2_500, counts: { tables: 13, rows: 31576 } },
+    ],
+    warehouse: { lawsuitsThisRun: 1113, lawsuits: 5000, parties: 12000, lawyers: 11000, steps: 90000, responses: 1121 },
+    api: {
+      calls: 112, byStatus: { 200: 110, 429: 2 }, retries: 2,
+      byRouteStatus: { 'POST /requests 200': 46, 'POST /requests 429': 2, 'GET /requests 200': 2, 'GET /responses 200': 53, 'GET /transfer-file 403': 1, 'GET /requests/:id network': 8 },
+      timeline: [{ at: 0, calls: 60, limited: 2, limit: 180, remaining: 40 }, { at: 10_000, calls: 52, limited: 0, limit: 180, remaining: 12 }, { at: 20_000, calls: 0, limited: 0 }],
+    },
+    failures: [{ stage: 'search', what: 'document', where: 'line 12 (cpf)', code: 'API_VALIDATION', reason: 'x' }],
+    ...over,
+  };
 }

@@ -9,7 +9,7 @@ import ts from 'typescript';
 // independent of the rest of the project; node_modules is linked so pino and node-cron resolve as in dist/.
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
-const MODULES = ['src/shared/errors.ts', 'src/shared/failure-policy.ts', 'src/shared/logger.ts', 'src/shared/lock.ts', 'src/shared/progress.ts',
+const MODULES = ['src/shared/config.ts', 'src/shared/errors.ts', 'src/shared/failure-policy.ts', 'src/shared/logger.ts', 'src/shared/lock.ts', 'src/shared/progress.ts',
   'src/shared/printable.ts', 'src/shared/terminal.ts'];
 
 /** Returns the folder holding `src/**.js`; `src/schedule/*.ts` are always included. */

@@ -8,8 +8,8 @@ export const exportsStage: Stage = {
   callsApi: false,
   skipReason: (ctx) => (ctx.cfg.skipExport ? 'left out by --skip-export / LAWSUIT_SKIP_EXPORT' : undefined),
   async run(ctx, night) {
-    const ex = await exportParquet(ctx.wh, ctx.cfg.exportDir);
+    const ex = await exportParquet(ctx.wh, ctx.cfg.exportDir, { privacy: ctx.cfg.exportPrivacy });
     night.exportDir = ctx.cfg.exportDir;
-    return { counts: { tables: ex.tables.length, rows: ex.tables.reduce((n, t) => n + t.rows, 0) } };
+    return { counts: { tables: ex.tables.length, rows: ex.tables.reduce((n, t) => n + t.rows, 0), withheld_lawsuits: ex.withheldLawsuits } };
   },
 };

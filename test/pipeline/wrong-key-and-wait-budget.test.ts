@@ -1,27 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { query, scratch } from '../support/pipeline.js';
 import { apiEnv, CLI, counters, runCli, sandboxProcess, type SandboxProcess } from '../support/cli.js';
 
-// The night is never all or nothing, through the real CLI against a sandbox in its own process: a wrong key
-// fails fast, a request stuck past the wait budget does not hold the night back, and the commands that send
-// nothing need no key.
+import { cpfs } from '../support/documents.js';
 
-/** `n` distinct CPFs with valid check digits (REFERENCE.md), so the list reader accepts every line. */
-function cpfs(n: number): string[] {
-  const out: string[] = [];
-  for (let i = 0; out.length < n; i++) {
-    const body = String(100_000_001 + i * 7919).padStart(9, '0').slice(0, 9).split('').map(Number);
-    if (body.every((d) => d === body[0])) continue;
-    const digit = (ds: number[], w0: number) => { const r = ds.reduce((s, d, k) => s + d * (w0 - k), 0) % 11; return r < 2 ? 0 : 11 - r; };
-    const d1 = digit(body, 10);
-    const d2 = digit([...body, d1], 11);
-    out.push([...body, d1, d2].join(''));
-  }
-  return out;
-}
+// Through the real CLI against a sandbox in its own process: a wrong key fails fast (one wave of calls, exit 3),
+// and a request stuck past the wait budget does not hold the night back.
 
 describe('a night against an upstream that refuses, stalls or is absent', () => {
   let sb: SandboxProcess;
@@ -83,46 +70,5 @@ describe('a night against an upstream that refuses, stalls or is absent', () => 
     expect((await counters(sb.url)).by_endpoint['POST /requests']?.['200'] ?? 0).toBe(bought);
     const [left] = await query<{ n: number }>(env.LAWSUIT_WAREHOUSE, `SELECT count(*)::INTEGER AS n FROM requests WHERE status NOT IN ('completed')`);
     expect(left.n).toBe(0);
-  });
-});
-
-describe('production safety: what needs a key, a list, or nothing at all', () => {
-  const tmp = scratch();
-  afterAll(() => tmp.cleanup());
-  const bare = (extra: Record<string, string> = {}) => ({
-    PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn',
-    LAWSUIT_WAREHOUSE: join(tmp.dir, 'w.duckdb'), LAWSUIT_EXPORT_DIR: join(tmp.dir, 'exports'), ...extra,
-  });
-
-  it('outside --sandbox there is no default documents list: run exits 2 saying so', () => {
-    const res = runCli(['run'], bare({ LAWSUIT_API_KEY: 'k', LAWSUIT_REQUESTS_URL: 'http://127.0.0.1:9', LAWSUIT_TRACKING_URL: 'http://127.0.0.1:9', LAWSUIT_LAWSUITS_URL: 'http://127.0.0.1:9', LAWSUIT_TRANSFER_URL: 'http://127.0.0.1:9' }));
-    expect(res.status).toBe(2);
-    expect(res.stderr).toMatch(/documents list is required: give --documents FILE or set LAWSUIT_DOCUMENTS/);
-  });
-
-  it('export and run --dry-run need no key and no addresses', () => {
-    const exp = runCli(['export'], bare());
-    expect(exp.status, exp.stderr).toBe(0);
-    expect(exp.stdout).toMatch(/exports\s+ok/);
-    const dry = runCli(['run', '--dry-run', '--documents', 'config/documents.example.csv'], bare());
-    expect(dry.status, dry.stderr).toBe(0);
-    expect(dry.stdout).toMatch(/dry run: nothing was sent/);
-  });
-
-  it('a folder the configuration names that cannot be written stops the run at start with exit 2, naming it', () => {
-    const file = join(tmp.dir, 'a-file');
-    writeFileSync(file, 'not a folder');
-    const res = runCli(['run', '--sandbox'], bare({ LAWSUIT_EXPORT_DIR: join(file, 'exports'), LAWSUIT_REPORTS_DIR: file }));
-    expect(res.status, res.stderr).toBe(2);
-    expect(res.stderr).toContain(`LAWSUIT_EXPORT_DIR: the folder ${join(file, 'exports')} cannot be created: ${file} is a file, not a folder`);
-    expect(res.stderr).toContain(`LAWSUIT_REPORTS_DIR: the folder ${file} is a file, not a folder`);
-    expect(res.stderr).not.toMatch(/unexpected failure/);
-  });
-
-  it('schedule with no key stops at start with exit 2, listing every problem of every job', () => {
-    const res = spawnSync(process.execPath, [CLI, 'schedule', '--state', join(tmp.dir, 'state.json')], { encoding: 'utf8', timeout: 30_000, env: bare() });
-    expect(res.status, res.stderr).toBe(2);
-    expect(res.stderr).toMatch(/LAWSUIT_API_KEY .*required.*\(jobs: .*nightly/);
-    expect(res.stderr).toMatch(/documents list is required.*\(jobs: .*count-weekly/);
   });
 });

@@ -1,18 +1,25 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { describeStage, stageOf, type RunSummary } from '../pipeline/summary.js';
 import { printable } from '../shared/printable.js';
-import { describeStage, type RunSummary } from './summary.js';
+import type { ReportFacts } from './facts.js';
+
+// The Markdown report of a run: the stages, the notes, the warehouse, the API calls, what changed, the
+// failures and the rejected lines, for a terminal or a repository viewer. Its charts are in the HTML report.
 
 /** Table-cell text: one line, no pipe that would end the cell, no control character. */
 const cell = (v: string | number): string => printable(String(v), 500).replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-/** Pure: the Markdown report of one run. */
-export function renderReport(s: RunSummary): string {
+/**
+ * Pure: the Markdown report of one run, from its summary as stored in `runs.summary` and the facts the
+ * warehouse holds about it (facts.ts; undefined when the warehouse could not be read: the rejected lines are
+ * then only counted).
+ */
+export function renderMarkdownReport(s: RunSummary, facts: ReportFacts | undefined): string {
   const rows = (pairs: Array<[string, string | number]>) => pairs.map(([k, v]) => `| ${cell(k)} | ${cell(v)} |`).join('\n');
   const parts = [
     `# Run ${s.runId}`,
     '',
     `Command \`${s.command}\`, status **${s.status}** (exit ${s.exitCode}), from ${s.startedAt} to ${s.finishedAt} (${(s.durationMs / 1000).toFixed(1)} s).`,
+    `Charts: [${s.runId}.html](${s.runId}.html).`,
     '',
     '## Stages',
     '',
@@ -39,14 +46,20 @@ export function renderReport(s: RunSummary): string {
     parts.push('', '## Failures', '', '| stage | what | where | code | reason |', '|---|---|---|---|---|',
       ...s.failures.map((f) => `| ${f.stage} | ${f.what} | ${cell(f.where)} | ${cell(f.code)} | ${cell(f.reason)} |`));
   }
+  parts.push(...rejectedSection(s, facts));
   return parts.join('\n') + '\n';
 }
 
-/** Writes data/reports/<run_id>.md (atomically) and returns its path. */
-export async function writeReport(dir: string, s: RunSummary): Promise<string> {
-  await mkdir(dir, { recursive: true });
-  const path = join(dir, `${s.runId}.md`);
-  await writeFile(`${path}.tmp`, renderReport(s));
-  await rename(`${path}.tmp`, path);
-  return path;
+function rejectedSection(s: RunSummary, facts: ReportFacts | undefined): string[] {
+  if (!facts) {
+    const n = stageOf(s, 'documents')?.counts.rejected ?? 0;
+    return n > 0 ? ['', '## Rejected lines', '', `${n} lines of the documents list were rejected; see \`rejected_inputs\` (run_id = '${s.runId}').`] : [];
+  }
+  const { total, shown } = facts.rejected;
+  if (total === 0) return [];
+  const lines = ['', '## Rejected lines', '', `${total} lines of the documents list were rejected, each recorded in \`rejected_inputs\`:`, '',
+    '| line | value | reason |', '|---|---|---|',
+    ...shown.map((r) => `| ${r.line} | ${cell(r.value ?? '')} | ${cell(r.reason)} |`)];
+  if (total > shown.length) lines.push('', `... and ${total - shown.length} more, see \`rejected_inputs\` (run_id = '${s.runId}').`);
+  return lines;
 }

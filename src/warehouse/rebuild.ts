@@ -1,0 +1,108 @@
+import { rememberRawText } from '../api/raw-json.js';
+import type { ResponseItem } from '../api/types.js';
+import { detectChanges } from './changes.js';
+import { loadResponseItems } from './load.js';
+import { isObj } from './values.js';
+import type { Warehouse } from './warehouse.js';
+
+// `rebuild`: every table that comes from response payloads, derived again from responses_raw alone — after a
+// schema change or a fix to the flattening, without a single API call. This is what keeping every payload
+// exactly as received is for.
+//
+// The payloads are replayed run after run, each run's items in the order they were loaded, through the same
+// loader (load.ts, whose result does not depend on batch boundaries) and, where a run detected changes, the
+// same change detection at the same instant. So the rebuilt tables are the ones the API loads made, first and
+// last seen runs and the history of changes included.
+
+/** The tables derived from response payloads, emptied and made again. The ledger, the transfer files, the
+ * synchronous answers and the trackings come from elsewhere and are left as they are. */
+export const DERIVED_TABLES = [
+  'lawsuits', 'parties', 'lawyers', 'steps', 'subjects', 'classifications', 'courts', 'attachments', 'search_hits', 'load_problems',
+  'lawsuit_changes', 'lawsuit_state', 'lawsuit_state_parties', 'search_state', 'lawsuit_status_history', 'change_detections',
+] as const;
+
+export interface RebuildOptions {
+  /** Items parsed and loaded at a time (the loader bounds its batches by bytes within). Default 500. */
+  chunkItems?: number;
+  /** Told the number of items to replay, then each chunk done. */
+  progress?: (event: 'total' | 'tick', n: number) => void;
+  /** Stops between chunks once aborted; the next rebuild starts again from the beginning. */
+  signal?: AbortSignal;
+}
+
+export interface RebuildResult { runs: number; items: number; lawsuits: number; detections: number; interrupted: boolean }
+
+interface RawRow { response_id: string; item: string | null; historical: boolean }
+
+export async function rebuildFromRaw(wh: Warehouse, opts: RebuildOptions = {}): Promise<RebuildResult> {
+  const chunk = Math.max(1, opts.chunkItems ?? 500);
+  // What the runs did, read before anything is emptied: which loaded payloads, which detected changes, when.
+  const runs = await wh.all<{ run_id: string; detected_at: Date | null; items: number }>(`
+    WITH loaded AS (SELECT run_id, count(*) AS items FROM responses_raw GROUP BY run_id)
+    SELECT r.run_id, d.detected_at, coalesce(l.items, 0)::BIGINT AS items
+    FROM runs r LEFT JOIN loaded l USING (run_id) LEFT JOIN change_detections d USING (run_id)
+    WHERE l.run_id IS NOT NULL OR d.run_id IS NOT NULL
+    ORDER BY r.started_at, r.run_id`);
+  const total = runs.reduce((n, r) => n + Number(r.items), 0);
+  opts.progress?.('total', total);
+  await wh.transaction(async () => {
+    for (const t of DERIVED_TABLES) await wh.run(`DELETE FROM ${t}`);
+    await wh.run(`DELETE FROM raw_parts WHERE owner = 'lawsuits.raw'`);
+  });
+  const result: RebuildResult = { runs: runs.length, items: 0, lawsuits: 0, detections: 0, interrupted: false };
+  for (const run of runs) {
+    // Keyset on rowid: responses_raw is only ever appended to, so its rowid is the order items were loaded in.
+    for (let after = -1; ;) {
+      if (opts.signal?.aborted) return { ...result, interrupted: true };
+      const rows = await wh.all<RawRow & { rid: number }>(`
+        SELECT rowid AS rid, response_id, item::VARCHAR AS item,
+               coalesce(json_extract_string(item, '$.tags.sync_query') = 'historical', false) AS historical
+        FROM responses_raw WHERE run_id = $1 AND rowid > $2 ORDER BY rowid LIMIT $3`, [run.run_id, after, chunk]);
+      if (rows.length === 0) break;
+      after = Number(rows[rows.length - 1].rid);
+      await replay(wh, run.run_id, await withParts(wh, rows));
+      result.items += rows.length;
+      opts.progress?.('tick', rows.length);
+    }
+    if (run.detected_at) {
+      await detectChanges(wh, run.run_id, { now: run.detected_at });
+      result.detections++;
+    }
+  }
+  const [{ n }] = await wh.all<{ n: number }>('SELECT count(*) AS n FROM lawsuits');
+  result.lawsuits = Number(n);
+  return result;
+}
+
+/** Items too long for a column are kept in raw_parts (long-values.ts): put them back together, one at a time. */
+async function withParts(wh: Warehouse, rows: readonly RawRow[]): Promise<RawRow[]> {
+  const out: RawRow[] = [];
+  for (const r of rows) {
+    if (r.item !== null) { out.push(r); continue; }
+    const parts = await wh.all<{ text: string }>(`SELECT text FROM raw_parts WHERE owner = 'responses_raw.item' AND response_id = $1 ORDER BY part`, [r.response_id]);
+    out.push({ ...r, item: parts.map((p) => p.text).join('') || null });
+  }
+  return out;
+}
+
+/** One chunk of a run's items, loaded as that run loaded them: consecutive items of one source together. */
+async function replay(wh: Warehouse, runId: string, rows: readonly RawRow[]): Promise<void> {
+  let group: ResponseItem[] = [];
+  let historical = false;
+  const flush = async (): Promise<void> => {
+    if (group.length > 0) await loadResponseItems(wh, group, { runId, source: historical ? 'historical' : 'async' });
+    group = [];
+  };
+  for (const r of rows) {
+    if (r.item === null) continue;
+    if (r.historical !== historical) {
+      await flush();
+      historical = r.historical;
+    }
+    // The text is the item as received: the loader keeps it, and slices of it, byte for byte again.
+    const item: unknown = JSON.parse(r.item);
+    // An item that is not an object is loaded as the loader takes any item: leniently, into responses_raw only.
+    group.push((isObj(item) ? rememberRawText(item, r.item) : item) as ResponseItem);
+  }
+  await flush();
+}

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { COMMAND_NAMES, flagsOf, packageVersion } from '../../src/cli/program.js';
+import { COMMAND_NEEDS, loadConfig, type ConfiguredCommand } from '../../src/shared/config.js';
+import { CLI } from '../support/cli.js';
+
+// The command line as a user meets it: a help per command listing every flag that command accepts (and only
+// those), the version, and a suggestion for what was mistyped.
+
+const cli = (args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 30_000, env: { PATH: process.env.PATH ?? '' } });
+const longName = (flag: string) => flag.split(/[ ,]/).find((p) => p.startsWith('--'))!;
+
+/** The flag names loadConfig reads for a command, observed rather than listed (a Proxy on its flags). */
+function flagsConfigReads(command: ConfiguredCommand): string[] {
+  const read = new Set<string>();
+  const flags = new Proxy({}, { get: (_t, k) => { if (typeof k === 'string') read.add(k); return undefined; } });
+  try {
+    loadConfig({ env: { LAWSUIT_SANDBOX: 'true' }, flags, command });
+  } catch {
+    // problems do not matter here, only what was read
+  }
+  return [...read].map((k) => `--${k}`);
+}
+
+describe('lawsuit-etl <command> --help', () => {
+  const helps = new Map(COMMAND_NAMES.map((c) => [c, cli([c, '--help'])]));
+
+  it('is its own for every command and lists every flag the command accepts, with its default', () => {
+    for (const [c, res] of helps) {
+      expect(res.status, c).toBe(0);
+      expect(res.stdout, c).toContain(`Usage: lawsuit-etl ${c}`);
+      for (const f of flagsOf(c)) {
+        expect(res.stdout, `${c} ${f.flag}`).toContain(f.flag);
+        // every flag that takes a value says what it is when left out
+        if (f.flag.includes('<') && !f.required && f.flag !== '--run <id>') expect(f.help, `${c} ${f.flag}`).toMatch(/default|no default/);
+      }
+    }
+    expect(new Set([...helps.values()].map((r) => r.stdout)).size).toBe(COMMAND_NAMES.length);
+  });
+
+  it('the flags declared are the flags the code reads: the configuration, the sandbox and the scheduler alike', () => {
+    // every flag a command declares is read (by the configuration, or by the command itself: --kind, --run), and
+    // every flag the configuration reads from a command line can be given to some command
+    const anywhere = new Set(COMMAND_NAMES.flatMap((c) => flagsOf(c).map((f) => longName(f.flag))));
+    for (const c of COMMAND_NAMES) {
+      if (!(c in COMMAND_NEEDS) || c === 'schedule') continue; // schedule's flags are checked against its parser below
+      const read = new Set([...flagsConfigReads(c as ConfiguredCommand), '--kind', '--run']);
+      for (const f of flagsOf(c).map((x) => longName(x.flag))) expect(read.has(f), `${c} declares ${f} but nothing reads it`).toBe(true);
+      for (const f of flagsConfigReads(c as ConfiguredCommand)) expect(anywhere.has(f), `the configuration reads ${f}, which no command declares`).toBe(true);
+    }
+    // the sandbox's and the scheduler's own parsers, read from their source
+    const sandboxCases = [...readFileSync('src/sandbox/cli.ts', 'utf8').matchAll(/case '(--[a-z-]+)'/g)].map((m) => m[1]).sort();
+    expect(flagsOf('sandbox').map((f) => longName(f.flag)).sort()).toEqual(sandboxCases);
+    const scheduleSource = readFileSync('src/schedule/command.ts', 'utf8');
+    const scheduleOptions = scheduleSource.split('\n').find((l) => l.includes(': { type: ') && l.includes('help:'))!;
+    const scheduleKeys = [...scheduleOptions.matchAll(/'?([a-z-]+)'?: \{ type/g)].map((m) => `--${m[1]}`).filter((k) => k !== '--help').sort();
+    expect(flagsOf('schedule').map((f) => longName(f.flag)).sort()).toEqual(scheduleKeys);
+  });
+
+  it('--version prints the package version', () => {
+    const res = cli(['--version']);
+    expect(res.status).toBe(0);
+    expect(res.stdout.trim()).toBe(packageVersion());
+    expect(packageVersion()).toBe((JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version);
+  });
+
+  it('a mistyped command or flag is a usage error (exit 2) that suggests what was meant', () => {
+    const flag = cli(['run', '--documnets', 'x.csv']);
+    expect(flag.status).toBe(2);
+    expect(flag.stderr).toContain("unknown option '--documnets'");
+    expect(flag.stderr).toContain('Did you mean --documents?');
+    const command = cli(['runn']);
+    expect(command.status).toBe(2);
+    expect(command.stderr).toContain('Did you mean run?');
+    const kind = cli(['query']);
+    expect(kind.status).toBe(2);
+    expect(kind.stderr).toContain("required option '--kind <kind>' not specified");
+    const badKind = cli(['query', '--kind', 'nope']);
+    expect(badKind.status).toBe(2);
+    expect(badKind.stderr).toContain('Allowed choices are exists, count, grouped, historical');
+    expect(badKind.stderr).not.toContain('null');
+  });
+});

@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { query, scratch } from '../support/pipeline.js';
+import { apiEnv, CLI, counters, runCli, sandboxProcess, type SandboxProcess } from '../support/cli.js';
+
+import { cpfs } from '../support/documents.js';
+
+// A thousand bad lines do not stop the good one; SIGTERM ends a run that every call has told to wait two minutes.
+
+describe('a list of a thousand bad lines and one good one', () => {
+  const tmp = scratch();
+  afterAll(() => tmp.cleanup());
+
+  it('records the thousand rejections in bounded memory and searches the good one', async () => {
+    const list = join(tmp.dir, 'list.csv');
+    const bad = Array.from({ length: 1000 }, (_, i) => (i % 2 ? `=HYPERLINK("x${i}")` : `123.456.789-0${i % 10}`));
+    writeFileSync(list, `search_key\n${bad.join('\n')}\n${cpfs(1)[0]}\n`);
+    const env = {
+      PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', LAWSUIT_DOCUMENTS: list, LAWSUIT_SKIP_TRANSFER: 'true',
+      LAWSUIT_WAREHOUSE: join(tmp.dir, 'w.duckdb'), LAWSUIT_EXPORT_DIR: join(tmp.dir, 'e'), LAWSUIT_REPORTS_DIR: join(tmp.dir, 'r'),
+    };
+    const res = runCli(['run', '--sandbox'], env);
+    expect(res.status, res.stderr).toBe(0);
+    expect(res.stdout).toMatch(/documents\s+ok\s+1001 listed, 1 valid, 1000 rejected/);
+    expect(res.stdout).toMatch(/search\s+ok\s+1 submitted, 1 completed/);
+    const [{ n }] = await query<{ n: number }>(env.LAWSUIT_WAREHOUSE, 'SELECT count(*)::INTEGER AS n FROM rejected_inputs');
+    expect(n).toBe(1000);
+  });
+});
+
+
+describe('SIGTERM while every call waits out a long Retry-After', () => {
+  const tmp = scratch();
+  afterAll(() => tmp.cleanup());
+
+  it('ends within seconds, exit 4, with the summary, the work copy kept', async () => {
+    const env = {
+      PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', LAWSUIT_SANDBOX_FAULTS: 'storm=1:120000',
+      LAWSUIT_WAREHOUSE: join(tmp.dir, 'w.duckdb'), LAWSUIT_EXPORT_DIR: join(tmp.dir, 'e'), LAWSUIT_REPORTS_DIR: join(tmp.dir, 'r'),
+      LAWSUIT_STAGING_DIR: join(tmp.dir, 's'),
+    };
+    const child = spawn(process.execPath, [CLI, 'run', '--sandbox'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => { out += String(d); });
+    await new Promise((r) => setTimeout(r, 3_000)); // every call answered 429 "retry in 120 s" by now
+    const t0 = Date.now();
+    child.kill('SIGTERM');
+    const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+    const seconds = (Date.now() - t0) / 1000;
+    expect(code).toBe(4);
+    expect(seconds).toBeLessThan(20);
+    expect(out).toMatch(/\(run\): interrupted in/);
+    expect(out).toMatch(/search\s+interrupted/);
+    expect(existsSync(`${env.LAWSUIT_WAREHOUSE}.work`)).toBe(true);
+    expect(existsSync(env.LAWSUIT_WAREHOUSE)).toBe(false);
+  });
+});

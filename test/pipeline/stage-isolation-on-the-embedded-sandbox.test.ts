@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { query, scratch } from '../support/pipeline.js';
+import { apiEnv, CLI, counters, runCli, sandboxProcess, type SandboxProcess } from '../support/cli.js';
+
+import { cpfs } from '../support/documents.js';
+
+// Through `run --sandbox`: a plan without transfer files, a restarted upstream that forgot the requests, request
+// ids that never repeat across boots, a listing that never reports completion.
+
+describe('the embedded sandbox: a plan without transfer files, a restarted upstream, a listing that never reports completion', () => {
+  const tmp = scratch();
+  afterAll(() => tmp.cleanup());
+  const envOf = (name: string, extra: Record<string, string> = {}) => ({
+    PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn',
+    LAWSUIT_WAREHOUSE: join(tmp.dir, `${name}.duckdb`), LAWSUIT_EXPORT_DIR: join(tmp.dir, `${name}-exports`),
+    LAWSUIT_STAGING_DIR: join(tmp.dir, `${name}-staging`), LAWSUIT_REPORTS_DIR: join(tmp.dir, `${name}-reports`), ...extra,
+  });
+
+  it('a key without transfer files in its plan: the night is published, exit 4, transfer refused; the next run with a full key loads the files once', async () => {
+    const env = envOf('no-transfer');
+    const first = runCli(['run', '--sandbox'], { ...env, LAWSUIT_SANDBOX_FORBID: 'transfer' });
+    expect(first.status, first.stdout + first.stderr).toBe(4);
+    expect(first.stdout).toMatch(/search\s+ok\s+46 submitted, 46 completed/);
+    expect(first.stdout).toMatch(/transfer\s+refused\s+\[API_FORBIDDEN\] GET \/transfer-file refused with 403/);
+    expect(first.stdout).toMatch(/changes\s+ok/);
+    expect(first.stdout).toMatch(/exports\s+ok/);
+    expect(first.stdout).toMatch(/publish\s+ok/);
+    expect(first.stderr).toMatch(/partial: transfer refused/);
+    const stages = await query<{ stage: string; status: string; error_code: string | null }>(env.LAWSUIT_WAREHOUSE,
+      'SELECT stage, status, error_code FROM run_stages ORDER BY position');
+    expect(stages).toEqual([
+      { stage: 'documents', status: 'ok', error_code: null }, { stage: 'search', status: 'ok', error_code: null },
+      { stage: 'transfer', status: 'refused', error_code: 'API_FORBIDDEN' }, { stage: 'changes', status: 'ok', error_code: null },
+      { stage: 'exports', status: 'ok', error_code: null }, { stage: 'publish', status: 'ok', error_code: null }]);
+    const [{ n: lawsuits }] = await query<{ n: number }>(env.LAWSUIT_WAREHOUSE, 'SELECT count(*)::INTEGER AS n FROM lawsuits');
+    expect(lawsuits).toBeGreaterThan(100);
+
+    const second = runCli(['run', '--sandbox'], env);
+    expect(second.status, second.stderr).toBe(0);
+    const loaded = /transfer\s+ok\s+(\d+) listed, (\d+) loaded/.exec(second.stdout)!;
+    expect(Number(loaded[2])).toBe(Number(loaded[1]));
+    expect(Number(loaded[1])).toBeGreaterThan(0);
+    const third = runCli(['run', '--sandbox'], env);
+    expect(third.stdout).toMatch(/transfer\s+ok\s+\d+ listed, 0 loaded \(0 rows\), \d+ already loaded/);
+    const files = await query<{ n: number; d: number }>(env.LAWSUIT_WAREHOUSE, 'SELECT count(*)::INTEGER AS n, count(DISTINCT transfer_file_id)::INTEGER AS d FROM transfer_files');
+    expect(files[0].n).toBe(Number(loaded[1]));
+    expect(files[0].d).toBe(files[0].n);
+  });
+
+  it('interrupted by SIGTERM and started again on a fresh sandbox: each forgotten request is submitted again once, recorded, and the run ends', async () => {
+    const env = envOf('restart', { LAWSUIT_SANDBOX_COURT_DELAY_MS: '4000', LAWSUIT_SKIP_TRANSFER: 'true', LOG_LEVEL: 'info' });
+    const child = spawn(process.execPath, [CLI, 'run', '--sandbox'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d) => { err += String(d); });
+    // SIGTERM once the searches are submitted and running (each court takes 4 s to answer)
+    const t0 = Date.now();
+    while (!err.includes('"event":"poll.waiting"') && !err.includes('"label":"documents"') && Date.now() - t0 < 4_000) await new Promise((r) => setTimeout(r, 100));
+    child.kill('SIGTERM');
+    const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+    expect(code).toBe(4);
+    // outstanding: not fully loaded (requests.loaded_at, the one definition)
+    const [{ outstanding }] = await query<{ outstanding: number }>(`${env.LAWSUIT_WAREHOUSE}.work`,
+      `SELECT count(*)::INTEGER AS outstanding FROM requests
+       WHERE loaded_at IS NULL`);
+    expect(outstanding, 'the SIGTERM came while requests were running').toBeGreaterThan(0);
+
+    const t1 = Date.now();
+    const again = runCli(['run', '--sandbox'], { ...env, LAWSUIT_SANDBOX_COURT_DELAY_MS: '0', LOG_LEVEL: 'warn' });
+    const seconds = (Date.now() - t1) / 1000;
+    expect(again.status, again.stdout + again.stderr).toBe(0);
+    const lost = Number(/(\d+) resubmitted after the provider lost them/.exec(again.stdout)?.[1] ?? 0);
+    console.log(`restarted upstream: ${outstanding} requests outstanding, ${lost} resubmitted once, run ended in ${seconds.toFixed(1)} s`);
+    expect(lost).toBe(outstanding);
+    const rows = await query<{ lost: number; searches: number; lost_searches: number }>(env.LAWSUIT_WAREHOUSE, `SELECT
+        count(*) FILTER (WHERE status = 'lost')::INTEGER AS lost,
+        count(DISTINCT search_type || search_key || on_demand || coalesce(lawsuit_instance, -1))::INTEGER AS searches,
+        count(DISTINCT search_type || search_key || on_demand || coalesce(lawsuit_instance, -1)) FILTER (WHERE status = 'lost')::INTEGER AS lost_searches
+      FROM requests`);
+    expect(rows[0].lost).toBe(outstanding);
+    expect(rows[0].lost_searches).toBe(outstanding); // each lost once, not twice
+    const [{ reasons }] = await query<{ reasons: number }>(env.LAWSUIT_WAREHOUSE, `SELECT count(*)::INTEGER AS reasons FROM requests WHERE status = 'lost' AND error LIKE '%no longer knows this request (404)%'`);
+    expect(reasons).toBe(outstanding);
+  });
+
+  it('run --force --sandbox twice loads the night twice (request ids never repeat across boots)', () => {
+    const env = envOf('twice', { LAWSUIT_SKIP_TRANSFER: 'true', LAWSUIT_SKIP_EXPORT: 'true' });
+    const pages: number[] = [];
+    for (let i = 0; i < 2; i++) {
+      const res = runCli(['run', '--force', '--sandbox'], env);
+      expect(res.status, res.stderr).toBe(0);
+      pages.push(Number(/(\d+) pages read/.exec(res.stdout)![1]));
+    }
+    expect(pages[0]).toBeGreaterThan(0);
+    expect(pages[1]).toBe(pages[0]);
+  });
+
+  it('a listing that never reports completion: the run finishes through the single-request probe', () => {
+    const env = envOf('stale', { LAWSUIT_SANDBOX_FAULTS: 'stale_listing=1', LAWSUIT_SKIP_TRANSFER: 'true', LAWSUIT_SKIP_EXPORT: 'true' });
+    const res = runCli(['run', '--sandbox'], env);
+    expect(res.status, res.stdout + res.stderr).toBe(0);
+    expect(res.stdout).toMatch(/46 completed, 0 still running/);
+    const probes = Number(/\((\d+) single probes\)/.exec(res.stdout)?.[1] ?? 0);
+    expect(probes).toBeGreaterThanOrEqual(46);
+  });
+});
