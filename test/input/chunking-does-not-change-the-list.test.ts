@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { rng } from '../support/random.js';
 import { CsvReader, parseCsv, type CsvItem } from '../../src/input/csv.js';
 
 // The reader holds one record's window and streams the rest: what it reads must not depend on where the
 // chunks of the file happen to break (inside a CRLF, a doubled quote, a UTF-8 character, an over-long line).
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const enc = (s: string) => [...new TextEncoder().encode(s)];
 const PIECES: number[][] = [

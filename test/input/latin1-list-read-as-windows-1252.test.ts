@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { rng } from '../support/random.js';
 import { parseDocuments, readDocuments } from '../../src/input/documents.js';
 import { EncodingSniffer, NOT_UTF8, sniffEncoding, UTF8_IN_WINDOWS_1252 } from '../../src/input/encoding.js';
 
@@ -84,16 +85,6 @@ describe('a list saved in Windows-1252 (Latin-1)', () => {
 });
 
 describe('the encoding sniffer', () => {
-  function rng(seed: number): () => number {
-    let s = seed >>> 0;
-    return () => {
-      s = (s + 0x6d2b79f5) >>> 0;
-      let t = s;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
   const fatal = new TextDecoder('utf-8', { fatal: true });
 
   it('agrees with the UTF-8 decoder line by line on random bytes, fed in random chunks', () => {

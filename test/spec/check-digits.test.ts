@@ -1,19 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { rng } from '../support/random.js';
 import {
   cnjCheckDigits, cnpjCheckDigits, cpfCheckDigits, formatCnj, isValidCnj, isValidCnpj, isValidCpf,
 } from '../../src/spec/identifiers.js';
 
-// Deterministic pseudo-random source, so that a failing property can be replayed.
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const DIGITS = '0123456789';
 const ALNUM = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const pick = (r: () => number, alphabet: string, len: number) =>
