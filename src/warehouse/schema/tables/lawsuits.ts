@@ -5,7 +5,9 @@ export const lawsuits: Table = {
   name: 'lawsuits',
   comment: 'One row per lawsuit instance, merged from every payload seen (the newest crawl wins; fields a payload leaves out are kept).',
   key: ['code', 'instance'],
-  stage: { as: 'lawsuits', extra: [['run_id', 'VARCHAR']] },
+  // The list flags of the child tables join these (staging.ts); steps are a union over every payload, so their
+  // flag only says whether the payload carried any.
+  stage: { as: 'lawsuits', extra: [['run_id', 'VARCHAR'], ['has_steps', 'BOOLEAN']] },
   export: { partitionBy: 'tribunal_acronym' },
   columns: [
     { name: 'code', type: 'VARCHAR', notNull: true, stage: 'VARCHAR', comment: C.code },
