@@ -79,7 +79,7 @@ const vLawsuitRaw: View = {
   columns: [
     { name: 'code', comment: C.code },
     { name: 'instance', comment: C.instance },
-    { name: 'raw', comment: 'the object exactly as the provider sent it (JSON): the whole lawsuit, nothing dropped' },
+    { name: 'raw', comment: `${C.raw}: the whole lawsuit, nothing dropped` },
   ],
 };
 

@@ -42,7 +42,7 @@ export const lawsuits: Table = {
     { name: 'first_seen_run', type: 'VARCHAR', load: 's.run_id', merge: 'first', comment: 'run that first loaded it' },
     { name: 'last_seen_run', type: 'VARCHAR', load: 's.run_id', merge: 'replace', comment: 'run that last loaded it' },
     { name: 'loaded_at', type: 'TIMESTAMPTZ', notNull: true, load: 'current_timestamp', merge: 'replace', comment: 'when it was last merged' },
-    { name: 'raw', type: 'JSON', stage: 'JSON', merge: 'replace', exported: false, comment: 'the object exactly as the provider sent it (JSON): the whole lawsuit, nothing dropped; NULL when too long for a column: see raw_parts and v_lawsuit_raw' },
+    { name: 'raw', type: 'JSON', stage: 'JSON', merge: 'replace', exported: false, comment: `${C.raw}: the whole lawsuit, nothing dropped; NULL when too long for a column: see raw_parts and v_lawsuit_raw` },
   ],
 };
 

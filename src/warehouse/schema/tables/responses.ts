@@ -25,8 +25,8 @@ export const rawParts: Table = {
   columns: [
     { name: 'owner', type: 'VARCHAR', notNull: true, stage: 'VARCHAR', comment: 'whose text: responses_raw.item or lawsuits.raw' },
     { name: 'response_id', type: 'VARCHAR', stage: 'VARCHAR', comment: 'the response item (owner responses_raw.item)' },
-    { name: 'code', type: 'VARCHAR', stage: 'VARCHAR', comment: 'CNJ number of the lawsuit in the punctuated form NNNNNNN-DD.AAAA.J.TR.OOOO (other identifiers kept as given) (owner lawsuits.raw)' },
-    { name: 'instance', type: 'INTEGER', stage: 'INTEGER', comment: 'court instance (1 = first instance, 2 = appeal, ...); with code, the key of a lawsuit (owner lawsuits.raw)' },
+    { name: 'code', type: 'VARCHAR', stage: 'VARCHAR', comment: `${C.code} (owner lawsuits.raw)` },
+    { name: 'instance', type: 'INTEGER', stage: 'INTEGER', comment: `${C.instance} (owner lawsuits.raw)` },
     { name: 'part', type: 'INTEGER', notNull: true, stage: 'INTEGER', comment: 'position of the part (0-based): the text is the parts joined in this order' },
     { name: 'text', type: 'VARCHAR', notNull: true, stage: 'VARCHAR', comment: 'the part (at most 16,384 characters)' },
   ],
@@ -54,8 +54,8 @@ export const loadProblems: Table = {
   stage: { as: 'problems' },
   columns: [
     { name: 'response_id', type: 'VARCHAR', notNull: true, stage: 'VARCHAR', comment: 'the response item (responses_raw.response_id)' },
-    { name: 'code', type: 'VARCHAR', stage: 'VARCHAR', comment: 'CNJ number of the lawsuit in the punctuated form NNNNNNN-DD.AAAA.J.TR.OOOO (other identifiers kept as given) (NULL when the payload had none usable)' },
-    { name: 'instance', type: 'INTEGER', stage: 'INTEGER', comment: 'court instance (1 = first instance, 2 = appeal, ...); with code, the key of a lawsuit (NULL when it did not fit)' },
+    { name: 'code', type: 'VARCHAR', stage: 'VARCHAR', comment: `${C.code} (NULL when the payload had none usable)` },
+    { name: 'instance', type: 'INTEGER', stage: 'INTEGER', comment: `${C.instance} (NULL when it did not fit)` },
     { name: 'field', type: 'VARCHAR', notNull: true, stage: 'VARCHAR', comment: 'the field in the lawsuit object, e.g. instance, amount, steps[<step_id>].step_date, or (item)' },
     { name: 'value', type: 'VARCHAR', stage: 'VARCHAR', comment: 'the value as received (its JSON text, digit for digit), shortened past 300 characters' },
     { name: 'problem', type: 'VARCHAR', notNull: true, stage: 'VARCHAR', comment: 'missing_key, out_of_range, not_a_number, not_a_date, wrong_type, not_an_object or too_large' },
