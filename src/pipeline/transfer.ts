@@ -12,7 +12,7 @@ import { EtlError } from '../shared/errors.js';
 import { codeOf, decide, reachOf } from '../shared/failure-policy.js';
 import { scrubText } from '../shared/logger.js';
 import {
-  ensureTransferSchema, loadTransferFile, markTransferDownloaded, markTransferError, transferFileStates,
+  loadTransferFile, markTransferDownloaded, markTransferError, transferFileStates,
   type TransferDb, type TransferFileMeta,
 } from '../warehouse/transfer-load.js';
 import { stagingPath, UnsafeNameError } from './transfer-name.js';
@@ -79,7 +79,6 @@ const EXPIRED = 'API_DOWNLOAD_EXPIRED';
 export async function runTransfer(deps: RunTransferDeps): Promise<TransferSummary> {
   const { api, wh, log } = deps;
   const out: TransferSummary = { listed: 0, loaded: 0, skipped: 0, patchedLate: 0, failed: [], rows: 0 };
-  await ensureTransferSchema(wh);
   await mkdir(deps.stagingDir, { recursive: true });
   const states = await transferFileStates(wh);
 

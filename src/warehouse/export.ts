@@ -3,18 +3,22 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { ExportPrivacy } from '../shared/config.js';
 import { openPrivacyScope, privacyApplies, type PrivacyScope } from './privacy.js';
+import { SCHEMA } from './schema/index.js';
+import { ident } from './schema/sql.js';
+import type { Schema } from './schema/types.js';
 import { WarehouseError, type Warehouse } from './warehouse.js';
 
 // Parquet exports: one folder per table, zstd, the warehouse's own types (TIMESTAMPTZ -> timestamp adjusted to
 // UTC, DECIMAL(18,2) -> decimal, BOOLEAN -> boolean). The whole export is written under a temporary sibling
 // folder and then renamed into place, so a reader sees the previous export or the new one, never half of one.
-// Left out: responses_raw (the API's payloads as received; warehouse-only), and the `raw` JSON of lawsuits,
-// parties and steps (every one of their fields is a column already). JSON columns go out as text. With an
-// export privacy (privacy.ts), each table's select is wrapped: lawsuits under secrecy left out, people's
-// documents and names pseudonymised; the columns stay the same, so a BI model reads either.
+// Which tables and columns go out is the schema declaration's (schema/, a table's `export`): left out are
+// responses_raw (the API's payloads as received; warehouse-only) and the `raw` JSON of lawsuits, parties and
+// steps (every one of their fields is a column already). JSON columns go out as text. With an export privacy
+// (privacy.ts), each table's select is wrapped: lawsuits under secrecy left out, people's documents and names
+// pseudonymised; the columns stay the same, so a BI model reads either.
 
 export interface ExportTable {
-  /** Folder name under the export dir. */
+  /** Folder name under the export dir: the table's name. */
   table: string;
   /** The rows to write. */
   select: string;
@@ -22,33 +26,22 @@ export interface ExportTable {
   partitionBy?: string;
 }
 
-const json = (c: string, as: string = c): string => `${c}::VARCHAR AS ${as}`;
+/** The export of each exported table of `schema`: its declared columns in order, JSON as text, then `add` and `withLawsuit`. */
+export function exportTables(schema: Schema = SCHEMA): ExportTable[] {
+  return schema.tables.flatMap((t) => {
+    if (!t.export) return [];
+    const cols = t.columns.filter((c) => c.exported !== false)
+      .map((c) => (c.type === 'JSON' ? `t.${ident(c.name)}::VARCHAR AS ${ident(c.name)}` : `t.${ident(c.name)}`));
+    for (const [name, sql] of Object.entries(t.export.add ?? {})) cols.push(`${sql} AS ${ident(name)}`);
+    const joined = t.export.withLawsuit ?? [];
+    for (const c of joined) cols.push(`l.${ident(c)}`);
+    const join = joined.length > 0 ? ' LEFT JOIN lawsuits l ON l.code = t.code AND l.instance = t.instance' : '';
+    return [{ table: t.name, select: `SELECT ${cols.join(', ')} FROM ${ident(t.name)} t${join}`, ...(t.export.partitionBy ? { partitionBy: t.export.partitionBy } : {}) }];
+  });
+}
 
-export const EXPORT_TABLES = [
-  { table: 'lawsuits', select: 'SELECT * EXCLUDE (raw) FROM lawsuits', partitionBy: 'tribunal_acronym' },
-  {
-    table: 'parties', partitionBy: 'tribunal_acronym',
-    select: `SELECT p.* EXCLUDE (raw, documents), ${json('p.documents', 'documents')}, l.tribunal_acronym
-      FROM parties p LEFT JOIN lawsuits l USING (code, instance)`,
-  },
-  {
-    table: 'lawyers', partitionBy: 'tribunal_acronym',
-    select: `SELECT w.* EXCLUDE (documents), ${json('w.documents', 'documents')}, l.tribunal_acronym
-      FROM lawyers w LEFT JOIN lawsuits l USING (code, instance)`,
-  },
-  { table: 'steps', partitionBy: 'step_year', select: 'SELECT * EXCLUDE (raw), year(step_date) AS step_year FROM steps' },
-  { table: 'subjects', select: 'SELECT * FROM subjects' },
-  { table: 'classifications', select: 'SELECT * FROM classifications' },
-  { table: 'courts', select: 'SELECT * FROM courts' },
-  { table: 'attachments', select: `SELECT * EXCLUDE (raw), ${json('raw')} FROM attachments` },
-  { table: 'search_hits', select: 'SELECT * FROM search_hits' },
-  { table: 'requests', select: `SELECT * EXCLUDE (search), ${json('search')} FROM requests` },
-  { table: 'runs', select: `SELECT * EXCLUDE (calls_by_status, summary), ${json('calls_by_status')}, ${json('summary')} FROM runs` },
-  { table: 'rejected_inputs', select: 'SELECT * FROM rejected_inputs' },
-  { table: 'transfer_files', select: 'SELECT * FROM transfer_files' },
-] as const satisfies readonly ExportTable[];
-
-export type ExportTableName = (typeof EXPORT_TABLES)[number]['table'];
+/** The warehouse's exports. */
+export const EXPORT_TABLES: readonly ExportTable[] = exportTables();
 
 export interface ExportOptions {
   /** Tables to write (folder names of EXPORT_TABLES). Default all. */

@@ -272,8 +272,9 @@ async function mergeLayer(wh: Warehouse, layer: FlatLawsuit[], counts: LoadCount
   if (parts.length > 0) await wh.run(INSERT_LAWSUIT_PARTS_SQL);
   if (seen.losers) await wh.run(TOUCH_LOSERS_SQL);
   for (const { table, flag, del, ins } of replaceChildrenSql()) {
-    if (seen.updates && winners.some((w) => w.lawsuit[flag])) await wh.run(del);
-    if (winners.some((w) => w[table].length > 0)) await wh.run(ins);
+    // A child table's rows and list flag are named after it in the flattened lawsuit (rows.ts, schema/).
+    if (seen.updates && winners.some((w) => (w.lawsuit as unknown as Record<string, unknown>)[flag])) await wh.run(del);
+    if (winners.some((w) => ((w as unknown as Record<string, unknown[]>)[table] ?? []).length > 0)) await wh.run(ins);
   }
   if (steps > 0) {
     if (seen.updates || seen.losers) for (const sql of MERGE_STEPS_SQL) await wh.run(sql);

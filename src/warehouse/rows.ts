@@ -1,6 +1,6 @@
 import type { FieldProblem } from './problems.js';
 
-// The rows a lawsuit flattens into, and how each is staged. Staging columns are plain DuckDB types
+// The rows a lawsuit flattens into. Their staging columns are declared with the tables (schema/): plain DuckDB types
 // (timestamps and amounts as the payload's text) so that an odd value never fails a batch: the merge
 // statements TRY_CAST them into the warehouse's types, and a value that does not fit becomes NULL with a row
 // in load_problems (problems.ts). JSON text is staged as JSON directly: it is a slice of text JSON.parse
@@ -106,55 +106,3 @@ export interface FlatLawsuit {
   /** Values of the payload its typed columns cannot hold (problems.ts); the key's problems among them. */
   problems: FieldProblem[];
 }
-
-export type StageType = 'VARCHAR' | 'INTEGER' | 'BOOLEAN' | 'JSON';
-
-/** Staging layout of each row kind: column name and staging type, in appender order. */
-export const STAGE_COLUMNS = {
-  lawsuits: [
-    ['code', 'VARCHAR'], ['instance', 'INTEGER'], ['lawsuit_id', 'VARCHAR'], ['tribunal_acronym', 'VARCHAR'],
-    ['justice', 'VARCHAR'], ['justice_description', 'VARCHAR'], ['tribunal', 'VARCHAR'], ['area', 'VARCHAR'],
-    ['state', 'VARCHAR'], ['city', 'VARCHAR'], ['county', 'VARCHAR'], ['distribution_date', 'VARCHAR'],
-    ['amount', 'VARCHAR'], ['status', 'VARCHAR'], ['phase', 'VARCHAR'], ['secrecy_level', 'INTEGER'],
-    ['free_justice', 'BOOLEAN'], ['name', 'VARCHAR'], ['created_at', 'VARCHAR'], ['updated_at', 'VARCHAR'],
-    ['crawl_id', 'VARCHAR'], ['crawler_source', 'VARCHAR'], ['crawled_at', 'VARCHAR'], ['last_step_date', 'VARCHAR'],
-    ['steps_count', 'INTEGER'], ['response_id', 'VARCHAR'], ['response_created_at', 'VARCHAR'],
-    ['cached_response', 'BOOLEAN'], ['source', 'VARCHAR'], ['run_id', 'VARCHAR'], ['has_parties', 'BOOLEAN'],
-    ['has_steps', 'BOOLEAN'], ['has_subjects', 'BOOLEAN'], ['has_classifications', 'BOOLEAN'], ['has_courts', 'BOOLEAN'],
-    ['has_attachments', 'BOOLEAN'], ['raw', 'JSON'],
-  ],
-  parties: [
-    ['code', 'VARCHAR'], ['instance', 'INTEGER'], ['party_index', 'INTEGER'], ['name', 'VARCHAR'], ['side', 'VARCHAR'],
-    ['person_type', 'VARCHAR'], ['document', 'VARCHAR'], ['document_type', 'VARCHAR'], ['main_document', 'VARCHAR'],
-    ['documents', 'JSON'], ['raw', 'JSON'],
-  ],
-  lawyers: [
-    ['code', 'VARCHAR'], ['instance', 'INTEGER'], ['party_index', 'INTEGER'], ['lawyer_index', 'INTEGER'],
-    ['name', 'VARCHAR'], ['side', 'VARCHAR'], ['oab', 'VARCHAR'], ['person_type', 'VARCHAR'], ['documents', 'JSON'],
-  ],
-  steps: [
-    ['code', 'VARCHAR'], ['instance', 'INTEGER'], ['step_id', 'VARCHAR'], ['step_id_derived', 'BOOLEAN'],
-    ['step_date', 'VARCHAR'], ['content', 'VARCHAR'], ['private', 'BOOLEAN'], ['step_type', 'VARCHAR'], ['raw', 'JSON'],
-  ],
-  subjects: [['code', 'VARCHAR'], ['instance', 'INTEGER'], ['item_code', 'VARCHAR'], ['item_name', 'VARCHAR']],
-  classifications: [['code', 'VARCHAR'], ['instance', 'INTEGER'], ['item_code', 'VARCHAR'], ['item_name', 'VARCHAR']],
-  courts: [['code', 'VARCHAR'], ['instance', 'INTEGER'], ['court_index', 'INTEGER'], ['court_code', 'VARCHAR'], ['court_name', 'VARCHAR']],
-  attachments: [
-    ['code', 'VARCHAR'], ['instance', 'INTEGER'], ['attachment_index', 'INTEGER'], ['attachment_date', 'VARCHAR'],
-    ['attachment_name', 'VARCHAR'], ['raw', 'JSON'],
-  ],
-  responses: [
-    ['response_id', 'VARCHAR'], ['request_id', 'VARCHAR'], ['response_type', 'VARCHAR'], ['created_at', 'VARCHAR'],
-    ['item', 'JSON'], ['run_id', 'VARCHAR'],
-  ],
-  hits: [['request_id', 'VARCHAR'], ['code', 'VARCHAR'], ['instance', 'INTEGER'], ['response_id', 'VARCHAR']],
-  parts: [
-    ['owner', 'VARCHAR'], ['response_id', 'VARCHAR'], ['code', 'VARCHAR'], ['instance', 'INTEGER'], ['part', 'INTEGER'], ['text', 'VARCHAR'],
-  ],
-  problems: [
-    ['response_id', 'VARCHAR'], ['code', 'VARCHAR'], ['instance', 'INTEGER'], ['field', 'VARCHAR'], ['value', 'VARCHAR'],
-    ['problem', 'VARCHAR'], ['detail', 'VARCHAR'],
-  ],
-} as const satisfies Record<string, ReadonlyArray<readonly [string, StageType]>>;
-
-export type StageTable = keyof typeof STAGE_COLUMNS;

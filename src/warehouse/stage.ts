@@ -1,5 +1,6 @@
 import type { DuckDBAppender } from '@duckdb/node-api';
-import { STAGE_COLUMNS, type StageTable, type StageType } from './rows.js';
+import { STAGE_COLUMNS } from './schema/staging.js';
+import type { StageTable, StageType } from './schema/types.js';
 import type { Warehouse } from './warehouse.js';
 
 // Flattened rows reach DuckDB through the Appender into TEMP staging tables (one per row kind), and the

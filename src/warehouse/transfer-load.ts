@@ -3,6 +3,7 @@
 // point. DuckDB's own readers do the parsing (read_csv, read_json, read_parquet); nothing passes through JS rows.
 
 import { EtlError } from '../shared/errors.js';
+import { tableOf } from './schema/index.js';
 
 /** What the loader needs from the warehouse; `Warehouse` (warehouse.ts) has exactly this. */
 export interface TransferDb {
@@ -14,25 +15,14 @@ export interface TransferDb {
 export type TransferTable = 'transfer_lawsuits' | 'transfer_parties' | 'transfer_steps';
 export const TRANSFER_TABLES: readonly TransferTable[] = ['transfer_lawsuits', 'transfer_parties', 'transfer_steps'];
 
-// The columns we know, with the warehouse's types (contract: TIMESTAMPTZ, DECIMAL(18,2), BOOLEAN). A column a
-// file brings beyond these is added to the table with the type the reader gave it.
-const KNOWN: Record<TransferTable, Array<[string, string]>> = {
-  transfer_lawsuits: [
-    ['code', 'VARCHAR'], ['instance', 'INTEGER'], ['tribunal_acronym', 'VARCHAR'], ['justice', 'VARCHAR'], ['tribunal', 'VARCHAR'],
-    ['distribution_date', 'TIMESTAMPTZ'], ['amount', 'DECIMAL(18,2)'], ['status', 'VARCHAR'], ['phase', 'VARCHAR'],
-    ['secrecy_level', 'INTEGER'], ['name', 'VARCHAR'], ['area', 'VARCHAR'], ['state', 'VARCHAR'], ['city', 'VARCHAR'], ['updated_at', 'TIMESTAMPTZ'],
-  ],
-  transfer_parties: [
-    ['code', 'VARCHAR'], ['instance', 'INTEGER'], ['party_index', 'INTEGER'], ['name', 'VARCHAR'], ['side', 'VARCHAR'],
-    ['person_type', 'VARCHAR'], ['document', 'VARCHAR'], ['document_type', 'VARCHAR'],
-  ],
-  transfer_steps: [
-    ['code', 'VARCHAR'], ['instance', 'INTEGER'], ['step_id', 'VARCHAR'], ['step_date', 'TIMESTAMPTZ'], ['content', 'VARCHAR'], ['private', 'BOOLEAN'],
-  ],
-};
-
 /** Columns the pipeline adds to every row. */
 const LINEAGE = ['transfer_file_id', 'loaded_at'];
+
+// The columns we know, with the warehouse's types (the declaration, schema/tables/transfer.ts). A column a file
+// brings beyond these is added to the table with the type the reader gave it.
+const KNOWN = Object.fromEntries(TRANSFER_TABLES.map((t) => [
+  t, tableOf(t).columns.filter((c) => !LINEAGE.includes(c.name)).map((c): [string, string] => [c.name, c.type]),
+])) as Record<TransferTable, Array<[string, string]>>;
 
 export class TransferLoadError extends EtlError {
   constructor(code: 'TRANSFER_FILE_SHAPE' | 'TRANSFER_FILE_READ', message: string, cause?: unknown) {
@@ -56,34 +46,6 @@ export function readerSql(fileType: string, path: string): string {
   if (fileType === 'json') return `read_json(${lit(path)}, format = 'newline_delimited')`;
   if (fileType === 'parquet') return `read_parquet(${lit(path)})`;
   throw new TransferLoadError('TRANSFER_FILE_SHAPE', `unknown file_type ${JSON.stringify(fileType)} (expected csv, json or parquet)`);
-}
-
-/**
- * Creates the transfer_* tables and the extra transfer_files columns this step uses, if absent, and checkpoints
- * if it changed anything: like every catalog change, never left waiting in the WAL (wal-recovery.ts). Their
- * comments come at publish (publish.ts), checkpointed there.
- */
-export async function ensureTransferSchema(db: TransferDb): Promise<void> {
-  const before = await catalogColumns(db);
-  for (const t of TRANSFER_TABLES) {
-    const cols = KNOWN[t].map(([n, ty]) => `${q(n)} ${ty}`).join(', ');
-    await db.run(`CREATE TABLE IF NOT EXISTS ${t} (${cols}, transfer_file_id VARCHAR NOT NULL, loaded_at TIMESTAMPTZ NOT NULL)`);
-  }
-  // transfer_files itself comes from the warehouse migrations; these are the columns only this step needs.
-  await db.run(`CREATE TABLE IF NOT EXISTS transfer_files (transfer_file_id VARCHAR PRIMARY KEY, name VARCHAR, file_type VARCHAR,
-    status VARCHAR, loaded_rows INTEGER, loaded_at TIMESTAMPTZ, error VARCHAR)`);
-  for (const [c, ty] of [['description', 'VARCHAR'], ['file_size', 'BIGINT'], ['lawsuits_count', 'INTEGER'], ['created_at', 'TIMESTAMPTZ'],
-    ['completed_at', 'TIMESTAMPTZ'], ['downloaded_at', 'TIMESTAMPTZ'], ['run_id', 'VARCHAR'], ['remote_status', 'VARCHAR'],
-    ['target_table', 'VARCHAR'], ['attempts', 'INTEGER'], ['updated_at', 'TIMESTAMPTZ']]) {
-    await db.run(`ALTER TABLE transfer_files ADD COLUMN IF NOT EXISTS ${q(c)} ${ty}`);
-  }
-  if (await catalogColumns(db) !== before) await commitCatalog(db);
-}
-
-/** Columns of the main schema: a catalog change shows in this count (tables and columns are only ever added). */
-async function catalogColumns(db: TransferDb): Promise<number> {
-  const [r] = await db.all<{ n: number }>(`SELECT count(*) AS n FROM duckdb_columns() WHERE database_name = current_database() AND NOT internal`);
-  return Number(r.n);
 }
 
 /** The catalog change into the file, out of the WAL. */

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
 import { EtlError } from '../shared/errors.js';
-import { MIGRATIONS, MIGRATIONS_TABLE_SQL, type Migration } from './migrations.js';
+import { MIGRATIONS, MIGRATIONS_TABLE_SQL, type Migration } from './migrations/index.js';
 import { loadBudget, parseDuckSize, type LoadBudget } from './load-budget.js';
 import { firstLine } from './wal-recovery.js';
 

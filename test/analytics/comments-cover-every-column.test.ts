@@ -1,19 +1,17 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { applyComments } from '../../src/warehouse/comments.js';
-import { ensureTransferSchema } from '../../src/warehouse/transfer-load.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
 import { scratch } from '../support/pipeline.js';
 
 // Every table, view and column an analyst can see carries a comment; a column added without its sentence in
-// comments.ts fails here.
+// its table's declaration (src/warehouse/schema/) fails here.
 
 const tmp = scratch('comments-');
 let wh: Warehouse;
 
 beforeAll(async () => {
   wh = await Warehouse.open(join(tmp.dir, 'wh.duckdb'));
-  await ensureTransferSchema(wh);
   // A transfer file that brings a column of its own (transfer-load.ts adds it as the file named it).
   await wh.run('ALTER TABLE transfer_lawsuits ADD COLUMN IF NOT EXISTS judge_name VARCHAR');
 });

@@ -7,7 +7,7 @@ import {
 } from '../../src/warehouse/ledger.js';
 import { activeSweep, assignStrategy, openSweep, recordReads, type ReadEntry } from '../../src/warehouse/read-ledger.js';
 import { join } from 'node:path';
-import { MIGRATIONS } from '../../src/warehouse/migrations.js';
+import { MIGRATIONS } from '../../src/warehouse/migrations/index.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
 import { scratch } from '../support/pipeline.js';
 import { errorItem, lawsuitItem, richLawsuit } from './fixtures.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { MIGRATIONS } from '../../src/warehouse/migrations.js';
+import { MIGRATIONS } from '../../src/warehouse/migrations/index.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
 
 // Replicated from /work/shared/tools/contract-check.mjs (the contract's required columns and keys).

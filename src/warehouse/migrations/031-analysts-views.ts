@@ -1,6 +1,8 @@
-// The views for the questions analysts ask every day (applied by ANALYTICS_MIGRATIONS, version 31). A view is
-// never edited in place once released: a changed view is a new migration with CREATE OR REPLACE VIEW (and its
-// comments applied again, since replacing a view drops them).
+import type { Migration } from './migration.js';
+
+// The views for the questions analysts ask every day, as first released (051 replaced
+// v_active_lawsuits_per_document). A view is never edited in place once released: a changed view is a new
+// migration with CREATE OR REPLACE VIEW (replacing a view drops its comments; publish applies them again).
 
 /** A search's current answer: its newest request with every page loaded. Shared by the views below. */
 const LATEST_ANSWERS = `
@@ -11,7 +13,10 @@ SELECT * FROM (
   WHERE status = 'completed' AND all_pages_count IS NOT NULL AND pages_loaded >= all_pages_count AND search_key IS NOT NULL
 ) WHERE rn = 1`;
 
-export const ANALYTICS_VIEWS_SQL = `
+export const migration: Migration = {
+  version: 31,
+  name: 'analysts views',
+  sql: `
 CREATE VIEW v_active_lawsuits_per_document AS
 WITH latest AS (${LATEST_ANSWERS})
 SELECT a.search_type, a.search_key, a.searched_at AS last_searched_at,
@@ -69,4 +74,5 @@ SELECT c.run_id, c.detected_at, c.code, c.instance, l.tribunal_acronym, c.change
 FROM lawsuit_changes c
 LEFT JOIN lawsuits l ON l.code = c.code AND l.instance = c.instance
 WHERE c.run_id = (SELECT run_id FROM change_detections ORDER BY detected_at DESC, run_id DESC LIMIT 1);
-`;
+`,
+};

@@ -1,11 +1,12 @@
-// Schema of change detection and of the analysts' views (versions 30..39, appended to MIGRATIONS by the lead).
-// lawsuit_state is the snapshot the last detection saw; each run compares the lawsuits as they are now with it,
-// writes the differences to lawsuit_changes and then moves the snapshot forward, all in one transaction.
+import type { Migration } from './migration.js';
 
-import type { Migration } from './migrations.js';
-import { ANALYTICS_VIEWS_SQL } from './views.js';
-
-const changeTables = `
+// Change detection: lawsuit_state is the snapshot the last detection saw; each run compares the lawsuits as they
+// are now with it, writes the differences to lawsuit_changes and then moves the snapshot forward, all in one
+// transaction.
+export const migration: Migration = {
+  version: 30,
+  name: 'change detection',
+  sql: `
 CREATE TABLE lawsuit_changes (
   run_id VARCHAR NOT NULL,
   code VARCHAR NOT NULL,
@@ -70,9 +71,5 @@ CREATE TABLE change_detections (
   changes INTEGER NOT NULL,
   counts JSON NOT NULL
 );
-`;
-
-export const ANALYTICS_MIGRATIONS: Migration[] = [
-  { version: 30, name: 'change detection', sql: changeTables },
-  { version: 31, name: 'analysts views', sql: ANALYTICS_VIEWS_SQL },
-];
+`,
+};

@@ -1,32 +1,14 @@
-import { ANALYTICS_MIGRATIONS } from './migrations-analytics.js';
-import { READING_MIGRATIONS } from './migrations-reading.js';
-import { SYNC_MIGRATIONS } from './migrations-sync.js';
-// The warehouse schema, as numbered migrations. A migration is never edited once released: a change is a new
-// version, so an old warehouse file upgrades by replaying only what it has not seen (schema_migrations).
-// Keys follow ../shared/CONTRACT.md; timestamps are TIMESTAMPTZ, amounts DECIMAL(18,2), flags BOOLEAN.
+import type { Migration } from './migration.js';
 
-export interface Migration {
-  /** Strictly increasing, starting at 1. */
-  version: number;
-  /** Short description, stored in schema_migrations. */
-  name: string;
-  /** One or more statements, run in one transaction with the schema_migrations row. */
-  sql: string;
-}
-
-export const MIGRATIONS_TABLE_SQL = `
-CREATE TABLE IF NOT EXISTS schema_migrations (
-  version INTEGER PRIMARY KEY,
-  name VARCHAR NOT NULL,
-  applied_at TIMESTAMPTZ NOT NULL DEFAULT current_timestamp
-)`;
-
-// The big tables (steps above all: some 17 rows per lawsuit) have no PRIMARY KEY: DuckDB checks a key with an
+// The schema as first released. The big tables (steps above all: some 17 rows per lawsuit) have no PRIMARY KEY: DuckDB checks a key with an
 // ART index that must sit in memory, and at 100k lawsuits the steps index alone outgrows the run's memory
 // budget (an INSERT ... ON CONFLICT failed with "Out of Memory" at 128MB). Their keys are kept unique by the
 // loader instead: children are replaced per lawsuit; steps, raw responses and hits are inserted with an
 // anti-join on the key. The tests and ../shared/tools/contract-check.mjs check uniqueness.
-const coreTables = `
+export const migration: Migration = {
+  version: 1,
+  name: 'core tables',
+  sql: `
 CREATE TABLE runs (
   run_id VARCHAR PRIMARY KEY,
   started_at TIMESTAMPTZ NOT NULL,
@@ -232,87 +214,5 @@ CREATE TABLE transfer_files (
   error VARCHAR,
   run_id VARCHAR
 );
-`;
-
-// Submission intents: written before POST /requests and closed when the request id is stored, so that a
-// run killed in between can find the request in the provider's listing instead of paying for it again.
-const submissions = `
-CREATE TABLE submissions (
-  search_hash VARCHAR NOT NULL,
-  started_at TIMESTAMPTZ NOT NULL,
-  run_id VARCHAR,
-  search JSON,
-  document_line INTEGER,
-  request_id VARCHAR,
-  PRIMARY KEY (search_hash, started_at)
-);`;
-
-// Every stage of every run (src/pipeline/stage.ts). A stage's row is written when it starts, as
-// 'interrupted', and rewritten when it ends: a run killed mid-stage leaves the truth behind.
-const runStages = `
-CREATE TABLE run_stages (
-  run_id VARCHAR NOT NULL,
-  stage VARCHAR NOT NULL,
-  position INTEGER NOT NULL,
-  status VARCHAR NOT NULL,
-  started_at TIMESTAMPTZ NOT NULL,
-  finished_at TIMESTAMPTZ,
-  counts JSON,
-  failures INTEGER NOT NULL DEFAULT 0,
-  error_code VARCHAR,
-  error_message VARCHAR,
-  PRIMARY KEY (run_id, stage)
-);`;
-
-// Values of a payload its typed columns could not hold, per response item (src/warehouse/problems.ts): the
-// payload is whole in responses_raw, and this says what did not fit where. Key (response_id, field), kept
-// unique by the loader's anti-join.
-const loadProblems = `
-CREATE TABLE load_problems (
-  response_id VARCHAR NOT NULL,
-  code VARCHAR,
-  instance INTEGER,
-  field VARCHAR NOT NULL,
-  value VARCHAR,
-  problem VARCHAR NOT NULL,
-  detail VARCHAR NOT NULL,
-  run_id VARCHAR,
-  detected_at TIMESTAMPTZ NOT NULL
-);`;
-
-// Texts too long for a column (long-values.ts): the parts of a response item or of a lawsuit's raw, whose
-// column is then NULL; the two views put them back together. Key (owner, response_id | code, instance, part).
-const rawParts = `
-CREATE TABLE raw_parts (
-  owner VARCHAR NOT NULL,
-  response_id VARCHAR,
-  code VARCHAR,
-  instance INTEGER,
-  part INTEGER NOT NULL,
-  text VARCHAR NOT NULL
-);
-ALTER TABLE responses_raw ALTER COLUMN item DROP NOT NULL;
-ALTER TABLE lawsuits ALTER COLUMN raw DROP NOT NULL;
-CREATE VIEW v_responses_raw AS
-SELECT response_id, request_id, response_type, created_at, item, run_id, loaded_at FROM responses_raw WHERE item IS NOT NULL
-UNION ALL
-SELECT r.response_id, r.request_id, r.response_type, r.created_at, p.item::JSON, r.run_id, r.loaded_at
-FROM responses_raw r
-JOIN (SELECT response_id, string_agg(text, '' ORDER BY part) AS item FROM raw_parts WHERE owner = 'responses_raw.item' GROUP BY response_id) p
-  ON p.response_id = r.response_id
-WHERE r.item IS NULL;
-CREATE VIEW v_lawsuit_raw AS
-SELECT code, instance, raw FROM lawsuits WHERE raw IS NOT NULL
-UNION ALL
-SELECT code, instance, string_agg(text, '' ORDER BY part)::JSON FROM raw_parts WHERE owner = 'lawsuits.raw' GROUP BY code, instance;`;
-
-export const MIGRATIONS: readonly Migration[] = [
-  { version: 1, name: 'core tables', sql: coreTables },
-  { version: 2, name: 'submission intents', sql: submissions },
-  ...SYNC_MIGRATIONS,
-  ...ANALYTICS_MIGRATIONS,
-  { version: 40, name: 'run stages', sql: runStages },
-  { version: 41, name: 'load problems', sql: loadProblems },
-  { version: 42, name: 'texts too long for a column, in parts', sql: rawParts },
-  ...READING_MIGRATIONS,
-];
+`,
+};

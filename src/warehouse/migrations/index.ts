@@ -1,0 +1,21 @@
+import type { Migration } from './migration.js';
+import { migration as m001 } from './001-core-tables.js';
+import { migration as m002 } from './002-submission-intents.js';
+import { migration as m020 } from './020-synchronous-query-history.js';
+import { migration as m021 } from './021-tracking-records-and-checks.js';
+import { migration as m022 } from './022-synchronous-and-tracking-history-views.js';
+import { migration as m030 } from './030-change-detection.js';
+import { migration as m031 } from './031-analysts-views.js';
+import { migration as m040 } from './040-run-stages.js';
+import { migration as m041 } from './041-load-problems.js';
+import { migration as m042 } from './042-texts-too-long-in-parts.js';
+import { migration as m050 } from './050-responses-read-by-a-sweep-or-per-request.js';
+import { migration as m051 } from './051-active-lawsuits-on-loaded-at.js';
+import { migration as m052 } from './052-transfer-tables.js';
+
+// Every migration, in the order they apply. A new one is a new file with the next number, added at the end.
+export const MIGRATIONS: readonly Migration[] = [
+  m001, m002, m020, m021, m022, m030, m031, m040, m041, m042, m050, m051, m052,
+];
+
+export { MIGRATIONS_TABLE_SQL, type Migration } from './migration.js';

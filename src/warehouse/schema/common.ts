@@ -1,0 +1,16 @@
+/** Column meanings shared by many tables of the declaration. */
+export const C = {
+  code: 'CNJ number of the lawsuit in the punctuated form NNNNNNN-DD.AAAA.J.TR.OOOO (other identifiers kept as given)',
+  instance: 'court instance (1 = first instance, 2 = appeal, ...); with code, the key of a lawsuit',
+  run_id: 'the run that wrote the row (runs.run_id)',
+  request_id: 'the provider\'s asynchronous request (requests.request_id)',
+  search_type: 'kind of search: cpf, cnpj, oab, name, lawsuit_cnj or lawsuit_id',
+  search_key: 'the searched key, normalised (documents digits only; CNPJ letters upper case)',
+  document_line: 'line of the documents list the search came from',
+  queried_at: 'when the provider answered the synchronous query',
+  party_index: 'position of the party in the lawsuit\'s parties list (0-based)',
+  tribunal_acronym: 'court acronym, e.g. TJSP, TRT2, STJ',
+  transfer_file_id: 'the provider\'s transfer file (transfer_files.transfer_file_id)',
+  transfer_loaded_at: 'when the row was loaded from its transfer file',
+  raw: 'the object exactly as the provider sent it (JSON)',
+} as const;

@@ -1,0 +1,5 @@
+/** A quoted SQL identifier. */
+export const ident = (s: string): string => `"${s.replace(/"/g, '""')}"`;
+
+/** A SQL string literal. */
+export const lit = (s: string): string => `'${s.replace(/'/g, "''")}'`;

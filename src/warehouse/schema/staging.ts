@@ -1,0 +1,24 @@
+import { SCHEMA } from './index.js';
+import type { Schema, StageTable, StageType } from './types.js';
+
+export type StageColumns = Record<StageTable, ReadonlyArray<readonly [string, StageType]>>;
+
+/**
+ * The staging layout of each row kind, in appender order: a table's staged columns, then its `extra` ones; the
+ * list flags of the child tables are columns of stg_lawsuits (which lists the payload carried at all).
+ */
+export function stageColumns(schema: Schema = SCHEMA): StageColumns {
+  const out: Partial<Record<StageTable, Array<readonly [string, StageType]>>> = {};
+  for (const t of schema.tables) {
+    if (!t.stage) continue;
+    if (out[t.stage.as]) throw new Error(`two tables are staged as stg_${t.stage.as} (src/warehouse/schema/)`);
+    out[t.stage.as] = [...t.columns.flatMap((c) => (c.stage ? [[c.name, c.stage] as const] : [])), ...(t.stage.extra ?? [])];
+  }
+  const flags = [...new Set(schema.tables.flatMap((t) => (t.stage?.list ? [t.stage.list] : [])))];
+  if (!out.lawsuits) throw new Error('no table is staged as stg_lawsuits (src/warehouse/schema/)');
+  out.lawsuits.push(...flags.map((f) => [f, 'BOOLEAN'] as const));
+  return out as StageColumns;
+}
+
+/** The staging layout of the warehouse's own schema. */
+export const STAGE_COLUMNS: StageColumns = stageColumns();

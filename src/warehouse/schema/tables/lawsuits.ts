@@ -1,0 +1,167 @@
+import { C } from '../common.js';
+import type { Table } from '../types.js';
+
+export const lawsuits: Table = {
+  name: 'lawsuits',
+  comment: 'One row per lawsuit instance, merged from every payload seen (the newest crawl wins; fields a payload leaves out are kept).',
+  key: ['code', 'instance'],
+  // The list flags of the child tables join these (staging.ts); steps are a union over every payload, so their
+  // flag only says whether the payload carried any.
+  stage: { as: 'lawsuits', extra: [['run_id', 'VARCHAR'], ['has_steps', 'BOOLEAN']] },
+  export: { partitionBy: 'tribunal_acronym' },
+  columns: [
+    { name: 'code', type: 'VARCHAR', notNull: true, stage: 'VARCHAR', comment: C.code },
+    { name: 'instance', type: 'INTEGER', notNull: true, stage: 'INTEGER', comment: C.instance },
+    { name: 'lawsuit_id', type: 'VARCHAR', stage: 'VARCHAR', merge: 'keep', comment: 'the provider\'s id of this lawsuit instance' },
+    { name: 'tribunal_acronym', type: 'VARCHAR', stage: 'VARCHAR', merge: 'keep', comment: C.tribunal_acronym },
+    { name: 'justice', type: 'VARCHAR', stage: 'VARCHAR', merge: 'keep', comment: 'branch of justice code (J of the CNJ number)' },
+    { name: 'justice_description', type: 'VARCHAR', stage: 'VARCHAR', merge: 'keep', comment: 'branch of justice in words' },
+    { name: 'tribunal', type: 'VARCHAR', stage: 'VARCHAR', merge: 'keep', comment: 'tribunal code (TR of the CNJ number)' },
+    { name: 'area', type: 'VARCHAR', stage: 'VARCHAR', merge: 'keep', comment: 'area of law (e.g. Cível, Trabalhista)' },
+    { name: 'state', type: 'VARCHAR', stage: 'VARCHAR', merge: 'keep', comment: 'state (UF)' },
+    { name: 'city', type: 'VARCHAR', stage: 'VARCHAR', merge: 'keep', comment: 'city of the court' },
+    { name: 'county', type: 'VARCHAR', stage: 'VARCHAR', merge: 'keep', comment: 'judicial district (comarca)' },
+    { name: 'distribution_date', type: 'TIMESTAMPTZ', stage: 'VARCHAR', merge: 'keep', comment: 'when the lawsuit was filed' },
+    { name: 'amount', type: 'DECIMAL(18,2)', stage: 'VARCHAR', merge: 'keep', comment: 'amount in dispute (BRL)' },
+    { name: 'status', type: 'VARCHAR', stage: 'VARCHAR', merge: 'keep', comment: 'Ativo or Finalizado' },
+    { name: 'phase', type: 'VARCHAR', stage: 'VARCHAR', merge: 'keep', comment: 'procedural phase, e.g. Inicial, Sentença, Recurso, Execução, Arquivado' },
+    { name: 'secrecy_level', type: 'INTEGER', stage: 'INTEGER', merge: 'keep', comment: 'secrecy level (0 = public)' },
+    { name: 'free_justice', type: 'BOOLEAN', stage: 'BOOLEAN', merge: 'keep', comment: 'true when free legal aid was granted' },
+    { name: 'name', type: 'VARCHAR', stage: 'VARCHAR', merge: 'keep', comment: 'title of the lawsuit (usually "plaintiff x defendant")' },
+    { name: 'created_at', type: 'TIMESTAMPTZ', stage: 'VARCHAR', merge: 'keep', comment: 'when the provider first recorded it' },
+    { name: 'updated_at', type: 'TIMESTAMPTZ', stage: 'VARCHAR', merge: 'keep', comment: 'when the provider last updated it' },
+    { name: 'crawl_id', type: 'VARCHAR', stage: 'VARCHAR', merge: 'keep', comment: 'the provider\'s crawl that produced the payload' },
+    { name: 'crawler_source', type: 'VARCHAR', stage: 'VARCHAR', merge: 'keep', comment: 'where the crawl read it (court system)' },
+    { name: 'crawled_at', type: 'TIMESTAMPTZ', stage: 'VARCHAR', merge: 'keep', comment: 'when the crawl read the court' },
+    { name: 'last_step_date', type: 'TIMESTAMPTZ', stage: 'VARCHAR', merge: 'keep', comment: 'date of the latest step' },
+    { name: 'steps_count', type: 'INTEGER', stage: 'INTEGER', merge: 'keep', comment: 'steps the provider counted' },
+    { name: 'response_id', type: 'VARCHAR', stage: 'VARCHAR', merge: 'replace', comment: 'the response item the winning payload came from' },
+    { name: 'response_created_at', type: 'TIMESTAMPTZ', stage: 'VARCHAR', merge: 'replace', comment: 'creation time of that response item' },
+    { name: 'cached_response', type: 'BOOLEAN', stage: 'BOOLEAN', merge: 'replace', comment: 'true when the winning payload came from the provider\'s cache' },
+    { name: 'source', type: 'VARCHAR', stage: 'VARCHAR', merge: 'replace', comment: 'how it arrived: async (requests) or historical (synchronous query)' },
+    { name: 'first_seen_run', type: 'VARCHAR', load: 's.run_id', merge: 'first', comment: 'run that first loaded it' },
+    { name: 'last_seen_run', type: 'VARCHAR', load: 's.run_id', merge: 'replace', comment: 'run that last loaded it' },
+    { name: 'loaded_at', type: 'TIMESTAMPTZ', notNull: true, load: 'current_timestamp', merge: 'replace', comment: 'when it was last merged' },
+    { name: 'raw', type: 'JSON', stage: 'JSON', merge: 'replace', exported: false, comment: `${C.raw}: the whole lawsuit, nothing dropped; NULL when too long for a column: see raw_parts and v_lawsuit_raw` },
+  ],
+};
+
+export const parties: Table = {
+  name: 'parties',
+  comment: 'Parties of each lawsuit (plaintiffs, defendants, ...), as in its newest payload with a parties list.',
+  key: ['code', 'instance', 'party_index'], keptByLoader: true,
+  stage: { as: 'parties', list: 'has_parties' },
+  export: { partitionBy: 'tribunal_acronym', withLawsuit: ['tribunal_acronym'] },
+  columns: [
+    { name: 'code', type: 'VARCHAR', notNull: true, stage: 'VARCHAR', comment: C.code },
+    { name: 'instance', type: 'INTEGER', notNull: true, stage: 'INTEGER', comment: C.instance },
+    { name: 'party_index', type: 'INTEGER', notNull: true, stage: 'INTEGER', comment: C.party_index },
+    { name: 'name', type: 'VARCHAR', stage: 'VARCHAR', comment: 'party name' },
+    { name: 'side', type: 'VARCHAR', stage: 'VARCHAR', comment: 'Active, Passive, Interested, ...' },
+    { name: 'person_type', type: 'VARCHAR', stage: 'VARCHAR', comment: 'person type as the provider gives it (e.g. Autor, Réu)' },
+    { name: 'document', type: 'VARCHAR', stage: 'VARCHAR', comment: 'main document, digits only (CNPJ letters upper case)' },
+    { name: 'document_type', type: 'VARCHAR', stage: 'VARCHAR', comment: 'cpf or cnpj (or other kinds the provider names)' },
+    { name: 'main_document', type: 'VARCHAR', stage: 'VARCHAR', comment: 'main document as the provider flagged it' },
+    { name: 'documents', type: 'JSON', stage: 'JSON', comment: 'every document of the party (JSON list)' },
+    { name: 'raw', type: 'JSON', stage: 'JSON', exported: false, comment: C.raw },
+  ],
+};
+
+export const lawyers: Table = {
+  name: 'lawyers',
+  comment: 'Lawyers of each party.',
+  key: ['code', 'instance', 'party_index', 'lawyer_index'], keptByLoader: true,
+  stage: { as: 'lawyers', list: 'has_parties' },
+  export: { partitionBy: 'tribunal_acronym', withLawsuit: ['tribunal_acronym'] },
+  columns: [
+    { name: 'code', type: 'VARCHAR', notNull: true, stage: 'VARCHAR', comment: C.code },
+    { name: 'instance', type: 'INTEGER', notNull: true, stage: 'INTEGER', comment: C.instance },
+    { name: 'party_index', type: 'INTEGER', notNull: true, stage: 'INTEGER', comment: C.party_index },
+    { name: 'lawyer_index', type: 'INTEGER', notNull: true, stage: 'INTEGER', comment: 'position of the lawyer in the party\'s list (0-based)' },
+    { name: 'name', type: 'VARCHAR', stage: 'VARCHAR', comment: 'lawyer name' },
+    { name: 'side', type: 'VARCHAR', stage: 'VARCHAR', comment: 'side of the party represented' },
+    { name: 'oab', type: 'VARCHAR', stage: 'VARCHAR', comment: 'OAB registration, normalised <number><UF>[letter]' },
+    { name: 'person_type', type: 'VARCHAR', stage: 'VARCHAR', comment: 'person type as given' },
+    { name: 'documents', type: 'JSON', stage: 'JSON', comment: 'documents of the lawyer (JSON list)' },
+  ],
+};
+
+export const steps: Table = {
+  name: 'steps',
+  comment: 'Steps (movements) of each lawsuit: the union over every payload seen, never deleted.',
+  key: ['code', 'instance', 'step_id'], keptByLoader: true,
+  stage: { as: 'steps' },
+  export: { partitionBy: 'step_year', add: { step_year: 'year(t.step_date)' } },
+  columns: [
+    { name: 'code', type: 'VARCHAR', notNull: true, stage: 'VARCHAR', comment: C.code },
+    { name: 'instance', type: 'INTEGER', notNull: true, stage: 'INTEGER', comment: C.instance },
+    { name: 'step_id', type: 'VARCHAR', notNull: true, stage: 'VARCHAR', comment: 'the provider\'s step id, or h_<hash of date and content> when it had none' },
+    { name: 'step_id_derived', type: 'BOOLEAN', notNull: true, default: 'false', stage: 'BOOLEAN', merge: 'replace', comment: 'true when step_id was derived from the hash' },
+    { name: 'step_date', type: 'TIMESTAMPTZ', stage: 'VARCHAR', merge: 'keep', comment: 'when the step happened' },
+    { name: 'content', type: 'VARCHAR', stage: 'VARCHAR', merge: 'keep', comment: 'text of the step' },
+    { name: 'private', type: 'BOOLEAN', stage: 'BOOLEAN', merge: 'keep', comment: 'true for a step under secrecy' },
+    { name: 'step_type', type: 'VARCHAR', stage: 'VARCHAR', merge: 'keep', comment: 'kind of step as given' },
+    { name: 'raw', type: 'JSON', stage: 'JSON', merge: 'replace', exported: false, comment: C.raw },
+  ],
+};
+
+export const subjects: Table = {
+  name: 'subjects',
+  comment: 'Subjects (assuntos) of each lawsuit.',
+  key: ['code', 'instance', 'item_code'], keptByLoader: true,
+  stage: { as: 'subjects', list: 'has_subjects' },
+  export: {},
+  columns: [
+    { name: 'code', type: 'VARCHAR', notNull: true, stage: 'VARCHAR', comment: C.code },
+    { name: 'instance', type: 'INTEGER', notNull: true, stage: 'INTEGER', comment: C.instance },
+    { name: 'item_code', type: 'VARCHAR', notNull: true, stage: 'VARCHAR', comment: 'subject code (CNJ tables)' },
+    { name: 'item_name', type: 'VARCHAR', stage: 'VARCHAR', comment: 'subject name' },
+  ],
+};
+
+export const classifications: Table = {
+  name: 'classifications',
+  comment: 'Classes (classes processuais) of each lawsuit.',
+  key: ['code', 'instance', 'item_code'], keptByLoader: true,
+  stage: { as: 'classifications', list: 'has_classifications' },
+  export: {},
+  columns: [
+    { name: 'code', type: 'VARCHAR', notNull: true, stage: 'VARCHAR', comment: C.code },
+    { name: 'instance', type: 'INTEGER', notNull: true, stage: 'INTEGER', comment: C.instance },
+    { name: 'item_code', type: 'VARCHAR', notNull: true, stage: 'VARCHAR', comment: 'class code (CNJ tables)' },
+    { name: 'item_name', type: 'VARCHAR', stage: 'VARCHAR', comment: 'class name' },
+  ],
+};
+
+export const courts: Table = {
+  name: 'courts',
+  comment: 'Courts (varas) a lawsuit passed through.',
+  key: ['code', 'instance', 'court_index'], keptByLoader: true,
+  stage: { as: 'courts', list: 'has_courts' },
+  export: {},
+  columns: [
+    { name: 'code', type: 'VARCHAR', notNull: true, stage: 'VARCHAR', comment: C.code },
+    { name: 'instance', type: 'INTEGER', notNull: true, stage: 'INTEGER', comment: C.instance },
+    { name: 'court_index', type: 'INTEGER', notNull: true, stage: 'INTEGER', comment: 'position in the courts list (0-based)' },
+    { name: 'court_code', type: 'VARCHAR', stage: 'VARCHAR', comment: 'court code' },
+    { name: 'court_name', type: 'VARCHAR', stage: 'VARCHAR', comment: 'court name' },
+  ],
+};
+
+export const attachments: Table = {
+  name: 'attachments',
+  comment: 'Attachments (documents filed) of each lawsuit.',
+  key: ['code', 'instance', 'attachment_index'], keptByLoader: true,
+  stage: { as: 'attachments', list: 'has_attachments' },
+  export: {},
+  columns: [
+    { name: 'code', type: 'VARCHAR', notNull: true, stage: 'VARCHAR', comment: C.code },
+    { name: 'instance', type: 'INTEGER', notNull: true, stage: 'INTEGER', comment: C.instance },
+    { name: 'attachment_index', type: 'INTEGER', notNull: true, stage: 'INTEGER', comment: 'position in the attachments list (0-based)' },
+    { name: 'attachment_date', type: 'TIMESTAMPTZ', stage: 'VARCHAR', comment: 'when it was filed' },
+    { name: 'attachment_name', type: 'VARCHAR', stage: 'VARCHAR', comment: 'name of the attachment' },
+    { name: 'raw', type: 'JSON', stage: 'JSON', comment: C.raw },
+  ],
+};
+
+export const lawsuitsTables: readonly Table[] = [lawsuits, parties, lawyers, steps, subjects, classifications, courts, attachments];

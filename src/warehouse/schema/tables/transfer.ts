@@ -1,0 +1,90 @@
+import { C } from '../common.js';
+import type { Table } from '../types.js';
+
+export const transferFiles: Table = {
+  name: 'transfer_files',
+  comment: 'Transfer files offered by the provider and what became of them here.',
+  key: ['transfer_file_id'],
+  export: {},
+  columns: [
+    { name: 'transfer_file_id', type: 'VARCHAR', notNull: true, comment: 'the provider\'s transfer file id' },
+    { name: 'name', type: 'VARCHAR', comment: 'file name' },
+    { name: 'description', type: 'VARCHAR', comment: 'the provider\'s description' },
+    { name: 'file_type', type: 'VARCHAR', comment: 'csv, json or parquet' },
+    { name: 'status', type: 'VARCHAR', comment: 'local status: loaded (provider not yet told), downloaded (done) or error' },
+    { name: 'file_size', type: 'BIGINT', comment: 'size in bytes' },
+    { name: 'lawsuits_count', type: 'INTEGER', comment: 'distinct lawsuits in the file' },
+    { name: 'created_at', type: 'TIMESTAMPTZ', comment: 'when the provider created it' },
+    { name: 'completed_at', type: 'TIMESTAMPTZ', comment: 'when the provider finished preparing it' },
+    { name: 'downloaded_at', type: 'TIMESTAMPTZ', comment: 'when it was marked downloaded at the provider' },
+    { name: 'loaded_rows', type: 'INTEGER', comment: 'rows loaded from it' },
+    { name: 'loaded_at', type: 'TIMESTAMPTZ', comment: 'when it was loaded' },
+    { name: 'error', type: 'VARCHAR', comment: 'why it failed' },
+    { name: 'run_id', type: 'VARCHAR', comment: C.run_id },
+    { name: 'remote_status', type: 'VARCHAR', comment: 'status at the provider' },
+    { name: 'target_table', type: 'VARCHAR', comment: 'the transfer_* table its rows went to' },
+    { name: 'attempts', type: 'INTEGER', comment: 'download attempts it took' },
+    { name: 'updated_at', type: 'TIMESTAMPTZ', comment: 'last change of this row' },
+  ],
+};
+
+export const transferLawsuits: Table = {
+  name: 'transfer_lawsuits',
+  comment: 'Lawsuit rows from transfer files (flat schema), one row per file row.',
+  addedColumns: 'column a transfer file added beyond the known flat schema (name and type as the file gave them)',
+  columns: [
+    { name: 'code', type: 'VARCHAR', comment: C.code },
+    { name: 'instance', type: 'INTEGER', comment: C.instance },
+    { name: 'tribunal_acronym', type: 'VARCHAR', comment: C.tribunal_acronym },
+    { name: 'justice', type: 'VARCHAR', comment: 'branch of justice code' },
+    { name: 'tribunal', type: 'VARCHAR', comment: 'tribunal code' },
+    { name: 'distribution_date', type: 'TIMESTAMPTZ', comment: 'when the lawsuit was filed' },
+    { name: 'amount', type: 'DECIMAL(18,2)', comment: 'amount in dispute (BRL)' },
+    { name: 'status', type: 'VARCHAR', comment: 'Ativo or Finalizado' },
+    { name: 'phase', type: 'VARCHAR', comment: 'procedural phase' },
+    { name: 'secrecy_level', type: 'INTEGER', comment: 'secrecy level (0 = public)' },
+    { name: 'name', type: 'VARCHAR', comment: 'title of the lawsuit' },
+    { name: 'area', type: 'VARCHAR', comment: 'area of law' },
+    { name: 'state', type: 'VARCHAR', comment: 'state (UF)' },
+    { name: 'city', type: 'VARCHAR', comment: 'city of the court' },
+    { name: 'updated_at', type: 'TIMESTAMPTZ', comment: 'when the provider last updated it' },
+    { name: 'transfer_file_id', type: 'VARCHAR', notNull: true, comment: C.transfer_file_id },
+    { name: 'loaded_at', type: 'TIMESTAMPTZ', notNull: true, comment: C.transfer_loaded_at },
+  ],
+};
+
+export const transferParties: Table = {
+  name: 'transfer_parties',
+  comment: 'Party rows from transfer files (flat schema).',
+  addedColumns: 'column a transfer file added beyond the known flat schema (name and type as the file gave them)',
+  columns: [
+    { name: 'code', type: 'VARCHAR', comment: C.code },
+    { name: 'instance', type: 'INTEGER', comment: C.instance },
+    { name: 'party_index', type: 'INTEGER', comment: C.party_index },
+    { name: 'name', type: 'VARCHAR', comment: 'party name' },
+    { name: 'side', type: 'VARCHAR', comment: 'side in the lawsuit' },
+    { name: 'person_type', type: 'VARCHAR', comment: 'person type as given' },
+    { name: 'document', type: 'VARCHAR', comment: 'document, digits only' },
+    { name: 'document_type', type: 'VARCHAR', comment: 'cpf or cnpj' },
+    { name: 'transfer_file_id', type: 'VARCHAR', notNull: true, comment: C.transfer_file_id },
+    { name: 'loaded_at', type: 'TIMESTAMPTZ', notNull: true, comment: C.transfer_loaded_at },
+  ],
+};
+
+export const transferSteps: Table = {
+  name: 'transfer_steps',
+  comment: 'Step rows from transfer files (flat schema).',
+  addedColumns: 'column a transfer file added beyond the known flat schema (name and type as the file gave them)',
+  columns: [
+    { name: 'code', type: 'VARCHAR', comment: C.code },
+    { name: 'instance', type: 'INTEGER', comment: C.instance },
+    { name: 'step_id', type: 'VARCHAR', comment: 'the provider\'s step id' },
+    { name: 'step_date', type: 'TIMESTAMPTZ', comment: 'when the step happened' },
+    { name: 'content', type: 'VARCHAR', comment: 'text of the step' },
+    { name: 'private', type: 'BOOLEAN', comment: 'true for a step under secrecy' },
+    { name: 'transfer_file_id', type: 'VARCHAR', notNull: true, comment: C.transfer_file_id },
+    { name: 'loaded_at', type: 'TIMESTAMPTZ', notNull: true, comment: C.transfer_loaded_at },
+  ],
+};
+
+export const transferTables: readonly Table[] = [transferFiles, transferLawsuits, transferParties, transferSteps];

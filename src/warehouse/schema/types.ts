@@ -1,0 +1,85 @@
+// The shape of the warehouse's declaration (schema/index.ts): each table once, with everything the code derives
+// from it — the staging columns, the merge statements, COMMENT ON, the Parquet exports and the key checks. The
+// migrations (../migrations/) are the history that builds it; test/warehouse/schema-of-an-empty-file-is-the-
+// declaration.test.ts holds the two together.
+
+/** DuckDB types a staging column may have: timestamps and amounts are staged as the payload's text (rows.ts). */
+export type StageType = 'VARCHAR' | 'INTEGER' | 'BOOLEAN' | 'JSON';
+
+/** The staging tables (stage.ts makes them as `stg_<name>`), one per kind of row the loader appends. */
+export type StageTable =
+  | 'lawsuits' | 'parties' | 'lawyers' | 'steps' | 'subjects' | 'classifications' | 'courts' | 'attachments'
+  | 'responses' | 'hits' | 'parts' | 'problems';
+
+/**
+ * What a merge does with a column when a newer payload wins (merge.ts):
+ * - `keep`: the payload's value, or the stored one where the payload leaves it out (NULL);
+ * - `replace`: always the winning payload's value, NULL included;
+ * - `first`: the value of the first load, never changed.
+ */
+export type MergeRule = 'keep' | 'replace' | 'first';
+
+export interface Column {
+  name: string;
+  /** SQL type as written in DDL: VARCHAR, INTEGER, BIGINT, BOOLEAN, JSON, TIMESTAMPTZ, DECIMAL(18,2). */
+  type: string;
+  /** The sentence an analyst reads in DESCRIBE / duckdb_columns(). */
+  comment: string;
+  /** NOT NULL. Default false. */
+  notNull?: boolean;
+  /** DEFAULT, as SQL. */
+  default?: string;
+  /** Staged by the loader with this type (the table has a `stage`); cast to `type` by the merge when they differ. */
+  stage?: StageType;
+  /** Its value when a staged row is loaded, for a column the rows do not carry (`s` is the staged row). */
+  load?: string;
+  /** How a merge treats it (tables merged by key: lawsuits, steps). Default `replace`. */
+  merge?: MergeRule;
+  /** In the table's Parquet export. Default true (the table has an `export`). */
+  exported?: boolean;
+}
+
+export interface Table {
+  name: string;
+  comment: string;
+  columns: readonly Column[];
+  /** The key: unique in every warehouse (schema/keys.ts checks it). */
+  key?: readonly string[];
+  /**
+   * The key is kept unique by the loader (anti-joins, per-lawsuit replacement, one detection per run), not by a
+   * PRIMARY KEY: DuckDB checks a key with an ART index held in memory, and at 100k lawsuits the steps index alone
+   * outgrew the run's memory budget (an INSERT ... ON CONFLICT failed with "Out of Memory" at 128MB).
+   */
+  keptByLoader?: boolean;
+  /** The loader stages rows for it (stage.ts). */
+  stage?: {
+    as: StageTable;
+    /** Staged columns that are not columns of the table (what the merge reads beside them). */
+    extra?: ReadonlyArray<readonly [string, StageType]>;
+    /** A list of the lawsuit object, replaced whole when the winning payload carries it: its flag in stg_lawsuits. */
+    list?: string;
+  };
+  /** Written to Parquet by `export` (export.ts): one folder named after the table. */
+  export?: {
+    /** Hive partition column (a column of the table, or of `add`/`withLawsuit`). */
+    partitionBy?: string;
+    /** Columns computed for the export, as SQL over the table's row `t`. */
+    add?: Readonly<Record<string, string>>;
+    /** Columns of the row's lawsuit (`lawsuits`, joined on code and instance) appended to each row. */
+    withLawsuit?: readonly string[];
+  };
+  /** The comment of a column a load adds beyond the declared ones (transfer files bring their own). */
+  addedColumns?: string;
+}
+
+/** A view: its SQL lives in its migration (a released view is never edited in place); its comments live here. */
+export interface View {
+  name: string;
+  comment: string;
+  columns: ReadonlyArray<{ name: string; comment: string }>;
+}
+
+export interface Schema {
+  tables: readonly Table[];
+  views: readonly View[];
+}

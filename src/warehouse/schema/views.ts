@@ -1,0 +1,210 @@
+import { C } from './common.js';
+import type { View } from './types.js';
+
+const vActiveLawsuitsPerDocument: View = {
+  name: 'v_active_lawsuits_per_document',
+  comment: 'Per searched document: lawsuits in its latest complete answer, and how many are active (status Ativo).',
+  columns: [
+    { name: 'search_type', comment: C.search_type },
+    { name: 'search_key', comment: C.search_key },
+    { name: 'last_searched_at', comment: 'when its latest complete answer was completed' },
+    { name: 'lawsuits_found', comment: 'lawsuits in that answer' },
+    { name: 'active_lawsuits', comment: 'of those, status Ativo' },
+    { name: 'active_amount', comment: 'total amount of the active ones (BRL)' },
+  ],
+};
+
+const vAmountPerPartyTribunal: View = {
+  name: 'v_amount_per_party_tribunal',
+  comment: 'Per party (by document, else name) and tribunal: lawsuits and total amount in dispute.',
+  columns: [
+    { name: 'document', comment: 'party document, digits only (NULL: known by name only)' },
+    { name: 'document_type', comment: 'cpf or cnpj' },
+    { name: 'name', comment: 'party name' },
+    { name: 'tribunal_acronym', comment: C.tribunal_acronym },
+    { name: 'lawsuits', comment: 'lawsuits of the party in that tribunal' },
+    { name: 'active_lawsuits', comment: 'of those, status Ativo' },
+    { name: 'total_amount', comment: 'sum of their amounts (BRL)' },
+  ],
+};
+
+const vChangesTonight: View = {
+  name: 'v_changes_tonight',
+  comment: 'The changes found by the latest run with change detection.',
+  columns: [
+    { name: 'run_id', comment: C.run_id },
+    { name: 'detected_at', comment: 'when the change was detected' },
+    { name: 'code', comment: C.code },
+    { name: 'instance', comment: C.instance },
+    { name: 'tribunal_acronym', comment: C.tribunal_acronym },
+    { name: 'change', comment: 'kind of change (see lawsuit_changes.change)' },
+    { name: 'detail', comment: 'party key or search, see lawsuit_changes.detail' },
+    { name: 'old_value', comment: 'value before' },
+    { name: 'new_value', comment: 'value after' },
+    { name: 'search_type', comment: 'search concerned (new_lawsuit, gone_from_search)' },
+    { name: 'search_key', comment: 'searched key (new_lawsuit, gone_from_search)' },
+  ],
+};
+
+const vLatestStep: View = {
+  name: 'v_latest_step',
+  comment: 'One row per lawsuit with steps: its latest step.',
+  columns: [
+    { name: 'code', comment: C.code },
+    { name: 'instance', comment: C.instance },
+    { name: 'tribunal_acronym', comment: C.tribunal_acronym },
+    { name: 'status', comment: 'status of the lawsuit' },
+    { name: 'phase', comment: 'phase of the lawsuit' },
+    { name: 'latest_step_id', comment: 'step id of the latest step' },
+    { name: 'latest_step_date', comment: 'date of the latest step' },
+    { name: 'latest_step_content', comment: 'text of the latest step' },
+    { name: 'steps_count', comment: 'steps held for the lawsuit' },
+  ],
+};
+
+const vLawsuitsPerPhase: View = {
+  name: 'v_lawsuits_per_phase',
+  comment: 'Lawsuits and total amount per phase and status.',
+  columns: [
+    { name: 'phase', comment: 'procedural phase ((unknown) when never given)' },
+    { name: 'status', comment: 'status ((unknown) when never given)' },
+    { name: 'lawsuits', comment: 'lawsuits' },
+    { name: 'total_amount', comment: 'sum of their amounts (BRL)' },
+  ],
+};
+
+const vLawsuitRaw: View = {
+  name: 'v_lawsuit_raw',
+  comment: 'Each lawsuit\'s raw whole, its parts put back together where it was too long for a column.',
+  columns: [
+    { name: 'code', comment: C.code },
+    { name: 'instance', comment: C.instance },
+    { name: 'raw', comment: `${C.raw}: the whole lawsuit, nothing dropped` },
+  ],
+};
+
+const vResponsesRaw: View = {
+  name: 'v_responses_raw',
+  comment: 'responses_raw with every item whole, its parts put back together where it was too long for a column.',
+  columns: [
+    { name: 'response_id', comment: 'the provider\'s response item id' },
+    { name: 'request_id', comment: C.request_id },
+    { name: 'response_type', comment: 'lawsuit or application_error' },
+    { name: 'created_at', comment: 'when the provider created the item' },
+    { name: 'item', comment: 'the whole item exactly as received (JSON)' },
+    { name: 'run_id', comment: C.run_id },
+    { name: 'loaded_at', comment: 'when it was loaded' },
+  ],
+};
+
+const vStatusHistory: View = {
+  name: 'v_status_history',
+  comment: 'Status and phase history with the interval each held (valid_to NULL: still current).',
+  columns: [
+    { name: 'code', comment: C.code },
+    { name: 'instance', comment: C.instance },
+    { name: 'tribunal_acronym', comment: C.tribunal_acronym },
+    { name: 'name', comment: 'title of the lawsuit' },
+    { name: 'valid_from', comment: 'when the status/phase was first seen' },
+    { name: 'valid_to', comment: 'when the next change was seen (NULL: current)' },
+    { name: 'status', comment: 'status' },
+    { name: 'phase', comment: 'phase' },
+    { name: 'previous_status', comment: 'status before' },
+    { name: 'previous_phase', comment: 'phase before' },
+    { name: 'run_id', comment: 'the run that saw the change' },
+  ],
+};
+
+const vSyncCountDaily: View = {
+  name: 'v_sync_count_daily',
+  comment: 'Each document\'s count per night (UTC day: the last answer of the day) and its change from the night before.',
+  columns: [
+    { name: 'search_type', comment: C.search_type },
+    { name: 'search_key', comment: C.search_key },
+    { name: 'night', comment: 'the UTC day' },
+    { name: 'total', comment: 'lawsuits counted that night' },
+    { name: 'previous_total', comment: 'count the night before' },
+    { name: 'change', comment: 'total - previous_total' },
+  ],
+};
+
+const vSyncCountHistory: View = {
+  name: 'v_sync_count_history',
+  comment: 'Each count query with the previous one for the same document and the difference.',
+  columns: [
+    { name: 'run_id', comment: C.run_id },
+    { name: 'queried_at', comment: C.queried_at },
+    { name: 'search_type', comment: C.search_type },
+    { name: 'search_key', comment: C.search_key },
+    { name: 'total', comment: 'lawsuits counted' },
+    { name: 'previous_total', comment: 'count of the previous query' },
+    { name: 'change', comment: 'total - previous_total' },
+  ],
+};
+
+const vSyncExistsHistory: View = {
+  name: 'v_sync_exists_history',
+  comment: 'Each true/false query with the previous answer for the same document.',
+  columns: [
+    { name: 'run_id', comment: C.run_id },
+    { name: 'queried_at', comment: C.queried_at },
+    { name: 'search_type', comment: C.search_type },
+    { name: 'search_key', comment: C.search_key },
+    { name: 'has_lawsuits', comment: 'true when the document has lawsuits' },
+    { name: 'request_id', comment: 'request created for the answer, if any' },
+    { name: 'previous_has_lawsuits', comment: 'the previous answer' },
+    { name: 'changed', comment: 'true when the answer differs from the previous one' },
+  ],
+};
+
+const vSyncGroupedHistory: View = {
+  name: 'v_sync_grouped_history',
+  comment: 'Each grouped count with the previous one for the same document, dimension and value.',
+  columns: [
+    { name: 'run_id', comment: C.run_id },
+    { name: 'queried_at', comment: C.queried_at },
+    { name: 'search_type', comment: C.search_type },
+    { name: 'search_key', comment: C.search_key },
+    { name: 'dimension', comment: 'grouping dimension' },
+    { name: 'value', comment: 'value of the dimension' },
+    { name: 'count', comment: 'lawsuits with that value' },
+    { name: 'previous_count', comment: 'count of the previous query' },
+    { name: 'change', comment: 'count - previous_count' },
+  ],
+};
+
+const vSyncHistoricalHistory: View = {
+  name: 'v_sync_historical_history',
+  comment: 'Each historical query with the previous one for the same document.',
+  columns: [
+    { name: 'run_id', comment: C.run_id },
+    { name: 'queried_at', comment: C.queried_at },
+    { name: 'search_type', comment: C.search_type },
+    { name: 'search_key', comment: C.search_key },
+    { name: 'lawsuits', comment: 'lawsuits returned' },
+    { name: 'previous_lawsuits', comment: 'lawsuits of the previous query' },
+    { name: 'change', comment: 'lawsuits - previous_lawsuits' },
+  ],
+};
+
+const vTrackingStatus: View = {
+  name: 'v_tracking_status',
+  comment: 'Each document\'s latest tracking check and its tracking\'s status: is this document tracked?',
+  columns: [
+    { name: 'search_type', comment: C.search_type },
+    { name: 'search_key', comment: C.search_key },
+    { name: 'document_line', comment: C.document_line },
+    { name: 'run_id', comment: C.run_id },
+    { name: 'checked_at', comment: 'when it was checked' },
+    { name: 'outcome', comment: 'outcome of the check' },
+    { name: 'error', comment: 'why it failed, if it did' },
+    { name: 'tracking_id', comment: 'the tracking record' },
+    { name: 'status', comment: 'tracking status' },
+    { name: 'recurrence', comment: 'recurrence in days' },
+    { name: 'created_at', comment: 'when the tracking was created' },
+    { name: 'status_since', comment: 'last status change at the provider' },
+    { name: 'tracked', comment: 'true when the document has a tracking record' },
+  ],
+};
+
+export const VIEWS: readonly View[] = [vActiveLawsuitsPerDocument, vAmountPerPartyTribunal, vChangesTonight, vLatestStep, vLawsuitsPerPhase, vLawsuitRaw, vResponsesRaw, vStatusHistory, vSyncCountDaily, vSyncCountHistory, vSyncExistsHistory, vSyncGroupedHistory, vSyncHistoricalHistory, vTrackingStatus];

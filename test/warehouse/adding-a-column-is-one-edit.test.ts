@@ -1,0 +1,83 @@
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { commentStatements, readCatalog } from '../../src/warehouse/comments.js';
+import { exportTables } from '../../src/warehouse/export.js';
+import { mergeStatements } from '../../src/warehouse/merge.js';
+import { tableDdl } from '../../src/warehouse/schema/ddl.js';
+import { SCHEMA } from '../../src/warehouse/schema/index.js';
+import { stageColumns } from '../../src/warehouse/schema/staging.js';
+import type { Column, Schema } from '../../src/warehouse/schema/types.js';
+
+// One edit to a scratch copy of the declaration — a column `judge` on lawsuits, staged as text, kept when a newer
+// payload leaves it out — and every statement derived from the declaration carries it: the DDL, the staging
+// table, the merges (a second, newer payload without a judge keeps the first one's), the COMMENT and the export.
+
+const judge: Column = { name: 'judge', type: 'VARCHAR', stage: 'VARCHAR', merge: 'keep', comment: 'the judge of the lawsuit' };
+const edited: Schema = {
+  ...SCHEMA,
+  tables: SCHEMA.tables.map((t) => (t.name === 'lawsuits' ? { ...t, columns: [...t.columns, judge] } : t)),
+};
+const lawsuits = edited.tables.find((t) => t.name === 'lawsuits')!;
+
+let instance: DuckDBInstance;
+let con: DuckDBConnection;
+const all = async <T>(sql: string): Promise<T[]> => (await con.runAndReadAll(sql)).getRowObjectsJS() as T[];
+
+beforeAll(async () => {
+  instance = await DuckDBInstance.create(':memory:');
+  con = await instance.connect();
+  for (const t of edited.tables) await con.run(tableDdl(t));
+});
+afterAll(() => {
+  con.closeSync();
+  instance.closeSync();
+});
+
+/** Stages one lawsuit payload in the edited schema's staging tables (as stage.ts makes them) and merges it. */
+async function load(values: { crawled_at: string; judge: string | null; name: string | null }): Promise<void> {
+  for (const [t, cols] of Object.entries(stageColumns(edited))) {
+    await con.run(`CREATE OR REPLACE TEMP TABLE stg_${t} (${cols.map(([c, ty]) => `"${c}" ${ty}`).join(', ')})`);
+  }
+  const q = (v: string | null) => (v === null ? 'NULL' : `'${v}'`);
+  await con.run(`INSERT INTO stg_lawsuits (code, instance, crawled_at, judge, name, raw, run_id, has_parties)
+    VALUES ('0001234-56.2020.8.26.0100', 1, ${q(values.crawled_at)}, ${q(values.judge)}, ${q(values.name)}, '{}', 'r1', false)`);
+  const m = mergeStatements(edited);
+  await con.run(m.winners);
+  const [{ existed }] = await all<{ existed: boolean }>('SELECT bool_or(existed) AS existed FROM stg_win');
+  if (existed) {
+    for (const sql of m.replaceLawsuits) await con.run(sql);
+    await con.run(m.insertReplacedLawsuits);
+  } else {
+    await con.run(m.insertLawsuits);
+  }
+}
+
+it('the DDL and the staging table carry it', () => {
+  expect(tableDdl(lawsuits)).toContain('"judge" VARCHAR');
+  expect(stageColumns(edited).lawsuits).toContainEqual(['judge', 'VARCHAR']);
+  // ...and the real declaration does not: the edit is what adds it.
+  expect(stageColumns(SCHEMA).lawsuits.map(([c]) => c)).not.toContain('judge');
+});
+
+it('the merge inserts it, and keeps it when a newer payload leaves it out', async () => {
+  await load({ crawled_at: '2024-01-01T00:00:00Z', judge: 'Dra. Ana', name: 'A x B' });
+  await load({ crawled_at: '2024-02-01T00:00:00Z', judge: null, name: 'A x B (renamed)' });
+  expect(await all('SELECT judge, name FROM lawsuits')).toEqual([{ judge: 'Dra. Ana', name: 'A x B (renamed)' }]);
+  await load({ crawled_at: '2024-03-01T00:00:00Z', judge: 'Dr. Rui', name: null });
+  expect(await all('SELECT judge, name FROM lawsuits')).toEqual([{ judge: 'Dr. Rui', name: 'A x B (renamed)' }]);
+});
+
+it('its COMMENT is applied', async () => {
+  const { statements, missing } = commentStatements(await readCatalog({ all }), edited);
+  expect(missing).toEqual([]);
+  expect(statements).toContain(`COMMENT ON COLUMN "lawsuits"."judge" IS 'the judge of the lawsuit'`);
+  // The real declaration does not know the column: applying it would report it missing.
+  expect(commentStatements(await readCatalog({ all }), SCHEMA).missing).toContain('lawsuits.judge');
+});
+
+it('the export writes it', async () => {
+  const exp = exportTables(edited).find((t) => t.table === 'lawsuits')!;
+  const cols = (await all<{ column_name: string }>(`DESCRIBE ${exp.select}`)).map((r) => r.column_name);
+  expect(cols).toContain('judge');
+  expect(cols).not.toContain('raw');
+});
