@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseResponsesPage } from '../api/responses.js';
-import type { Lawsuit, ResponseItem } from '../api/types.js';
+import type { Lawsuit, ResponseItem } from '../spec/types.js';
 import { loadResponseItems } from './load.js';
 import { Warehouse } from './warehouse.js';
 
@@ -58,7 +58,7 @@ export async function benchLoad(nLawsuits: number, makeItem: (i: number) => Resp
 
 /**
  * The items as the API client hands them to the loader: parsed from pages of 100 as the service sends them,
- * each remembering its text (api/raw-json.ts). Parsing is the client's work, outside the timed load.
+ * each remembering its text (shared/raw-json.ts). Parsing is the client's work, outside the timed load.
  */
 function asReceived(lines: readonly string[]): ResponseItem[] {
   const out: ResponseItem[] = [];

@@ -1,5 +1,5 @@
-import { rememberRawText } from '../api/raw-json.js';
-import type { ResponseItem } from '../api/types.js';
+import { rememberRawText } from '../shared/raw-json.js';
+import type { ResponseItem } from '../spec/types.js';
 import { detectChanges } from './changes.js';
 import { loadResponseItems } from './load.js';
 import { isObj } from './values.js';
