@@ -1,5 +1,5 @@
-import { benchLoad } from '../warehouse/bench-load.js';
-import { startSandbox } from '../sandbox/server.js';
+import { benchLoad } from './load.js';
+import { startSandbox } from '../src/sandbox/server.js';
 import { callsRun, type CallsFigures } from './calls.js';
 import { companyDocuments, documentsFinding, individualDocuments, ordinaryDocuments, ordinaryMix } from './documents.js';
 import { pipelineRun } from './pipeline-run.js';

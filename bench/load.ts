@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseResponsesPage } from '../api/responses.js';
-import type { Lawsuit, ResponseItem } from '../spec/types.js';
-import { loadResponseItems } from './load.js';
-import { Warehouse } from './warehouse.js';
+import { parseResponsesPage } from '../src/api/responses.js';
+import type { Lawsuit, ResponseItem } from '../src/spec/types.js';
+import { loadResponseItems } from '../src/warehouse/load.js';
+import { Warehouse } from '../src/warehouse/warehouse.js';
 
 // How fast loadResponseItems is next to DuckDB loading the same pages by itself: read_json of the NDJSON
 // pages, flattening in SQL (from_json + unnest) into the same tables. The project's target is a ratio of at
