@@ -60,7 +60,7 @@ export async function benchLoad(nLawsuits: number, makeItem: (i: number) => Resp
  * The items as the API client hands them to the loader: parsed from pages of 100 as the service sends them,
  * each remembering its text (shared/raw-json.ts). Parsing is the client's work, outside the timed load.
  */
-function asReceived(lines: readonly string[]): ResponseItem[] {
+export function asReceived(lines: readonly string[]): ResponseItem[] {
   const out: ResponseItem[] = [];
   for (let i = 0; i < lines.length; i += 100) {
     const chunk = lines.slice(i, i + 100);
