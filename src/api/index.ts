@@ -11,4 +11,4 @@ export type { ResponsesQuery, WalkResponsesOptions } from './responses.js';
 export type { CreateTrackingResult, ListTrackingQuery } from './tracking.js';
 export type { SyncQuery, TrueFalseQuery } from './lawsuits.js';
 export type { TransferFileWithUrl, TransferListQuery, DownloadOptions, DownloadResult } from './transfer-files.js';
-export * from './types.js';
+export * from '../spec/types.js';

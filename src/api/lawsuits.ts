@@ -1,5 +1,5 @@
 import type { HttpClient } from './http.js';
-import type { CountResult, GroupedResult, Lawsuit, Search, SearchParams, SyncResult } from './types.js';
+import type { CountResult, GroupedResult, Lawsuit, Search, SearchParams, SyncResult } from '../spec/types.js';
 import { ShapeError, arr, bool, num, obj, str } from './validate.js';
 
 // The synchronous endpoints, read from the datalake. They create nothing, so they are retried like reads —

@@ -3,7 +3,7 @@ import { decide } from '../shared/failure-policy.js';
 import type { HttpClient } from './http.js';
 import { readEnvelope, walkItems, walkPages, type Page, type WalkOptions } from './paginate.js';
 import { sameSearch } from './search-match.js';
-import type { RequestObject, Search } from './types.js';
+import type { RequestObject, Search } from '../spec/types.js';
 import { record, str, obj } from './validate.js';
 
 // Asynchronous requests. POST /requests may be billed, so it is never sent twice for one search unless the

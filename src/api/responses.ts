@@ -1,7 +1,7 @@
 import type { HttpClient } from './http.js';
 import { readEnvelope, walkPages, type Page } from './paginate.js';
-import { objectMembers, pageDataElements, rawTextOf, rememberRawText } from './raw-json.js';
-import type { ResponseItem } from './types.js';
+import { objectMembers, pageDataElements, rawTextOf, rememberRawText } from '../shared/raw-json.js';
+import type { ResponseItem } from '../spec/types.js';
 import { record } from './validate.js';
 
 // GET /responses, the results of asynchronous requests. Filter names follow README, "Spec gaps".
@@ -12,7 +12,7 @@ export function parseResponseItem(v: unknown): ResponseItem {
 
 /**
  * A responses page from its text: each item, and its `response_data` object, remember the exact text they were
- * parsed from (raw-json.ts; read back with rawTextOf), so that responses_raw keeps the payload as received.
+ * parsed from (shared/raw-json.ts; read back with rawTextOf), so that responses_raw keeps the payload as received.
  */
 export function parseResponsesPage(text: string): Page<ResponseItem> {
   const page = readEnvelope(JSON.parse(text), parseResponseItem);

@@ -1,4 +1,4 @@
-import type { Search } from './types.js';
+import type { Search } from '../spec/types.js';
 
 // Whether a request found in the listing is the one a lost POST may have created. Pure. The service echoes
 // the search "as accepted", so keys are compared without punctuation and case (a CPF sent punctuated comes

@@ -1,7 +1,7 @@
 import { API_CODES, ApiError } from './errors.js';
 import type { HttpClient } from './http.js';
 import { readEnvelope, walkItems, type Page, type WalkOptions } from './paginate.js';
-import type { Search, Tracking } from './types.js';
+import type { Search, Tracking } from '../spec/types.js';
 import { record } from './validate.js';
 
 // Tracking (monitoring) records. A duplicate is answered 409 with the existing id in error.data

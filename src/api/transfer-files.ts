@@ -8,7 +8,7 @@ import { API_CODES, ApiError, errorForNetwork } from './errors.js';
 import { retryDelay, type BackoffOptions } from './backoff.js';
 import type { HttpClient, Query } from './http.js';
 import { readEnvelope, walkItems, type Page, type WalkOptions } from './paginate.js';
-import type { TransferFile } from './types.js';
+import type { TransferFile } from '../spec/types.js';
 import { record, str } from './validate.js';
 
 // Transfer files: listing, metadata with a pre-signed address, status marking, and the download itself.

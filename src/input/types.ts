@@ -1,5 +1,5 @@
 // The documents list as the rest of the pipeline sees it (CONTRACT.md, "The documents list").
-import type { SearchType } from '../api/types.js';
+import type { SearchType } from '../spec/types.js';
 
 export type { SearchType };
 

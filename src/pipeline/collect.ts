@@ -1,4 +1,4 @@
-import type { RequestObject } from '../api/types.js';
+import type { RequestObject } from '../spec/types.js';
 import { codeOf } from '../shared/failure-policy.js';
 import { markRequest } from '../warehouse/ledger.js';
 import type { RunContext } from './context.js';

@@ -1,4 +1,4 @@
-import type { Search } from '../api/types.js';
+import type { Search } from '../spec/types.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { searchHash, type DocumentHistory } from './plan.js';
 

@@ -1,4 +1,4 @@
-import type { ResponseItem } from '../api/types.js';
+import type { ResponseItem } from '../spec/types.js';
 import { itemBytes, loadResponseItems, type LoadCounts } from '../warehouse/load.js';
 import { recordReads, type ReadEntry } from '../warehouse/read-ledger.js';
 import type { Warehouse } from '../warehouse/warehouse.js';

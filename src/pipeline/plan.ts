@@ -1,4 +1,4 @@
-import type { Search } from '../api/types.js';
+import type { Search } from '../spec/types.js';
 import type { DocumentSpec } from '../input/documents.js';
 
 /** What the ledger already knows about a document's search, looked up before planning. */

@@ -1,5 +1,5 @@
 import { walkPages } from '../api/paginate.js';
-import type { RequestObject } from '../api/types.js';
+import type { RequestObject } from '../spec/types.js';
 import { codeOf, isTransient, reachOf } from '../shared/failure-policy.js';
 import { sleep, type RunContext } from './context.js';
 

@@ -1,5 +1,5 @@
 import { isApiError } from '../api/errors.js';
-import type { RequestObject, Search } from '../api/types.js';
+import type { RequestObject, Search } from '../spec/types.js';
 import { upsertRequest } from '../warehouse/ledger.js';
 import { EtlError } from '../shared/errors.js';
 import { failpoint } from '../shared/failpoint.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { SyncQuery, TrueFalseQuery } from '../api/lawsuits.js';
-import type { GroupedResult, Lawsuit, ResponseItem } from '../api/types.js';
+import type { GroupedResult, Lawsuit, ResponseItem } from '../spec/types.js';
 import type { DocumentSpec, DocumentsList } from '../input/documents.js';
 import { EXIT, isEtlError } from '../shared/errors.js';
 import { loadResponseItems } from '../warehouse/load.js';

@@ -1,4 +1,4 @@
-import type { Tracking } from '../api/types.js';
+import type { Tracking } from '../spec/types.js';
 import type { DocumentSpec, DocumentsList } from '../input/documents.js';
 import { normaliseKey } from '../input/normalise.js';
 import { EXIT, isEtlError } from '../shared/errors.js';

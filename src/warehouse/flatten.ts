@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { arrayElements, objectMembers } from '../api/raw-json.js';
-import type { Lawsuit } from '../api/types.js';
+import { arrayElements, objectMembers } from '../shared/raw-json.js';
+import type { Lawsuit } from '../spec/types.js';
 import { isNumeric, keyDetail, PROBLEM_DETAIL, problemValue, type FieldProblem, type ProblemCode } from './problems.js';
 import type { AttachmentRow, CourtRow, FlatLawsuit, ItemRow, LawsuitRow, LawyerRow, PartyRow, StepRow } from './rows.js';
 import { normalizeCnj, normalizeDocument, normalizeOab } from '../spec/identifiers.js';
@@ -18,7 +18,7 @@ export interface FlattenContext {
   /** The run loading it. Default null. */
   runId?: string | null;
   /**
-   * The lawsuit object's JSON text as the service sent it (api/raw-json.ts). `raw` columns are slices of it,
+   * The lawsuit object's JSON text as the service sent it (shared/raw-json.ts). `raw` columns are slices of it,
    * digit for digit; and numbers JSON.parse could not represent are read from it. Default: re-serialised.
    */
   rawText?: string | null;

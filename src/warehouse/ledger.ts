@@ -130,24 +130,6 @@ export async function markRequest(wh: Warehouse, requestId: string, fields: Omit
     [requestId, ...values]);
 }
 
-export interface StoredRequest {
-  request_id: string; search_type: string | null; search_key: string | null; on_demand: boolean | null;
-  lawsuit_instance: number | null; status: string | null; created_at: Date | null; completed_at: Date | null;
-  run_id: string | null; document_line: number | null; search: string | null; submitted_at: Date | null;
-  all_pages_count: number | null; pages_loaded: number; items_loaded: number; last_polled_at: Date | null; error: string | null;
-  loaded_at: Date | null; strategy: string | null; sweep_id: string | null; items_total: number | null;
-}
-
-/**
- * Requests still owed work: not fully loaded (`loaded_at`, read-ledger.ts). Cancelled ones are left out: the
- * pipeline submits those again as new requests.
- */
-export async function outstandingRequests(wh: Warehouse): Promise<StoredRequest[]> {
-  return wh.all<StoredRequest>(`SELECT * FROM requests
-    WHERE coalesce(status, '') <> 'cancelled' AND loaded_at IS NULL
-    ORDER BY created_at NULLS LAST, request_id`);
-}
-
 export interface Rejection { line: number; value: string | null; reason: string }
 
 /**
@@ -171,30 +153,4 @@ export async function recordRejections(wh: Warehouse, runId: string, rejections:
     await wh.run('DROP TABLE stg_rejections');
     return n;
   });
-}
-
-/** When the same search last completed with every page loaded (for cache_ttl decisions), or undefined. */
-export async function lastSuccessfulSearch(wh: Warehouse, searchType: string, searchKey: string, onDemand: boolean): Promise<Date | undefined> {
-  const [row] = await wh.all<{ last_at: Date | null }>(`SELECT max(coalesce(completed_at, created_at)) AS last_at FROM requests
-    WHERE search_type = $1 AND search_key = $2 AND coalesce(on_demand, false) = $3 AND loaded_at IS NOT NULL`, [searchType, searchKey, onDemand]);
-  return row?.last_at ?? undefined;
-}
-
-export interface TransferFileRow {
-  transfer_file_id: string; name?: string | null; description?: string | null; file_type?: string | null;
-  status?: string | null; file_size?: number | null; lawsuits_count?: number | null; created_at?: Ts;
-  completed_at?: Ts; downloaded_at?: Ts; loaded_rows?: number | null; loaded_at?: Ts; error?: string | null; run_id?: string | null;
-}
-
-const TF_COLUMNS = ['name', 'description', 'file_type', 'status', 'file_size', 'lawsuits_count', 'created_at', 'completed_at',
-  'downloaded_at', 'loaded_rows', 'loaded_at', 'error', 'run_id'] as const;
-const TF_TS = new Set(['created_at', 'completed_at', 'downloaded_at', 'loaded_at']);
-
-/** Inserts or updates a transfer file's record (never its download address: that must not reach the warehouse). */
-export async function upsertTransferFile(wh: Warehouse, row: TransferFileRow): Promise<void> {
-  const given = TF_COLUMNS.filter((c) => row[c] !== undefined);
-  await wh.run(`INSERT INTO transfer_files (transfer_file_id, ${TF_COLUMNS.join(', ')})
-    VALUES ($1, ${TF_COLUMNS.map((c, i) => `$${i + 2}${TF_TS.has(c) ? '::TIMESTAMPTZ' : ''}`).join(', ')})
-    ON CONFLICT (transfer_file_id) DO ${given.length === 0 ? 'NOTHING' : `UPDATE SET ${given.map((c) => `${c} = excluded.${c}`).join(', ')}`}`,
-  [row.transfer_file_id, ...TF_COLUMNS.map((c) => row[c])]);
 }

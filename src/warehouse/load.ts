@@ -1,5 +1,5 @@
-import { objectMembers, rawTextOf } from '../api/raw-json.js';
-import type { Lawsuit, ResponseItem } from '../api/types.js';
+import { objectMembers, rawTextOf } from '../shared/raw-json.js';
+import type { Lawsuit, ResponseItem } from '../spec/types.js';
 import { flattenLawsuit } from './flatten.js';
 import { capRow, fitsColumn, splitParts } from './long-values.js';
 import {

@@ -1,5 +1,5 @@
-import { rememberRawText } from '../api/raw-json.js';
-import type { ResponseItem } from '../api/types.js';
+import { rememberRawText } from '../shared/raw-json.js';
+import type { ResponseItem } from '../spec/types.js';
 import { detectChanges } from './changes.js';
 import { loadResponseItems } from './load.js';
 import { isObj } from './values.js';
@@ -37,9 +37,9 @@ interface RawRow { response_id: string; item: string | null; historical: boolean
 export async function rebuildFromRaw(wh: Warehouse, opts: RebuildOptions = {}): Promise<RebuildResult> {
   const chunk = Math.max(1, opts.chunkItems ?? 500);
   // What the runs did, read before anything is emptied: which loaded payloads, which detected changes, when.
-  const runs = await wh.all<{ run_id: string; detected_at: Date | null; items: number }>(`
-    WITH loaded AS (SELECT run_id, count(*) AS items FROM responses_raw GROUP BY run_id)
-    SELECT r.run_id, d.detected_at, coalesce(l.items, 0)::BIGINT AS items
+  const runs = await wh.all<{ run_id: string; detected_at: Date | null; items: number; first_row: number | null; last_row: number | null }>(`
+    WITH loaded AS (SELECT run_id, count(*) AS items, min(rowid) AS first_row, max(rowid) AS last_row FROM responses_raw GROUP BY run_id)
+    SELECT r.run_id, d.detected_at, coalesce(l.items, 0)::BIGINT AS items, l.first_row, l.last_row
     FROM runs r LEFT JOIN loaded l USING (run_id) LEFT JOIN change_detections d USING (run_id)
     WHERE l.run_id IS NOT NULL OR d.run_id IS NOT NULL
     ORDER BY r.started_at, r.run_id`);
@@ -51,15 +51,17 @@ export async function rebuildFromRaw(wh: Warehouse, opts: RebuildOptions = {}): 
   });
   const result: RebuildResult = { runs: runs.length, items: 0, lawsuits: 0, detections: 0, interrupted: false };
   for (const run of runs) {
-    // Keyset on rowid: responses_raw is only ever appended to, so its rowid is the order items were loaded in.
-    for (let after = -1; ;) {
+    // Ranges of rowid: responses_raw is only ever appended to, so its rowid is the order items were loaded in.
+    // A range, not `rowid > last ORDER BY rowid LIMIT n`: that top-N over the whole table held the items it
+    // passed over, and at 100k lawsuits (about 1 GB of payloads) the first chunk ran out of DuckDB's 128MB.
+    const last = run.last_row === null ? -1 : Number(run.last_row);
+    for (let from = run.first_row === null ? 0 : Number(run.first_row); from <= last; from += chunk) {
       if (opts.signal?.aborted) return { ...result, interrupted: true };
-      const rows = await wh.all<RawRow & { rid: number }>(`
-        SELECT rowid AS rid, response_id, item::VARCHAR AS item,
+      const rows = await wh.all<RawRow>(`
+        SELECT response_id, item::VARCHAR AS item,
                coalesce(json_extract_string(item, '$.tags.sync_query') = 'historical', false) AS historical
-        FROM responses_raw WHERE run_id = $1 AND rowid > $2 ORDER BY rowid LIMIT $3`, [run.run_id, after, chunk]);
-      if (rows.length === 0) break;
-      after = Number(rows[rows.length - 1].rid);
+        FROM responses_raw WHERE run_id = $1 AND rowid BETWEEN $2 AND $3 ORDER BY rowid`, [run.run_id, from, from + chunk - 1]);
+      if (rows.length === 0) continue;
       await replay(wh, run.run_id, await withParts(wh, rows));
       result.items += rows.length;
       opts.progress?.('tick', rows.length);

@@ -5,7 +5,7 @@ import type { Warehouse } from './warehouse.js';
 
 // Flattened rows reach DuckDB through the Appender into TEMP staging tables (one per row kind), and the
 // merges then run as set-based statements from them. Measured against writing the rows as NDJSON and
-// read_json-ing them back, the Appender was faster (no file, no parse) — see bench-load.ts.
+// read_json-ing them back, the Appender was faster (no file, no parse) — see bench/load.ts.
 
 export const stageName = (t: StageTable): string => `stg_${t}`;
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { LawsuitApi } from '../../src/api/client.js';
-import type { Search } from '../../src/api/types.js';
+import type { Search } from '../../src/spec/types.js';
 import { KEY, freePort, json, startStub, urlsOf, type Stub } from './stub.js';
 
 // POST /requests may be billed: it must never create two requests for one submission.

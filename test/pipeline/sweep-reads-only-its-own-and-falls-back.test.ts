@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RequestObject } from '../../src/api/types.js';
+import type { RequestObject } from '../../src/spec/types.js';
 import type { RunContext } from '../../src/pipeline/context.js';
 import { PageSink } from '../../src/pipeline/page-sink.js';
 import { PageSizer } from '../../src/pipeline/page-size.js';

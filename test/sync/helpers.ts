@@ -1,7 +1,7 @@
 // Shared set-up of the sync tests: an in-process sandbox, the real client, and documents found through the
 // sandbox's own samples (so that they find lawsuits in the database view).
 import { LawsuitApi } from '../../src/api/client.js';
-import type { Lawsuit } from '../../src/api/types.js';
+import type { Lawsuit } from '../../src/spec/types.js';
 import { normaliseKey } from '../../src/input/normalise.js';
 import type { DocumentSpec, DocumentsList, SearchType } from '../../src/input/documents.js';
 import type { Sandbox } from '../../src/sandbox/server.js';

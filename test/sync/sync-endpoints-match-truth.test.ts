@@ -2,7 +2,7 @@
 // sandbox's ground truth (the lagging database view) gives for the same search.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LawsuitApi } from '../../src/api/client.js';
-import type { Filter, Lawsuit } from '../../src/api/types.js';
+import type { Filter, Lawsuit } from '../../src/spec/types.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { LAWSUITS, SEED, clientFor, get, keySet, post, richestParty } from './helpers.js';
 

@@ -2,7 +2,7 @@
 // there is found by listing and not created again, a 409 is no error, and a second run creates nothing.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { LawsuitApi } from '../../src/api/client.js';
-import type { Tracking } from '../../src/api/types.js';
+import type { Tracking } from '../../src/spec/types.js';
 import { runTracking } from '../../src/pipeline/track.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';

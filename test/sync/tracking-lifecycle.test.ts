@@ -2,7 +2,7 @@
 // moving with the sandbox clock, the repeatable status filter and paging, validation errors.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { LawsuitApi } from '../../src/api/client.js';
-import type { Tracking } from '../../src/api/types.js';
+import type { Tracking } from '../../src/spec/types.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { LAWSUITS, SEED, clientFor, get, post } from './helpers.js';
 

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTransferTestServer, type TransferTestServer } from '../../src/sandbox/transfer/test-server.js';
+import { startTransferTestServer, type TransferTestServer } from '../support/transfer-test-server.js';
 
 // A 300 MB file is streamed to disk and loaded by DuckDB whole, in a child process opening the warehouse as a
 // run does. Its peak memory is printed here; the goal (under 300 MB) is held by `npm run bench`

@@ -11,7 +11,7 @@ import { AdaptiveLimiter } from '../../src/api/rate-limit.js';
 import { TransferFilesResource } from '../../src/api/transfer-files.js';
 import { REDACT_PATHS } from '../../src/shared/logger.js';
 import { runTransfer, type RunTransferDeps } from '../../src/pipeline/transfer.js';
-import { startTransferTestServer, type TransferTestServer, type TransferTestServerOptions } from '../../src/sandbox/transfer/test-server.js';
+import { startTransferTestServer, type TransferTestServer, type TransferTestServerOptions } from '../support/transfer-test-server.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
 
 export interface Harness {

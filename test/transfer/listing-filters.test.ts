@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTransferTestServer, type TransferTestServer } from '../../src/sandbox/transfer/test-server.js';
+import { startTransferTestServer, type TransferTestServer } from '../support/transfer-test-server.js';
 
 // The sandbox's GET /transfer-file, read over HTTP as any client would.
 

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { benchLoad, makeBenchItem } from '../../src/warehouse/bench-load.js';
+import { benchLoad, makeBenchItem } from '../../bench/load.js';
 
 // The speed ratio depends on the machine; what this checks is that both sides load the same rows, so that
 // the figures `npm run bench` prints compare like with like.

@@ -5,7 +5,7 @@ import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { EXPORT_TABLES, exportParquet } from '../../src/warehouse/export.js';
-import { finishRun, recordRejections, startRun, upsertRequest, upsertTransferFile } from '../../src/warehouse/ledger.js';
+import { finishRun, recordRejections, startRun, upsertRequest } from '../../src/warehouse/ledger.js';
 import { loadResponseItems } from '../../src/warehouse/load.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
 import { lawsuitItem, richLawsuit } from './fixtures.js';
@@ -27,7 +27,9 @@ beforeAll(async () => {
   await upsertRequest(wh, { request_id: 'req-1', search_type: 'cpf', search_key: '09206529722', on_demand: false, status: 'completed',
     created_at: '2024-03-01T00:00:00Z', completed_at: new Date('2024-03-01T00:05:00Z'), run_id: runId, search: { search_type: 'cpf' } });
   await recordRejections(wh, runId, [{ line: 3, value: '123', reason: 'bad check digits' }], 'documents.csv');
-  await upsertTransferFile(wh, { transfer_file_id: 'tf-1', name: 'a-part-00001.parquet', file_type: 'parquet', status: 'downloaded', file_size: 12345678901, loaded_rows: 10 });
+  // A row of the transfer ledger, so that its export has one (the transfer tests write it the pipeline's way).
+  await wh.run(`INSERT INTO transfer_files (transfer_file_id, name, file_type, status, file_size, loaded_rows)
+    VALUES ('tf-1', 'a-part-00001.parquet', 'parquet', 'downloaded', 12345678901, 10)`);
   await finishRun(wh, runId, { status: 'ok', calls: 10, callsByStatus: { 200: 10 }, lawsuits: 3, summary: { note: 'x' } });
 });
 afterAll(async () => {

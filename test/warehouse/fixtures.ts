@@ -1,6 +1,6 @@
 // Hand-built payloads for the warehouse tests: one lawsuit carrying every field the spec lists (both
 // descriptive forms) plus properties it does not, and response items wrapping lawsuits.
-import type { Lawsuit, ResponseItem } from '../../src/api/types.js';
+import type { Lawsuit, ResponseItem } from '../../src/spec/types.js';
 
 export function richLawsuit(over: Partial<Lawsuit> = {}): Lawsuit {
   return {

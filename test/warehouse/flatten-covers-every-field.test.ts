@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { Lawsuit } from '../../src/api/types.js';
+import type { Lawsuit } from '../../src/spec/types.js';
 import { derivedStepId, flattenLawsuit } from '../../src/warehouse/flatten.js';
 import { richLawsuit } from './fixtures.js';
 

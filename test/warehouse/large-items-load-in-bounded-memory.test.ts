@@ -2,7 +2,7 @@ import { afterAll, expect, test } from 'vitest';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseResponsesPage } from '../../src/api/responses.js';
-import type { ResponseItem } from '../../src/api/types.js';
+import type { ResponseItem } from '../../src/spec/types.js';
 import { loadResponseItems } from '../../src/warehouse/load.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
 import { scratch } from '../support/pipeline.js';

@@ -2,9 +2,8 @@
 // responses it covers (read-ledger.ts): per request as an item offset, across requests as a sweep's cursor.
 import { afterAll, afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { PageSink } from '../../src/pipeline/page-sink.js';
-import {
-  finishRun, lastSuccessfulSearch, markRequest, newRunId, outstandingRequests, recordRejections, startRun, upsertRequest,
-} from '../../src/warehouse/ledger.js';
+import { readHistory } from '../../src/pipeline/history.js';
+import { finishRun, markRequest, newRunId, recordRejections, startRun, upsertRequest } from '../../src/warehouse/ledger.js';
 import { activeSweep, assignStrategy, openSweep, recordReads, type ReadEntry } from '../../src/warehouse/read-ledger.js';
 import { join } from 'node:path';
 import { MIGRATIONS } from '../../src/warehouse/migrations/index.js';
@@ -85,20 +84,25 @@ describe('ledger', () => {
     expect(await activeSweep(wh)).toBeUndefined();
   });
 
-  test('outstanding requests: not fully loaded (loaded_at), cancelled ones left out', async () => {
-    await upsertRequest(wh, { request_id: 'pending', status: 'pending', created_at: '2024-01-01T00:00:00Z' });
-    await upsertRequest(wh, { request_id: 'done', status: 'completed', created_at: '2024-01-02T00:00:00Z' });
-    await upsertRequest(wh, { request_id: 'half', status: 'completed', created_at: '2024-01-03T00:00:00Z' });
-    await upsertRequest(wh, { request_id: 'cancelled', status: 'cancelled' });
+  // What a run resumes is what readHistory answers (the planner's input): the outstanding request of each search.
+  test('a search\'s request stays outstanding until its last span is loaded; cancelled and failed ones are submitted again', async () => {
+    const cpf = (key: string) => ({ search_type: 'cpf', search_key: key });
+    await upsertRequest(wh, { request_id: 'pending', ...cpf('1'), status: 'pending', created_at: '2024-01-01T00:00:00Z' });
+    await upsertRequest(wh, { request_id: 'done', ...cpf('2'), status: 'completed', created_at: '2024-01-02T00:00:00Z' });
+    await upsertRequest(wh, { request_id: 'half', ...cpf('3'), status: 'completed', created_at: '2024-01-03T00:00:00Z' });
+    await upsertRequest(wh, { request_id: 'cancelled', ...cpf('4'), status: 'cancelled' });
+    await upsertRequest(wh, { request_id: 'failed', ...cpf('5'), status: 'failed' });
     await recordReads(wh, [
       { kind: 'span', requestId: 'done', from: 0, count: 1, total: 1, complete: true },
       { kind: 'span', requestId: 'half', from: 0, count: 100, total: 150, complete: false },
     ]);
-    expect((await outstandingRequests(wh)).map((r) => r.request_id)).toEqual(['pending', 'half']);
+    const outstanding = async () => [...(await readHistory(wh))]
+      .filter(([, h]) => h.outstandingRequestId !== undefined).map(([hash, h]) => `${hash} ${h.outstandingRequestId}`).sort();
+    expect(await outstanding()).toEqual(['cpf|1|db|* pending', 'cpf|3|db|* half']);
     await recordReads(wh, [{ kind: 'span', requestId: 'half', from: 100, count: 50, total: 150, complete: true }]);
     await markRequest(wh, 'pending', { status: 'completed', completed_at: new Date('2024-01-05T00:00:00Z') });
     await recordReads(wh, [{ kind: 'span', requestId: 'pending', from: 0, count: 0, total: 0, complete: true }]);
-    expect(await outstandingRequests(wh)).toEqual([]);
+    expect(await outstanding()).toEqual([]);
   });
 
   test('a warehouse from before the reading ledger keeps its answer to "fully loaded" (migration 50)', async () => {
@@ -128,15 +132,20 @@ describe('ledger', () => {
     expect((row.last_polled_at as Date).toISOString()).toBe('2024-01-01T00:00:00.000Z');
   });
 
-  test('lastSuccessfulSearch: the latest fully loaded completion of the same search', async () => {
-    expect(await lastSuccessfulSearch(wh, 'cpf', '1', false)).toBeUndefined();
-    await upsertRequest(wh, { request_id: 'a', search_type: 'cpf', search_key: '1', status: 'completed', completed_at: '2024-01-01T00:00:00Z' });
-    await upsertRequest(wh, { request_id: 'b', search_type: 'cpf', search_key: '1', status: 'completed', completed_at: '2024-02-01T00:00:00Z' });
-    await upsertRequest(wh, { request_id: 'c', search_type: 'cpf', search_key: '1', on_demand: true, status: 'completed', completed_at: '2024-03-01T00:00:00Z' });
-    // a and c fully loaded; b, the latest of the first search, is not
-    await recordReads(wh, ['a', 'c'].map((id): ReadEntry => ({ kind: 'span', requestId: id, from: 0, count: 0, total: 0, complete: true })));
-    expect((await lastSuccessfulSearch(wh, 'cpf', '1', false))?.toISOString()).toBe('2024-01-01T00:00:00.000Z');
-    expect((await lastSuccessfulSearch(wh, 'cpf', '1', true))?.toISOString()).toBe('2024-03-01T00:00:00.000Z');
+  test('a search\'s last success is its latest fully loaded completion, with that request\'s responses; on demand apart', async () => {
+    expect((await readHistory(wh)).size).toBe(0);
+    await upsertRequest(wh, { request_id: 'a', search_type: 'cpf', search_key: '1', created_at: '2024-01-01T00:00:00Z', status: 'completed', completed_at: '2024-01-01T00:00:00Z' });
+    await upsertRequest(wh, { request_id: 'b', search_type: 'cpf', search_key: '1', created_at: '2024-02-01T00:00:00Z', status: 'completed', completed_at: '2024-02-01T00:00:00Z' });
+    await upsertRequest(wh, { request_id: 'c', search_type: 'cpf', search_key: '1', created_at: '2024-03-01T00:00:00Z', on_demand: true, status: 'completed', completed_at: '2024-03-01T00:00:00Z' });
+    // a and c fully loaded; b, the latest of the first search, is not (and so is the one to resume)
+    await recordReads(wh, [
+      { kind: 'span', requestId: 'a', from: 0, count: 3, total: 3, complete: true },
+      { kind: 'span', requestId: 'b', from: 0, count: 2, total: 9, complete: false },
+      { kind: 'span', requestId: 'c', from: 0, count: 0, total: 0, complete: true },
+    ]);
+    const h = await readHistory(wh);
+    expect(h.get('cpf|1|db|*')).toEqual({ lastSuccessAt: new Date('2024-01-01T00:00:00Z'), lastResponses: 3, outstandingRequestId: 'b' });
+    expect(h.get('cpf|1|od|*')).toEqual({ lastSuccessAt: new Date('2024-03-01T00:00:00Z'), lastResponses: 0, outstandingRequestId: undefined });
   });
 
   test('recordRejections stores line, value and reason once per run and line', async () => {

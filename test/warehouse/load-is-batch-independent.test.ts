@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ResponseItem } from '../../src/api/types.js';
+import type { ResponseItem } from '../../src/spec/types.js';
 import { loadResponseItems } from '../../src/warehouse/load.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
 

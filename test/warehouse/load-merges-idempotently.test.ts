@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import type { Lawsuit, ResponseItem } from '../../src/api/types.js';
+import type { Lawsuit, ResponseItem } from '../../src/spec/types.js';
 import { loadResponseItems } from '../../src/warehouse/load.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
 import { errorItem, lawsuitItem, richLawsuit } from './fixtures.js';

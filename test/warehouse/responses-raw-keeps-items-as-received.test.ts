@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { join } from 'node:path';
 import { LawsuitApi } from '../../src/api/client.js';
-import { pageDataElements } from '../../src/api/raw-json.js';
+import { pageDataElements } from '../../src/shared/raw-json.js';
 import { loadResponseItems } from '../../src/warehouse/load.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
 import { scratch } from '../support/pipeline.js';

@@ -1,5 +1,5 @@
 import PQueue from 'p-queue';
-import type { RequestObject } from '../../api/types.js';
+import type { RequestObject } from '../../spec/types.js';
 import { EtlError } from '../../shared/errors.js';
 import { codeOf, reachOf, ruleFor, stageStatusFor } from '../../shared/failure-policy.js';
 import { markRequest } from '../../warehouse/ledger.js';

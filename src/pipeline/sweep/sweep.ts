@@ -1,4 +1,4 @@
-import type { RequestObject, ResponseItem } from '../../api/types.js';
+import type { RequestObject, ResponseItem } from '../../spec/types.js';
 import type { SweepParams } from '../../shared/config.js';
 import { failpoint } from '../../shared/failpoint.js';
 import { codeOf, reachOf, ruleFor } from '../../shared/failure-policy.js';

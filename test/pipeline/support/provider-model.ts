@@ -1,5 +1,5 @@
 import type { Page } from '../../../src/api/paginate.js';
-import type { RequestObject, ResponseItem } from '../../../src/api/types.js';
+import type { RequestObject, ResponseItem } from '../../../src/spec/types.js';
 import { DEFAULT_SWEEP_PARAMS } from '../../../src/shared/config.js';
 import { cnj, lawsuitItem, richLawsuit } from '../../warehouse/fixtures.js';
 

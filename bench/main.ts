@@ -1,15 +1,17 @@
-import { benchLoad } from '../warehouse/bench-load.js';
-import { startSandbox } from '../sandbox/server.js';
+import { benchLoad } from './load.js';
+import { startSandbox } from '../src/sandbox/server.js';
 import { callsRun, type CallsFigures } from './calls.js';
 import { companyDocuments, documentsFinding, individualDocuments, ordinaryDocuments, ordinaryMix } from './documents.js';
 import { pipelineRun } from './pipeline-run.js';
 import { rateUse } from './rate-use.js';
+import { rebuildRun, type RebuildFigures } from './rebuild.js';
 import { sandboxMemory } from './sandbox-memory.js';
 import { transferRun } from './transfer-run.js';
 
 // `npm run bench`: the figures the nightly run is held to, measured against the sandbox, printed as a table;
 // the last line is one JSON object for scripts. BENCH_QUICK=1 runs smaller volumes (no 100k run);
-// BENCH_ONLY=calls runs only the calls-per-document part (three mixes, both ways of reading responses).
+// BENCH_ONLY=calls runs only the calls-per-document part (three mixes, both ways of reading responses);
+// BENCH_ONLY=rebuild only `lawsuit-etl rebuild` at 10k and 100k lawsuits (BENCH_QUICK: 2k and 20k).
 
 const quick = process.env.BENCH_QUICK === '1';
 const only = process.env.BENCH_ONLY;
@@ -57,13 +59,40 @@ async function callsAgainstFloor(): Promise<Record<string, number>> {
   };
 }
 
+function rebuildLine(r: RebuildFigures): void {
+  line(`rebuild lawsuits/s (${r.lawsuits / 1000}k)`, r.lawsuitsPerSec, `${(r.ms / 1000).toFixed(1)} s, exit ${r.exitCode}: ${r.stageLine}`);
+  line(`rebuild_peak_rss_mb (${r.lawsuits / 1000}k)`, r.peakRssMb, 'V8 heap 128 MB, DuckDB memory_limit 128MB');
+}
+
+/**
+ * `lawsuit-etl rebuild` on 100k lawsuits (issue 12: "works in bounded memory on 100k lawsuits"), and on a tenth
+ * of them so that the peak's growth with volume shows (1.0 is flat).
+ */
+async function rebuildAtScale(): Promise<Record<string, number>> {
+  const small = await rebuildRun(quick ? 2_000 : 10_000);
+  rebuildLine(small);
+  const big = await rebuildRun(quick ? 20_000 : 100_000);
+  rebuildLine(big);
+  line('rebuild rss growth', round(big.peakRssMb / small.peakRssMb), `x${round(big.lawsuits / small.lawsuits)} lawsuits`);
+  line('load lawsuits/s (building it)', big.loadLawsuitsPerSec);
+  return {
+    rebuild_lawsuits: big.lawsuits, rebuild_lawsuits_per_sec: big.lawsuitsPerSec, rebuild_peak_rss_mb: big.peakRssMb,
+    rebuild_peak_rss_mb_small: small.peakRssMb, rebuild_rss_growth: round(big.peakRssMb / small.peakRssMb),
+    load_lawsuits_per_sec: big.loadLawsuitsPerSec,
+  };
+}
+
 async function main(): Promise<void> {
   console.log('lawsuit-etl benchmark (sandbox)\n');
   if (only === 'calls') {
     console.log(JSON.stringify(await callsAgainstFloor()));
     return;
   }
-  if (only !== undefined && only !== '') throw new Error(`BENCH_ONLY=${only}: the only part that runs alone is "calls"`);
+  if (only === 'rebuild') {
+    console.log(JSON.stringify(await rebuildAtScale()));
+    return;
+  }
+  if (only !== undefined && only !== '') throw new Error(`BENCH_ONLY=${only}: the parts that run alone are "calls" and "rebuild"`);
 
   // 1. rate-limit use: the limiter is not told the limit; 60 calls per 20 s is the real 180/min at a third of the window
   const rate = await rateUse({ limit: 60, windowMs: 20_000, calls: quick ? 150 : 300 });
@@ -94,6 +123,10 @@ async function main(): Promise<void> {
   line('load lawsuits/s (read_json)', Math.round(load.duckdb.lawsuitsPerSec));
   line('load_vs_duckdb', load.ratio);
 
+  // 3b. rebuild from responses_raw, beside the load: the same lawsuits, loaded as a night loads them, then rebuilt
+  const rebuild = await rebuildRun(quick ? 5_000 : 20_000);
+  rebuildLine(rebuild);
+
   // 4. peak memory of a whole run at 10k and 100k lawsuits
   const r10 = await pipelineRun({ csv: small.csv, sandboxArgs });
   line('rss_mb_10k', r10.peakRssMb, `${r10.lawsuits} lawsuits in ${(r10.ms / 1000).toFixed(0)} s, exit ${r10.exitCode}`);
@@ -119,7 +152,8 @@ async function main(): Promise<void> {
     rate_use: rate.adaptive.rateUse, share_429: rate.adaptive.share429,
     fixed_rate_use: rate.fixed.rateUse, fixed_share_429: rate.fixed.share429,
     polls_per_request: pollsPerRequest, calls_per_document: callsPerDocument,
-    load_vs_duckdb: load.ratio, rss_mb_10k: r10.peakRssMb, rss_mb_100k: rss100,
+    load_lawsuits_per_sec: load.ours.lawsuitsPerSec, load_vs_duckdb: load.ratio,
+    rebuild_lawsuits_per_sec: rebuild.lawsuitsPerSec, rebuild_peak_rss_mb: rebuild.peakRssMb, rss_mb_10k: r10.peakRssMb, rss_mb_100k: rss100,
     rss_growth: rss100 === null ? null : round(rss100 / r10.peakRssMb), transfer_rss_mb: tr.peakRssMb,
     sandbox_rss_mb: sbm.peakRssMb, ...floor,
   }));

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { Universe } from '../sandbox/universe.js';
+import { CLI } from './cli-path.js';
+import { Universe } from '../src/sandbox/universe.js';
 
 // The sandbox's own memory while it serves a backfill's worst case: many requests for big parties (the big
 // litigants and public entities of a 1,000,000-lawsuit universe, thousands of lawsuits each), every one kept
@@ -9,7 +9,6 @@ import { Universe } from '../sandbox/universe.js';
 // its own; each request is polled to completion and its first page read (every tenth its last page too), and
 // the key's merged listing is read at several depths, as a sweep over the night would.
 
-const CLI = fileURLToPath(new URL('../cli/main.js', import.meta.url));
 const LAWSUITS = 1_000_000;
 const SEED = 1;
 

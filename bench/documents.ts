@@ -1,5 +1,5 @@
-import { cpfCheckDigits } from '../sandbox/check-digits.js';
-import type { Sandbox } from '../sandbox/server.js';
+import { cpfCheckDigits } from '../src/sandbox/check-digits.js';
+import type { Sandbox } from '../src/sandbox/server.js';
 
 /** A documents CSV whose searches find at least `lawsuits` lawsuits in the sandbox (big litigants first). */
 export function documentsFinding(sb: Sandbox, lawsuits: number): { csv: string; documents: number; expected: number } {

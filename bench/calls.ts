@@ -1,4 +1,4 @@
-import { Warehouse } from '../warehouse/warehouse.js';
+import { Warehouse } from '../src/warehouse/warehouse.js';
 import { pipelineRun } from './pipeline-run.js';
 
 // Calls per document against the floor. A night is bounded by the key's rate limit (180 calls a minute, some

@@ -1,4 +1,6 @@
-// The Lawsuit Query Service's payloads as the client reads them (spec: "Resources and their fields").
+// The Lawsuit Query Service's payloads as this project reads them (spec: "Resources and their fields"): the
+// vocabulary the client, the documents list, the pipeline and the warehouse share, so none of them reaches into
+// another for it. The sandbox keeps a reading of its own, written apart, so that the tests compare two.
 // The service's objects are dynamic: every interface keeps an index signature so that properties the
 // spec does not list survive untouched into responses_raw and lawsuits.raw.
 

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { arrayElements, objectMembers, pageDataElements, rawTextOf, rememberRawText, skipValue } from '../../src/api/raw-json.js';
+import { arrayElements, objectMembers, pageDataElements, rawTextOf, rememberRawText, skipValue } from '../../src/shared/raw-json.js';
 import { parseResponsesPage } from '../../src/api/responses.js';
 
-// The scanner that keeps the service's bytes (src/api/raw-json.ts): each slice is exactly the text of one
+// The scanner that keeps the service's bytes (src/shared/raw-json.ts): each slice is exactly the text of one
 // value, whatever the strings, spacing and nesting around it.
 
 /** A deterministic random JSON text with irregular spacing, and the value it stands for. */

@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import PQueue from 'p-queue';
-import { LawsuitApi } from '../api/client.js';
-import { startSandbox } from '../sandbox/server.js';
+import { LawsuitApi } from '../src/api/client.js';
+import { startSandbox } from '../src/sandbox/server.js';
 
 // Rate-limit use: how close to the key's budget a client runs, without being told the limit.
 // Under a sliding window of L calls per W ms, a call is counted only when fewer than L calls were counted in

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTransferTestServer } from '../sandbox/transfer/test-server.js';
+import { startTransferTestServer } from '../test/support/transfer-test-server.js';
 import { measuredRun, sandboxRunEnv } from './pipeline-run.js';
 
 // `lawsuit-etl transfer` on one big CSV transfer file, in a child process under the production memory budget:

@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseResponsesPage } from '../api/responses.js';
-import type { Lawsuit, ResponseItem } from '../api/types.js';
-import { loadResponseItems } from './load.js';
-import { Warehouse } from './warehouse.js';
+import { parseResponsesPage } from '../src/api/responses.js';
+import type { Lawsuit, ResponseItem } from '../src/spec/types.js';
+import { loadResponseItems } from '../src/warehouse/load.js';
+import { Warehouse } from '../src/warehouse/warehouse.js';
 
 // How fast loadResponseItems is next to DuckDB loading the same pages by itself: read_json of the NDJSON
 // pages, flattening in SQL (from_json + unnest) into the same tables. The project's target is a ratio of at
@@ -58,9 +58,9 @@ export async function benchLoad(nLawsuits: number, makeItem: (i: number) => Resp
 
 /**
  * The items as the API client hands them to the loader: parsed from pages of 100 as the service sends them,
- * each remembering its text (api/raw-json.ts). Parsing is the client's work, outside the timed load.
+ * each remembering its text (shared/raw-json.ts). Parsing is the client's work, outside the timed load.
  */
-function asReceived(lines: readonly string[]): ResponseItem[] {
+export function asReceived(lines: readonly string[]): ResponseItem[] {
   const out: ResponseItem[] = [];
   for (let i = 0; i < lines.length; i += 100) {
     const chunk = lines.slice(i, i + 100);

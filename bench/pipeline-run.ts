@@ -2,12 +2,11 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { CLI } from './cli-path.js';
 
 // A real `lawsuit-etl run` in a child process against a sandbox in another child process, so that the
 // run's peak memory (VmHWM, read from /proc while it runs) is its own and not the benchmark's.
 
-const CLI = fileURLToPath(new URL('../cli/main.js', import.meta.url));
 
 export interface RunFigures { exitCode: number | null; ms: number; peakRssMb: number; stdout: string; lawsuits: number; calls: number; polls: number; requests: number; documents: number }
 

@@ -3,8 +3,8 @@
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createTransferContext, type TransferContext, type TransferSandboxOptions } from './context.js';
-import { transferRoutes } from './routes.js';
+import { createTransferContext, type TransferContext, type TransferSandboxOptions } from '../../src/sandbox/transfer/context.js';
+import { transferRoutes } from '../../src/sandbox/transfer/routes.js';
 
 export interface TransferTestServer {
   /** e.g. `http://127.0.0.1:43121` */
