@@ -3,9 +3,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { ExportPrivacy } from '../shared/config.js';
 import { openPrivacyScope, privacyApplies, type PrivacyScope } from './privacy.js';
-import { SCHEMA } from './schema/index.js';
-import { ident } from './schema/sql.js';
-import type { Schema } from './schema/types.js';
+import { EXPORT_TABLES, type ExportTable } from './schema/exports.js';
 import { WarehouseError, type Warehouse } from './warehouse.js';
 
 // Parquet exports: one folder per table, zstd, the warehouse's own types (TIMESTAMPTZ -> timestamp adjusted to
@@ -16,32 +14,6 @@ import { WarehouseError, type Warehouse } from './warehouse.js';
 // steps (every one of their fields is a column already). JSON columns go out as text. With an export privacy
 // (privacy.ts), each table's select is wrapped: lawsuits under secrecy left out, people's documents and names
 // pseudonymised; the columns stay the same, so a BI model reads either.
-
-export interface ExportTable {
-  /** Folder name under the export dir: the table's name. */
-  table: string;
-  /** The rows to write. */
-  select: string;
-  /** Hive partition column (must be a column of select), or none. */
-  partitionBy?: string;
-}
-
-/** The export of each exported table of `schema`: its declared columns in order, JSON as text, then `add` and `withLawsuit`. */
-export function exportTables(schema: Schema = SCHEMA): ExportTable[] {
-  return schema.tables.flatMap((t) => {
-    if (!t.export) return [];
-    const cols = t.columns.filter((c) => c.exported !== false)
-      .map((c) => (c.type === 'JSON' ? `t.${ident(c.name)}::VARCHAR AS ${ident(c.name)}` : `t.${ident(c.name)}`));
-    for (const [name, sql] of Object.entries(t.export.add ?? {})) cols.push(`${sql} AS ${ident(name)}`);
-    const joined = t.export.withLawsuit ?? [];
-    for (const c of joined) cols.push(`l.${ident(c)}`);
-    const join = joined.length > 0 ? ' LEFT JOIN lawsuits l ON l.code = t.code AND l.instance = t.instance' : '';
-    return [{ table: t.name, select: `SELECT ${cols.join(', ')} FROM ${ident(t.name)} t${join}`, ...(t.export.partitionBy ? { partitionBy: t.export.partitionBy } : {}) }];
-  });
-}
-
-/** The warehouse's exports. */
-export const EXPORT_TABLES: readonly ExportTable[] = exportTables();
 
 export interface ExportOptions {
   /** Tables to write (folder names of EXPORT_TABLES). Default all. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ExportPrivacy } from '../shared/config.js';
-import type { ExportTable } from './export.js';
+import type { ExportTable } from './schema/exports.js';
 import { WarehouseError, type Warehouse } from './warehouse.js';
 
 // Exports safe to share (LGPD): the Parquet exports can leave out lawsuits under secrecy and replace what

@@ -14,16 +14,6 @@ const RULES: readonly ForbiddenImport[] = [
   { from: 'src/sandbox', to: 'src/spec', why: 'the sandbox keeps its own reading of the spec\'s types and identifiers' },
 ];
 
-// TEMPORARY, emptied by the lead once the warehouse schema rewrite (issue 12, item 2, helper S) is merged: that
-// rewrite replaces the migrations that import their later steps while those import the first file's helpers,
-// and export.ts, whose table list privacy.ts keys its rules by (a type-only import back). A knot passes only if
-// every one of its files is listed here, so no new file can join it unnoticed.
-const KNOWN_KNOTS: readonly (readonly string[])[] = [
-  ['src/warehouse/migrations-analytics.ts', 'src/warehouse/migrations-sync.ts', 'src/warehouse/migrations.ts'],
-  ['src/warehouse/export.ts', 'src/warehouse/privacy.ts'],
-];
-const known = (files: readonly string[]) => KNOWN_KNOTS.some((k) => files.every((f) => k.includes(f)));
-
 describe('the import graph of src/', () => {
   const graph = readImportGraph(projectRoot(), 'src');
 
@@ -33,8 +23,8 @@ describe('the import graph of src/', () => {
     expect(graph.get('src/warehouse/load.ts')).toContain('src/spec/types.ts');
   });
 
-  test('has no import cycle (but the temporary ones of the schema rewrite)', () => {
-    const cycles = importCycles(graph).filter((c) => !known(c.files));
+  test('has no import cycle', () => {
+    const cycles = importCycles(graph);
     expect(cycles.map((c) => `${c.path.join(' -> ')}  (knot of ${c.files.length}: ${c.files.join(', ')})`)).toEqual([]);
   });
 

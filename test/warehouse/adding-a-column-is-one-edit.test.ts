@@ -1,7 +1,7 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { commentStatements, readCatalog } from '../../src/warehouse/comments.js';
-import { exportTables } from '../../src/warehouse/export.js';
+import { exportTables } from '../../src/warehouse/schema/exports.js';
 import { mergeStatements } from '../../src/warehouse/merge.js';
 import { tableDdl } from '../../src/warehouse/schema/ddl.js';
 import { SCHEMA } from '../../src/warehouse/schema/index.js';
