@@ -22,8 +22,19 @@ export function stagesFor(command: CommandName, opts: { kind?: QueryKind; dryRun
     track: () => [documentsStage, trackStage, publishStage],
     transfer: () => [transferStage, publishStage],
     export: () => [exportsStage],
-    rebuild: () => [rebuildStage, publishStage],
+    rebuild: () => rebuildFirst([publishStage]),
   };
   const stages = all[command]();
   return opts.dryRun ? stages.filter((s) => s.name === 'documents') : stages;
 }
+
+/**
+ * `stages` after a rebuild, each needing it to end ok. A rebuild that fails leaves the derived tables half made:
+ * published, they would show analysts a warehouse with lawsuits missing (measured: a rebuild out of memory at
+ * 100k lawsuits published an empty one), and the changes stage would read the missing lawsuits as gone. So
+ * nothing runs on them and the work copy stays unpublished, where the next run does the rebuild again first.
+ */
+export function rebuildFirst(stages: readonly Stage[]): Stage[] {
+  return [rebuildStage, ...stages.map((s) => ({ ...s, needs: [...s.needs, 'rebuild' as const] }))];
+}
+

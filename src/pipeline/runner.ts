@@ -9,8 +9,7 @@ import { closeStaleRuns, finishRun } from '../warehouse/ledger.js';
 import { Warehouse } from '../warehouse/warehouse.js';
 import { readReportFacts } from '../report/facts.js';
 import { asStored, writeReports, type ReportInput, type RunReports } from '../report/run-reports.js';
-import { stagesFor, type CommandName } from './commands.js';
-import { rebuildStage } from './stages/rebuild.js';
+import { rebuildFirst, stagesFor, type CommandName } from './commands.js';
 import { outcomeOf, type Outcome } from './outcome.js';
 import { openSession, type Session } from './session.js';
 import type { NightData, StageResult } from './stage.js';
@@ -76,7 +75,7 @@ export async function runCommand(req: CommandRequest): Promise<CommandResult> {
       // A rebuild that did not finish left the derived tables half made: it is done again before anything else.
       if (req.command !== 'rebuild' && await unfinishedRebuild(ctx.wh, ctx.runId)) {
         log.warn('the work copy holds a rebuild that did not finish: it is done again first');
-        stages.unshift(rebuildStage);
+        stages.splice(0, stages.length, ...rebuildFirst(stages));
       }
     }
     if (session.recovery) (night.notes ??= []).push(session.recovery);
@@ -169,11 +168,14 @@ async function warehouseTotals(wh: Warehouse, runId: string): Promise<NonNullabl
   };
 }
 
-/** True when the last run before `current` on this work copy was a rebuild that did not end ok. */
+/**
+ * True when the newest rebuild on this work copy did not end ok: killed (its stage row still says
+ * `interrupted`), failed or stopped, whether it ran as `rebuild` or first in another command.
+ */
 async function unfinishedRebuild(wh: Warehouse, current: string): Promise<boolean> {
-  const [last] = await wh.all<{ command: string; status: string }>(
-    'SELECT command, status FROM runs WHERE run_id <> $1 ORDER BY started_at DESC LIMIT 1', [current]);
-  return last?.command === 'rebuild' && last.status !== 'ok';
+  const [last] = await wh.all<{ status: string }>(
+    `SELECT status FROM run_stages WHERE stage = 'rebuild' AND run_id <> $1 ORDER BY started_at DESC LIMIT 1`, [current]);
+  return last !== undefined && last.status !== 'ok';
 }
 
 /**

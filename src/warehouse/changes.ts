@@ -26,6 +26,11 @@ export interface DetectOptions {
   top?: number;
   /** New lawsuits attributed to their first search per statement (memory bound of a big first run). Default 40 000. */
   newPerSlice?: number;
+  /**
+   * Detect this run's changes again, replacing its change_detections row (`rebuild`, which keeps that table as
+   * the record of which runs detected when: emptied, a rebuild killed half way would lose it).
+   */
+  again?: boolean;
 }
 
 // A party is the same party across payloads when it has the same document, else the same name (indexes move).
@@ -152,6 +157,7 @@ export async function detectChanges(wh: Warehouse, runId: string, options: Detec
   const opts: DetectOptions = options instanceof Date ? { now: options } : options;
   const now = opts.now ?? new Date();
   const fresh = await wh.transaction(async () => {
+    if (opts.again) await wh.run('DELETE FROM change_detections WHERE run_id = $1', [runId]);
     const [done] = await wh.all<{ n: number }>('SELECT count(*) AS n FROM change_detections WHERE run_id = $1', [runId]);
     if (Number(done.n) > 0) return false;
     for (const sql of [CURRENT, CURRENT_PARTIES, LATEST_SEARCHES]) await wh.run(sql);

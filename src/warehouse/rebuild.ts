@@ -1,5 +1,6 @@
 import { rememberRawText } from '../shared/raw-json.js';
 import type { ResponseItem } from '../spec/types.js';
+import { failpoint } from '../shared/failpoint.js';
 import { detectChanges } from './changes.js';
 import { loadResponseItems } from './load.js';
 import { isObj } from './values.js';
@@ -46,7 +47,9 @@ export async function rebuildFromRaw(wh: Warehouse, opts: RebuildOptions = {}): 
   const total = runs.reduce((n, r) => n + Number(r.items), 0);
   opts.progress?.('total', total);
   await wh.transaction(async () => {
-    for (const t of DERIVED_TABLES) await wh.run(`DELETE FROM ${t}`);
+    // change_detections is the record of which runs detected changes, and when: a rebuild killed after this
+    // transaction reads it again, so each run's detection replaces its row instead (detectChanges `again`).
+    for (const t of DERIVED_TABLES) if (t !== 'change_detections') await wh.run(`DELETE FROM ${t}`);
     await wh.run(`DELETE FROM raw_parts WHERE owner = 'lawsuits.raw'`);
   });
   const result: RebuildResult = { runs: runs.length, items: 0, lawsuits: 0, detections: 0, interrupted: false };
@@ -65,9 +68,10 @@ export async function rebuildFromRaw(wh: Warehouse, opts: RebuildOptions = {}): 
       await replay(wh, run.run_id, await withParts(wh, rows));
       result.items += rows.length;
       opts.progress?.('tick', rows.length);
+      failpoint('rebuild.after-chunk');
     }
     if (run.detected_at) {
-      await detectChanges(wh, run.run_id, { now: run.detected_at });
+      await detectChanges(wh, run.run_id, { now: run.detected_at, again: true });
       result.detections++;
     }
   }

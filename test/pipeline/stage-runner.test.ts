@@ -3,6 +3,7 @@ import { pino } from 'pino';
 import { errorForStatus } from '../../src/api/errors.js';
 import type { RunContext } from '../../src/pipeline/context.js';
 import type { Stage, StageName } from '../../src/pipeline/stage.js';
+import { rebuildFirst, stagesFor } from '../../src/pipeline/commands.js';
 import { runStages } from '../../src/pipeline/stage-runner.js';
 import { loadConfig } from '../../src/shared/config.js';
 import { EtlError } from '../../src/shared/errors.js';
@@ -64,6 +65,14 @@ describe('running a list of stages', () => {
     expect(ran).toEqual(['search', 'exports']);
     expect(results[0]).toMatchObject({ status: 'refused', runWide: true });
     expect(results[1]).toMatchObject({ status: 'skipped', error: { code: 'API_UNAUTHORIZED' } });
+  });
+
+  it('a rebuild that fails: nothing after it runs on the half-made tables, and nothing is published', async () => {
+    const [, ...rest] = rebuildFirst([fake('changes'), fake('publish')]);
+    const results = await runStages(ctx, [fake('rebuild', { throws: new Error('Out of Memory') }), ...rest], {});
+    expect(ran).toEqual(['rebuild']);
+    expect(results.map((r) => [r.name, r.status])).toEqual([['rebuild', 'failed'], ['changes', 'skipped'], ['publish', 'skipped']]);
+    expect(stagesFor('rebuild').map((s) => [s.name, s.needs])).toEqual([['rebuild', []], ['publish', ['rebuild']]]);
   });
 
   it('an unexpected error fails its stage only; a usage error is marked so', async () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { DERIVED_TABLES } from '../../src/warehouse/rebuild.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
-import { runCli } from '../support/cli.js';
+import { apiEnv, runCli } from '../support/cli.js';
 import { configFor, nightly, scratch } from '../support/pipeline.js';
 
 // `lawsuit-etl rebuild` derives every table that comes from response payloads again from responses_raw, without
@@ -57,5 +57,33 @@ describe('rebuild from responses_raw', () => {
     expect(res.stdout).toMatch(/api calls\s+0 /);
     const after = await tables(path);
     for (const t of Object.keys(before)) expect(after[t], t).toEqual(before[t]);
+  });
+
+  it('killed half way, publishes nothing; the next run of any command does it again first, then its own stages', async () => {
+    const before = await tables(path);
+    const env = apiEnv(sb.url, { LAWSUIT_WAREHOUSE: path, LAWSUIT_REPORTS_DIR: join(tmp.dir, 'reports'), LAWSUIT_SKIP_TRANSFER: 'true', LAWSUIT_SKIP_EXPORT: 'true' });
+    const killed = runCli(['rebuild'], { ...env, LAWSUIT_FAILPOINTS: 'rebuild.after-chunk=1' });
+    expect(killed.signal, killed.stdout + killed.stderr).toBe('SIGKILL');
+    // the analysts' file is untouched: the half-made tables are in the work copy only
+    expect(await tables(path)).toEqual(before);
+    const half = await Warehouse.open(`${path}.work`, { readOnly: true });
+    const [{ n }] = await half.all<{ n: number }>('SELECT count(*)::INTEGER AS n FROM lawsuits');
+    await half.close();
+    expect(n).toBeLessThan(before.lawsuits.length);
+
+    // the next run of another command (here a nightly run: nothing is due, every document was searched tonight)
+    // rebuilds first, then runs its own stages on whole tables
+    const next = runCli(['run'], env);
+    expect(next.status, next.stdout + next.stderr).toBe(0);
+    expect(next.stderr).toMatch(/rebuild that did not finish: it is done again first/);
+    expect(next.stdout).toMatch(/rebuild\s+ok\s+\d+ response items of 2 runs replayed/);
+    expect(next.stdout).toMatch(/changes\s+ok\s+none/);
+    const after = await tables(path);
+    // its own detection (no change found) adds its row and stamps each search's state with its run
+    const OWN = ['change_detections', 'search_state'];
+    for (const t of Object.keys(before).filter((t) => !OWN.includes(t))) expect(after[t], t).toEqual(before[t]);
+    expect(after.change_detections).toEqual(expect.arrayContaining(before.change_detections));
+    expect(after.change_detections).toHaveLength(before.change_detections.length + 1);
+    expect(after.search_state).toHaveLength(before.search_state.length);
   });
 });
