@@ -52,6 +52,10 @@ export async function rebuildFromRaw(wh: Warehouse, opts: RebuildOptions = {}): 
     for (const t of DERIVED_TABLES) if (t !== 'change_detections') await wh.run(`DELETE FROM ${t}`);
     await wh.run(`DELETE FROM raw_parts WHERE owner = 'lawsuits.raw'`);
   });
+  // Checkpointed at once, so that the blocks of the emptied tables are free for the replay to write into: without
+  // it every rebuild added the tables' size to the file (a 31 MB warehouse: 58, 75, 91 MB after three rebuilds;
+  // with it 33, 35, 34 MB). DuckDB 1.5.5.
+  await wh.checkpoint();
   const result: RebuildResult = { runs: runs.length, items: 0, lawsuits: 0, detections: 0, interrupted: false };
   for (const run of runs) {
     // Ranges of rowid: responses_raw is only ever appended to, so its rowid is the order items were loaded in.

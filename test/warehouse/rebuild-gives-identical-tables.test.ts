@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { DERIVED_TABLES } from '../../src/warehouse/rebuild.js';
@@ -47,16 +48,22 @@ describe('rebuild from responses_raw', () => {
     expect(before.lawsuits.length).toBeGreaterThan(100);
     expect(before.lawsuit_changes.length).toBeGreaterThan(before.lawsuits.length); // new lawsuits and changes of the second night
     expect(before.change_detections).toHaveLength(2);
+    const size = statSync(path).size;
     const nowhere = 'http://127.0.0.1:9';
-    const res = runCli(['rebuild'], {
+    const env = {
       PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', LAWSUIT_WAREHOUSE: path, LAWSUIT_REPORTS_DIR: join(tmp.dir, 'reports'),
       LAWSUIT_API_KEY: 'unused', LAWSUIT_REQUESTS_URL: nowhere, LAWSUIT_TRACKING_URL: nowhere, LAWSUIT_LAWSUITS_URL: nowhere, LAWSUIT_TRANSFER_URL: nowhere,
-    });
+    };
+    const res = runCli(['rebuild'], env);
     expect(res.status, res.stdout + res.stderr).toBe(0);
     expect(res.stdout).toMatch(/rebuild\s+ok\s+\d+ response items of 2 runs replayed/);
     expect(res.stdout).toMatch(/api calls\s+0 /);
     const after = await tables(path);
     for (const t of Object.keys(before)) expect(after[t], t).toEqual(before[t]);
+    // the emptied tables' space is used again, not added to the file: three rebuilds leave it about the size it
+    // was (0.99 times; 1.57 times when the deletes were not checkpointed before the replay)
+    for (let i = 0; i < 2; i++) expect(runCli(['rebuild'], env).status).toBe(0);
+    expect(statSync(path).size / size).toBeLessThan(1.2);
   });
 
   it('killed half way, publishes nothing; the next run of any command does it again first, then its own stages', async () => {
