@@ -1,6 +1,6 @@
 # lawsuit-etl: the scheduler by default (`schedule`), any command on demand (`docker run IMAGE run`).
-# Node 24 is the current LTS line; both stages use the same Debian base so the DuckDB binding (glibc) matches.
-ARG NODE_IMAGE=node:24-bookworm-slim
+# Node 26 is the Active LTS line since 2026-10-28 (24 is in maintenance); both stages use the same Debian base so the DuckDB binding (glibc) matches.
+ARG NODE_IMAGE=node:26-trixie-slim
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app

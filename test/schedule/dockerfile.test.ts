@@ -46,7 +46,8 @@ describe('the Dockerfile', () => {
       expect(m, image).not.toBeNull();
       const major = Number(m![1]);
       expect(major % 2, 'LTS lines are even').toBe(0);
-      expect(major).toBeGreaterThanOrEqual(22);
+      // 26 is the Active LTS line since 2026-10-28; 24 went to maintenance on 2026-10-20
+      expect(major).toBeGreaterThanOrEqual(26);
     }
   });
 
