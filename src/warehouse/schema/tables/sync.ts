@@ -1,16 +1,21 @@
 import { C } from '../common.js';
-import type { Table } from '../types.js';
+import type { Column, Table } from '../types.js';
+
+/** What every synchronous answer row starts with: which run asked, when the provider answered, and for which search. */
+const ANSWERED: readonly Column[] = [
+  { name: 'run_id', type: 'VARCHAR', notNull: true, comment: C.run_id },
+  { name: 'queried_at', type: 'TIMESTAMPTZ', notNull: true, comment: C.queried_at },
+  { name: 'search_type', type: 'VARCHAR', notNull: true, comment: C.search_type },
+  { name: 'search_key', type: 'VARCHAR', notNull: true, comment: C.search_key },
+  { name: 'document_line', type: 'INTEGER', comment: C.document_line },
+];
 
 export const syncCounts: Table = {
   name: 'sync_counts',
   comment: 'Synchronous count queries: how many lawsuits each document had, per run.',
   key: ['run_id', 'search_type', 'search_key'],
   columns: [
-    { name: 'run_id', type: 'VARCHAR', notNull: true, comment: C.run_id },
-    { name: 'queried_at', type: 'TIMESTAMPTZ', notNull: true, comment: C.queried_at },
-    { name: 'search_type', type: 'VARCHAR', notNull: true, comment: C.search_type },
-    { name: 'search_key', type: 'VARCHAR', notNull: true, comment: C.search_key },
-    { name: 'document_line', type: 'INTEGER', comment: C.document_line },
+    ...ANSWERED,
     { name: 'total', type: 'INTEGER', notNull: true, comment: 'lawsuits counted' },
   ],
 };
@@ -20,11 +25,7 @@ export const syncExists: Table = {
   comment: 'Synchronous true/false queries: whether each document had lawsuits, per run.',
   key: ['run_id', 'search_type', 'search_key'],
   columns: [
-    { name: 'run_id', type: 'VARCHAR', notNull: true, comment: C.run_id },
-    { name: 'queried_at', type: 'TIMESTAMPTZ', notNull: true, comment: C.queried_at },
-    { name: 'search_type', type: 'VARCHAR', notNull: true, comment: C.search_type },
-    { name: 'search_key', type: 'VARCHAR', notNull: true, comment: C.search_key },
-    { name: 'document_line', type: 'INTEGER', comment: C.document_line },
+    ...ANSWERED,
     { name: 'has_lawsuits', type: 'BOOLEAN', notNull: true, comment: 'true when the document has at least one lawsuit' },
     { name: 'request_id', type: 'VARCHAR', comment: 'request the provider created for the answer, if any' },
   ],
@@ -35,11 +36,7 @@ export const syncGrouped: Table = {
   comment: 'Synchronous grouped counts (long form): per run, document, dimension and value.',
   key: ['run_id', 'search_type', 'search_key', 'dimension', 'value'],
   columns: [
-    { name: 'run_id', type: 'VARCHAR', notNull: true, comment: C.run_id },
-    { name: 'queried_at', type: 'TIMESTAMPTZ', notNull: true, comment: C.queried_at },
-    { name: 'search_type', type: 'VARCHAR', notNull: true, comment: C.search_type },
-    { name: 'search_key', type: 'VARCHAR', notNull: true, comment: C.search_key },
-    { name: 'document_line', type: 'INTEGER', comment: C.document_line },
+    ...ANSWERED,
     { name: 'dimension', type: 'VARCHAR', notNull: true, comment: 'grouping dimension (lawsuits_count is the total)' },
     { name: 'value', type: 'VARCHAR', notNull: true, comment: 'value of the dimension (instances as text; empty for the total)' },
     { name: 'count', type: 'INTEGER', notNull: true, comment: 'lawsuits with that value' },
@@ -51,11 +48,7 @@ export const syncHistorical: Table = {
   comment: 'Synchronous historical queries: one row per document per run (the lawsuits go to the core tables).',
   key: ['run_id', 'search_type', 'search_key'],
   columns: [
-    { name: 'run_id', type: 'VARCHAR', notNull: true, comment: C.run_id },
-    { name: 'queried_at', type: 'TIMESTAMPTZ', notNull: true, comment: C.queried_at },
-    { name: 'search_type', type: 'VARCHAR', notNull: true, comment: C.search_type },
-    { name: 'search_key', type: 'VARCHAR', notNull: true, comment: C.search_key },
-    { name: 'document_line', type: 'INTEGER', comment: C.document_line },
+    ...ANSWERED,
     { name: 'has_lawsuits', type: 'BOOLEAN', notNull: true, comment: 'true when lawsuits were returned' },
     { name: 'request_id', type: 'VARCHAR', comment: 'request the provider created for the answer, if any' },
     { name: 'lawsuits', type: 'INTEGER', notNull: true, comment: 'lawsuits returned' },

@@ -1,5 +1,12 @@
 import { C } from '../common.js';
-import type { Table } from '../types.js';
+import type { Column, Table } from '../types.js';
+
+/** What the transfer step appends to every row of a transfer file. */
+const FROM_FILE: readonly Column[] = [
+  { name: 'transfer_file_id', type: 'VARCHAR', notNull: true, comment: C.transfer_file_id },
+  { name: 'loaded_at', type: 'TIMESTAMPTZ', notNull: true, comment: C.transfer_loaded_at },
+];
+const ADDED_COLUMN = 'column a transfer file added beyond the known flat schema (name and type as the file gave them)';
 
 export const transferFiles: Table = {
   name: 'transfer_files',
@@ -31,7 +38,7 @@ export const transferFiles: Table = {
 export const transferLawsuits: Table = {
   name: 'transfer_lawsuits',
   comment: 'Lawsuit rows from transfer files (flat schema), one row per file row.',
-  addedColumns: 'column a transfer file added beyond the known flat schema (name and type as the file gave them)',
+  addedColumns: ADDED_COLUMN,
   columns: [
     { name: 'code', type: 'VARCHAR', comment: C.code },
     { name: 'instance', type: 'INTEGER', comment: C.instance },
@@ -48,15 +55,14 @@ export const transferLawsuits: Table = {
     { name: 'state', type: 'VARCHAR', comment: 'state (UF)' },
     { name: 'city', type: 'VARCHAR', comment: 'city of the court' },
     { name: 'updated_at', type: 'TIMESTAMPTZ', comment: 'when the provider last updated it' },
-    { name: 'transfer_file_id', type: 'VARCHAR', notNull: true, comment: C.transfer_file_id },
-    { name: 'loaded_at', type: 'TIMESTAMPTZ', notNull: true, comment: C.transfer_loaded_at },
+    ...FROM_FILE,
   ],
 };
 
 export const transferParties: Table = {
   name: 'transfer_parties',
   comment: 'Party rows from transfer files (flat schema).',
-  addedColumns: 'column a transfer file added beyond the known flat schema (name and type as the file gave them)',
+  addedColumns: ADDED_COLUMN,
   columns: [
     { name: 'code', type: 'VARCHAR', comment: C.code },
     { name: 'instance', type: 'INTEGER', comment: C.instance },
@@ -66,15 +72,14 @@ export const transferParties: Table = {
     { name: 'person_type', type: 'VARCHAR', comment: 'person type as given' },
     { name: 'document', type: 'VARCHAR', comment: 'document, digits only' },
     { name: 'document_type', type: 'VARCHAR', comment: 'cpf or cnpj' },
-    { name: 'transfer_file_id', type: 'VARCHAR', notNull: true, comment: C.transfer_file_id },
-    { name: 'loaded_at', type: 'TIMESTAMPTZ', notNull: true, comment: C.transfer_loaded_at },
+    ...FROM_FILE,
   ],
 };
 
 export const transferSteps: Table = {
   name: 'transfer_steps',
   comment: 'Step rows from transfer files (flat schema).',
-  addedColumns: 'column a transfer file added beyond the known flat schema (name and type as the file gave them)',
+  addedColumns: ADDED_COLUMN,
   columns: [
     { name: 'code', type: 'VARCHAR', comment: C.code },
     { name: 'instance', type: 'INTEGER', comment: C.instance },
@@ -82,8 +87,7 @@ export const transferSteps: Table = {
     { name: 'step_date', type: 'TIMESTAMPTZ', comment: 'when the step happened' },
     { name: 'content', type: 'VARCHAR', comment: 'text of the step' },
     { name: 'private', type: 'BOOLEAN', comment: 'true for a step under secrecy' },
-    { name: 'transfer_file_id', type: 'VARCHAR', notNull: true, comment: C.transfer_file_id },
-    { name: 'loaded_at', type: 'TIMESTAMPTZ', notNull: true, comment: C.transfer_loaded_at },
+    ...FROM_FILE,
   ],
 };
 
