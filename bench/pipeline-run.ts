@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI } from './cli-path.js';
+import { peakRss } from './peak-rss.js';
 
 // A real `lawsuit-etl run` in a child process against a sandbox in another child process, so that the
 // run's peak memory (VmHWM, read from /proc while it runs) is its own and not the benchmark's.
@@ -21,14 +22,6 @@ function startSandbox(args: string[]): Promise<{ url: string; stop(): void }> {
   });
 }
 
-function peakRss(pid: number): number {
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) / 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
 
 /** The environment of a measured command against a sandbox at `url`, its files under `dir`, exports off. */
 export function sandboxRunEnv(url: string, dir: string): NodeJS.ProcessEnv {

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { CLI } from './cli-path.js';
+import { peakRss } from './peak-rss.js';
 import { Universe } from '../src/sandbox/universe.js';
 
 // The sandbox's own memory while it serves a backfill's worst case: many requests for big parties (the big
@@ -27,14 +27,6 @@ function startChild(): Promise<{ url: string; pid: number; stop(): void }> {
   });
 }
 
-function peakRss(pid: number): number {
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) / 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
 
 async function json(url: string, init?: RequestInit): Promise<any> {
   const res = await fetch(url, { ...init, headers: { 'api-key': 'sandbox-key', 'content-type': 'application/json', ...(init?.headers ?? {}) } });
