@@ -3,6 +3,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { QUERY_KINDS } from '../pipeline/sync.js';
 import { SANDBOX_FLAGS } from '../sandbox/cli.js';
 import { SCHEDULE_FLAGS } from '../schedule/command.js';
+import { COMMAND_NEEDS, type ConfiguredCommand } from '../shared/config.js';
 import { EtlError } from '../shared/errors.js';
 import type { FlagSpec } from '../shared/flag-spec.js';
 
@@ -61,12 +62,20 @@ const COMMANDS: Record<CommandName, CommandSpec> = {
   rebuild: { summary: 'derive every table that comes from response payloads again from responses_raw; calls no API', flags: ['warehouse'] },
 };
 
-const FOOTER = `
+const API_NEEDED = `
 The API: LAWSUIT_API_KEY or LAWSUIT_API_KEY_FILE, and LAWSUIT_REQUESTS_URL, LAWSUIT_TRACKING_URL,
-LAWSUIT_LAWSUITS_URL, LAWSUIT_TRANSFER_URL (not needed with --sandbox or --dry-run). Every variable: README.md.
-
+LAWSUIT_LAWSUITS_URL, LAWSUIT_TRANSFER_URL (not needed with --sandbox or --dry-run). Every variable: README.md.`;
+const EXIT_CODES = `
 Exit codes: 0 all done; 1 unexpected failure; 2 bad usage or configuration; 3 the API key was refused;
 4 finished, but some documents, files or stages failed or were refused, or the wait budget ran out.`;
+
+/** The help's closing text: what the command needs of the API (COMMAND_NEEDS says), and the exit codes. */
+function footer(command?: CommandName): string {
+  const sends = command === undefined || (command in COMMAND_NEEDS && COMMAND_NEEDS[command as ConfiguredCommand].api);
+  if (command === 'schedule') return `\nThe jobs it starts need what their commands need (lawsuit-etl <command> --help). Every variable: README.md.\n${EXIT_CODES}`;
+  if (command === 'sandbox') return '\nIt is the API: it needs no key or address of its own.';
+  return sends ? `${API_NEEDED}\n${EXIT_CODES}` : `\nIt sends nothing to the API: no key or address is needed. Every variable: README.md.\n${EXIT_CODES}`;
+}
 
 export function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -92,11 +101,11 @@ function buildProgram(onParsed: (p: Parsed) => void, out: { text: string }): Com
     .helpOption('-h, --help', 'show the help (of a command: lawsuit-etl <command> --help)')
     .showSuggestionAfterError(true)
     .showHelpAfterError('(lawsuit-etl --help lists the commands; lawsuit-etl <command> --help the flags of one)')
-    .addHelpText('after', FOOTER)
+    .addHelpText('after', footer())
     .exitOverride()
     .configureOutput({ writeOut: (s) => { out.text += s; }, writeErr: (s) => { out.text += s; } });
   for (const name of COMMAND_NAMES) {
-    const cmd = program.command(name).description(COMMANDS[name].summary).addHelpText('after', FOOTER)
+    const cmd = program.command(name).description(COMMANDS[name].summary).addHelpText('after', footer(name))
       .showSuggestionAfterError(true).exitOverride().configureOutput({ writeOut: (s) => { out.text += s; }, writeErr: (s) => { out.text += s; } });
     for (const spec of flagsOf(name)) cmd.addOption(optionOf(spec));
     cmd.action((_opts, c: Command) => {

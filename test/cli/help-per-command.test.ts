@@ -39,6 +39,15 @@ describe('lawsuit-etl <command> --help', () => {
     expect(new Set([...helps.values()].map((r) => r.stdout)).size).toBe(COMMAND_NAMES.length);
   });
 
+  it('says whether the command needs the API key and addresses, as the configuration check does', () => {
+    for (const c of Object.keys(COMMAND_NEEDS) as ConfiguredCommand[]) {
+      if (c === 'schedule') continue; // its jobs need what their commands need
+      const help = helps.get(c)!.stdout;
+      if (COMMAND_NEEDS[c].api) expect(help, c).toContain('LAWSUIT_API_KEY');
+      else expect(help, c).toMatch(/sends nothing to the API: no key or address is needed/);
+    }
+  });
+
   it('the flags declared are the flags the code reads: the configuration, the sandbox and the scheduler alike', () => {
     // every flag a command declares is read (by the configuration, or by the command itself: --kind, --run), and
     // every flag the configuration reads from a command line can be given to some command
