@@ -1,20 +1,14 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { catchUpReason } from '../../src/schedule/catch-up.js';
 import { startScheduler, type Scheduler } from '../../src/schedule/scheduler.js';
-import { captureLog, recordingRunner, workspace } from './fixtures.js';
+import { captureLog, recordingRunner, releasedAfterEach } from './fixtures.js';
 
 const NOW = new Date('2026-11-20T12:00:00.000Z');
 const hoursAgo = (h: number): string => new Date(NOW.getTime() - h * 3_600_000).toISOString();
 
-let stopMe: Scheduler | undefined;
-let root: string | undefined;
-afterEach(async () => {
-  await stopMe?.stop();
-  stopMe = undefined;
-  if (root) rmSync(root, { recursive: true, force: true });
-});
+const held = releasedAfterEach<Scheduler>();
 
 function seed(statePath: string, jobs: Record<string, object>): void {
   mkdirSync(dirname(statePath), { recursive: true });
@@ -37,12 +31,11 @@ describe('catch-up rule', () => {
 
 describe('catch-up when the scheduler starts', () => {
   it('runs at once the jobs whose last success is older than their period, and records the new success', async () => {
-    const ws = workspace({
+    const ws = held.workspace({
       nightly: { cron: '0 2 * * *', period_hours: 24 },
       hourly: { cron: '15 * * * *', period_hours: 1, command: 'transfer' },
       weekly: { cron: '0 6 * * 1', period_hours: 168, command: 'query', args: ['--kind', 'count'] },
     });
-    root = ws.root;
     seed(ws.statePath, {
       nightly: { last_success_started_at: hoursAgo(30) },
       hourly: { last_success_started_at: hoursAgo(0.5) },
@@ -50,8 +43,8 @@ describe('catch-up when the scheduler starts', () => {
     });
     const { runner, runs } = recordingRunner(5);
     const { log, lines } = captureLog();
-    stopMe = await startScheduler({ ...ws, runner, log, now: () => NOW });
-    await stopMe.whenIdle();
+    held.running = await startScheduler({ ...ws, runner, log, now: () => NOW });
+    await held.running.whenIdle();
     expect(runs.map((r) => r.job)).toEqual(['nightly']);
     const start = lines().find((l) => l.event === 'job.start');
     expect(start).toMatchObject({ job: 'nightly', command: 'run', reason: 'catch-up:older-than-period' });
@@ -64,26 +57,24 @@ describe('catch-up when the scheduler starts', () => {
   });
 
   it('runs nothing at start when every job is fresh', async () => {
-    const ws = workspace({ nightly: { cron: '0 2 * * *', period_hours: 24 } });
-    root = ws.root;
+    const ws = held.workspace({ nightly: { cron: '0 2 * * *', period_hours: 24 } });
     seed(ws.statePath, { nightly: { last_success_started_at: hoursAgo(1) } });
     const { runner, runs } = recordingRunner(5);
     const { log, lines } = captureLog();
-    stopMe = await startScheduler({ ...ws, runner, log, now: () => NOW });
+    held.running = await startScheduler({ ...ws, runner, log, now: () => NOW });
     await new Promise((r) => setTimeout(r, 100));
     expect(runs).toHaveLength(0);
     expect(lines().find((l) => l.event === 'schedule.start')).toMatchObject({ jobs: [{ name: 'nightly', cron: '0 2 * * *', timezone: 'America/Sao_Paulo' }] });
   });
 
   it('treats a missing or corrupt state file as never run, with a warning for the corrupt one', async () => {
-    const ws = workspace({ nightly: { cron: '0 2 * * *', period_hours: 24 } });
-    root = ws.root;
+    const ws = held.workspace({ nightly: { cron: '0 2 * * *', period_hours: 24 } });
     mkdirSync(dirname(ws.statePath), { recursive: true });
     writeFileSync(ws.statePath, '{"half');
     const { runner, runs } = recordingRunner(5);
     const { log, lines } = captureLog();
-    stopMe = await startScheduler({ ...ws, runner, log, now: () => NOW });
-    await stopMe.whenIdle();
+    held.running = await startScheduler({ ...ws, runner, log, now: () => NOW });
+    await held.running.whenIdle();
     expect(runs.map((r) => r.job)).toEqual(['nightly']);
     expect(lines().find((l) => l.event === 'schedule.state_unreadable')).toMatchObject({ level: 40 });
     expect(JSON.parse(readFileSync(ws.statePath, 'utf8')).jobs.nightly.last_outcome).toBe('ok');

@@ -1,23 +1,16 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { JobRunner } from '../../src/schedule/child-runner.js';
 import { startScheduler, type Scheduler } from '../../src/schedule/scheduler.js';
-import { captureLog, recordingRunner, workspace } from './fixtures.js';
+import { captureLog, recordingRunner, releasedAfterEach, type Workspace } from './fixtures.js';
 
 const EARLIER = '2026-11-01T05:00:00.000Z';
-let stopMe: Scheduler | undefined;
-let root: string | undefined;
-afterEach(async () => {
-  await stopMe?.stop();
-  stopMe = undefined;
-  if (root) rmSync(root, { recursive: true, force: true });
-});
+const held = releasedAfterEach<Scheduler>();
 
-function setup(): ReturnType<typeof workspace> {
-  const ws = workspace({ nightly: { cron: '0 2 * * *', period_hours: 24 } });
-  root = ws.root;
+function setup(): Workspace {
+  const ws = held.workspace({ nightly: { cron: '0 2 * * *', period_hours: 24 } });
   mkdirSync(dirname(ws.statePath), { recursive: true });
   writeFileSync(ws.statePath, JSON.stringify({ version: 1, jobs: { nightly: { last_success_started_at: EARLIER } } }));
   return ws;
@@ -31,8 +24,8 @@ describe('outcome of a run and the last success', () => {
     const ws = setup();
     const { runner, runs } = recordingRunner(5, () => 1);
     const { log, lines } = captureLog();
-    stopMe = await startScheduler({ ...ws, runner, log });
-    await stopMe.whenIdle();
+    held.running = await startScheduler({ ...ws, runner, log });
+    await held.running.whenIdle();
     expect(runs).toHaveLength(1);
     expect(stateOf(ws.statePath)).toMatchObject({ last_success_started_at: EARLIER, last_exit_code: 1, last_outcome: 'failed' });
     expect(lines().find((l) => l.event === 'job.end')).toMatchObject({ code: 1, outcome: 'failed', level: 40 });
@@ -41,8 +34,8 @@ describe('outcome of a run and the last success', () => {
   it('a runner that cannot start the command is a failure too', async () => {
     const ws = setup();
     const { log } = captureLog();
-    stopMe = await startScheduler({ ...ws, runner: async () => { throw new Error('spawn ENOENT'); }, log });
-    await stopMe.whenIdle();
+    held.running = await startScheduler({ ...ws, runner: async () => { throw new Error('spawn ENOENT'); }, log });
+    await held.running.whenIdle();
     expect(stateOf(ws.statePath)).toMatchObject({ last_success_started_at: EARLIER, last_outcome: 'failed' });
   });
 
@@ -50,8 +43,8 @@ describe('outcome of a run and the last success', () => {
     const ws = setup();
     const { runner } = recordingRunner(5, () => 4);
     const { log } = captureLog();
-    stopMe = await startScheduler({ ...ws, runner, log });
-    await stopMe.whenIdle();
+    held.running = await startScheduler({ ...ws, runner, log });
+    await held.running.whenIdle();
     const s = stateOf(ws.statePath);
     expect(s.last_outcome).toBe('partial');
     expect(s.last_success_started_at).not.toBe(EARLIER);
@@ -62,8 +55,8 @@ describe('outcome of a run and the last success', () => {
     writeFileSync(ws.lockPath, liveHolder());
     const { runner, runs } = recordingRunner(5);
     const { log, lines } = captureLog();
-    stopMe = await startScheduler({ ...ws, runner, log });
-    await stopMe.whenIdle();
+    held.running = await startScheduler({ ...ws, runner, log });
+    await held.running.whenIdle();
     expect(runs).toHaveLength(0);
     expect(stateOf(ws.statePath)).toMatchObject({ last_success_started_at: EARLIER, last_outcome: 'skipped-locked' });
     expect(lines().find((l) => l.event === 'job.end')).toMatchObject({ outcome: 'skipped-locked', holder: { pid: process.ppid } });
@@ -74,8 +67,8 @@ describe('outcome of a run and the last success', () => {
     // The lock was taken by someone else between the scheduler's check and the command's own attempt.
     const runner: JobRunner = async () => { writeFileSync(ws.lockPath, liveHolder()); return { code: 4 }; };
     const { log } = captureLog();
-    stopMe = await startScheduler({ ...ws, runner, log });
-    await stopMe.whenIdle();
+    held.running = await startScheduler({ ...ws, runner, log });
+    await held.running.whenIdle();
     expect(stateOf(ws.statePath)).toMatchObject({ last_success_started_at: EARLIER, last_exit_code: 4, last_outcome: 'skipped-locked' });
   });
 });

@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino, type Logger } from 'pino';
+import { afterEach } from 'vitest';
 import type { JobRunner } from '../../src/schedule/child-runner.js';
 import type { RunSummary } from '../../src/pipeline/summary.js';
 import type { JobSpec } from '../../src/schedule/job-loader.js';
@@ -18,6 +19,29 @@ export function workspace(jobs: Record<string, JobFile>): { root: string; jobsDi
     writeFileSync(join(jobsDir, `${name}.json`), JSON.stringify({ name, command: 'run', args: [], ...j }));
   }
   return { root, jobsDir, statePath: join(root, 'data', 'schedule-state.json'), lockPath: join(root, 'data', 'run.lock') };
+}
+export type Workspace = ReturnType<typeof workspace>;
+
+/**
+ * What a test leaves running and on disk: after each test of the file (or describe block) that calls this,
+ * `running` is stopped, then every workspace made through `workspace` removed, so that a failed assertion
+ * leaves neither behind (a single `root` slot leaked the workspaces of a test that made several).
+ */
+export function releasedAfterEach<T extends { stop(): Promise<unknown> }>(): { running?: T; workspace: typeof workspace } {
+  const roots: string[] = [];
+  const held: { running?: T; workspace: typeof workspace } = {
+    workspace: (jobs) => {
+      const ws = workspace(jobs);
+      roots.push(ws.root);
+      return ws;
+    },
+  };
+  afterEach(async () => {
+    await held.running?.stop();
+    held.running = undefined;
+    for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
+  });
+  return held;
 }
 
 export function captureLog(): { log: Logger; lines: () => Array<Record<string, unknown>> } {

@@ -1,31 +1,24 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunSummary } from '../../src/pipeline/summary.js';
 import type { JobRunner } from '../../src/schedule/child-runner.js';
 import { runScheduleCli } from '../../src/schedule/command.js';
 import { ConfigError } from '../../src/shared/errors.js';
 import { startScheduleService, type ScheduleService } from '../../src/schedule/service.js';
-import { captureLog, runSummary, workspace } from './fixtures.js';
+import { captureLog, releasedAfterEach, runSummary, type Workspace } from './fixtures.js';
 import { parsePrometheusText, sampleValue, type Family } from './prometheus-text.js';
 
 // `schedule` with a metrics port, in-process: the jobs run through a fake runner that leaves a run summary
 // where the real command would, so every figure the metrics show can be traced to it.
 
-let service: ScheduleService | undefined;
-let root: string | undefined;
-afterEach(async () => {
-  await service?.stop();
-  service = undefined;
-  if (root) rmSync(root, { recursive: true, force: true });
-});
+const held = releasedAfterEach<ScheduleService>();
 
 const hoursAgo = (h: number): string => new Date(Date.now() - h * 3_600_000).toISOString();
 
-function setup(state?: Record<string, object>): ReturnType<typeof workspace> {
-  const ws = workspace({ nightly: { cron: '0 2 * * *', period_hours: 24 } });
-  root = ws.root;
+function setup(state?: Record<string, object>): Workspace {
+  const ws = held.workspace({ nightly: { cron: '0 2 * * *', period_hours: 24 } });
   if (state) {
     mkdirSync(dirname(ws.statePath), { recursive: true });
     writeFileSync(ws.statePath, JSON.stringify({ version: 1, jobs: state }));
@@ -48,14 +41,14 @@ function gatedRunner(code: number, summary?: RunSummary): { runner: JobRunner; s
   return { runner, started: startedP, release };
 }
 
-async function start(ws: ReturnType<typeof workspace>, runner: JobRunner, maxFailures = 3): Promise<ScheduleService> {
+async function start(ws: Workspace, runner: JobRunner, maxFailures = 3): Promise<ScheduleService> {
   const { log } = captureLog();
-  service = await startScheduleService({ ...ws, runner, log, metricsPort: 0, metricsHost: '127.0.0.1', healthMaxFailures: maxFailures });
-  return service;
+  held.running = await startScheduleService({ ...ws, runner, log, metricsPort: 0, metricsHost: '127.0.0.1', healthMaxFailures: maxFailures });
+  return held.running;
 }
 
 async function get(path: string, init?: RequestInit): Promise<{ status: number; type: string | null; text: string }> {
-  const res = await fetch(`${service!.server!.url}${path}`, init);
+  const res = await fetch(`${held.running!.server!.url}${path}`, init);
   return { status: res.status, type: res.headers.get('content-type'), text: await res.text() };
 }
 
@@ -70,8 +63,8 @@ describe('schedule with a metrics port', () => {
   it('listens on 127.0.0.1 on a port the system picked, and serves /livez, /healthz and /metrics only', async () => {
     const ws = setup({ nightly: { last_success_started_at: hoursAgo(1) } });
     await start(ws, gatedRunner(0).runner);
-    expect(service!.server!.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(service!.server!.port).toBeGreaterThan(0);
+    expect(held.running!.server!.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(held.running!.server!.port).toBeGreaterThan(0);
     expect(await get('/livez')).toMatchObject({ status: 200, text: 'alive\n' });
     const health = await get('/healthz');
     expect(health.status).toBe(200);
@@ -97,7 +90,7 @@ describe('schedule with a metrics port', () => {
     expect(sampleValue(before, 'lawsuit_etl_job_runs_total', { job: 'nightly', outcome: 'ok' })).toBe(0);
     expect(before.get('lawsuit_etl_api_calls_total')?.samples ?? []).toEqual([]);
     gated.release();
-    await service!.scheduler.whenIdle();
+    await held.running!.scheduler.whenIdle();
 
     const m = await scrape();
     const v = (name: string, labels: Record<string, string> = {}) => sampleValue(m, name, labels);
@@ -129,7 +122,7 @@ describe('schedule with a metrics port', () => {
     const gated = gatedRunner(0, odd as unknown as RunSummary);
     await start(ws, gated.runner);
     gated.release();
-    await service!.scheduler.whenIdle();
+    await held.running!.scheduler.whenIdle();
     const m = await scrape();
     expect(sampleValue(m, 'lawsuit_etl_job_runs_total', { job: 'nightly', outcome: 'ok' })).toBe(1);
     expect(m.get('lawsuit_etl_api_calls_total')?.samples ?? []).toEqual([]);
@@ -143,7 +136,7 @@ describe('schedule with a metrics port', () => {
     await gated.started;
     expect((await get('/healthz')).status).toBe(200); // two so far
     gated.release();
-    await service!.scheduler.whenIdle();
+    await held.running!.scheduler.whenIdle();
     const health = await get('/healthz');
     expect(health.status).toBe(503);
     expect(JSON.parse(health.text)).toMatchObject({ status: 'unhealthy', problems: ['nightly: the last 3 runs failed (last exit code 1)'] });
@@ -163,7 +156,7 @@ describe('schedule with a metrics port', () => {
     expect(stale.status).toBe(503);
     expect(JSON.parse(stale.text).problems[0]).toMatch(/^nightly: the last successful run started 50\.0 h ago, more than twice its period of 24 h$/);
     gated.release();
-    await service!.scheduler.whenIdle();
+    await held.running!.scheduler.whenIdle();
     expect((await get('/healthz')).status).toBe(200); // a partial run (exit 4) is a success
   });
 

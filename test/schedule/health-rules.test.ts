@@ -1,10 +1,10 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { healthOf } from '../../src/schedule/health.js';
 import type { JobSpec } from '../../src/schedule/job-loader.js';
 import { startScheduler, type Scheduler } from '../../src/schedule/scheduler.js';
-import { captureLog, recordingRunner, workspace } from './fixtures.js';
+import { captureLog, recordingRunner, releasedAfterEach } from './fixtures.js';
 
 const NOW = new Date('2026-11-20T12:00:00.000Z');
 const hoursAgo = (h: number): string => new Date(NOW.getTime() - h * 3_600_000).toISOString();
@@ -46,25 +46,18 @@ describe('health rules', () => {
 });
 
 describe('failures in a row, as the scheduler records them', () => {
-  let stopMe: Scheduler | undefined;
-  let root: string | undefined;
-  afterEach(async () => {
-    await stopMe?.stop();
-    stopMe = undefined;
-    if (root) rmSync(root, { recursive: true, force: true });
-  });
+  const held = releasedAfterEach<Scheduler>();
 
   async function runOnce(code: number, seed: object, lockHeld = false): Promise<Record<string, unknown>> {
-    const ws = workspace({ nightly: { cron: '0 2 * * *', period_hours: 24 } });
-    root = ws.root;
+    const ws = held.workspace({ nightly: { cron: '0 2 * * *', period_hours: 24 } });
     mkdirSync(`${ws.root}/data`, { recursive: true });
     writeFileSync(ws.statePath, JSON.stringify({ version: 1, jobs: { nightly: seed } }));
     if (lockHeld) writeFileSync(ws.lockPath, JSON.stringify({ pid: process.ppid, hostname: hostname(), command: 'run', started_at: new Date().toISOString() }));
     const { runner } = recordingRunner(1, () => code);
-    stopMe = await startScheduler({ ...ws, runner, log: captureLog().log });
-    await stopMe.whenIdle();
-    await stopMe.stop();
-    stopMe = undefined;
+    held.running = await startScheduler({ ...ws, runner, log: captureLog().log });
+    await held.running.whenIdle();
+    await held.running.stop();
+    held.running = undefined;
     return JSON.parse(readFileSync(ws.statePath, 'utf8')).jobs.nightly;
   }
 

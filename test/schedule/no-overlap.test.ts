@@ -1,15 +1,8 @@
-import { rmSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startScheduler, type Scheduler } from '../../src/schedule/scheduler.js';
-import { captureLog, recordingRunner, workspace, type RunRecord } from './fixtures.js';
+import { captureLog, recordingRunner, releasedAfterEach, type RunRecord } from './fixtures.js';
 
-let stopMe: Scheduler | undefined;
-let root: string | undefined;
-afterEach(async () => {
-  await stopMe?.stop();
-  stopMe = undefined;
-  if (root) rmSync(root, { recursive: true, force: true });
-});
+const held = releasedAfterEach<Scheduler>();
 
 function expectSerial(runs: RunRecord[]): void {
   const sorted = [...runs].sort((a, b) => a.start - b.start);
@@ -18,12 +11,11 @@ function expectSerial(runs: RunRecord[]): void {
 
 describe('never two runs at once in one scheduler', () => {
   it('runs two jobs due at the same moment one after the other', async () => {
-    const ws = workspace({ a: { cron: '0 2 * * *', period_hours: 24 }, b: { cron: '0 2 * * *', period_hours: 24, command: 'transfer' } });
-    root = ws.root;
+    const ws = held.workspace({ a: { cron: '0 2 * * *', period_hours: 24 }, b: { cron: '0 2 * * *', period_hours: 24, command: 'transfer' } });
     const { runner, runs } = recordingRunner(150);
     const { log, lines } = captureLog();
-    stopMe = await startScheduler({ ...ws, runner, log });
-    await stopMe.whenIdle();
+    held.running = await startScheduler({ ...ws, runner, log });
+    await held.running.whenIdle();
     expect(runs.map((r) => r.job).sort()).toEqual(['a', 'b']);
     expectSerial(runs);
     expect(lines().find((l) => l.event === 'job.queued')).toMatchObject({ behind: runs[0].job });
@@ -31,14 +23,13 @@ describe('never two runs at once in one scheduler', () => {
 
   it('serialises real cron occurrences and skips an occurrence of a job still running', async () => {
     // Both jobs fire every second; each run takes 1.3 s, so occurrences pile up and must wait or be skipped.
-    const ws = workspace({ a: { cron: '* * * * * *', period_hours: 24 }, b: { cron: '* * * * * *', period_hours: 24 } });
-    root = ws.root;
+    const ws = held.workspace({ a: { cron: '* * * * * *', period_hours: 24 }, b: { cron: '* * * * * *', period_hours: 24 } });
     const { runner, runs } = recordingRunner(1300);
     const { log, lines } = captureLog();
-    stopMe = await startScheduler({ ...ws, runner, log });
+    held.running = await startScheduler({ ...ws, runner, log });
     await new Promise((r) => setTimeout(r, 3500));
-    await stopMe.stop();
-    stopMe = undefined;
+    await held.running.stop();
+    held.running = undefined;
     expect(runs.length).toBeGreaterThanOrEqual(2);
     expectSerial(runs);
     expect(lines().some((l) => l.event === 'job.skipped')).toBe(true);

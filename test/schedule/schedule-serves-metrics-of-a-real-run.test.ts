@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { CLI } from '../support/cli.js';
@@ -12,13 +12,16 @@ import { parsePrometheusText, sampleValue } from './prometheus-text.js';
 
 const tmp = scratch('schedule-metrics-');
 let proc: ChildProcess | undefined;
+let wsRoot: string | undefined;
 afterAll(() => {
   if (proc && proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
   tmp.cleanup();
+  if (wsRoot) rmSync(wsRoot, { recursive: true, force: true });
 });
 
 it('schedule with a metrics port: /healthz 200, /metrics in Prometheus text, its counters moved by a real run', async () => {
   const ws = workspace({ nightly: { cron: '0 2 * * *', period_hours: 24, command: 'run', args: ['--sandbox', '--skip-transfer'] } });
+  wsRoot = ws.root;
   const example = readFileSync('config/documents.example.csv', 'utf8').split('\n');
   writeFileSync(join(ws.root, 'documents.csv'), `${example.slice(0, 6).join('\n')}\n`);
   const env = {
