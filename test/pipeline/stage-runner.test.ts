@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { errorForStatus } from '../../src/api/errors.js';
 import type { RunContext } from '../../src/pipeline/context.js';
-import type { Stage, StageName } from '../../src/pipeline/stage.js';
+import { STAGE_NAMES, type Stage, type StageName } from '../../src/pipeline/stage.js';
+import { columnOf, tableOf } from '../../src/warehouse/schema/index.js';
 import { rebuildFirst, stagesFor } from '../../src/pipeline/commands.js';
 import { runStages } from '../../src/pipeline/stage-runner.js';
 import { loadConfig } from '../../src/shared/config.js';
@@ -100,3 +101,11 @@ describe('running a list of stages', () => {
     expect(rowWhileRunning).toMatchObject([{ stage: 'search', status: 'interrupted', finished_at: null }]);
   });
 });
+
+describe('run_stages as an analyst reads it', () => {
+  it('its stage column\'s comment names every stage there is', () => {
+    const comment = columnOf(tableOf('run_stages'), 'stage').comment;
+    for (const name of STAGE_NAMES) expect(comment, name).toMatch(new RegExp(`\\b${name}\\b`));
+  });
+});
+
