@@ -10,10 +10,15 @@ for (const part of (process.env.LAWSUIT_FAILPOINTS ?? '').split(',').map((s) => 
 }
 const hits = new Map<string, number>();
 
-export function failpoint(name: string): void {
+/**
+ * Counts `times` passes of the point `name`, and kills the process if that reaches the count asked for.
+ * A place that does several things at once counts each (a group commit counts its pages), so that the Nth
+ * hit is the same on every run, however the timing groups the work.
+ */
+export function failpoint(name: string, times = 1): void {
   const at = spec.get(name);
   if (at === undefined) return;
-  const n = (hits.get(name) ?? 0) + 1;
+  const n = (hits.get(name) ?? 0) + times;
   hits.set(name, n);
   if (n >= at) process.kill(process.pid, 'SIGKILL');
 }

@@ -8,7 +8,9 @@ import { apiEnv, counters, runCli, sandboxProcess, warehouseFingerprint, type Sa
 // A run killed with SIGKILL at any point and started again must finish the work with the same warehouse as
 // an uninterrupted run, and must never submit a search twice (counted by the sandbox itself). Responses are
 // read by the sweep across requests: killed after reading a page it had not committed, or after a commit, the
-// next run resumes the sweep from the cursor in the ledger.
+// next run resumes the sweep from the cursor in the ledger. `collect.after-commit=N` dies after the commit
+// that carries the Nth page (a night here is about 910 responses, so at least 10 pages), not the Nth group
+// commit, whose number depends on timing.
 
 const POINTS = ['submit.before-post=3', 'submit.after-post=1', 'submit.after-post=12', 'collect.after-commit=2', 'stage.after-search=1', 'transfer.after-load=2',
   'sweep.after-read=1', 'sweep.after-read=5', 'collect.after-commit=6'];
