@@ -40,27 +40,29 @@ describe('resume after SIGKILL', () => {
     for (const point of POINTS) {
       // a sandbox of its own for each point, so that no other run's requests are in its listing
       const own = await sandboxProcess(['--rate-limit', '100000']);
-      const env = apiEnv(own.url, paths(point.replace(/[^a-z0-9]/g, '_')));
-      const before = 0;
-      const killed = runCli(['run'], { ...env, LAWSUIT_FAILPOINTS: point });
-      expect(killed.signal, `${point} should have killed the run: ${killed.stderr}`).toBe('SIGKILL');
-      const resumed = runCli(['run'], env);
-      expect(resumed.status, `${point}: ${resumed.stderr}`).toBe(0);
-      const after = (await counters(own.url)).by_endpoint['POST /requests']?.['200'] ?? 0;
-      await own.stop();
-      // every document submitted exactly once across the killed and the resumed run
-      expect(after - before, point).toBe(docs);
-      expect(await warehouseFingerprint(env.LAWSUIT_WAREHOUSE), point).toEqual(want);
-      if (point.startsWith('submit.after-post')) expect(resumed.stdout, point).toMatch(/ [1-9]\d* adopted after a crash/);
-      if (point.startsWith('sweep.') || point.startsWith('collect.')) {
-        // the sweep read the night across the kill: one sweep, finished, and most requests read by it
-        const { Warehouse } = await import('../../src/warehouse/warehouse.js');
-        const wh = await Warehouse.open(env.LAWSUIT_WAREHOUSE, { readOnly: true });
-        const [s] = await wh.all<{ sweeps: number; done: number; swept: number }>(`SELECT (SELECT count(*) FROM response_sweeps) AS sweeps,
-          (SELECT count(*) FROM response_sweeps WHERE status = 'done') AS done, (SELECT count(*) FROM requests WHERE strategy = 'sweep' AND loaded_at IS NOT NULL) AS swept`);
-        await wh.close();
-        expect(s, point).toMatchObject({ sweeps: 1, done: 1 });
-        expect(s.swept, point).toBeGreaterThan(docs / 2);
+      try {
+        const env = apiEnv(own.url, paths(point.replace(/[^a-z0-9]/g, '_')));
+        const killed = runCli(['run'], { ...env, LAWSUIT_FAILPOINTS: point });
+        expect(killed.signal, `${point} should have killed the run: ${killed.stderr}`).toBe('SIGKILL');
+        const resumed = runCli(['run'], env);
+        expect(resumed.status, `${point}: ${resumed.stderr}`).toBe(0);
+        // every document submitted exactly once across the killed and the resumed run
+        expect((await counters(own.url)).by_endpoint['POST /requests']?.['200'] ?? 0, point).toBe(docs);
+        expect(await warehouseFingerprint(env.LAWSUIT_WAREHOUSE), point).toEqual(want);
+        if (point.startsWith('submit.after-post')) expect(resumed.stdout, point).toMatch(/ [1-9]\d* adopted after a crash/);
+        if (point.startsWith('sweep.') || point.startsWith('collect.')) {
+          // the sweep read the night across the kill: one sweep, finished, and most requests read by it
+          const { Warehouse } = await import('../../src/warehouse/warehouse.js');
+          const wh = await Warehouse.open(env.LAWSUIT_WAREHOUSE, { readOnly: true });
+          const [s] = await wh.all<{ sweeps: number; done: number; swept: number }>(`SELECT (SELECT count(*) FROM response_sweeps) AS sweeps,
+            (SELECT count(*) FROM response_sweeps WHERE status = 'done') AS done, (SELECT count(*) FROM requests WHERE strategy = 'sweep' AND loaded_at IS NOT NULL) AS swept`);
+          await wh.close();
+          expect(s, point).toMatchObject({ sweeps: 1, done: 1 });
+          expect(s.swept, point).toBeGreaterThan(docs / 2);
+        }
+      } finally {
+        // a sandbox a failed assertion left running would keep vitest from exiting
+        await own.stop();
       }
     }
 

@@ -19,7 +19,12 @@ export function sandboxProcess(args: string[] = []): Promise<SandboxProcess> {
       resolve({
         url: d.toString().split('\n')[0].trim(),
         child,
-        stop: () => new Promise((r) => { child.once('exit', () => r()); child.kill('SIGTERM'); }),
+        // a sandbox that already exited has no 'exit' left to wait for
+        stop: () => new Promise((r) => {
+          if (child.exitCode !== null || child.signalCode !== null) return r();
+          child.once('exit', () => r());
+          child.kill('SIGTERM');
+        }),
       });
     });
   });
