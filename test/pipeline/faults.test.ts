@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readDocuments } from '../../src/input/documents.js';
 import { scratch } from '../support/pipeline.js';
-import { apiEnv, counters, runCli, sandboxProcess, warehouseFingerprint, type SandboxProcess } from '../support/cli.js';
+import { apiEnv, counters, runCli, runFiles, sandboxProcess, warehouseFingerprint, type SandboxProcess } from '../support/cli.js';
 
 // Every fault switch of the sandbox at once: 5xx, resets before and after processing, slow and truncated
 // answers, 429 storms, requests that stay pending long or end cancelled, POSTs stored then answered 500, and
@@ -27,10 +27,7 @@ describe('a run with every fault switched on', () => {
   afterAll(async () => { await Promise.all([clean.stop(), faulty.stop()]); tmp.cleanup(); });
 
   it('ends with the warehouse of a clean run', async () => {
-    const paths = (name: string) => ({
-      LAWSUIT_DOCUMENTS: documents, LAWSUIT_WAREHOUSE: join(tmp.dir, `${name}.duckdb`), LAWSUIT_EXPORT_DIR: join(tmp.dir, `${name}-exports`),
-      LAWSUIT_STAGING_DIR: join(tmp.dir, `${name}-staging`), LAWSUIT_REPORTS_DIR: join(tmp.dir, `${name}-reports`), LAWSUIT_SKIP_TRANSFER: 'true',
-    });
+    const paths = (name: string) => ({ LAWSUIT_DOCUMENTS: documents, ...runFiles(tmp.dir, name), LAWSUIT_SKIP_TRANSFER: 'true' });
     const a = runCli(['run'], apiEnv(clean.url, paths('clean')));
     expect(a.status, a.stderr).toBe(0);
     const b = runCli(['run'], apiEnv(faulty.url, paths('faulty')));

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readDocuments } from '../../src/input/documents.js';
 import { scratch } from '../support/pipeline.js';
-import { apiEnv, counters, runCli, sandboxProcess, warehouseFingerprint, type SandboxProcess } from '../support/cli.js';
+import { apiEnv, killedAndResumed, runCli, runFiles, sandboxProcess, warehouseFingerprint, type SandboxProcess } from '../support/cli.js';
 
 // A run killed with SIGKILL at any point and started again must finish the work with the same warehouse as
 // an uninterrupted run, and must never submit a search twice (counted by the sandbox itself). Responses are
@@ -28,41 +28,27 @@ describe('resume after SIGKILL', () => {
 
   it('ends with the warehouse of an uninterrupted run and buys every request once', async () => {
     const docs = (await readDocuments(documents)).documents.length;
-    const paths = (name: string) => ({
-      LAWSUIT_DOCUMENTS: documents, LAWSUIT_WAREHOUSE: join(tmp.dir, `${name}.duckdb`), LAWSUIT_EXPORT_DIR: join(tmp.dir, `${name}-exports`),
-      LAWSUIT_STAGING_DIR: join(tmp.dir, `${name}-staging`), LAWSUIT_REPORTS_DIR: join(tmp.dir, `${name}-reports`),
-    });
+    const paths = (name: string) => ({ LAWSUIT_DOCUMENTS: documents, ...runFiles(tmp.dir, name) });
 
     const reference = runCli(['run'], apiEnv(sb.url, paths('reference')));
     expect(reference.status, reference.stderr).toBe(0);
 
     const want = await warehouseFingerprint(paths('reference').LAWSUIT_WAREHOUSE);
     for (const point of POINTS) {
-      // a sandbox of its own for each point, so that no other run's requests are in its listing
-      const own = await sandboxProcess(['--rate-limit', '100000']);
-      try {
-        const env = apiEnv(own.url, paths(point.replace(/[^a-z0-9]/g, '_')));
-        const killed = runCli(['run'], { ...env, LAWSUIT_FAILPOINTS: point });
-        expect(killed.signal, `${point} should have killed the run: ${killed.stderr}`).toBe('SIGKILL');
-        const resumed = runCli(['run'], env);
-        expect(resumed.status, `${point}: ${resumed.stderr}`).toBe(0);
-        // every document submitted exactly once across the killed and the resumed run
-        expect((await counters(own.url)).by_endpoint['POST /requests']?.['200'] ?? 0, point).toBe(docs);
-        expect(await warehouseFingerprint(env.LAWSUIT_WAREHOUSE), point).toEqual(want);
-        if (point.startsWith('submit.after-post')) expect(resumed.stdout, point).toMatch(/ [1-9]\d* adopted after a crash/);
-        if (point.startsWith('sweep.') || point.startsWith('collect.')) {
-          // the sweep read the night across the kill: one sweep, finished, and most requests read by it
-          const { Warehouse } = await import('../../src/warehouse/warehouse.js');
-          const wh = await Warehouse.open(env.LAWSUIT_WAREHOUSE, { readOnly: true });
-          const [s] = await wh.all<{ sweeps: number; done: number; swept: number }>(`SELECT (SELECT count(*) FROM response_sweeps) AS sweeps,
-            (SELECT count(*) FROM response_sweeps WHERE status = 'done') AS done, (SELECT count(*) FROM requests WHERE strategy = 'sweep' AND loaded_at IS NOT NULL) AS swept`);
-          await wh.close();
-          expect(s, point).toMatchObject({ sweeps: 1, done: 1 });
-          expect(s.swept, point).toBeGreaterThan(docs / 2);
-        }
-      } finally {
-        // a sandbox a failed assertion left running would keep vitest from exiting
-        await own.stop();
+      const { env, resumed, searches } = await killedAndResumed(point, paths(point.replace(/[^a-z0-9]/g, '_')));
+      // every document submitted exactly once across the killed and the resumed run
+      expect(searches, point).toBe(docs);
+      expect(await warehouseFingerprint(env.LAWSUIT_WAREHOUSE), point).toEqual(want);
+      if (point.startsWith('submit.after-post')) expect(resumed.stdout, point).toMatch(/ [1-9]\d* adopted after a crash/);
+      if (point.startsWith('sweep.') || point.startsWith('collect.')) {
+        // the sweep read the night across the kill: one sweep, finished, and most requests read by it
+        const { Warehouse } = await import('../../src/warehouse/warehouse.js');
+        const wh = await Warehouse.open(env.LAWSUIT_WAREHOUSE, { readOnly: true });
+        const [s] = await wh.all<{ sweeps: number; done: number; swept: number }>(`SELECT (SELECT count(*) FROM response_sweeps) AS sweeps,
+          (SELECT count(*) FROM response_sweeps WHERE status = 'done') AS done, (SELECT count(*) FROM requests WHERE strategy = 'sweep' AND loaded_at IS NOT NULL) AS swept`);
+        await wh.close();
+        expect(s, point).toMatchObject({ sweeps: 1, done: 1 });
+        expect(s.swept, point).toBeGreaterThan(docs / 2);
       }
     }
 

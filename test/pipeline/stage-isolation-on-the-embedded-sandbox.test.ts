@@ -3,7 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { query, scratch } from '../support/pipeline.js';
-import { apiEnv, CLI, counters, runCli, sandboxProcess, type SandboxProcess } from '../support/cli.js';
+import { apiEnv, CLI, counters, runCli, runFiles, sandboxProcess, type SandboxProcess } from '../support/cli.js';
 
 import { cpfs } from '../support/documents.js';
 
@@ -15,8 +15,7 @@ describe('the embedded sandbox: a plan without transfer files, a restarted upstr
   afterAll(() => tmp.cleanup());
   const envOf = (name: string, extra: Record<string, string> = {}) => ({
     PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn',
-    LAWSUIT_WAREHOUSE: join(tmp.dir, `${name}.duckdb`), LAWSUIT_EXPORT_DIR: join(tmp.dir, `${name}-exports`),
-    LAWSUIT_STAGING_DIR: join(tmp.dir, `${name}-staging`), LAWSUIT_REPORTS_DIR: join(tmp.dir, `${name}-reports`), ...extra,
+    ...runFiles(tmp.dir, name), ...extra,
   });
 
   it('a key without transfer files in its plan: the night is published, exit 4, transfer refused; the next run with a full key loads the files once', async () => {

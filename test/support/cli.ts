@@ -1,4 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { expect } from 'vitest';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
 
 // Helpers for tests that drive the compiled CLI (dist/, built by `npm test`) as separate processes, the way
@@ -41,6 +43,35 @@ export function apiEnv(url: string, extra: Record<string, string> = {}): Record<
 
 export function runCli(args: string[], env: Record<string, string>, timeoutMs = 240_000) {
   return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: timeoutMs, env });
+}
+
+/** Where the run called `name` keeps its warehouse, exports, staging and reports: side by side in `dir`. */
+export function runFiles(dir: string, name: string) {
+  return {
+    LAWSUIT_WAREHOUSE: join(dir, `${name}.duckdb`), LAWSUIT_EXPORT_DIR: join(dir, `${name}-exports`),
+    LAWSUIT_STAGING_DIR: join(dir, `${name}-staging`), LAWSUIT_REPORTS_DIR: join(dir, `${name}-reports`),
+  };
+}
+
+/**
+ * `run` killed with SIGKILL at the failpoint `point`, then started again to the end, against a sandbox of its
+ * own (no other run's requests in its listing), stopped whatever happens: one left running by a failed
+ * assertion would keep vitest from exiting. Gives the runs' environment, the resumed run's output and the
+ * searches the sandbox sold across both.
+ */
+export async function killedAndResumed(point: string, files: Record<string, string>) {
+  const own = await sandboxProcess(['--rate-limit', '100000']);
+  try {
+    const env = apiEnv(own.url, files);
+    const killed = runCli(['run'], { ...env, LAWSUIT_FAILPOINTS: point });
+    expect(killed.signal, `${point} should have killed the run: ${killed.stderr}`).toBe('SIGKILL');
+    const resumed = runCli(['run'], env);
+    expect(resumed.status, `${point}: ${resumed.stderr}`).toBe(0);
+    const searches = (await counters(own.url)).by_endpoint['POST /requests']?.['200'] ?? 0;
+    return { env, resumed, searches };
+  } finally {
+    await own.stop();
+  }
 }
 
 export async function counters(url: string): Promise<{ total: number; by_endpoint: Record<string, Record<string, number>> }> {

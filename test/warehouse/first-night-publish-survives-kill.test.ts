@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readDocuments } from '../../src/input/documents.js';
 import { scratch } from '../support/pipeline.js';
-import { apiEnv, counters, runCli, sandboxProcess, warehouseFingerprint, type SandboxProcess } from '../support/cli.js';
+import { apiEnv, killedAndResumed, runCli, runFiles, sandboxProcess, warehouseFingerprint, type SandboxProcess } from '../support/cli.js';
 
 // The first night of a warehouse, killed with SIGKILL at each step of its publish, and started again: the
 // next run opens what the killed one left (no "Failure while replaying WAL"), finishes, and ends with the
@@ -22,10 +22,7 @@ describe('a kill while the first night publishes', () => {
   });
   afterAll(async () => { await sb.stop(); tmp.cleanup(); });
 
-  const paths = (name: string) => ({
-    LAWSUIT_DOCUMENTS: documents, LAWSUIT_WAREHOUSE: join(tmp.dir, `${name}.duckdb`), LAWSUIT_EXPORT_DIR: join(tmp.dir, `${name}-exports`),
-    LAWSUIT_STAGING_DIR: join(tmp.dir, `${name}-staging`), LAWSUIT_REPORTS_DIR: join(tmp.dir, `${name}-reports`),
-  });
+  const paths = (name: string) => ({ LAWSUIT_DOCUMENTS: documents, ...runFiles(tmp.dir, name) });
 
   it('leaves a warehouse the next run opens, finishes and publishes, buying nothing twice', async () => {
     const docs = (await readDocuments(documents)).documents.length;
@@ -34,20 +31,11 @@ describe('a kill while the first night publishes', () => {
     const want = await warehouseFingerprint(paths('reference').LAWSUIT_WAREHOUSE);
 
     for (const point of POINTS) {
-      const own = await sandboxProcess(['--rate-limit', '100000']);
-      try {
-        const env = apiEnv(own.url, paths(point.replace(/[^a-z0-9]/g, '_')));
-        const killed = runCli(['run'], { ...env, LAWSUIT_FAILPOINTS: point });
-        expect(killed.signal, `${point} should have killed the run: ${killed.stderr}`).toBe('SIGKILL');
-        const resumed = runCli(['run'], env);
-        expect(resumed.status, `${point}: ${resumed.stderr}`).toBe(0);
-        expect(resumed.stderr, point).not.toMatch(/replaying WAL/);
-        expect((await counters(own.url)).by_endpoint['POST /requests']?.['200'] ?? 0, point).toBe(docs);
-        expect(await warehouseFingerprint(env.LAWSUIT_WAREHOUSE), point).toEqual(want);
-        expect(existsSync(`${env.LAWSUIT_WAREHOUSE}.work`), point).toBe(false);
-      } finally {
-        await own.stop();
-      }
+      const { env, resumed, searches } = await killedAndResumed(point, paths(point.replace(/[^a-z0-9]/g, '_')));
+      expect(resumed.stderr, point).not.toMatch(/replaying WAL/);
+      expect(searches, point).toBe(docs);
+      expect(await warehouseFingerprint(env.LAWSUIT_WAREHOUSE), point).toEqual(want);
+      expect(existsSync(`${env.LAWSUIT_WAREHOUSE}.work`), point).toBe(false);
     }
   }, 400_000);
 });
