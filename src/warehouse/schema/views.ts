@@ -1,6 +1,14 @@
 import { C } from './common.js';
 import type { View } from './types.js';
 
+/** What each synchronous history view starts with: the run that asked, when, and for which search. */
+const ANSWERED: View['columns'] = [
+  { name: 'run_id', comment: C.run_id },
+  { name: 'queried_at', comment: C.queried_at },
+  { name: 'search_type', comment: C.search_type },
+  { name: 'search_key', comment: C.search_key },
+];
+
 const vActiveLawsuitsPerDocument: View = {
   name: 'v_active_lawsuits_per_document',
   comment: 'Per searched document: lawsuits in its latest complete answer, and how many are active (status Ativo).',
@@ -132,10 +140,7 @@ const vSyncCountHistory: View = {
   name: 'v_sync_count_history',
   comment: 'Each count query with the previous one for the same document and the difference.',
   columns: [
-    { name: 'run_id', comment: C.run_id },
-    { name: 'queried_at', comment: C.queried_at },
-    { name: 'search_type', comment: C.search_type },
-    { name: 'search_key', comment: C.search_key },
+    ...ANSWERED,
     { name: 'total', comment: 'lawsuits counted' },
     { name: 'previous_total', comment: 'count of the previous query' },
     { name: 'change', comment: 'total - previous_total' },
@@ -146,10 +151,7 @@ const vSyncExistsHistory: View = {
   name: 'v_sync_exists_history',
   comment: 'Each true/false query with the previous answer for the same document.',
   columns: [
-    { name: 'run_id', comment: C.run_id },
-    { name: 'queried_at', comment: C.queried_at },
-    { name: 'search_type', comment: C.search_type },
-    { name: 'search_key', comment: C.search_key },
+    ...ANSWERED,
     { name: 'has_lawsuits', comment: 'true when the document has lawsuits' },
     { name: 'request_id', comment: 'request created for the answer, if any' },
     { name: 'previous_has_lawsuits', comment: 'the previous answer' },
@@ -161,10 +163,7 @@ const vSyncGroupedHistory: View = {
   name: 'v_sync_grouped_history',
   comment: 'Each grouped count with the previous one for the same document, dimension and value.',
   columns: [
-    { name: 'run_id', comment: C.run_id },
-    { name: 'queried_at', comment: C.queried_at },
-    { name: 'search_type', comment: C.search_type },
-    { name: 'search_key', comment: C.search_key },
+    ...ANSWERED,
     { name: 'dimension', comment: 'grouping dimension' },
     { name: 'value', comment: 'value of the dimension' },
     { name: 'count', comment: 'lawsuits with that value' },
@@ -177,10 +176,7 @@ const vSyncHistoricalHistory: View = {
   name: 'v_sync_historical_history',
   comment: 'Each historical query with the previous one for the same document.',
   columns: [
-    { name: 'run_id', comment: C.run_id },
-    { name: 'queried_at', comment: C.queried_at },
-    { name: 'search_type', comment: C.search_type },
-    { name: 'search_key', comment: C.search_key },
+    ...ANSWERED,
     { name: 'lawsuits', comment: 'lawsuits returned' },
     { name: 'previous_lawsuits', comment: 'lawsuits of the previous query' },
     { name: 'change', comment: 'lawsuits - previous_lawsuits' },
