@@ -220,7 +220,7 @@ export class HttpClient {
     for (let attempt = 0; ; attempt++) {
       if (this.closed) throw new ApiError(API_CODES.closed, `${spec.route} not sent: the client is closed`, { route: spec.route, notProcessed: true });
       try {
-        return await this.untilRefused(spec, (self) => this.opts.limiter.schedule((report) => this.once(spec, attempt, report, self), { priority: spec.priority }));
+        return await this.untilRefused(spec, (sending) => this.opts.limiter.schedule((report) => this.once(spec, attempt, report, sending), { priority: spec.priority }));
       } catch (e) {
         const err = e instanceof ApiError ? e : new ApiError(API_CODES.network, `${spec.route} failed unexpectedly`, { cause: e, route: spec.route });
         err.attempts = attempt + 1;
@@ -238,8 +238,10 @@ export class HttpClient {
    * The call's result, or its refusal as soon as the key or its resource is refused: a call still queued in the
    * limiter then fails at once instead of waiting for its turn to be refused (400 queued submissions behind a
    * wrong key would otherwise take minutes to drain). The queued attempt itself is refused unsent at its turn.
+   * Once sent, a call stops listening (`sending`) and ends with the provider's own answer: a submission already
+   * on the wire when another call met a 401 may have been bought, and must not be reported as "not sent".
    */
-  private untilRefused<T>(spec: CallSpec<unknown>, send: (self: () => void) => Promise<T>): Promise<T> {
+  private untilRefused<T>(spec: CallSpec<unknown>, send: (sending: () => void) => Promise<T>): Promise<T> {
     const prior = this.refusalFor(spec);
     if (prior) return Promise.reject(prior);
     let waiter: () => void = () => undefined;
@@ -250,8 +252,7 @@ export class HttpClient {
       };
       this.waiters.add(waiter);
     });
-    // The call that meets the refusal itself ends with the provider's own answer, not the "not sent" one.
-    const call = send(waiter);
+    const call = send(() => this.waiters.delete(waiter));
     return Promise.race([call, refused]).finally(() => this.waiters.delete(waiter));
   }
 
@@ -265,22 +266,23 @@ export class HttpClient {
   }
 
   /** Remembers a refusal so that no further call meets it again. */
-  private noteRefusal(spec: CallSpec<unknown>, err: ApiError, self?: () => void): void {
+  private noteRefusal(spec: CallSpec<unknown>, err: ApiError): void {
     if (err.code === API_CODES.unauthorized) this.keyRefusal ??= err;
     else if (err.code === API_CODES.forbidden) {
       const resource = resourceOf(spec);
       if (!this.refusedResources.has(resource)) this.refusedResources.set(resource, err);
     } else return;
-    for (const w of [...this.waiters]) if (w !== self) w();
+    for (const w of [...this.waiters]) w();
   }
 
   /** One attempt; throws ApiError. */
-  private async once<T>(spec: CallSpec<T>, attempt: number, report: (fb: Feedback) => void, self?: () => void): Promise<CallResult<T>> {
+  private async once<T>(spec: CallSpec<T>, attempt: number, report: (fb: Feedback) => void, sending?: () => void): Promise<CallResult<T>> {
     const refused = this.refusalFor(spec);
     if (refused) {
       report({});
       throw refused;
     }
+    sending?.();
     const base = this.bases[spec.base];
     const path = spec.absolute !== undefined ? this.samePath(base, spec.absolute, spec.route) : `${base.prefix}${spec.path}${buildQuery(spec.query)}`;
     const headers: Record<string, string> = { 'api-key': this.opts.apiKey, accept: 'application/json' };
@@ -348,7 +350,7 @@ export class HttpClient {
     }
     if (!ok) {
       const err = errorForStatus(status, parsed, spec.route, this.redact, hints, retryAfterMs);
-      this.noteRefusal(spec, err, self);
+      this.noteRefusal(spec, err);
       throw err;
     }
     try {
