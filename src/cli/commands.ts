@@ -5,7 +5,7 @@ import { printable } from '../shared/printable.js';
 import { runCommand as runPipelineCommand, type CommandResult } from '../pipeline/runner.js';
 import { formatSummary } from '../pipeline/summary.js';
 import { writeRunReports } from '../report/run-reports.js';
-import type { QueryKind } from '../pipeline/sync.js';
+import { queryKindOf, type QueryKind } from '../pipeline/sync.js';
 import { runSandboxCli } from '../sandbox/cli.js';
 import { runScheduleCli } from '../schedule/command.js';
 import type { JobSpec } from '../schedule/job-loader.js';
@@ -43,7 +43,7 @@ export async function runCommand(args: Parsed): Promise<ExitCode> {
 
   if (command === 'report') return writeReportsAgain(args);
   // commander has checked --kind against its choices already
-  const kind = command === 'query' ? (args.flags.kind as QueryKind) : undefined;
+  const kind = command === 'query' ? queryKindOf(String(args.flags.kind)) : undefined;
   const cfg = loadConfig({ flags: args.flags, command });
   const log = logger();
   log.level = cfg.logLevel;

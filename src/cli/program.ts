@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
-import { QUERY_KINDS } from '../pipeline/sync.js';
+import { QUERY_KIND_ALIASES, QUERY_KINDS } from '../pipeline/sync.js';
 import { SANDBOX_FLAGS } from '../sandbox/cli.js';
 import { SCHEDULE_FLAGS } from '../schedule/command.js';
 import { COMMAND_NEEDS, type ConfiguredCommand } from '../shared/config.js';
@@ -41,7 +41,7 @@ const FLAGS: Record<string, FlagSpec> = {
   force: { flag: '--force', help: 'search documents even if searched within LAWSUIT_FRESHNESS_DAYS (default 1 day)' },
   'skip-transfer': { flag: '--skip-transfer', help: 'leave out the transfer stage; env LAWSUIT_SKIP_TRANSFER' },
   'skip-export': { flag: '--skip-export', help: 'leave out the exports stage; env LAWSUIT_SKIP_EXPORT' },
-  kind: { flag: '--kind <kind>', help: 'which synchronous query', choices: QUERY_KINDS, required: true },
+  kind: { flag: '--kind <kind>', help: 'which synchronous query (true-false is exists: one endpoint)', choices: [...QUERY_KINDS, ...Object.keys(QUERY_KIND_ALIASES)], required: true },
   run: { flag: '--run <id>', help: 'the run to report on (runs.run_id); default the last run' },
 };
 

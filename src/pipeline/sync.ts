@@ -14,6 +14,17 @@ import { searchFor } from './plan.js';
 
 export type QueryKind = 'exists' | 'count' | 'grouped' | 'historical';
 export const QUERY_KINDS: readonly QueryKind[] = ['exists', 'count', 'grouped', 'historical'];
+/**
+ * Other names of a kind. The spec names an existence check and a true/false check among the synchronous
+ * queries but shows one endpoint for both (POST /requests/create, answering has_lawsuits), and the contract
+ * lists both names: `true-false` runs `exists`, into the same table.
+ */
+export const QUERY_KIND_ALIASES: Readonly<Record<string, QueryKind>> = { 'true-false': 'exists' };
+
+/** The kind a name given on the command line stands for, or undefined for an unknown name. */
+export function queryKindOf(name: string): QueryKind | undefined {
+  return (QUERY_KINDS as readonly string[]).includes(name) ? (name as QueryKind) : QUERY_KIND_ALIASES[name];
+}
 
 export interface SyncFailure { line: number; searchType: string; searchKey: string; code: string; reason: string }
 
