@@ -2,6 +2,8 @@
 // instead of being dropped in silence. The payload itself is always kept whole in responses_raw; a problem row
 // says which field of which response did not fit, the value as received, and what the warehouse did.
 
+import { lit } from './schema/sql.js';
+
 export const PROBLEM_CODES = ['missing_key', 'out_of_range', 'not_a_number', 'not_a_date', 'wrong_type', 'too_long', 'not_an_object', 'too_large'] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];
 
@@ -49,10 +51,8 @@ export function isNumeric(v: unknown, literal: string | undefined): boolean {
   return typeof v === 'number' || (literal !== undefined && /^-?\d/.test(literal));
 }
 
-const sqlText = (s: string): string => `'${s.replace(/'/g, "''")}'`;
-
-const date = sqlText('not_a_date');
-const dateDetail = sqlText(PROBLEM_DETAIL.not_a_date);
+const date = lit('not_a_date');
+const dateDetail = lit(PROBLEM_DETAIL.not_a_date);
 const notDate = (value: string) => `${value} IS NOT NULL AND TRY_CAST(${value} AS TIMESTAMPTZ) IS NULL`;
 
 /**
@@ -66,7 +66,7 @@ export const INSERT_LAYER_PROBLEMS_SQL = (() => {
   FROM stg_lawsuits WHERE ${notDate(c)}`);
   parts.push(`SELECT response_id, code, instance, 'amount', amount,
     CASE WHEN TRY_CAST(amount AS DOUBLE) IS NULL THEN 'not_a_number' ELSE 'out_of_range' END,
-    CASE WHEN TRY_CAST(amount AS DOUBLE) IS NULL THEN ${sqlText(PROBLEM_DETAIL.not_a_number)} ELSE ${sqlText(PROBLEM_DETAIL.out_of_range)} END
+    CASE WHEN TRY_CAST(amount AS DOUBLE) IS NULL THEN ${lit(PROBLEM_DETAIL.not_a_number)} ELSE ${lit(PROBLEM_DETAIL.out_of_range)} END
   FROM stg_lawsuits WHERE amount IS NOT NULL AND TRY_CAST(amount AS DECIMAL(18,2)) IS NULL`);
   parts.push(`SELECT l.response_id, s.code, s.instance, 'steps[' || s.step_id || '].step_date', s.step_date, ${date}, ${dateDetail}
   FROM stg_steps s JOIN stg_lawsuits l ON l.code = s.code AND l.instance = s.instance WHERE ${notDate('s.step_date')}`);
