@@ -98,15 +98,12 @@ export interface RequestRow {
   /** The search object as sent (no secrets in it). */
   search?: unknown;
   submitted_at?: Ts;
-  all_pages_count?: number | null;
-  pages_loaded?: number;
-  items_loaded?: number;
   last_polled_at?: Ts;
   error?: string | null;
 }
 
 const REQUEST_COLUMNS = ['search_type', 'search_key', 'on_demand', 'lawsuit_instance', 'status', 'created_at', 'completed_at',
-  'run_id', 'document_line', 'search', 'submitted_at', 'all_pages_count', 'last_polled_at', 'error'] as const;
+  'run_id', 'document_line', 'search', 'submitted_at', 'last_polled_at', 'error'] as const;
 const CASTS: Partial<Record<string, string>> = {
   created_at: '::TIMESTAMPTZ', completed_at: '::TIMESTAMPTZ', submitted_at: '::TIMESTAMPTZ', last_polled_at: '::TIMESTAMPTZ', search: '::JSON',
 };
@@ -121,7 +118,7 @@ export async function upsertRequest(wh: Warehouse, row: RequestRow): Promise<voi
     ON CONFLICT (request_id) DO ${given.length === 0 ? 'NOTHING' : `UPDATE SET ${given.map((c) => `${c} = excluded.${c}`).join(', ')}`}`, params);
 }
 
-/** Updates some fields of a known request (status, completed_at, last_polled_at, error, all_pages_count, ...). */
+/** Updates some fields of a known request (status, completed_at, last_polled_at, error, ...). */
 export async function markRequest(wh: Warehouse, requestId: string, fields: Omit<Partial<RequestRow>, 'request_id'>): Promise<void> {
   const cols = REQUEST_COLUMNS.filter((c) => fields[c] !== undefined);
   if (cols.length === 0) return;

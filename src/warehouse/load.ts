@@ -6,7 +6,7 @@ import {
   DELETE_LAWSUIT_PARTS_SQL, INSERT_HITS_SQL, INSERT_LAWSUIT_PARTS_SQL, INSERT_LAWSUITS_SQL, INSERT_NEW_STEPS_SQL, INSERT_RESPONSE_PARTS_SQL,
   INSERT_REPLACED_LAWSUITS_SQL, INSERT_RESPONSES_SQL, MERGE_STEPS_SQL, REPLACE_LAWSUITS_SQL, TOUCH_LOSERS_SQL, WINNERS_SQL, replaceChildrenSql,
 } from './merge.js';
-import { INSERT_PROBLEMS_SQL, PROBLEM_DETAIL, problemValue, TOO_LONG_KEY_DETAIL } from './problems.js';
+import { INSERT_LAYER_PROBLEMS_SQL, INSERT_PROBLEMS_SQL, PROBLEM_DETAIL, problemValue, TOO_LONG_KEY_DETAIL } from './problems.js';
 import type { FlatLawsuit, HitRow, ProblemRow, RawPartRow, ResponseRow, StepRow } from './rows.js';
 import { resetStaging, stageRows } from './stage.js';
 import { normalizeCnj } from '../spec/identifiers.js';
@@ -165,6 +165,8 @@ async function loadBatch(wh: Warehouse, items: readonly Prepared[], ctx: LoadCon
     if (!hits.has(k)) hits.set(k, { request_id: requestId, code, instance, response_id });
   }
 
+  // Every staging table, the lawsuit ones too though only mergeLayer reads them (and makes them anew): emptied
+  // here, the last batch's last layer no longer sits in memory beside this batch's items.
   await resetStaging(wh);
   await stageRows(wh, 'responses', [...responses.values()]);
   await stageRows(wh, 'hits', [...hits.values()]);
@@ -240,7 +242,7 @@ export function layersOf(flats: readonly FlatLawsuit[]): FlatLawsuit[][] {
 
 const LAWSUIT_STAGING = ['lawsuits', 'parties', 'lawyers', 'steps', 'subjects', 'classifications', 'courts', 'attachments'] as const;
 
-/** One layer's lawsuits (each once) staged and merged into the warehouse. */
+/** One layer's lawsuits (each once) staged and merged into the warehouse; the problems of its casts join the batch's in stg_problems. */
 async function mergeLayer(wh: Warehouse, layer: FlatLawsuit[], counts: LoadCounts): Promise<void> {
   const parts: RawPartRow[] = [];
   const winners = layer.map((w) => {
@@ -280,4 +282,5 @@ async function mergeLayer(wh: Warehouse, layer: FlatLawsuit[], counts: LoadCount
     if (seen.updates || seen.losers) for (const sql of MERGE_STEPS_SQL) await wh.run(sql);
     else await wh.run(INSERT_NEW_STEPS_SQL);
   }
+  await wh.run(INSERT_LAYER_PROBLEMS_SQL);
 }

@@ -5,7 +5,9 @@
 
 import { SCHEMA, tableOf } from './schema/index.js';
 import { ident } from './schema/sql.js';
+import { listFlags } from './schema/staging.js';
 import type { Column, Schema, Table } from './schema/types.js';
+import { stageName } from './stage.js';
 
 const ts = (c: string): string => `TRY_CAST(s.${c} AS TIMESTAMPTZ)`;
 const ver = (a: string, b: string, c: string): string =>
@@ -38,7 +40,7 @@ export function mergeStatements(schema: Schema = SCHEMA) {
   const lawsuits = tableOf('lawsuits', schema);
   const steps = tableOf('steps', schema);
   const children = schema.tables.filter((t) => t.stage?.list);
-  const flags = [...new Set(children.map((t) => t.stage!.list!))];
+  const flags = listFlags(schema);
   const lawsuitCols = loaded(lawsuits);
   const kept = lawsuits.columns.filter((c) => lawsuits.key!.includes(c.name) || c.merge === 'keep' || c.merge === 'first');
   const winnersFrom = 'FROM stg_lawsuits s JOIN stg_win w ON w.code = s.code AND w.instance = s.instance';
@@ -49,7 +51,7 @@ export function mergeStatements(schema: Schema = SCHEMA) {
   const insertNew = (t: Table): string => `
 INSERT INTO ${t.name} (${names(loaded(t))})
 SELECT ${loaded(t).map(valueOf).join(', ')}
-FROM stg_${t.stage!.as} s ANTI JOIN ${t.name} r ON ${keyJoin(t, 'r', 's')}`;
+FROM ${stageName(t.stage!.as)} s ANTI JOIN ${t.name} r ON ${keyJoin(t, 'r', 's')}`;
 
   return {
     /**
@@ -102,7 +104,7 @@ WHERE NOT w.wins AND lawsuits.code = s.code AND lawsuits.instance = s.instance`,
       del: `DELETE FROM ${t.name} USING stg_win w WHERE ${t.name}.code = w.code AND ${t.name}.instance = w.instance AND w.wins AND w.${t.stage!.list}`,
       ins: `INSERT INTO ${t.name} (${names(loaded(t))})
 SELECT ${loaded(t).map(valueOf).join(', ')}
-FROM stg_${t.stage!.as} s JOIN stg_win w ON w.code = s.code AND w.instance = s.instance WHERE w.wins AND w.${t.stage!.list}`,
+FROM ${stageName(t.stage!.as)} s JOIN stg_win w ON w.code = s.code AND w.instance = s.instance WHERE w.wins AND w.${t.stage!.list}`,
     })),
     /**
      * Steps are a union over every payload seen: a document search that omits steps removes none. A winning

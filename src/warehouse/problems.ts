@@ -2,6 +2,8 @@
 // instead of being dropped in silence. The payload itself is always kept whole in responses_raw; a problem row
 // says which field of which response did not fit, the value as received, and what the warehouse did.
 
+import { lit } from './schema/sql.js';
+
 export const PROBLEM_CODES = ['missing_key', 'out_of_range', 'not_a_number', 'not_a_date', 'wrong_type', 'too_long', 'not_an_object', 'too_large'] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];
 
@@ -49,34 +51,31 @@ export function isNumeric(v: unknown, literal: string | undefined): boolean {
   return typeof v === 'number' || (literal !== undefined && /^-?\d/.test(literal));
 }
 
-const sqlText = (s: string): string => `'${s.replace(/'/g, "''")}'`;
+const date = lit('not_a_date');
+const dateDetail = lit(PROBLEM_DETAIL.not_a_date);
+const notDate = (value: string) => `${value} IS NOT NULL AND TRY_CAST(${value} AS TIMESTAMPTZ) IS NULL`;
 
 /**
- * The problems DuckDB's own casts reveal, found in the staged batch (staging keeps timestamps and amounts as
- * the payload's text, and the merges TRY_CAST them): one set-based SELECT of rows shaped like
- * stg_problems (response_id, code, instance, field, value, problem, detail).
+ * The problems DuckDB's own casts reveal in a staged layer of lawsuits (staging keeps timestamps and amounts as
+ * the payload's text, and the merges TRY_CAST them), added to stg_problems. Run for each layer as it is merged:
+ * the next layer replaces stg_lawsuits, stg_steps and stg_attachments (load.ts, mergeLayer).
  */
-export const CAST_PROBLEMS_SQL = (() => {
+export const INSERT_LAYER_PROBLEMS_SQL = (() => {
   const dateCols = ['distribution_date', 'created_at', 'updated_at', 'crawled_at', 'last_step_date'];
-  const notDate = (value: string) => `${value} IS NOT NULL AND TRY_CAST(${value} AS TIMESTAMPTZ) IS NULL`;
-  const date = sqlText('not_a_date');
-  const dateDetail = sqlText(PROBLEM_DETAIL.not_a_date);
   const parts = dateCols.map((c) => `SELECT response_id, code, instance, '${c}' AS field, ${c} AS value, ${date} AS problem, ${dateDetail} AS detail
   FROM stg_lawsuits WHERE ${notDate(c)}`);
   parts.push(`SELECT response_id, code, instance, 'amount', amount,
     CASE WHEN TRY_CAST(amount AS DOUBLE) IS NULL THEN 'not_a_number' ELSE 'out_of_range' END,
-    CASE WHEN TRY_CAST(amount AS DOUBLE) IS NULL THEN ${sqlText(PROBLEM_DETAIL.not_a_number)} ELSE ${sqlText(PROBLEM_DETAIL.out_of_range)} END
+    CASE WHEN TRY_CAST(amount AS DOUBLE) IS NULL THEN ${lit(PROBLEM_DETAIL.not_a_number)} ELSE ${lit(PROBLEM_DETAIL.out_of_range)} END
   FROM stg_lawsuits WHERE amount IS NOT NULL AND TRY_CAST(amount AS DECIMAL(18,2)) IS NULL`);
   parts.push(`SELECT l.response_id, s.code, s.instance, 'steps[' || s.step_id || '].step_date', s.step_date, ${date}, ${dateDetail}
   FROM stg_steps s JOIN stg_lawsuits l ON l.code = s.code AND l.instance = s.instance WHERE ${notDate('s.step_date')}`);
   parts.push(`SELECT l.response_id, a.code, a.instance, 'attachments[' || a.attachment_index || '].attachment_date', a.attachment_date, ${date}, ${dateDetail}
   FROM stg_attachments a JOIN stg_lawsuits l ON l.code = a.code AND l.instance = a.instance WHERE ${notDate('a.attachment_date')}`);
-  parts.push(`SELECT response_id, NULL, NULL, 'created_at (of the response item)', created_at, ${date}, ${dateDetail}
-  FROM stg_responses WHERE ${notDate('created_at')}`);
-  return parts.join('\nUNION ALL\n');
+  return `INSERT INTO stg_problems (response_id, code, instance, field, value, problem, detail)\n${parts.join('\nUNION ALL\n')}`;
 })();
 
-/** Every problem of the batch (flatten's and the casts'), once per (response, field) ever. */
+/** Every problem of the batch (flatten's, its layers' casts and its response items' dates), once per (response, field) ever. */
 export const INSERT_PROBLEMS_SQL = `
 INSERT INTO load_problems (response_id, code, instance, field, value, problem, detail, run_id, detected_at)
 SELECT p.response_id, p.code, p.instance, p.field, p.value, p.problem, p.detail, $1, current_timestamp
@@ -84,7 +83,8 @@ FROM (
   SELECT response_id, code, instance, field, left(value, ${VALUE_MAX + 40}) AS value, problem, detail FROM (
     SELECT response_id, code, instance, field, value, problem, detail FROM stg_problems
     UNION ALL
-    ${CAST_PROBLEMS_SQL}
+    SELECT response_id, NULL, NULL, 'created_at (of the response item)', created_at, ${date}, ${dateDetail}
+    FROM stg_responses WHERE ${notDate('created_at')}
   ) WHERE response_id IS NOT NULL
   QUALIFY row_number() OVER (PARTITION BY response_id, field ORDER BY problem) = 1
 ) p ANTI JOIN load_problems q ON q.response_id = p.response_id AND q.field = p.field`;

@@ -33,7 +33,7 @@ export interface RebuildOptions {
 
 export interface RebuildResult { runs: number; items: number; lawsuits: number; detections: number; interrupted: boolean }
 
-interface RawRow { response_id: string; item: string | null; historical: boolean }
+interface RawRow { response_id: string; item: string | null }
 
 export async function rebuildFromRaw(wh: Warehouse, opts: RebuildOptions = {}): Promise<RebuildResult> {
   const chunk = Math.max(1, opts.chunkItems ?? 500);
@@ -64,10 +64,8 @@ export async function rebuildFromRaw(wh: Warehouse, opts: RebuildOptions = {}): 
     const last = run.last_row === null ? -1 : Number(run.last_row);
     for (let from = run.first_row === null ? 0 : Number(run.first_row); from <= last; from += chunk) {
       if (opts.signal?.aborted) return { ...result, interrupted: true };
-      const rows = await wh.all<RawRow>(`
-        SELECT response_id, item::VARCHAR AS item,
-               coalesce(json_extract_string(item, '$.tags.sync_query') = 'historical', false) AS historical
-        FROM responses_raw WHERE run_id = $1 AND rowid BETWEEN $2 AND $3 ORDER BY rowid`, [run.run_id, from, from + chunk - 1]);
+      const rows = await wh.all<RawRow>(`SELECT response_id, item::VARCHAR AS item FROM responses_raw
+        WHERE run_id = $1 AND rowid BETWEEN $2 AND $3 ORDER BY rowid`, [run.run_id, from, from + chunk - 1]);
       if (rows.length === 0) continue;
       await replay(wh, run.run_id, await withParts(wh, rows));
       result.items += rows.length;
@@ -84,15 +82,18 @@ export async function rebuildFromRaw(wh: Warehouse, opts: RebuildOptions = {}): 
   return result;
 }
 
-/** Items too long for a column are kept in raw_parts (long-values.ts): put them back together, one at a time. */
-async function withParts(wh: Warehouse, rows: readonly RawRow[]): Promise<RawRow[]> {
-  const out: RawRow[] = [];
-  for (const r of rows) {
-    if (r.item !== null) { out.push(r); continue; }
-    const parts = await wh.all<{ text: string }>(`SELECT text FROM raw_parts WHERE owner = 'responses_raw.item' AND response_id = $1 ORDER BY part`, [r.response_id]);
-    out.push({ ...r, item: parts.map((p) => p.text).join('') || null });
-  }
-  return out;
+/**
+ * Items too long for a column are kept in raw_parts (long-values.ts): the chunk's put back together in one
+ * statement, since each statement scans raw_parts whole.
+ */
+async function withParts(wh: Warehouse, rows: readonly RawRow[]): Promise<readonly RawRow[]> {
+  const long = rows.filter((r) => r.item === null).map((r) => r.response_id);
+  if (long.length === 0) return rows;
+  const whole = new Map((await wh.all<{ response_id: string; item: string }>(`
+    SELECT response_id, string_agg(text, '' ORDER BY part) AS item FROM raw_parts
+    WHERE owner = 'responses_raw.item' AND response_id IN (SELECT unnest(from_json($1::JSON, '["VARCHAR"]')))
+    GROUP BY response_id`, [JSON.stringify(long)])).map((p) => [p.response_id, p.item]));
+  return rows.map((r) => (r.item !== null ? r : { ...r, item: whole.get(r.response_id) || null }));
 }
 
 /** One chunk of a run's items, loaded as that run loaded them: consecutive items of one source together. */
@@ -105,12 +106,14 @@ async function replay(wh: Warehouse, runId: string, rows: readonly RawRow[]): Pr
   };
   for (const r of rows) {
     if (r.item === null) continue;
-    if (r.historical !== historical) {
-      await flush();
-      historical = r.historical;
-    }
     // The text is the item as received: the loader keeps it, and slices of it, byte for byte again.
     const item: unknown = JSON.parse(r.item);
+    // An answer of the synchronous historical query, as src/pipeline/sync.ts marks it.
+    const isHistorical = isObj(item) && isObj(item.tags) && item.tags.sync_query === 'historical';
+    if (isHistorical !== historical) {
+      await flush();
+      historical = isHistorical;
+    }
     // An item that is not an object is loaded as the loader takes any item: leniently, into responses_raw only.
     group.push((isObj(item) ? rememberRawText(item, r.item) : item) as ResponseItem);
   }

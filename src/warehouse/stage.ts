@@ -1,4 +1,5 @@
 import type { DuckDBAppender } from '@duckdb/node-api';
+import { ident } from './schema/sql.js';
 import { STAGE_COLUMNS } from './schema/staging.js';
 import type { StageTable, StageType } from './schema/types.js';
 import type { Warehouse } from './warehouse.js';
@@ -18,7 +19,7 @@ export const stageName = (t: StageTable): string => `stg_${t}`;
 export async function resetStaging(wh: Warehouse, tables: readonly StageTable[] = Object.keys(STAGE_COLUMNS) as StageTable[]): Promise<void> {
   for (const t of tables) {
     const cols: ReadonlyArray<readonly [string, string]> = STAGE_COLUMNS[t];
-    await wh.run(`CREATE OR REPLACE TEMP TABLE ${stageName(t)} (${cols.map(([c, ty]) => `"${c}" ${ty}`).join(', ')})`);
+    await wh.run(`CREATE OR REPLACE TEMP TABLE ${stageName(t)} (${cols.map(([c, ty]) => `${ident(c)} ${ty}`).join(', ')})`);
   }
 }
 

@@ -4,6 +4,7 @@
 
 import { EtlError } from '../shared/errors.js';
 import { tableOf } from './schema/index.js';
+import { ident, lit } from './schema/sql.js';
 
 /** What the loader needs from the warehouse; `Warehouse` (warehouse.ts) has exactly this. */
 export interface TransferDb {
@@ -31,9 +32,6 @@ export class TransferLoadError extends EtlError {
   }
 }
 
-const q = (ident: string) => `"${ident.replace(/"/g, '""')}"`;
-const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
-
 /**
  * The DuckDB table function reading a staged file. CSV is read as text so that documents keep leading zeros
  * (the table's types then apply). Its read buffer is 4 MiB instead of 32: on a 300 MB file that is the
@@ -46,11 +44,6 @@ export function readerSql(fileType: string, path: string): string {
   if (fileType === 'json') return `read_json(${lit(path)}, format = 'newline_delimited')`;
   if (fileType === 'parquet') return `read_parquet(${lit(path)})`;
   throw new TransferLoadError('TRANSFER_FILE_SHAPE', `unknown file_type ${JSON.stringify(fileType)} (expected csv, json or parquet)`);
-}
-
-/** The catalog change into the file, out of the WAL. */
-async function commitCatalog(db: TransferDb): Promise<void> {
-  await db.run('CHECKPOINT');
 }
 
 /** Which table a file's rows belong to, from its columns (the provider's names and descriptions are free text). */
@@ -113,17 +106,18 @@ export async function loadTransferFile(db: TransferDb, input: LoadInput): Promis
     if (LINEAGE.includes(c)) continue;
     const want = known.get(c);
     if (!existing.has(c)) added.push([c, src]);
-    targets.push(q(c));
+    targets.push(ident(c));
     // A naive TIMESTAMP from a reader means UTC here (JSON's "…Z" text, parquet's TIMESTAMP_MILLIS).
-    if (want === 'TIMESTAMPTZ' && src === 'TIMESTAMP') exprs.push(`timezone('UTC', ${q(c)})`);
-    else if (want) exprs.push(`CAST(${q(c)} AS ${want})`);
-    else exprs.push(q(c));
+    if (want === 'TIMESTAMPTZ' && src === 'TIMESTAMP') exprs.push(`timezone('UTC', ${ident(c)})`);
+    else if (want) exprs.push(`CAST(${ident(c)} AS ${want})`);
+    else exprs.push(ident(c));
   }
   if (added.length > 0) {
     // Outside the load's transaction, so that the catalog change can be checkpointed before any row arrives; a
     // column added for a file that then fails to load stays empty, which is harmless.
-    for (const [c, ty] of added) await db.run(`ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS ${q(c)} ${ty}`);
-    await commitCatalog(db);
+    for (const [c, ty] of added) await db.run(`ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS ${ident(c)} ${ty}`);
+    // The catalog change into the file, out of the WAL.
+    await db.run('CHECKPOINT');
   }
   try {
     return await db.transaction(async () => {
@@ -134,7 +128,7 @@ export async function loadTransferFile(db: TransferDb, input: LoadInput): Promis
       let rows: number;
       try {
         rows = await db.run(
-          `INSERT INTO ${table} (${[...targets, ...LINEAGE.map(q)].join(', ')}) SELECT ${exprs.join(', ')}, ?, current_timestamp FROM ${reader}`,
+          `INSERT INTO ${table} (${[...targets, ...LINEAGE.map(ident)].join(', ')}) SELECT ${exprs.join(', ')}, ?, current_timestamp FROM ${reader}`,
           [input.meta.transfer_file_id],
         );
       } finally {

@@ -14,10 +14,15 @@ export function stageColumns(schema: Schema = SCHEMA): StageColumns {
     if (out[t.stage.as]) throw new Error(`two tables are staged as stg_${t.stage.as} (src/warehouse/schema/)`);
     out[t.stage.as] = [...t.columns.flatMap((c) => (c.stage ? [[c.name, c.stage] as const] : [])), ...(t.stage.extra ?? [])];
   }
-  const flags = [...new Set(schema.tables.flatMap((t) => (t.stage?.list ? [t.stage.list] : [])))];
+  const flags = listFlags(schema);
   if (!out.lawsuits) throw new Error('no table is staged as stg_lawsuits (src/warehouse/schema/)');
   out.lawsuits.push(...flags.map((f) => [f, 'BOOLEAN'] as const));
   return out as StageColumns;
+}
+
+/** The list flags of the child tables (columns of stg_lawsuits and stg_win), each once, in declaration order. */
+export function listFlags(schema: Schema = SCHEMA): string[] {
+  return [...new Set(schema.tables.flatMap((t) => (t.stage?.list ? [t.stage.list] : [])))];
 }
 
 /** The staging layout of the warehouse's own schema. */
