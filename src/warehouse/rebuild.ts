@@ -83,17 +83,18 @@ export async function rebuildFromRaw(wh: Warehouse, opts: RebuildOptions = {}): 
 }
 
 /**
- * Items too long for a column are kept in raw_parts (long-values.ts): the chunk's put back together in one
- * statement, since each statement scans raw_parts whole.
+ * Items too long for a column are kept in raw_parts (long-values.ts): put them back together, one at a time, in
+ * JavaScript. One string_agg statement for the chunk's long items ran out of DuckDB's 128 MB with 40 items of
+ * 3 MB (its result is held whole, and values that long cannot spill); a statement per item holds one item.
  */
-async function withParts(wh: Warehouse, rows: readonly RawRow[]): Promise<readonly RawRow[]> {
-  const long = rows.filter((r) => r.item === null).map((r) => r.response_id);
-  if (long.length === 0) return rows;
-  const whole = new Map((await wh.all<{ response_id: string; item: string }>(`
-    SELECT response_id, string_agg(text, '' ORDER BY part) AS item FROM raw_parts
-    WHERE owner = 'responses_raw.item' AND response_id IN (SELECT unnest(from_json($1::JSON, '["VARCHAR"]')))
-    GROUP BY response_id`, [JSON.stringify(long)])).map((p) => [p.response_id, p.item]));
-  return rows.map((r) => (r.item !== null ? r : { ...r, item: whole.get(r.response_id) || null }));
+async function withParts(wh: Warehouse, rows: readonly RawRow[]): Promise<RawRow[]> {
+  const out: RawRow[] = [];
+  for (const r of rows) {
+    if (r.item !== null) { out.push(r); continue; }
+    const parts = await wh.all<{ text: string }>(`SELECT text FROM raw_parts WHERE owner = 'responses_raw.item' AND response_id = $1 ORDER BY part`, [r.response_id]);
+    out.push({ ...r, item: parts.map((p) => p.text).join('') || null });
+  }
+  return out;
 }
 
 /** One chunk of a run's items, loaded as that run loaded them: consecutive items of one source together. */

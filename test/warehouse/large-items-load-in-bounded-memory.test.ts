@@ -105,3 +105,24 @@ test('a night of lawsuits carrying 3 MB strings loads page after page, and check
     await wh.close();
   }
 });
+
+test('rebuild puts a night of 3 MB lawsuits back together at 128 MB, as it loaded them', async () => {
+  // One statement gathering a chunk's long items (string_agg) ran out of memory here; one item at a time does not.
+  const { rebuildFromRaw } = await import('../../src/warehouse/rebuild.js');
+  const wh = await open();
+  try {
+    const big = (i: number) => String.fromCharCode(97 + (i % 26)).repeat(3 * 2 ** 20);
+    for (let i = 0; i < 40; i++) await wh.transaction(() => loadResponseItems(wh, page([lawsuitText(i, { content: big(i) })]), { runId: 'run' }));
+    await wh.run(`INSERT INTO runs (run_id, started_at, status) VALUES ('run', current_timestamp, 'ok')`);
+    await wh.checkpoint();
+    // each lawsuit's raw, part by part (v_lawsuit_raw would join every one whole at once)
+    const raws = () => wh.all(`SELECT code, part, md5(text) AS h FROM raw_parts WHERE owner = 'lawsuits.raw' ORDER BY code, part`);
+    const before = await raws();
+    expect(before.length).toBeGreaterThan(40 * 190);
+    expect(await rebuildFromRaw(wh)).toMatchObject({ runs: 1, items: 40, lawsuits: 40 });
+    expect(await counts(wh)).toEqual([{ l: 40, r: 40, s: 120, p: 80 }]);
+    expect(await raws()).toEqual(before);
+  } finally {
+    await wh.close();
+  }
+});
