@@ -90,16 +90,15 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
   // it knows while one is unanswered (sweep/members.ts), so a whole list queued at once would hold it back.
   const submitting = new PQueue({ concurrency: ctx.cfg.maxConcurrency });
 
+  /** Ends the stage (a refusal, a failure reaching past its document): one line, not one per document that met it. */
+  const stopSearching = (e: unknown): void => {
+    if (stop) return;
+    stop = { error: e, reach: reachOf(e, 'stage') === 'run' ? 'run' : 'stage' };
+    ctx.log.error({ code: codeOf(e) }, `searching stopped: ${(e as Error).message}`);
+  };
+
   const fail = (p: PlannedSearch, e: unknown): void => {
-    const reach = reachOf(e, 'item');
-    if (reach !== 'item') {
-      // One line for the whole stage, not one per document that met the same refusal.
-      if (!stop) {
-        stop = { error: e, reach };
-        ctx.log.error({ code: codeOf(e) }, `searching stopped: ${(e as Error).message}`);
-      }
-      return;
-    }
+    if (reachOf(e, 'item') !== 'item') return stopSearching(e);
     counts.failed++;
     const code = codeOf(e);
     failures.push({ what: 'document', where: `line ${p.doc.line} (${p.search.search_type})`, code, reason: (e as Error).message });
@@ -119,17 +118,12 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
       ctx.progress?.('documents', 'tick', 1);
     }, (e) => {
       if (codeOf(e) === 'API_NOT_FOUND') return onLost(req.request_id, (e as Error).message);
-      // A refusal (403, 401) stops the stage or the run through fail(); a stage-wide failure of our own (the
-      // warehouse, the disk) ends the stage as failed.
-      if (p && (reachOf(e, 'item') === 'item' || ruleFor(e).refused)) fail(p, e);
-      else if (ruleFor(e).refused) refusedStage(e);
+      // A refusal (403, 401) stops the stage or the run; a stage-wide failure of our own (the warehouse, the
+      // disk) ends the stage as failed.
+      if (ruleFor(e).refused) stopSearching(e);
+      else if (p && reachOf(e, 'item') === 'item') fail(p, e);
       else unexpected ??= e;
     }));
-  };
-  const refusedStage = (e: unknown): void => {
-    if (stop) return;
-    stop = { error: e, reach: reachOf(e, 'stage') === 'run' ? 'run' : 'stage' };
-    ctx.log.error({ code: codeOf(e) }, `searching stopped: ${(e as Error).message}`);
   };
 
   const sweep = ctx.cfg.responsesStrategy === 'sweep' ? await ResponseSweep.open(ctx, sink, sizer, {
@@ -139,7 +133,7 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
     },
     perRequest: (req) => readAlone(req),
     note: (text) => (night.notes ??= []).push(text),
-    refused: (e) => refusedStage(e),
+    refused: (e) => stopSearching(e),
   }) : undefined;
   if (!sweep) await ResponseSweep.close(ctx, sink, 'the run reads responses per request (LAWSUIT_RESPONSES_STRATEGY)');
   const rejoined = (row: (typeof stored)[number] | undefined): boolean => (row && sweep ? sweep.resume(row) : false);
@@ -230,10 +224,8 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
     counts.polls = stats.calls;
     counts.probes = stats.probes;
   } catch (e) {
-    if (reachOf(e, 'stage') === 'run' && !stop) {
-      stop = { error: e, reach: 'run' };
-      ctx.log.error({ code: codeOf(e) }, `searching stopped: ${(e as Error).message}`);
-    } else unexpected ??= e;
+    if (reachOf(e, 'stage') === 'run' && !stop) stopSearching(e);
+    else unexpected ??= e;
   }
   await submissions;
   // Settling a resubmission may add to `pending`: wait until it stops growing.
