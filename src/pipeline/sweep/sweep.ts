@@ -406,17 +406,8 @@ export class ResponseSweep {
   /** Members leave the sweep for per-request reading, their ledger reset after the sweep's last page of them. */
   private async handOver(ids: readonly string[], why: string): Promise<void> {
     if (ids.length === 0) return;
-    const gone = ids.map((id) => this.members.drop(id)).filter((m): m is Member => m !== undefined);
-    this.ctx.log.info({ requests: gone.length, why }, 'requests leave the responses sweep and will be read per request');
-    const committed = this.sink.add({ items: [], ledger: [{ kind: 'to_per_request', requestIds: gone.map((m) => m.id) }] });
-    this.track(committed);
-    this.figures.handedOver += gone.length;
-    for (const m of gone) {
-      this.handovers.set(m.id, committed.catch(() => undefined));
-      const req = this.finishedRequests.get(m.id);
-      this.finishedRequests.delete(m.id);
-      if (req) this.events.perRequest(req);
-    }
+    const n = this.release(ids);
+    this.ctx.log.info({ requests: n, why }, 'requests leave the responses sweep and will be read per request');
     this.kick();
   }
 
@@ -427,20 +418,27 @@ export class ResponseSweep {
     this.figures.stopped = 1;
     this.ctx.log.warn({ code: status === 'fallback' ? 'SWEEP_UNTRUSTED' : 'SWEEP_COSTLIER' }, `${reason}; reading responses per request for the rest of the night`);
     this.events.note(`responses read per request from ${status === 'fallback' ? 'the start' : 'mid-night'}: ${reason}`);
-    const ids = [...this.members.all()].map((m) => m.id);
-    const committed = this.sink.add({ items: [], ledger: [
-      { kind: 'to_per_request', requestIds: ids },
-      ...(this.sweepId ? [{ kind: 'sweep_status' as const, sweepId: this.sweepId, status, reason: reason.slice(0, 500) }] : []),
-    ] });
+    this.release([...this.members.all()].map((m) => m.id),
+      this.sweepId ? [{ kind: 'sweep_status', sweepId: this.sweepId, status, reason: reason.slice(0, 500) }] : []);
+  }
+
+  /**
+   * Members leave the sweep: their ledger is reset to per-request reading (with `extra` entries, in the same
+   * commit), and those already finished are handed to the stage, to read once that commit is in. Returns how
+   * many left.
+   */
+  private release(ids: readonly string[], extra: readonly ReadEntry[] = []): number {
+    const gone = ids.filter((id) => this.members.drop(id) !== undefined);
+    const committed = this.sink.add({ items: [], ledger: [{ kind: 'to_per_request', requestIds: gone }, ...extra] });
     this.track(committed);
-    this.figures.handedOver += ids.length;
-    for (const id of ids) {
-      this.members.drop(id);
+    this.figures.handedOver += gone.length;
+    for (const id of gone) {
       this.handovers.set(id, committed.catch(() => undefined));
       const req = this.finishedRequests.get(id);
+      this.finishedRequests.delete(id);
       if (req) this.events.perRequest(req);
     }
-    this.finishedRequests.clear();
+    return gone.length;
   }
 
   private params(q: SweepQuery): Record<string, string | number | undefined> {
