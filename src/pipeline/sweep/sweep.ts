@@ -43,7 +43,7 @@ const BLOCKING_MS = 10 * 60_000;
 const RESUME_WITHIN_MS = 60 * 60_000;
 
 export interface SweepFigures {
-  calls: number; pages: number; read: number; skipped: number; ours: number; loaded: number; handedOver: number;
+  calls: number; pages: number; read: number; skipped: number; handedOver: number;
   /** 1 when the sweep stopped for the night (fallback or switch). */
   stopped: number;
 }
@@ -68,17 +68,16 @@ export class ResponseSweep {
   private idlePages = 0;
   private lastUntil = Number.NEGATIVE_INFINITY;
   private readonly completedItems: number[] = [];
-  readonly figures: SweepFigures = { calls: 0, pages: 0, read: 0, skipped: 0, ours: 0, loaded: 0, handedOver: 0, stopped: 0 };
+  readonly figures: SweepFigures = { calls: 0, pages: 0, read: 0, skipped: 0, handedOver: 0, stopped: 0 };
 
   private constructor(
     private readonly ctx: RunContext, private readonly sink: PageSink, private readonly sizer: PageSizer,
     private readonly events: SweepEvents, resumed?: { sweepId: string; cursor: SweepCursor; ours: number },
   ) {
-    this.members = new SweepMembers(resumed?.cursor.high);
+    this.members = new SweepMembers(resumed ? highOf(resumed.cursor) : undefined);
     if (resumed) {
       this.sweepId = resumed.sweepId;
       this.cursor = resumed.cursor;
-      this.members.high = highOf(this.cursor);
     }
     this.verified = (resumed?.ours ?? 0) > 0;
   }
@@ -306,7 +305,6 @@ export class ResponseSweep {
     const skipped = adv.fresh.length - ours.length;
     this.figures.read += adv.fresh.length;
     this.figures.skipped += skipped;
-    this.figures.ours += ours.length;
     this.remainder = adv.end ? 0 : Math.max(0, page.allCount - q.page * q.size);
     this.lastUntil = q.until ?? newest ?? this.lastUntil;
 
@@ -338,10 +336,7 @@ export class ResponseSweep {
     }
     this.track(this.sink.add({ items, ledger }).then(() => {
       for (let i = 0; i < pages; i++) this.ctx.progress?.('pages', 'tick', 1);
-      for (const m of complete) {
-        this.figures.loaded++;
-        this.events.loaded(m.id);
-      }
+      for (const m of complete) this.events.loaded(m.id);
     }));
   }
 
