@@ -2,7 +2,7 @@ import PQueue from 'p-queue';
 import type { RequestObject } from '../../spec/types.js';
 import { EtlError } from '../../shared/errors.js';
 import { codeOf, reachOf, ruleFor, stageStatusFor } from '../../shared/failure-policy.js';
-import { markRequest } from '../../warehouse/ledger.js';
+import { markCompleted, markRequest } from '../../warehouse/ledger.js';
 import { collectRequest } from '../collect.js';
 import type { RunContext } from '../context.js';
 import { PageSink } from '../page-sink.js';
@@ -105,12 +105,16 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
     ctx.log.error({ line: p.doc.line, search_type: p.search.search_type, code }, `search failed: ${(e as Error).message}`);
   };
 
-  /** Reads a finished request on its own (once any hand-over from the sweep is in the ledger). */
-  const readAlone = (req: RequestObject): void => {
+  /**
+   * Reads a finished request on its own (once any hand-over from the sweep is in the ledger), recording it
+   * completed first unless `recorded`: a member the sweep hands over was recorded when the sweep saw it finish.
+   */
+  const readAlone = (req: RequestObject, recorded = false): void => {
     const p = owner.get(req.request_id);
     counts.per_request++;
     pending.push(readers.add(async () => {
       await sweep?.ready(req.request_id);
+      if (!recorded) await markCompleted(ctx.wh, req);
       return collectRequest(ctx, req, sink, sizer);
     }).then((c) => {
       counts.completed++;
@@ -131,7 +135,7 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
       counts.completed++;
       ctx.progress?.('documents', 'tick', 1);
     },
-    perRequest: (req) => readAlone(req),
+    perRequest: (req) => readAlone(req, true),
     note: (text) => (night.notes ??= []).push(text),
     refused: (e) => stopSearching(e),
   }) : undefined;

@@ -2,7 +2,7 @@ import type { RequestObject, ResponseItem } from '../../spec/types.js';
 import type { SweepParams } from '../../shared/config.js';
 import { failpoint } from '../../shared/failpoint.js';
 import { codeOf, reachOf, ruleFor } from '../../shared/failure-policy.js';
-import { markRequest } from '../../warehouse/ledger.js';
+import { markCompleted } from '../../warehouse/ledger.js';
 import { activeSweep, assignStrategy, openSweep, type ReadEntry } from '../../warehouse/read-ledger.js';
 import type { RunContext } from '../context.js';
 import type { PageSink } from '../page-sink.js';
@@ -29,7 +29,7 @@ import { untrustedPage } from './verify.js';
 export interface SweepEvents {
   /** A member is fully loaded. */
   loaded(requestId: string): void;
-  /** A finished request the sweep no longer reads: read it per request (after `ready`). */
+  /** A finished request the sweep no longer reads (already recorded completed): read it per request (after `ready`). */
   perRequest(req: RequestObject): void;
   /** Something the operator should know: the night's reading changed strategy. */
   note(text: string): void;
@@ -152,9 +152,7 @@ export class ResponseSweep {
     if (!this.members.has(req.request_id)) return;
     this.members.finished(req.request_id, timeOf(req.updated_at));
     this.finishedRequests.set(req.request_id, req);
-    this.track(this.ctx.wh.transaction(() => markRequest(this.ctx.wh, req.request_id, {
-      status: req.status, completed_at: req.updated_at ?? new Date().toISOString(), last_polled_at: new Date(),
-    })));
+    this.track(markCompleted(this.ctx.wh, req));
     this.kick();
   }
 
