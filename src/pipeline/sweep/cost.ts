@@ -31,7 +31,7 @@ export function perRequestCalls(t: SweepTally, pageSize: number): number {
 }
 
 /** The share of the responses read that were someone else's. */
-export function foreignShare(t: SweepTally): number {
+export function foreignShare(t: Pick<SweepTally, 'skipped' | 'read'>): number {
   return t.read === 0 ? 0 : t.skipped / t.read;
 }
 

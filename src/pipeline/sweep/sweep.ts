@@ -316,8 +316,8 @@ export class ResponseSweep {
       kind: 'sweep', sweepId: this.sweepId!, cursor: this.cursor, read: adv.fresh.length, skipped, pages: 1,
       ours: [...perMember].map(([requestId, n]) => ({ requestId, items: n })), complete: complete.map((m) => m.id),
     }], complete, 1);
-    if (sweepCostlier(this.tally(), this.ctx.cfg.pageSize)) {
-      const t = this.tally();
+    const t = this.tally();
+    if (sweepCostlier(t, this.ctx.cfg.pageSize)) {
       await this.stop('switched', `responses of other requests on the key (${Math.round(t.foreignShare * 100)}% of those read) made the sweep costlier `
         + `than per-request reading (${t.calls} calls against ${perRequestCalls(t, this.ctx.cfg.pageSize)})`);
       return false;
@@ -384,7 +384,7 @@ export class ResponseSweep {
     const fresh = this.members.finishedBetween(this.lastUntil, until ?? Number.POSITIVE_INFINITY);
     if (fresh === 0) return false;
     const perMember = this.completedItems.length === 0 ? size / 4 : median(this.completedItems);
-    const ours = 1 - foreignShare(this.tally());
+    const ours = 1 - foreignShare(this.figures);
     return this.remainder + (perMember * fresh) / Math.max(0.05, ours) >= size;
   }
 
