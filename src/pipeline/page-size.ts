@@ -14,6 +14,13 @@ export interface PageSizerOptions {
   targetBytes: number;
 }
 
+/** Characters of the items' text, as received (2 KB for an item built here, whose text was never measured). */
+export function itemsBytes(items: readonly unknown[]): number {
+  let bytes = 0;
+  for (const it of items) bytes += itemBytes(it) ?? 2_048;
+  return bytes;
+}
+
 export class PageSizer {
   private current: number;
 
@@ -32,9 +39,7 @@ export class PageSizer {
    */
   measured(items: readonly unknown[]): void {
     if (items.length === 0) return;
-    let bytes = 0;
-    for (const it of items) bytes += itemBytes(it) ?? 2_048;
-    const fits = Math.max(1, Math.floor(this.opts.targetBytes / (bytes / items.length)));
+    const fits = Math.max(1, Math.floor(this.opts.targetBytes / (itemsBytes(items) / items.length)));
     this.current = Math.max(1, Math.min(this.opts.max, fits, this.current * 2));
   }
 
