@@ -65,7 +65,6 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
   };
   const failures: ItemFailure[] = [];
 
-  const createdAt = new Map(stored.map((r) => [r.request_id, r.created_at?.getTime() ?? Date.now()]));
   const storedRow = new Map(stored.map((r) => [r.request_id, r]));
   const waiting = new Map<string, Waiting>();
   const owner = new Map<string, PlannedSearch>();
@@ -75,10 +74,14 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
   /** What ended the stage for everyone: the resource (403) or the key (401) refused, or an unexpected error. */
   let stop: { error: unknown; reach: 'stage' | 'run' } | undefined;
   let unexpected: unknown;
-  const known = new Set<string>(createdAt.keys());
+  const known = new Set<string>(storedRow.keys());
   const resubmits = new Map<string, number>();
   const lostOnce = new Set<string>();
   const pending: Array<Promise<void>> = [];
+  // Settling a resubmission may add to `pending`: wait until it stops growing.
+  const settlePending = async (): Promise<void> => {
+    for (let n = 0; n !== pending.length;) { n = pending.length; await Promise.all(pending); }
+  };
   let resubmitting = 0;
   const sink = new PageSink(ctx.wh, { runId: ctx.runId, onCommit: (c) => { counts.load_problems += c.problems; } });
   // Every request being read holds a page in memory while the warehouse catches up; reading a few at a time
@@ -144,7 +147,7 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
   const orphans: string[] = [];
   for (const r of plan.resume) {
     const row = storedRow.get(r.requestId);
-    waiting.set(r.requestId, { requestId: r.requestId, createdAt: createdAt.get(r.requestId) ?? Date.now(), resumed: true });
+    waiting.set(r.requestId, { requestId: r.requestId, createdAt: row?.created_at?.getTime() ?? Date.now(), resumed: true });
     owner.set(r.requestId, r);
     // A request a sweep had, which does not rejoin this one, is read per request from its first response.
     if (!rejoined(row) && row?.strategy === 'sweep') orphans.push(r.requestId);
@@ -232,8 +235,7 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
     else unexpected ??= e;
   }
   await submissions;
-  // Settling a resubmission may add to `pending`: wait until it stops growing.
-  for (let n = 0; n !== pending.length;) { n = pending.length; await Promise.all(pending); }
+  await settlePending();
   if (sweep) {
     // What the sweep has not read yet is read now, but for SIGTERM and a stopped stage: then its cursor waits
     // in the ledger. Requests still running leave it for per-request reading (outstanding for the next run).
@@ -242,7 +244,7 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
     } catch (e) {
       unexpected ??= e;
     }
-    for (let n = 0; n !== pending.length;) { n = pending.length; await Promise.all(pending); }
+    await settlePending();
     const f = sweep.figures;
     Object.assign(counts, {
       sweep_pages: f.pages, sweep_calls: f.calls, sweep_responses: f.read, sweep_skipped: f.skipped, handed_over: f.handedOver, sweep_stopped: f.stopped,
