@@ -1,4 +1,4 @@
-import type { HttpClient } from './http.js';
+import type { HttpClient, Query } from './http.js';
 import { readEnvelope, walkPages, type Page } from './paginate.js';
 import { objectMembers, pageDataElements, rawTextOf, rememberRawText } from '../shared/raw-json.js';
 import type { ResponseItem } from '../spec/types.js';
@@ -59,27 +59,16 @@ export class ResponsesResource {
   constructor(private readonly http: HttpClient) {}
 
   /** One page. `opts.next` is a links.next address given by the service, followed instead of `q`. */
-  async list(q: ResponsesQuery = {}, opts: { priority?: number; next?: string } = {}): Promise<Page<ResponseItem>> {
-    const res = await this.http.call({
-      base: 'requests', method: 'GET', path: '/responses', absolute: opts.next, route: 'GET /responses',
-      query: { ...q }, priority: opts.priority,
-      parse: (b) => readEnvelope(b, parseResponseItem),
-      parseText: parseResponsesPage,
-    });
-    return res.body;
+  list(q: ResponsesQuery = {}, opts: { priority?: number; next?: string } = {}): Promise<Page<ResponseItem>> {
+    return this.page({ ...q }, opts);
   }
 
   /**
    * One page of the responses of every request of the key (no `request_id`), with filters whose names are the
    * caller's (the spec gives them by meaning only: configuration, README "Spec gaps").
    */
-  async listAcross(query: Record<string, string | number | undefined>, opts: { priority?: number } = {}): Promise<Page<ResponseItem>> {
-    const res = await this.http.call({
-      base: 'requests', method: 'GET', path: '/responses', route: 'GET /responses', query: { ...query }, priority: opts.priority,
-      parse: (b) => readEnvelope(b, parseResponseItem),
-      parseText: parseResponsesPage,
-    });
-    return res.body;
+  listAcross(query: Record<string, string | number | undefined>, opts: { priority?: number } = {}): Promise<Page<ResponseItem>> {
+    return this.page(query, opts);
   }
 
   /**
@@ -92,5 +81,16 @@ export class ResponsesResource {
       (c) => this.list({ request_id: requestId, page: c.page, page_size: pageSize, order: 'asc' }, { priority: opts.priority, next: c.next }),
       { startPage: opts.startPage },
     );
+  }
+
+  /** One page of GET /responses; list() keeps the spec's filter names checked, listAcross() takes any. */
+  private async page(query: Query, opts: { priority?: number; next?: string }): Promise<Page<ResponseItem>> {
+    const res = await this.http.call({
+      base: 'requests', method: 'GET', path: '/responses', absolute: opts.next, route: 'GET /responses',
+      query, priority: opts.priority,
+      parse: (b) => readEnvelope(b, parseResponseItem),
+      parseText: parseResponsesPage,
+    });
+    return res.body;
   }
 }

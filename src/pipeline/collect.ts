@@ -1,6 +1,5 @@
 import type { RequestObject } from '../spec/types.js';
 import { codeOf } from '../shared/failure-policy.js';
-import { markRequest } from '../warehouse/ledger.js';
 import type { RunContext } from './context.js';
 import type { PageSink } from './page-sink.js';
 import type { PageSizer } from './page-size.js';
@@ -13,6 +12,9 @@ import type { PageSizer } from './page-size.js';
 // items (page-size.ts), and page p of size s holds items (p-1)·s .. p·s-1 of the request, so reading on from
 // offset k asks for the page holding item k and drops the items before it. A completed request's responses
 // no longer change, so offsets are stable. A page refused as too large is asked for again one item at a time.
+//
+// The caller has recorded the request completed (markCompleted) first: the search stage when it reads the
+// request, or the sweep when it saw the request finish, before handing it over.
 
 export interface Collected { requestId: string; pages: number }
 
@@ -24,9 +26,6 @@ export const MAX_ITEMS_PER_REQUEST = 1_000_000;
 
 export async function collectRequest(ctx: RunContext, req: RequestObject, sink: PageSink, sizer: PageSizer): Promise<Collected> {
   const requestId = req.request_id;
-  await ctx.wh.transaction(() => markRequest(ctx.wh, requestId, {
-    status: req.status, completed_at: req.updated_at ?? new Date().toISOString(), last_polled_at: new Date(),
-  }));
   const [stored] = await ctx.wh.all<{ items_loaded: number; loaded_at: Date | null }>(
     'SELECT items_loaded, loaded_at FROM requests WHERE request_id = $1', [requestId]);
   if (stored?.loaded_at) return { requestId, pages: 0 };

@@ -1,8 +1,9 @@
 import type { ResponseItem } from '../spec/types.js';
-import { itemBytes, loadResponseItems, type LoadCounts } from '../warehouse/load.js';
+import { loadResponseItems, type LoadCounts } from '../warehouse/load.js';
 import { recordReads, type ReadEntry } from '../warehouse/read-ledger.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { failpoint } from '../shared/failpoint.js';
+import { itemsBytes } from './page-size.js';
 
 // Group commit for response pages. A load transaction has a fixed cost (staging, merges) that dwarfs one
 // small page, so pages that arrive while a transaction runs wait and go together into the next one, with
@@ -50,7 +51,7 @@ export class PageSink {
   /** Resolves once the page is committed (with the counts of the whole batch it went in). */
   async add(page: PendingPage): Promise<LoadCounts> {
     await this.room();
-    const bytes = pageBytes(page);
+    const bytes = itemsBytes(page.items);
     const done = new Promise<LoadCounts>((resolve, reject) => this.buffer.push({ page, bytes, resolve, reject }));
     this.buffered += page.items.length;
     this.bufferedBytes += bytes;
@@ -90,9 +91,4 @@ export class PageSink {
       for (const r of this.space.splice(0)) r();
     }
   }
-}
-
-/** A page's text in characters: what it holds in memory until committed (2 KB an item built here, unmeasured). */
-function pageBytes(page: PendingPage): number {
-  return page.items.reduce((n: number, it) => n + (itemBytes(it) ?? 2_048), 0);
 }

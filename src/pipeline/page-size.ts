@@ -14,9 +14,14 @@ export interface PageSizerOptions {
   targetBytes: number;
 }
 
+/** Characters of the items' text, as received (2 KB for an item built here, whose text was never measured). */
+export function itemsBytes(items: readonly unknown[]): number {
+  let bytes = 0;
+  for (const it of items) bytes += itemBytes(it) ?? 2_048;
+  return bytes;
+}
+
 export class PageSizer {
-  /** Bytes per item of the last page read (undefined: nothing read yet). */
-  private perItem: number | undefined;
   private current: number;
 
   constructor(private readonly opts: PageSizerOptions) {
@@ -34,10 +39,7 @@ export class PageSizer {
    */
   measured(items: readonly unknown[]): void {
     if (items.length === 0) return;
-    let bytes = 0;
-    for (const it of items) bytes += itemBytes(it) ?? 2_048;
-    this.perItem = bytes / items.length;
-    const fits = Math.max(1, Math.floor(this.opts.targetBytes / this.perItem));
+    const fits = Math.max(1, Math.floor(this.opts.targetBytes / (itemsBytes(items) / items.length)));
     this.current = Math.max(1, Math.min(this.opts.max, fits, this.current * 2));
   }
 
@@ -48,10 +50,5 @@ export class PageSizer {
   refused(size: number): boolean {
     this.current = 1;
     return size > 1;
-  }
-
-  /** Bytes per item last seen, for the log. */
-  bytesPerItem(): number | undefined {
-    return this.perItem === undefined ? undefined : Math.round(this.perItem);
   }
 }

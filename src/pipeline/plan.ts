@@ -1,5 +1,6 @@
 import type { Search } from '../spec/types.js';
 import type { DocumentSpec } from '../input/documents.js';
+import { pagesFor } from './sweep/cost.js';
 
 /** What the ledger already knows about a document's search, looked up before planning. */
 export interface DocumentHistory {
@@ -75,8 +76,8 @@ export function planRun(docs: DocumentSpec[], history: Map<string, DocumentHisto
   const reading = [...plan.submit, ...plan.resume].map((p) => history.get(p.searchHash)?.lastResponses ?? 0);
   const requests = reading.length;
   const pages = opts.strategy === 'sweep'
-    ? Math.max(1, Math.ceil(reading.reduce((a, b) => a + b, 0) / opts.pageSize))
-    : reading.reduce((n, items) => n + Math.max(1, Math.ceil(items / opts.pageSize)), 0);
+    ? pagesFor(reading.reduce((a, b) => a + b, 0), opts.pageSize)
+    : reading.reduce((n, items) => n + pagesFor(items, opts.pageSize), 0);
   plan.expectedCalls = requests === 0 ? 0 : plan.submit.length + Math.ceil(requests / 100) + pages;
   return plan;
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { RequestObject } from '../spec/types.js';
 import { appendRows } from './stage.js';
 import type { Warehouse } from './warehouse.js';
 
@@ -125,6 +126,13 @@ export async function markRequest(wh: Warehouse, requestId: string, fields: Omit
   const values = cols.map((c) => (c === 'search' && fields.search !== null ? JSON.stringify(fields.search) : fields[c]));
   await wh.run(`UPDATE requests SET ${cols.map((c, i) => `${c} = $${i + 2}${CASTS[c] ?? ''}`).join(', ')} WHERE request_id = $1`,
     [requestId, ...values]);
+}
+
+/** Records a request seen completed: its status, and when (the provider's updated_at, else now). */
+export async function markCompleted(wh: Warehouse, req: Pick<RequestObject, 'request_id' | 'status' | 'updated_at'>): Promise<void> {
+  await wh.transaction(() => markRequest(wh, req.request_id, {
+    status: req.status, completed_at: req.updated_at ?? new Date().toISOString(), last_polled_at: new Date(),
+  }));
 }
 
 export interface Rejection { line: number; value: string | null; reason: string }

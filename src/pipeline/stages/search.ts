@@ -2,7 +2,7 @@ import PQueue from 'p-queue';
 import type { RequestObject } from '../../spec/types.js';
 import { EtlError } from '../../shared/errors.js';
 import { codeOf, reachOf, ruleFor, stageStatusFor } from '../../shared/failure-policy.js';
-import { markRequest } from '../../warehouse/ledger.js';
+import { markCompleted, markRequest } from '../../warehouse/ledger.js';
 import { collectRequest } from '../collect.js';
 import type { RunContext } from '../context.js';
 import { PageSink } from '../page-sink.js';
@@ -65,7 +65,6 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
   };
   const failures: ItemFailure[] = [];
 
-  const createdAt = new Map(stored.map((r) => [r.request_id, r.created_at?.getTime() ?? Date.now()]));
   const storedRow = new Map(stored.map((r) => [r.request_id, r]));
   const waiting = new Map<string, Waiting>();
   const owner = new Map<string, PlannedSearch>();
@@ -75,10 +74,14 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
   /** What ended the stage for everyone: the resource (403) or the key (401) refused, or an unexpected error. */
   let stop: { error: unknown; reach: 'stage' | 'run' } | undefined;
   let unexpected: unknown;
-  const known = new Set<string>(createdAt.keys());
+  const known = new Set<string>(storedRow.keys());
   const resubmits = new Map<string, number>();
   const lostOnce = new Set<string>();
   const pending: Array<Promise<void>> = [];
+  // Settling a resubmission may add to `pending`: wait until it stops growing.
+  const settlePending = async (): Promise<void> => {
+    for (let n = 0; n !== pending.length;) { n = pending.length; await Promise.all(pending); }
+  };
   let resubmitting = 0;
   const sink = new PageSink(ctx.wh, { runId: ctx.runId, onCommit: (c) => { counts.load_problems += c.problems; } });
   // Every request being read holds a page in memory while the warehouse catches up; reading a few at a time
@@ -90,28 +93,31 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
   // it knows while one is unanswered (sweep/members.ts), so a whole list queued at once would hold it back.
   const submitting = new PQueue({ concurrency: ctx.cfg.maxConcurrency });
 
+  /** Ends the stage (a refusal, a failure reaching past its document): one line, not one per document that met it. */
+  const stopSearching = (e: unknown): void => {
+    if (stop) return;
+    stop = { error: e, reach: reachOf(e, 'stage') === 'run' ? 'run' : 'stage' };
+    ctx.log.error({ code: codeOf(e) }, `searching stopped: ${(e as Error).message}`);
+  };
+
   const fail = (p: PlannedSearch, e: unknown): void => {
-    const reach = reachOf(e, 'item');
-    if (reach !== 'item') {
-      // One line for the whole stage, not one per document that met the same refusal.
-      if (!stop) {
-        stop = { error: e, reach };
-        ctx.log.error({ code: codeOf(e) }, `searching stopped: ${(e as Error).message}`);
-      }
-      return;
-    }
+    if (reachOf(e, 'item') !== 'item') return stopSearching(e);
     counts.failed++;
     const code = codeOf(e);
     failures.push({ what: 'document', where: `line ${p.doc.line} (${p.search.search_type})`, code, reason: (e as Error).message });
     ctx.log.error({ line: p.doc.line, search_type: p.search.search_type, code }, `search failed: ${(e as Error).message}`);
   };
 
-  /** Reads a finished request on its own (once any hand-over from the sweep is in the ledger). */
-  const readAlone = (req: RequestObject): void => {
+  /**
+   * Reads a finished request on its own (once any hand-over from the sweep is in the ledger), recording it
+   * completed first unless `recorded`: a member the sweep hands over was recorded when the sweep saw it finish.
+   */
+  const readAlone = (req: RequestObject, recorded = false): void => {
     const p = owner.get(req.request_id);
     counts.per_request++;
     pending.push(readers.add(async () => {
       await sweep?.ready(req.request_id);
+      if (!recorded) await markCompleted(ctx.wh, req);
       return collectRequest(ctx, req, sink, sizer);
     }).then((c) => {
       counts.completed++;
@@ -119,17 +125,12 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
       ctx.progress?.('documents', 'tick', 1);
     }, (e) => {
       if (codeOf(e) === 'API_NOT_FOUND') return onLost(req.request_id, (e as Error).message);
-      // A refusal (403, 401) stops the stage or the run through fail(); a stage-wide failure of our own (the
-      // warehouse, the disk) ends the stage as failed.
-      if (p && (reachOf(e, 'item') === 'item' || ruleFor(e).refused)) fail(p, e);
-      else if (ruleFor(e).refused) refusedStage(e);
+      // A refusal (403, 401) stops the stage or the run; a stage-wide failure of our own (the warehouse, the
+      // disk) ends the stage as failed.
+      if (ruleFor(e).refused) stopSearching(e);
+      else if (p && reachOf(e, 'item') === 'item') fail(p, e);
       else unexpected ??= e;
     }));
-  };
-  const refusedStage = (e: unknown): void => {
-    if (stop) return;
-    stop = { error: e, reach: reachOf(e, 'stage') === 'run' ? 'run' : 'stage' };
-    ctx.log.error({ code: codeOf(e) }, `searching stopped: ${(e as Error).message}`);
   };
 
   const sweep = ctx.cfg.responsesStrategy === 'sweep' ? await ResponseSweep.open(ctx, sink, sizer, {
@@ -137,16 +138,16 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
       counts.completed++;
       ctx.progress?.('documents', 'tick', 1);
     },
-    perRequest: (req) => readAlone(req),
+    perRequest: (req) => readAlone(req, true),
     note: (text) => (night.notes ??= []).push(text),
-    refused: (e) => refusedStage(e),
+    refused: (e) => stopSearching(e),
   }) : undefined;
   if (!sweep) await ResponseSweep.close(ctx, sink, 'the run reads responses per request (LAWSUIT_RESPONSES_STRATEGY)');
   const rejoined = (row: (typeof stored)[number] | undefined): boolean => (row && sweep ? sweep.resume(row) : false);
   const orphans: string[] = [];
   for (const r of plan.resume) {
     const row = storedRow.get(r.requestId);
-    waiting.set(r.requestId, { requestId: r.requestId, createdAt: createdAt.get(r.requestId) ?? Date.now(), resumed: true });
+    waiting.set(r.requestId, { requestId: r.requestId, createdAt: row?.created_at?.getTime() ?? Date.now(), resumed: true });
     owner.set(r.requestId, r);
     // A request a sweep had, which does not rejoin this one, is read per request from its first response.
     if (!rejoined(row) && row?.strategy === 'sweep') orphans.push(r.requestId);
@@ -230,14 +231,11 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
     counts.polls = stats.calls;
     counts.probes = stats.probes;
   } catch (e) {
-    if (reachOf(e, 'stage') === 'run' && !stop) {
-      stop = { error: e, reach: 'run' };
-      ctx.log.error({ code: codeOf(e) }, `searching stopped: ${(e as Error).message}`);
-    } else unexpected ??= e;
+    if (reachOf(e, 'stage') === 'run' && !stop) stopSearching(e);
+    else unexpected ??= e;
   }
   await submissions;
-  // Settling a resubmission may add to `pending`: wait until it stops growing.
-  for (let n = 0; n !== pending.length;) { n = pending.length; await Promise.all(pending); }
+  await settlePending();
   if (sweep) {
     // What the sweep has not read yet is read now, but for SIGTERM and a stopped stage: then its cursor waits
     // in the ledger. Requests still running leave it for per-request reading (outstanding for the next run).
@@ -246,7 +244,7 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
     } catch (e) {
       unexpected ??= e;
     }
-    for (let n = 0; n !== pending.length;) { n = pending.length; await Promise.all(pending); }
+    await settlePending();
     const f = sweep.figures;
     Object.assign(counts, {
       sweep_pages: f.pages, sweep_calls: f.calls, sweep_responses: f.read, sweep_skipped: f.skipped, handed_over: f.handedOver, sweep_stopped: f.stopped,

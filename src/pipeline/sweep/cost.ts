@@ -22,16 +22,21 @@ const MIN_CALLS = 5;
 /** Slack, in calls, over per-request reading. */
 const SLACK = 2;
 
+/** Pages one listing of `items` responses takes: at least one (an answer of none is still a call). */
+export function pagesFor(items: number, pageSize: number): number {
+  return Math.max(1, Math.ceil(items / pageSize));
+}
+
 /** What per-request reading would have cost for what the sweep has read. */
 export function perRequestCalls(t: SweepTally, pageSize: number): number {
   let n = 0;
-  for (const items of t.completed) n += Math.max(1, Math.ceil(items / pageSize));
+  for (const items of t.completed) n += pagesFor(items, pageSize);
   for (const items of t.partial) n += Math.ceil(items / pageSize);
   return n;
 }
 
 /** The share of the responses read that were someone else's. */
-export function foreignShare(t: SweepTally): number {
+export function foreignShare(t: Pick<SweepTally, 'skipped' | 'read'>): number {
   return t.read === 0 ? 0 : t.skipped / t.read;
 }
 

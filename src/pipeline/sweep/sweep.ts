@@ -2,7 +2,7 @@ import type { RequestObject, ResponseItem } from '../../spec/types.js';
 import type { SweepParams } from '../../shared/config.js';
 import { failpoint } from '../../shared/failpoint.js';
 import { codeOf, reachOf, ruleFor } from '../../shared/failure-policy.js';
-import { markRequest } from '../../warehouse/ledger.js';
+import { markCompleted } from '../../warehouse/ledger.js';
 import { activeSweep, assignStrategy, openSweep, type ReadEntry } from '../../warehouse/read-ledger.js';
 import type { RunContext } from '../context.js';
 import type { PageSink } from '../page-sink.js';
@@ -29,7 +29,7 @@ import { untrustedPage } from './verify.js';
 export interface SweepEvents {
   /** A member is fully loaded. */
   loaded(requestId: string): void;
-  /** A finished request the sweep no longer reads: read it per request (after `ready`). */
+  /** A finished request the sweep no longer reads (already recorded completed): read it per request (after `ready`). */
   perRequest(req: RequestObject): void;
   /** Something the operator should know: the night's reading changed strategy. */
   note(text: string): void;
@@ -43,7 +43,7 @@ const BLOCKING_MS = 10 * 60_000;
 const RESUME_WITHIN_MS = 60 * 60_000;
 
 export interface SweepFigures {
-  calls: number; pages: number; read: number; skipped: number; ours: number; loaded: number; handedOver: number;
+  calls: number; pages: number; read: number; skipped: number; handedOver: number;
   /** 1 when the sweep stopped for the night (fallback or switch). */
   stopped: number;
 }
@@ -68,17 +68,16 @@ export class ResponseSweep {
   private idlePages = 0;
   private lastUntil = Number.NEGATIVE_INFINITY;
   private readonly completedItems: number[] = [];
-  readonly figures: SweepFigures = { calls: 0, pages: 0, read: 0, skipped: 0, ours: 0, loaded: 0, handedOver: 0, stopped: 0 };
+  readonly figures: SweepFigures = { calls: 0, pages: 0, read: 0, skipped: 0, handedOver: 0, stopped: 0 };
 
   private constructor(
     private readonly ctx: RunContext, private readonly sink: PageSink, private readonly sizer: PageSizer,
     private readonly events: SweepEvents, resumed?: { sweepId: string; cursor: SweepCursor; ours: number },
   ) {
-    this.members = new SweepMembers(resumed?.cursor.high);
+    this.members = new SweepMembers(resumed ? highOf(resumed.cursor) : undefined);
     if (resumed) {
       this.sweepId = resumed.sweepId;
       this.cursor = resumed.cursor;
-      this.members.high = highOf(this.cursor);
     }
     this.verified = (resumed?.ours ?? 0) > 0;
   }
@@ -153,9 +152,7 @@ export class ResponseSweep {
     if (!this.members.has(req.request_id)) return;
     this.members.finished(req.request_id, timeOf(req.updated_at));
     this.finishedRequests.set(req.request_id, req);
-    this.track(this.ctx.wh.transaction(() => markRequest(this.ctx.wh, req.request_id, {
-      status: req.status, completed_at: req.updated_at ?? new Date().toISOString(), last_polled_at: new Date(),
-    })));
+    this.track(markCompleted(this.ctx.wh, req));
     this.kick();
   }
 
@@ -306,7 +303,6 @@ export class ResponseSweep {
     const skipped = adv.fresh.length - ours.length;
     this.figures.read += adv.fresh.length;
     this.figures.skipped += skipped;
-    this.figures.ours += ours.length;
     this.remainder = adv.end ? 0 : Math.max(0, page.allCount - q.page * q.size);
     this.lastUntil = q.until ?? newest ?? this.lastUntil;
 
@@ -320,8 +316,8 @@ export class ResponseSweep {
       kind: 'sweep', sweepId: this.sweepId!, cursor: this.cursor, read: adv.fresh.length, skipped, pages: 1,
       ours: [...perMember].map(([requestId, n]) => ({ requestId, items: n })), complete: complete.map((m) => m.id),
     }], complete, 1);
-    if (sweepCostlier(this.tally(), this.ctx.cfg.pageSize)) {
-      const t = this.tally();
+    const t = this.tally();
+    if (sweepCostlier(t, this.ctx.cfg.pageSize)) {
       await this.stop('switched', `responses of other requests on the key (${Math.round(t.foreignShare * 100)}% of those read) made the sweep costlier `
         + `than per-request reading (${t.calls} calls against ${perRequestCalls(t, this.ctx.cfg.pageSize)})`);
       return false;
@@ -338,10 +334,7 @@ export class ResponseSweep {
     }
     this.track(this.sink.add({ items, ledger }).then(() => {
       for (let i = 0; i < pages; i++) this.ctx.progress?.('pages', 'tick', 1);
-      for (const m of complete) {
-        this.figures.loaded++;
-        this.events.loaded(m.id);
-      }
+      for (const m of complete) this.events.loaded(m.id);
     }));
   }
 
@@ -391,7 +384,7 @@ export class ResponseSweep {
     const fresh = this.members.finishedBetween(this.lastUntil, until ?? Number.POSITIVE_INFINITY);
     if (fresh === 0) return false;
     const perMember = this.completedItems.length === 0 ? size / 4 : median(this.completedItems);
-    const ours = 1 - foreignShare(this.tally());
+    const ours = 1 - foreignShare(this.figures);
     return this.remainder + (perMember * fresh) / Math.max(0.05, ours) >= size;
   }
 
@@ -406,17 +399,8 @@ export class ResponseSweep {
   /** Members leave the sweep for per-request reading, their ledger reset after the sweep's last page of them. */
   private async handOver(ids: readonly string[], why: string): Promise<void> {
     if (ids.length === 0) return;
-    const gone = ids.map((id) => this.members.drop(id)).filter((m): m is Member => m !== undefined);
-    this.ctx.log.info({ requests: gone.length, why }, 'requests leave the responses sweep and will be read per request');
-    const committed = this.sink.add({ items: [], ledger: [{ kind: 'to_per_request', requestIds: gone.map((m) => m.id) }] });
-    this.track(committed);
-    this.figures.handedOver += gone.length;
-    for (const m of gone) {
-      this.handovers.set(m.id, committed.catch(() => undefined));
-      const req = this.finishedRequests.get(m.id);
-      this.finishedRequests.delete(m.id);
-      if (req) this.events.perRequest(req);
-    }
+    const n = this.release(ids);
+    this.ctx.log.info({ requests: n, why }, 'requests leave the responses sweep and will be read per request');
     this.kick();
   }
 
@@ -427,20 +411,27 @@ export class ResponseSweep {
     this.figures.stopped = 1;
     this.ctx.log.warn({ code: status === 'fallback' ? 'SWEEP_UNTRUSTED' : 'SWEEP_COSTLIER' }, `${reason}; reading responses per request for the rest of the night`);
     this.events.note(`responses read per request from ${status === 'fallback' ? 'the start' : 'mid-night'}: ${reason}`);
-    const ids = [...this.members.all()].map((m) => m.id);
-    const committed = this.sink.add({ items: [], ledger: [
-      { kind: 'to_per_request', requestIds: ids },
-      ...(this.sweepId ? [{ kind: 'sweep_status' as const, sweepId: this.sweepId, status, reason: reason.slice(0, 500) }] : []),
-    ] });
+    this.release([...this.members.all()].map((m) => m.id),
+      this.sweepId ? [{ kind: 'sweep_status', sweepId: this.sweepId, status, reason: reason.slice(0, 500) }] : []);
+  }
+
+  /**
+   * Members leave the sweep: their ledger is reset to per-request reading (with `extra` entries, in the same
+   * commit), and those already finished are handed to the stage, to read once that commit is in. Returns how
+   * many left.
+   */
+  private release(ids: readonly string[], extra: readonly ReadEntry[] = []): number {
+    const gone = ids.filter((id) => this.members.drop(id) !== undefined);
+    const committed = this.sink.add({ items: [], ledger: [{ kind: 'to_per_request', requestIds: gone }, ...extra] });
     this.track(committed);
-    this.figures.handedOver += ids.length;
-    for (const id of ids) {
-      this.members.drop(id);
+    this.figures.handedOver += gone.length;
+    for (const id of gone) {
       this.handovers.set(id, committed.catch(() => undefined));
       const req = this.finishedRequests.get(id);
+      this.finishedRequests.delete(id);
       if (req) this.events.perRequest(req);
     }
-    this.finishedRequests.clear();
+    return gone.length;
   }
 
   private params(q: SweepQuery): Record<string, string | number | undefined> {
