@@ -50,13 +50,17 @@ describe('the embedded sandbox: a plan without transfer files, a restarted upstr
   });
 
   it('interrupted by SIGTERM and started again on a fresh sandbox: each forgotten request is submitted again once, recorded, and the run ends', async () => {
-    const env = envOf('restart', { LAWSUIT_SANDBOX_COURT_DELAY_MS: '4000', LAWSUIT_SKIP_TRANSFER: 'true', LOG_LEVEL: 'info' });
+    const env = envOf('restart', { LAWSUIT_SANDBOX_COURT_DELAY_MS: '30000', LAWSUIT_SKIP_TRANSFER: 'true', LOG_LEVEL: 'debug' });
     const child = spawn(process.execPath, [CLI, 'run', '--sandbox'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
     child.stderr.on('data', (d) => { err += String(d); });
-    // SIGTERM once the searches are submitted and running (each court takes 4 s to answer)
+    // SIGTERM once searches are submitted and running: a POST /requests answered (the client's debug line), while
+    // no court answers for 30 s. A fixed 4 s from the start was sometimes over before the search began on a
+    // loaded machine, and then nothing was outstanding.
+    const submitted = () => err.includes('"route":"POST /requests","status":200');
     const t0 = Date.now();
-    while (!err.includes('"event":"poll.waiting"') && !err.includes('"label":"documents"') && Date.now() - t0 < 4_000) await new Promise((r) => setTimeout(r, 100));
+    while (!submitted() && Date.now() - t0 < 60_000) await new Promise((r) => setTimeout(r, 50));
+    expect(submitted(), 'a search was submitted').toBe(true);
     child.kill('SIGTERM');
     const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
     expect(code).toBe(4);
