@@ -37,14 +37,21 @@ describe('SIGTERM while every call waits out a long Retry-After', () => {
 
   it('ends within seconds, exit 4, with the summary, the work copy kept', async () => {
     const env = {
-      PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', LAWSUIT_SANDBOX_FAULTS: 'storm=1:120000',
+      PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'debug', LAWSUIT_SANDBOX_FAULTS: 'storm=1:120000',
       LAWSUIT_WAREHOUSE: join(tmp.dir, 'w.duckdb'), LAWSUIT_EXPORT_DIR: join(tmp.dir, 'e'), LAWSUIT_REPORTS_DIR: join(tmp.dir, 'r'),
       LAWSUIT_STAGING_DIR: join(tmp.dir, 's'),
     };
     const child = spawn(process.execPath, [CLI, 'run', '--sandbox'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
+    let err = '';
     child.stdout.on('data', (d) => { out += String(d); });
-    await new Promise((r) => setTimeout(r, 3_000)); // every call answered 429 "retry in 120 s" by now
+    child.stderr.on('data', (d) => { err += String(d); });
+    // once the submissions are answered 429 "retry in 120 s" (the client's debug line), and a moment for the rest:
+    // a fixed wait from the start could end before the search began on a loaded machine
+    const limited = () => err.includes('"route":"POST /requests","status":429');
+    for (const t0 = Date.now(); !limited() && Date.now() - t0 < 60_000;) await new Promise((r) => setTimeout(r, 50));
+    expect(limited(), 'a submission was answered 429').toBe(true);
+    await new Promise((r) => setTimeout(r, 500));
     const t0 = Date.now();
     child.kill('SIGTERM');
     const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
