@@ -3,6 +3,7 @@ import type { DrawChart } from './chart-svg.js';
 import { reportCharts, STATUS_COLOURS, type ChartSpec } from './charts.js';
 import { escapeHtml as e } from './escape-html.js';
 import type { ReportFacts } from './facts.js';
+import { WAREHOUSE_TOTALS } from './warehouse-totals.js';
 
 // The HTML report of a run: one file that any browser opens as it is, offline — inline CSS, the charts as
 // inline SVG drawn on the server, no script and no address to fetch. Its Content-Security-Policy forbids
@@ -85,8 +86,8 @@ command <code>${e(s.command)}</code>, exit ${e(s.exitCode)}, from ${e(s.startedA
   if (s.warehouse) {
     const w = s.warehouse;
     parts.push(`<section id="warehouse">\n<h2>Warehouse</h2>\n${table(['', 'rows'], [
-      ['lawsuits seen in this run', count(w.lawsuitsThisRun)], ['lawsuits', count(w.lawsuits)], ['parties', count(w.parties)],
-      ['lawyers', count(w.lawyers)], ['steps', count(w.steps)], ['raw responses', count(w.responses)]], [1])}\n</section>`);
+      ['lawsuits seen in this run', count(w.lawsuitsThisRun)],
+      ...WAREHOUSE_TOTALS.map((t): Cell[] => [t.label, count(w[t.field])])], [1])}\n</section>`);
   }
   const byRoute = Object.entries(s.api.byRouteStatus ?? s.api.byStatus).sort(([a], [b]) => a.localeCompare(b));
   parts.push(`<section id="api-calls">\n<h2>API calls</h2>\n<p>${e(s.api.calls)} calls, ${e(s.api.retries)} retries.</p>\n${

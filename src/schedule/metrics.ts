@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { RunSummary } from '../pipeline/summary.js';
+import { WAREHOUSE_TOTALS } from '../report/warehouse-totals.js';
 import type { JobSpec } from './job-loader.js';
 import type { JobOutcome, JobState } from './state.js';
 
@@ -127,8 +128,8 @@ export class SchedulerMetrics {
     const w = s.warehouse;
     if (w) {
       if (Number.isFinite(w.lawsuitsThisRun) && w.lawsuitsThisRun >= 0) this.lawsuitsLoaded.inc({ job }, w.lawsuitsThisRun);
-      for (const table of ['lawsuits', 'parties', 'lawyers', 'steps', 'responses'] as const) {
-        if (Number.isFinite(w[table])) this.warehouseRows.set({ table }, w[table]);
+      for (const { field } of WAREHOUSE_TOTALS) {
+        if (Number.isFinite(w[field])) this.warehouseRows.set({ table: field }, w[field]);
       }
     }
     this.lastRunSeries.set(job, series);
