@@ -1,4 +1,4 @@
-import { describeStage, type RunSummary } from '../pipeline/summary.js';
+import { describeStage, stageOf, type RunSummary } from '../pipeline/summary.js';
 import type { DrawChart } from './chart-svg.js';
 import { reportCharts, STATUS_COLOURS, type ChartSpec } from './charts.js';
 import { escapeHtml as e } from './escape-html.js';
@@ -115,7 +115,7 @@ ${parts.filter(Boolean).join('\n')}
 function rejectedSection(s: RunSummary, facts: ReportFacts | undefined): string {
   const head = '<section id="rejected">\n<h2>Rejected lines</h2>';
   if (!facts) {
-    const n = s.stages.find((st) => st.name === 'documents')?.counts.rejected ?? 0;
+    const n = stageOf(s, 'documents')?.counts.rejected ?? 0;
     return `${head}\n<p class="empty">The warehouse could not be read: ${e(n)} rejected lines are in <code>rejected_inputs</code>.</p>\n</section>`;
   }
   const { total, shown } = facts.rejected;
