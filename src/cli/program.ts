@@ -113,14 +113,14 @@ function buildProgram(onParsed: (p: Parsed) => void, out: { text: string }): Com
     .exitOverride()
     .configureOutput({ writeOut: (s) => { out.text += s; }, writeErr: (s) => { out.text += s; } });
   for (const name of COMMAND_NAMES) {
-    const cmd = program.command(name).description(COMMANDS[name].summary).addHelpText('after', footer(name))
-      .showSuggestionAfterError(true).exitOverride().configureOutput({ writeOut: (s) => { out.text += s; }, writeErr: (s) => { out.text += s; } });
+    // command() copies the suggestions, the exit override and the output from the program (copyInheritedSettings)
+    const cmd = program.command(name).description(COMMANDS[name].summary).addHelpText('after', footer(name));
     for (const spec of flagsOf(name)) cmd.addOption(optionOf(spec));
     cmd.action((_opts, c: Command) => {
       const flags: Record<string, string | boolean | undefined> = {};
       for (const o of c.options) {
-        const v = c.getOptionValue(o.attributeName()) as string | boolean | string[] | undefined;
-        if (v !== undefined) flags[o.long!.replace(/^--/, '')] = Array.isArray(v) ? v.join(',') : v;
+        const v = c.getOptionValue(o.attributeName()) as string | boolean | undefined;
+        if (v !== undefined) flags[o.long!.replace(/^--/, '')] = v;
       }
       onParsed({ command: name, flags, rest: [] });
     });
