@@ -1,11 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { query, scratch } from '../support/pipeline.js';
-import { apiEnv, CLI, counters, runCli, sandboxProcess, type SandboxProcess } from '../support/cli.js';
-
-import { cpfs } from '../support/documents.js';
+import { scratch } from '../support/pipeline.js';
+import { CLI, runCli } from '../support/cli.js';
 
 // What needs a key, a documents list, or nothing at all; what cannot be written is found at start.
 
