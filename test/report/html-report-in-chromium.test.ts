@@ -4,8 +4,7 @@ import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
-import { Warehouse } from '../../src/warehouse/warehouse.js';
-import { scratch } from '../support/pipeline.js';
+import { query, scratch } from '../support/pipeline.js';
 
 // The HTML report written by `lawsuit-etl run --sandbox` (the compiled CLI, as `npm start` runs it), opened in
 // a real headless Chromium: no console error, no request but the file itself, every chart drawn with a size,
@@ -36,8 +35,7 @@ describe('the HTML report of npm start, in a real browser', () => {
     const [html] = readdirSync(env.LAWSUIT_REPORTS_DIR).filter((f) => f.endsWith('.html'));
     expect(html).toBeDefined();
     const file = join(env.LAWSUIT_REPORTS_DIR, html);
-    const wh = await Warehouse.open(env.LAWSUIT_WAREHOUSE, { readOnly: true });
-    const rejected = await wh.all<{ line: number; reason: string }>('SELECT line, reason FROM rejected_inputs ORDER BY line').finally(() => wh.close());
+    const rejected = await query<{ line: number; reason: string }>(env.LAWSUIT_WAREHOUSE, 'SELECT line, reason FROM rejected_inputs ORDER BY line');
     expect(rejected.length).toBeGreaterThan(0);
 
     const context = await chromium.launchPersistentContext(join(tmp.dir, 'chromium-profile'), {
