@@ -50,10 +50,7 @@ describe('rebuild from responses_raw', () => {
     expect(before.change_detections).toHaveLength(2);
     const size = statSync(path).size;
     const nowhere = 'http://127.0.0.1:9';
-    const env = {
-      PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', LAWSUIT_WAREHOUSE: path, LAWSUIT_REPORTS_DIR: join(tmp.dir, 'reports'),
-      LAWSUIT_API_KEY: 'unused', LAWSUIT_REQUESTS_URL: nowhere, LAWSUIT_TRACKING_URL: nowhere, LAWSUIT_LAWSUITS_URL: nowhere, LAWSUIT_TRANSFER_URL: nowhere,
-    };
+    const env = apiEnv(nowhere, { LAWSUIT_WAREHOUSE: path, LAWSUIT_REPORTS_DIR: join(tmp.dir, 'reports') });
     const res = runCli(['rebuild'], env);
     expect(res.status, res.stdout + res.stderr).toBe(0);
     expect(res.stdout).toMatch(/rebuild\s+ok\s+\d+ response items of 2 runs replayed/);
