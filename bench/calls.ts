@@ -1,5 +1,6 @@
 import { Warehouse } from '../src/warehouse/warehouse.js';
 import { pipelineRun } from './pipeline-run.js';
+import { round } from './round.js';
 
 // Calls per document against the floor. A night is bounded by the key's rate limit (180 calls a minute, some
 // 259,200 a day), not by CPU, so every call spent is a document not searched. The floor of a night is one
@@ -52,7 +53,6 @@ export async function callsRun(mix: string, csv: string, strategy: 'sweep' | 'pe
   const submissions = i.byRoute['POST /requests'] ?? 0;
   const polls = (i.byRoute['GET /requests'] ?? 0) + (i.byRoute['GET /requests/:id'] ?? 0);
   const floor = submissions + Math.ceil(i.responses / 100) + polls;
-  const round = (x: number, d = 3) => Math.round(x * 10 ** d) / 10 ** d;
   return {
     mix, strategy, exitCode: r.exitCode, documents: i.documents, calls: i.calls, submissions, polls,
     listingCalls: i.byRoute['GET /responses'] ?? 0, responses: i.responses, floor,

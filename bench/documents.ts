@@ -1,10 +1,18 @@
 import { cpfCheckDigits } from '../src/sandbox/check-digits.js';
 import type { Sandbox } from '../src/sandbox/server.js';
 
+type Doc = { search_key: string; search_type: string };
+
+/** The documents list's CSV text of `rows`, a key quoted when CSV needs it. */
+function csvOf(rows: readonly Doc[]): string {
+  const key = (k: string) => (/[",\r\n]/.test(k) ? `"${k.replace(/"/g, '""')}"` : k);
+  return ['search_key,search_type', ...rows.map((d) => `${key(d.search_key)},${d.search_type}`)].join('\n') + '\n';
+}
+
 /** A documents CSV whose searches find at least `lawsuits` lawsuits in the sandbox (big litigants first). */
 export function documentsFinding(sb: Sandbox, lawsuits: number): { csv: string; documents: number; expected: number } {
   const seen = new Set<string>();
-  const picked: Array<{ search_type: string; search_key: string }> = [];
+  const picked: Doc[] = [];
   let expected = 0;
   for (let offset = 0; expected < lawsuits && offset < 50; offset++) {
     const samples = sb.sampleDocuments(500, offset).filter((d) => d.search_type === 'cnpj' || d.search_type === 'cpf');
@@ -17,14 +25,12 @@ export function documentsFinding(sb: Sandbox, lawsuits: number): { csv: string; 
       expected += n;
     }
   }
-  const csv = ['search_key,search_type', ...picked.map((d) => `${d.search_key},${d.search_type}`)].join('\n') + '\n';
-  return { csv, documents: picked.length, expected };
+  return { csv: csvOf(picked), documents: picked.length, expected };
 }
 
 /** A documents CSV of `n` ordinary documents (all search types), for call-count figures. */
 export function ordinaryDocuments(sb: Sandbox, n: number): string {
-  const rows = sb.sampleDocuments(n).map((d) => `"${d.search_key.replace(/"/g, '""')}",${d.search_type}`);
-  return ['search_key,search_type', ...rows].join('\n') + '\n';
+  return csvOf(sb.sampleDocuments(n));
 }
 
 /**
@@ -50,7 +56,7 @@ export function individualDocuments(sb: Sandbox, n: number): { csv: string; expe
     const cpf = body + cpfCheckDigits(body);
     if (sb.truth({ search_type: 'cpf', search_key: cpf }).length === 0) keys.push(cpf);
   }
-  return { csv: ['search_key,search_type', ...keys.map((k) => `${k},cpf`)].join('\n') + '\n', expected };
+  return { csv: csvOf(keys.map((k) => ({ search_key: k, search_type: 'cpf' }))), expected };
 }
 
 /** A few companies with thousands of lawsuits each: `n` CNPJs finding at least `min` lawsuits. */
@@ -66,7 +72,7 @@ export function companyDocuments(sb: Sandbox, n: number, min = 1000): { csv: str
       expected += found;
     }
   }
-  return { csv: ['search_key,search_type', ...keys.map((k) => `${k},cnpj`)].join('\n') + '\n', expected };
+  return { csv: csvOf(keys.map((k) => ({ search_key: k, search_type: 'cnpj' }))), expected };
 }
 
 /**
@@ -77,5 +83,5 @@ export function companyDocuments(sb: Sandbox, n: number, min = 1000): { csv: str
 export function ordinaryMix(sb: Sandbox, n: number, max = 2_000): string {
   const kept = sb.sampleDocuments(Math.ceil(n * 1.5))
     .filter((d) => sb.truth({ search_type: d.search_type, search_key: d.search_key }).length <= max).slice(0, n);
-  return ['search_key,search_type', ...kept.map((d) => `"${d.search_key.replace(/"/g, '""')}",${d.search_type}`)].join('\n') + '\n';
+  return csvOf(kept);
 }

@@ -5,6 +5,7 @@ import { companyDocuments, documentsFinding, individualDocuments, ordinaryDocume
 import { pipelineRun } from './pipeline-run.js';
 import { rateUse } from './rate-use.js';
 import { rebuildRun, type RebuildFigures } from './rebuild.js';
+import { round } from './round.js';
 import { sandboxMemory } from './sandbox-memory.js';
 import { transferRun } from './transfer-run.js';
 
@@ -158,7 +159,5 @@ async function main(): Promise<void> {
     sandbox_rss_mb: sbm.peakRssMb, ...floor,
   }));
 }
-
-const round = (x: number) => Math.round(x * 1000) / 1000;
 
 main().then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });

@@ -4,24 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI } from './cli-path.js';
 import { peakRss } from './peak-rss.js';
+import { sandboxChild } from './sandbox-child.js';
 
 // A real `lawsuit-etl run` in a child process against a sandbox in another child process, so that the
 // run's peak memory (VmHWM, read from /proc while it runs) is its own and not the benchmark's.
 
-
 export interface RunFigures { exitCode: number | null; ms: number; peakRssMb: number; stdout: string; lawsuits: number; calls: number; polls: number; requests: number; documents: number }
-
-function startSandbox(args: string[]): Promise<{ url: string; stop(): void }> {
-  const child = spawn(process.execPath, [CLI, 'sandbox', '--port', '0', '--court-delay-ms', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    child.once('exit', (c) => reject(new Error(`sandbox exited (${c})`)));
-    child.stdout.once('data', (d: Buffer) => {
-      child.removeAllListeners('exit');
-      resolve({ url: d.toString().split('\n')[0].trim(), stop: () => child.kill('SIGTERM') });
-    });
-  });
-}
-
 
 /** The environment of a measured command against a sandbox at `url`, its files under `dir`, exports off. */
 export function sandboxRunEnv(url: string, dir: string): NodeJS.ProcessEnv {
@@ -58,7 +46,7 @@ export async function pipelineRun<T = undefined>(opts: {
   inspect?: (warehouse: string) => Promise<T>;
 }): Promise<RunFigures & { inspected?: T }> {
   const dir = mkdtempSync(join(tmpdir(), 'lawsuit-bench-run-'));
-  const sb = await startSandbox(opts.sandboxArgs);
+  const sb = await sandboxChild(opts.sandboxArgs);
   try {
     writeFileSync(join(dir, 'documents.csv'), opts.csv);
     const env = { ...sandboxRunEnv(sb.url, dir), LAWSUIT_DOCUMENTS: join(dir, 'documents.csv'), LAWSUIT_SKIP_TRANSFER: 'true', ...opts.env };

@@ -2,6 +2,7 @@ import { request } from 'undici';
 import PQueue from 'p-queue';
 import { LawsuitApi } from '../src/api/client.js';
 import { startSandbox } from '../src/sandbox/server.js';
+import { round } from './round.js';
 
 // Rate-limit use: how close to the key's budget a client runs, without being told the limit.
 // Under a sliding window of L calls per W ms, a call is counted only when fewer than L calls were counted in
@@ -60,5 +61,3 @@ async function measure(opts: { limit: number; windowMs: number; calls: number },
     await sb.close();
   }
 }
-
-const round = (x: number, d = 3) => Math.round(x * 10 ** d) / 10 ** d;

@@ -6,7 +6,7 @@ import { finishRun, startRun } from '../src/warehouse/ledger.js';
 import { loadResponseItems } from '../src/warehouse/load.js';
 import { Warehouse } from '../src/warehouse/warehouse.js';
 import { asReceived, makeBenchItem } from './load.js';
-import { measuredRun } from './pipeline-run.js';
+import { measuredRun, sandboxRunEnv } from './pipeline-run.js';
 
 // `lawsuit-etl rebuild` over a warehouse of N lawsuits, in a child process under the production memory budget
 // (V8's 128 MB heap as in the Dockerfile, DuckDB's 128MB default limit): lawsuits/s of the whole command (the
@@ -34,11 +34,7 @@ export async function rebuildRun(nLawsuits: number): Promise<RebuildFigures> {
     const path = join(dir, 'w.duckdb');
     const loadMs = await buildWarehouse(path, nLawsuits);
     const nowhere = 'http://127.0.0.1:9';
-    const run = await measuredRun(['rebuild'], {
-      ...process.env, LOG_LEVEL: 'warn', LAWSUIT_WAREHOUSE: path, LAWSUIT_REPORTS_DIR: join(dir, 'reports'),
-      LAWSUIT_STAGING_DIR: join(dir, 'staging'), LAWSUIT_API_KEY: 'unused',
-      LAWSUIT_REQUESTS_URL: nowhere, LAWSUIT_TRACKING_URL: nowhere, LAWSUIT_LAWSUITS_URL: nowhere, LAWSUIT_TRANSFER_URL: nowhere,
-    });
+    const run = await measuredRun(['rebuild'], { ...sandboxRunEnv(nowhere, dir), LAWSUIT_WAREHOUSE: path });
     if (run.exitCode !== 0) throw new Error(`lawsuit-etl rebuild exited ${run.exitCode}:\n${run.stdout}`);
     return {
       lawsuits: nLawsuits,

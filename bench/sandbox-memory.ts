@@ -1,6 +1,5 @@
-import { spawn } from 'node:child_process';
-import { CLI } from './cli-path.js';
 import { peakRss } from './peak-rss.js';
+import { sandboxChild } from './sandbox-child.js';
 import { Universe } from '../src/sandbox/universe.js';
 
 // The sandbox's own memory while it serves a backfill's worst case: many requests for big parties (the big
@@ -13,20 +12,6 @@ const LAWSUITS = 1_000_000;
 const SEED = 1;
 
 export interface SandboxMemoryFigures { requests: number; items: number; peakRssMb: number; ms: number; heldAtEnd: number }
-
-function startChild(): Promise<{ url: string; pid: number; stop(): void }> {
-  // The heap budget of the CLI's shebang: the sandbox as `npx lawsuit-etl sandbox` runs it.
-  const child = spawn(process.execPath, ['--max-old-space-size=128', '--max-semi-space-size=4', CLI, 'sandbox', '--port', '0', '--seed', String(SEED), '--lawsuits', String(LAWSUITS),
-    '--rate-limit', '100000000', '--court-delay-ms', '0', '--boot-id', 'bench'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    child.once('exit', (c) => reject(new Error(`sandbox exited (${c})`)));
-    child.stdout.once('data', (d: Buffer) => {
-      child.removeAllListeners('exit');
-      resolve({ url: d.toString().split('\n')[0].trim(), pid: child.pid!, stop: () => child.kill('SIGTERM') });
-    });
-  });
-}
-
 
 async function json(url: string, init?: RequestInit): Promise<any> {
   const res = await fetch(url, { ...init, headers: { 'api-key': 'sandbox-key', 'content-type': 'application/json', ...(init?.headers ?? {}) } });
@@ -42,7 +27,9 @@ export async function sandboxMemory(requests: number, concurrency = 32): Promise
     ...u.entities.list.map((e) => e.document),
   ];
   const t0 = Date.now();
-  const sb = await startChild();
+  // The heap budget of the CLI's shebang: the sandbox as `npx lawsuit-etl sandbox` runs it.
+  const sb = await sandboxChild(['--seed', String(SEED), '--lawsuits', String(LAWSUITS), '--rate-limit', '100000000', '--boot-id', 'bench'],
+    ['--max-old-space-size=128', '--max-semi-space-size=4']);
   let peak = 0;
   const timer = setInterval(() => { peak = Math.max(peak, peakRss(sb.pid)); }, 100);
   let items = 0;

@@ -69,10 +69,18 @@ const EXIT_CODES = `
 Exit codes: 0 all done; 1 unexpected failure; 2 bad usage or configuration; 3 the API key was refused;
 4 finished, but some documents, files or stages failed or were refused, or the wait budget ran out.`;
 
+const SCHEDULE_RULES = `
+Runs the jobs until SIGTERM or SIGINT, one run at a time. On start, and after an occurrence missed while the
+process was paused, a job whose last success is older than its period_hours runs at once. On SIGTERM the
+running command gets SIGTERM and is waited for (SIGKILL after 5 minutes); the scheduler then exits 0.
+/healthz answers 503 once a job failed LAWSUIT_HEALTH_MAX_FAILURES times in a row (default 3) or has not
+succeeded for twice its period.
+The jobs it starts need what their commands need (lawsuit-etl <command> --help). Every variable: README.md.`;
+
 /** The help's closing text: what the command needs of the API (COMMAND_NEEDS says), and the exit codes. */
 function footer(command?: CommandName): string {
   const sends = command === undefined || (command in COMMAND_NEEDS && COMMAND_NEEDS[command as ConfiguredCommand].api);
-  if (command === 'schedule') return `\nThe jobs it starts need what their commands need (lawsuit-etl <command> --help). Every variable: README.md.\n${EXIT_CODES}`;
+  if (command === 'schedule') return `${SCHEDULE_RULES}\n${EXIT_CODES}`;
   if (command === 'sandbox') return '\nIt is the API: it needs no key or address of its own.';
   return sends ? `${API_NEEDED}\n${EXIT_CODES}` : `\nIt sends nothing to the API: no key or address is needed. Every variable: README.md.\n${EXIT_CODES}`;
 }
@@ -105,14 +113,14 @@ function buildProgram(onParsed: (p: Parsed) => void, out: { text: string }): Com
     .exitOverride()
     .configureOutput({ writeOut: (s) => { out.text += s; }, writeErr: (s) => { out.text += s; } });
   for (const name of COMMAND_NAMES) {
-    const cmd = program.command(name).description(COMMANDS[name].summary).addHelpText('after', footer(name))
-      .showSuggestionAfterError(true).exitOverride().configureOutput({ writeOut: (s) => { out.text += s; }, writeErr: (s) => { out.text += s; } });
+    // command() copies the suggestions, the exit override and the output from the program (copyInheritedSettings)
+    const cmd = program.command(name).description(COMMANDS[name].summary).addHelpText('after', footer(name));
     for (const spec of flagsOf(name)) cmd.addOption(optionOf(spec));
     cmd.action((_opts, c: Command) => {
       const flags: Record<string, string | boolean | undefined> = {};
       for (const o of c.options) {
-        const v = c.getOptionValue(o.attributeName()) as string | boolean | string[] | undefined;
-        if (v !== undefined) flags[o.long!.replace(/^--/, '')] = Array.isArray(v) ? v.join(',') : v;
+        const v = c.getOptionValue(o.attributeName()) as string | boolean | undefined;
+        if (v !== undefined) flags[o.long!.replace(/^--/, '')] = v;
       }
       onParsed({ command: name, flags, rest: [] });
     });

@@ -3,7 +3,7 @@ import { quoted } from '../spec/identifiers.js';
 import { inferSearchType } from './infer.js';
 import { normaliseKey } from './normalise.js';
 import { formulaPrefix, neutralise, unsafeCharacter } from './text-safety.js';
-import { INPUT_SEARCH_TYPES, isSearchType, type DocumentSpec, type SearchType } from './types.js';
+import { SEARCH_TYPES, isSearchType, type DocumentSpec, type SearchType } from './types.js';
 
 export const COLUMNS = ['search_key', 'search_type', 'on_demand', 'lawsuit_instance', 'cache_ttl_in_days', 'label'] as const;
 export type Column = (typeof COLUMNS)[number];
@@ -32,7 +32,7 @@ function readKey(rawKey: string, typeCell: string): { type: SearchType; key: str
   const typeText = typeCell.trim().toLowerCase();
   if (rawKey === '') return { reason: 'empty search_key' };
   if (typeText !== '' && !isSearchType(typeText)) {
-    return { reason: `unknown search_type ${quoted(typeCell.trim())} (expected one of ${INPUT_SEARCH_TYPES.join(', ')}, or empty to infer it)` };
+    return { reason: `unknown search_type ${quoted(typeCell.trim())} (expected one of ${SEARCH_TYPES.join(', ')}, or empty to infer it)` };
   }
   // Before inference: a key with a NUL or a formula prefix would otherwise get the vaguer "cannot tell".
   const unsafe = unsafeCharacter(rawKey);

@@ -1,14 +1,10 @@
 // The documents list as the rest of the pipeline sees it (CONTRACT.md, "The documents list").
-import type { SearchType } from '../spec/types.js';
+import { SEARCH_TYPES, type SearchType } from '../spec/types.js';
 
-export type { SearchType };
-
-/** Every search type, spelled as the CSV's `search_type` column and the API spell it. */
-const KNOWN: Record<SearchType, true> = { cpf: true, cnpj: true, oab: true, name: true, lawsuit_cnj: true, lawsuit_id: true };
-export const INPUT_SEARCH_TYPES = Object.keys(KNOWN) as SearchType[];
+export { SEARCH_TYPES, type SearchType };
 
 export function isSearchType(s: string): s is SearchType {
-  return Object.hasOwn(KNOWN, s);
+  return (SEARCH_TYPES as readonly string[]).includes(s);
 }
 
 /** One usable line of the documents list. */

@@ -1,8 +1,9 @@
-import { describeStage, type RunSummary } from '../pipeline/summary.js';
+import { describeStage, stageOf, type RunSummary } from '../pipeline/summary.js';
 import type { DrawChart } from './chart-svg.js';
 import { reportCharts, STATUS_COLOURS, type ChartSpec } from './charts.js';
 import { escapeHtml as e } from './escape-html.js';
 import type { ReportFacts } from './facts.js';
+import { WAREHOUSE_TOTALS } from './warehouse-totals.js';
 
 // The HTML report of a run: one file that any browser opens as it is, offline — inline CSS, the charts as
 // inline SVG drawn on the server, no script and no address to fetch. Its Content-Security-Policy forbids
@@ -85,8 +86,8 @@ command <code>${e(s.command)}</code>, exit ${e(s.exitCode)}, from ${e(s.startedA
   if (s.warehouse) {
     const w = s.warehouse;
     parts.push(`<section id="warehouse">\n<h2>Warehouse</h2>\n${table(['', 'rows'], [
-      ['lawsuits seen in this run', count(w.lawsuitsThisRun)], ['lawsuits', count(w.lawsuits)], ['parties', count(w.parties)],
-      ['lawyers', count(w.lawyers)], ['steps', count(w.steps)], ['raw responses', count(w.responses)]], [1])}\n</section>`);
+      ['lawsuits seen in this run', count(w.lawsuitsThisRun)],
+      ...WAREHOUSE_TOTALS.map((t): Cell[] => [t.label, count(w[t.field])])], [1])}\n</section>`);
   }
   const byRoute = Object.entries(s.api.byRouteStatus ?? s.api.byStatus).sort(([a], [b]) => a.localeCompare(b));
   parts.push(`<section id="api-calls">\n<h2>API calls</h2>\n<p>${e(s.api.calls)} calls, ${e(s.api.retries)} retries.</p>\n${
@@ -114,7 +115,7 @@ ${parts.filter(Boolean).join('\n')}
 function rejectedSection(s: RunSummary, facts: ReportFacts | undefined): string {
   const head = '<section id="rejected">\n<h2>Rejected lines</h2>';
   if (!facts) {
-    const n = s.stages.find((st) => st.name === 'documents')?.counts.rejected ?? 0;
+    const n = stageOf(s, 'documents')?.counts.rejected ?? 0;
     return `${head}\n<p class="empty">The warehouse could not be read: ${e(n)} rejected lines are in <code>rejected_inputs</code>.</p>\n</section>`;
   }
   const { total, shown } = facts.rejected;

@@ -1,6 +1,7 @@
 import { describeStage, stageOf, type RunSummary } from '../pipeline/summary.js';
 import { printable } from '../shared/printable.js';
 import type { ReportFacts } from './facts.js';
+import { WAREHOUSE_TOTALS } from './warehouse-totals.js';
 
 // The Markdown report of a run: the stages, the notes, the warehouse, the API calls, what changed, the
 // failures and the rejected lines, for a terminal or a repository viewer. Its charts are in the HTML report.
@@ -30,8 +31,7 @@ export function renderMarkdownReport(s: RunSummary, facts: ReportFacts | undefin
   if (s.warehouse) {
     const w = s.warehouse;
     parts.push('', '## Warehouse', '', '| | rows |', '|---|---|',
-      rows([['lawsuits seen in this run', w.lawsuitsThisRun], ['lawsuits', w.lawsuits], ['parties', w.parties],
-        ['lawyers', w.lawyers], ['steps', w.steps], ['raw responses', w.responses]]));
+      rows([['lawsuits seen in this run', w.lawsuitsThisRun], ...WAREHOUSE_TOTALS.map((t): [string, number] => [t.label, w[t.field]])]));
   }
   parts.push('', '## API calls', '', '| status | calls |', '|---|---|',
     rows(Object.entries(s.api.byStatus).sort(([a], [b]) => a.localeCompare(b))), `| retries | ${s.api.retries} |`);

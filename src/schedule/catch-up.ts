@@ -1,5 +1,5 @@
 import type { JobSpec } from './job-loader.js';
-import type { JobState } from './state.js';
+import { lastSuccessMs, type JobState } from './state.js';
 
 // node-cron 4 drops an occurrence that fires later than missedExecutionTolerance (a container paused overnight,
 // a laptop asleep) and only reports it as missed. These rules decide, from the saved state, whether to run the
@@ -13,8 +13,8 @@ export type CatchUpReason = 'never-run' | 'older-than-period' | 'missed-occurren
  * if its last success started before that occurrence: the occurrence was not served by any run.
  */
 export function catchUpReason(job: Pick<JobSpec, 'period_hours'>, state: JobState | undefined, now: Date, missedSlot?: Date): CatchUpReason | undefined {
-  const last = state?.last_success_started_at ? Date.parse(state.last_success_started_at) : NaN;
-  if (Number.isNaN(last)) return 'never-run';
+  const last = lastSuccessMs(state);
+  if (last === undefined) return 'never-run';
   if (now.getTime() - last >= job.period_hours * 3_600_000) return 'older-than-period';
   if (missedSlot && last < missedSlot.getTime()) return 'missed-occurrence';
   return undefined;

@@ -10,19 +10,6 @@ import { childRunner, type JobRunner } from './child-runner.js';
 import { loadJobs, type JobSpec } from './job-loader.js';
 import { startScheduleService } from './service.js';
 
-export const SCHEDULE_HELP = `usage: lawsuit-etl schedule [--jobs DIR] [--state FILE] [--lock FILE] [--metrics-port N]
-
-Runs the jobs under jobs/ on their cron expressions until SIGTERM or SIGINT, one run at a time.
-  --jobs DIR          job files                 env LAWSUIT_JOBS_DIR, default jobs/ of the installation
-  --state FILE        last success of each job  env LAWSUIT_SCHEDULE_STATE, default data/schedule-state.json
-  --lock FILE         the run lock              env LAWSUIT_LOCK_FILE, default <warehouse>.lock
-  --metrics-port N    serve /healthz, /livez and Prometheus /metrics on port N (0: any free port)
-                      env LAWSUIT_METRICS_PORT, default off; LAWSUIT_METRICS_HOST, default all interfaces
-On start, and after an occurrence missed while the process was paused, a job whose last success is older
-than its period_hours runs at once. On SIGTERM the running command gets SIGTERM and is waited for
-(SIGKILL after 5 minutes); the scheduler then exits 0. /healthz answers 503 once a job failed
-LAWSUIT_HEALTH_MAX_FAILURES times in a row (default 3) or has not succeeded for twice its period.`;
-
 /** The flags of `schedule`, declared for the CLI's help; runScheduleCli reads exactly these. */
 export const SCHEDULE_FLAGS: readonly FlagSpec[] = [
   { flag: '--jobs <dir>', help: 'the job files; env LAWSUIT_JOBS_DIR; default jobs/ of the installation' },
@@ -63,12 +50,10 @@ export async function runScheduleCli(argv: string[], deps: ScheduleCliDeps = {})
       strict: true, allowPositionals: false,
     }));
   } catch (e) {
-    throw new EtlError('CLI_USAGE', `schedule: ${(e as Error).message}\n${SCHEDULE_HELP}`, { exitCode: EXIT.usage });
+    throw new EtlError('CLI_USAGE', `schedule: ${(e as Error).message} (lawsuit-etl schedule --help lists the flags)`, { exitCode: EXIT.usage });
   }
-  if (values.help) {
-    process.stdout.write(SCHEDULE_HELP + '\n');
-    return EXIT.ok;
-  }
+  // The command line reaches here through commander, which answers --help itself (src/cli/program.ts).
+  if (values.help) throw new EtlError('CLI_USAGE', 'schedule: its help is lawsuit-etl schedule --help', { exitCode: EXIT.usage });
   const log = deps.log ?? logger();
   const jobsDir = values.jobs ?? env.LAWSUIT_JOBS_DIR ?? fileURLToPath(new URL('../../jobs', import.meta.url));
   const cfg = checkConfiguration(env, values['metrics-port'], jobsDir, deps.validate);

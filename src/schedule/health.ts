@@ -1,5 +1,5 @@
 import type { JobSpec } from './job-loader.js';
-import type { ScheduleState } from './state.js';
+import { lastSuccessMs, type ScheduleState } from './state.js';
 
 // What `/healthz` answers, decided from the scheduler's own state: pure, so every rule is tested without a
 // server or a clock. A job is unhealthy when its runs keep failing or when it has not succeeded for twice its
@@ -36,13 +36,13 @@ export function healthOf(jobs: readonly JobSpec[], state: ScheduleState, now: Da
     const s = state.jobs[job.name] ?? {};
     const failures = s.consecutive_failures ?? 0;
     const staleAfterMs = 2 * job.period_hours * 3_600_000;
-    const last = s.last_success_started_at ? Date.parse(s.last_success_started_at) : NaN;
-    const since = Number.isNaN(last) ? opts.startedAt.getTime() : last;
+    const last = lastSuccessMs(s);
+    const since = last ?? opts.startedAt.getTime();
     let problem: string | undefined;
     if (failures >= opts.maxFailures) {
       problem = `${job.name}: the last ${failures} runs failed (last exit code ${s.last_exit_code ?? 'unknown'})`;
     } else if (now.getTime() - since > staleAfterMs) {
-      problem = Number.isNaN(last)
+      problem = last === undefined
         ? `${job.name}: no successful run since the scheduler started ${hours(now.getTime() - since)} ago (more than twice its period of ${job.period_hours} h)`
         : `${job.name}: the last successful run started ${hours(now.getTime() - since)} ago, more than twice its period of ${job.period_hours} h`;
     }

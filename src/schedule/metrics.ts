@@ -1,14 +1,13 @@
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { RunSummary } from '../pipeline/summary.js';
+import { WAREHOUSE_TOTALS } from '../report/warehouse-totals.js';
 import type { JobSpec } from './job-loader.js';
-import type { JobOutcome, JobState } from './state.js';
+import { JOB_OUTCOMES, lastSuccessMs, type JobOutcome, type JobState } from './state.js';
 
 // The scheduler's Prometheus metrics. The scheduler itself only sees jobs start and end; what happened inside
 // a run (its stages, its API calls, the rate limit, what it loaded) comes from the run summary the job's
 // process hands back (see child-runner.ts). A batch job's figures are those of its last run (gauges); counts
 // that add up across runs are counters, so Prometheus can take their rate.
-
-export const JOB_OUTCOMES: readonly JobOutcome[] = ['ok', 'partial', 'failed', 'skipped-locked'];
 
 /** What a job's run ended with, as the scheduler saw it. */
 export interface RunEnd {
@@ -90,8 +89,8 @@ export class SchedulerMetrics {
 
   private jobState(job: string, s: JobState): void {
     this.failuresInRow.set({ job }, s.consecutive_failures ?? 0);
-    const last = s.last_success_started_at ? Date.parse(s.last_success_started_at) : NaN;
-    if (!Number.isNaN(last)) this.lastSuccess.set({ job }, last / 1000);
+    const last = lastSuccessMs(s);
+    if (last !== undefined) this.lastSuccess.set({ job }, last / 1000);
   }
 
   /** A run's figures. Total over what a summary may lack: a command that wrote no warehouse, an older version. */
@@ -127,8 +126,8 @@ export class SchedulerMetrics {
     const w = s.warehouse;
     if (w) {
       if (Number.isFinite(w.lawsuitsThisRun) && w.lawsuitsThisRun >= 0) this.lawsuitsLoaded.inc({ job }, w.lawsuitsThisRun);
-      for (const table of ['lawsuits', 'parties', 'lawyers', 'steps', 'responses'] as const) {
-        if (Number.isFinite(w[table])) this.warehouseRows.set({ table }, w[table]);
+      for (const { field } of WAREHOUSE_TOTALS) {
+        if (Number.isFinite(w[field])) this.warehouseRows.set({ table: field }, w[field]);
       }
     }
     this.lastRunSeries.set(job, series);

@@ -22,7 +22,14 @@ export interface JobState {
   consecutive_failures?: number;
 }
 
-export type JobOutcome = 'ok' | 'partial' | 'failed' | 'skipped-locked';
+export const JOB_OUTCOMES = ['ok', 'partial', 'failed', 'skipped-locked'] as const;
+export type JobOutcome = (typeof JOB_OUTCOMES)[number];
+
+/** When the job's last successful run started, in epoch ms; undefined if it never succeeded (or the file says nonsense). */
+export function lastSuccessMs(state: JobState | undefined): number | undefined {
+  const ms = Date.parse(state?.last_success_started_at ?? '');
+  return Number.isNaN(ms) ? undefined : ms;
+}
 
 export interface ScheduleState {
   version: 1;

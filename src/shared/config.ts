@@ -423,7 +423,7 @@ function responsesStrategy(v: string | undefined, problems: string[]): Config['r
 const PARAM_TOKEN = /^[A-Za-z0-9_.~[\]-]{1,64}$/;
 
 /** `role=name[:value]` pairs over the defaults; roles created_gte, created_lte (name only), order_by, order (name and value). */
-export function sweepParams(v: string | undefined, problems: string[]): SweepParams {
+function sweepParams(v: string | undefined, problems: string[]): SweepParams {
   const out: SweepParams = { ...DEFAULT_SWEEP_PARAMS };
   if (v === undefined || v.trim() === '') return out;
   const bad = (why: string) => problems.push(`LAWSUIT_SWEEP_PARAMS=${JSON.stringify(v.slice(0, 200))}: ${why} (form: created_gte=NAME,created_lte=NAME,order_by=NAME:VALUE,order=NAME:VALUE)`);

@@ -4,8 +4,9 @@
 // The service's objects are dynamic: every interface keeps an index signature so that properties the
 // spec does not list survive untouched into responses_raw and lawsuits.raw.
 
-export type SearchType = 'cpf' | 'cnpj' | 'oab' | 'name' | 'lawsuit_cnj' | 'lawsuit_id';
-export const SEARCH_TYPES: readonly SearchType[] = ['cpf', 'cnpj', 'oab', 'name', 'lawsuit_cnj', 'lawsuit_id'];
+/** Every search type, spelled as the documents list's `search_type` column and the API spell it. */
+export const SEARCH_TYPES = ['cpf', 'cnpj', 'oab', 'name', 'lawsuit_cnj', 'lawsuit_id'] as const;
+export type SearchType = (typeof SEARCH_TYPES)[number];
 
 export type RequestStatus = 'created' | 'pending' | 'started' | 'cancelling' | 'cancelled' | 'completed';
 export type Side = 'Passive' | 'Active' | 'Interested' | 'Unknown';

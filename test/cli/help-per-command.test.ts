@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
 import { COMMAND_NAMES, flagsOf, packageVersion } from '../../src/cli/program.js';
 import { COMMAND_NEEDS, loadConfig, type ConfiguredCommand } from '../../src/shared/config.js';
-import { CLI } from '../support/cli.js';
+import { runCli } from '../support/cli.js';
 
 // The command line as a user meets it: a help per command listing every flag that command accepts (and only
 // those), the version, and a suggestion for what was mistyped.
 
-const cli = (args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 30_000, env: { PATH: process.env.PATH ?? '' } });
+const cli = (args: string[]) => runCli(args, { PATH: process.env.PATH ?? '' }, 30_000);
 const longName = (flag: string) => flag.split(/[ ,]/).find((p) => p.startsWith('--'))!;
 
 /** The flag names loadConfig reads for a command, observed rather than listed (a Proxy on its flags). */

@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, spawnSync } from 'node:child_process';
+import { afterAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { query, scratch } from '../support/pipeline.js';
-import { apiEnv, CLI, counters, runCli, sandboxProcess, type SandboxProcess } from '../support/cli.js';
-
+import { CLI, runCli } from '../support/cli.js';
 import { cpfs } from '../support/documents.js';
 
 // A thousand bad lines do not stop the good one; SIGTERM ends a run that every call has told to wait two minutes.

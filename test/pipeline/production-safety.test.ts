@@ -1,11 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { query, scratch } from '../support/pipeline.js';
-import { apiEnv, CLI, counters, runCli, sandboxProcess, type SandboxProcess } from '../support/cli.js';
-
-import { cpfs } from '../support/documents.js';
+import { scratch } from '../support/pipeline.js';
+import { runCli } from '../support/cli.js';
 
 // What needs a key, a documents list, or nothing at all; what cannot be written is found at start.
 
@@ -43,7 +40,7 @@ describe('production safety: what needs a key, a list, or nothing at all', () =>
   });
 
   it('schedule with no key stops at start with exit 2, listing every problem of every job', () => {
-    const res = spawnSync(process.execPath, [CLI, 'schedule', '--state', join(tmp.dir, 'state.json')], { encoding: 'utf8', timeout: 30_000, env: bare() });
+    const res = runCli(['schedule', '--state', join(tmp.dir, 'state.json')], bare(), 30_000);
     expect(res.status, res.stderr).toBe(2);
     expect(res.stderr).toMatch(/LAWSUIT_API_KEY .*required.*\(jobs: .*nightly/);
     expect(res.stderr).toMatch(/documents list is required.*\(jobs: .*count-weekly/);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readDocuments } from '../../src/input/documents.js';
-import { scratch } from '../support/pipeline.js';
+import { query, scratch } from '../support/pipeline.js';
 import { apiEnv, killedAndResumed, runCli, runFiles, sandboxProcess, warehouseFingerprint, type SandboxProcess } from '../support/cli.js';
 
 // A run killed with SIGKILL at any point and started again must finish the work with the same warehouse as
@@ -42,11 +42,8 @@ describe('resume after SIGKILL', () => {
       if (point.startsWith('submit.after-post')) expect(resumed.stdout, point).toMatch(/ [1-9]\d* adopted after a crash/);
       if (point.startsWith('sweep.') || point.startsWith('collect.')) {
         // the sweep read the night across the kill: one sweep, finished, and most requests read by it
-        const { Warehouse } = await import('../../src/warehouse/warehouse.js');
-        const wh = await Warehouse.open(env.LAWSUIT_WAREHOUSE, { readOnly: true });
-        const [s] = await wh.all<{ sweeps: number; done: number; swept: number }>(`SELECT (SELECT count(*) FROM response_sweeps) AS sweeps,
+        const [s] = await query<{ sweeps: number; done: number; swept: number }>(env.LAWSUIT_WAREHOUSE, `SELECT (SELECT count(*) FROM response_sweeps) AS sweeps,
           (SELECT count(*) FROM response_sweeps WHERE status = 'done') AS done, (SELECT count(*) FROM requests WHERE strategy = 'sweep' AND loaded_at IS NOT NULL) AS swept`);
-        await wh.close();
         expect(s, point).toMatchObject({ sweeps: 1, done: 1 });
         expect(s.swept, point).toBeGreaterThan(docs / 2);
       }

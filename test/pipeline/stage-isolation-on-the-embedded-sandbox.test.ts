@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
 import { query, scratch } from '../support/pipeline.js';
-import { apiEnv, CLI, counters, runCli, runFiles, sandboxProcess, type SandboxProcess } from '../support/cli.js';
-
-import { cpfs } from '../support/documents.js';
+import { CLI, runCli, runFiles } from '../support/cli.js';
 
 // Through `run --sandbox`: a plan without transfer files, a restarted upstream that forgot the requests, request
 // ids that never repeat across boots, a listing that never reports completion.

@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { query, scratch } from '../support/pipeline.js';
-import { apiEnv, CLI, counters, runCli, sandboxProcess, type SandboxProcess } from '../support/cli.js';
-
+import { apiEnv, counters, runCli, sandboxProcess, type SandboxProcess } from '../support/cli.js';
 import { cpfs } from '../support/documents.js';
 
 // Through the real CLI against a sandbox in its own process: a wrong key fails fast (one wave of calls, exit 3),

@@ -1,11 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
-import { Warehouse } from '../../src/warehouse/warehouse.js';
-import { scratch } from '../support/pipeline.js';
+import { runCli } from '../support/cli.js';
+import { query, scratch } from '../support/pipeline.js';
 
 // The HTML report written by `lawsuit-etl run --sandbox` (the compiled CLI, as `npm start` runs it), opened in
 // a real headless Chromium: no console error, no request but the file itself, every chart drawn with a size,
@@ -31,13 +30,12 @@ describe('the HTML report of npm start, in a real browser', () => {
       LAWSUIT_WAREHOUSE: join(tmp.dir, 'warehouse.duckdb'), LAWSUIT_EXPORT_DIR: join(tmp.dir, 'exports'),
       LAWSUIT_STAGING_DIR: join(tmp.dir, 'staging'), LAWSUIT_REPORTS_DIR: join(tmp.dir, 'reports'),
     };
-    const run = spawnSync(process.execPath, ['dist/cli/main.js', 'run', '--sandbox'], { encoding: 'utf8', timeout: 240_000, env });
+    const run = runCli(['run', '--sandbox'], env, 240_000);
     expect(run.status, run.stderr).toBe(0);
     const [html] = readdirSync(env.LAWSUIT_REPORTS_DIR).filter((f) => f.endsWith('.html'));
     expect(html).toBeDefined();
     const file = join(env.LAWSUIT_REPORTS_DIR, html);
-    const wh = await Warehouse.open(env.LAWSUIT_WAREHOUSE, { readOnly: true });
-    const rejected = await wh.all<{ line: number; reason: string }>('SELECT line, reason FROM rejected_inputs ORDER BY line').finally(() => wh.close());
+    const rejected = await query<{ line: number; reason: string }>(env.LAWSUIT_WAREHOUSE, 'SELECT line, reason FROM rejected_inputs ORDER BY line');
     expect(rejected.length).toBeGreaterThan(0);
 
     const context = await chromium.launchPersistentContext(join(tmp.dir, 'chromium-profile'), {

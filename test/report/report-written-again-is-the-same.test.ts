@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCommand, type CommandResult } from '../../src/pipeline/runner.js';
+import type { CommandResult } from '../../src/pipeline/runner.js';
 import { readReportFacts } from '../../src/report/facts.js';
 import { writeRunReports } from '../../src/report/run-reports.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
-import { configFor, scratch, silent } from '../support/pipeline.js';
+import { configFor, nightRun, scratch } from '../support/pipeline.js';
 
 // `lawsuit-etl report --run ID` writes a run's reports again from the published warehouse. Two nights, half a
 // year of sandbox time apart, so that lawsuits move phase in between: the reports of the first night written
@@ -18,14 +18,8 @@ const whPath = join(tmp.dir, 'warehouse.duckdb');
 let sandbox: Sandbox;
 const nights: CommandResult[] = [];
 
-async function night(): Promise<CommandResult> {
-  const cfg = configFor(sandbox.url, tmp.dir, { LAWSUIT_FRESHNESS_DAYS: '0', LAWSUIT_SKIP_TRANSFER: 'true', LAWSUIT_SKIP_EXPORT: 'true' });
-  return runCommand({
-    command: 'run', cfg, log: silent, signal: new AbortController().signal,
-    environment: async (c) => ({ cfg: c, apiKey: c.apiKey ?? '', close: async () => undefined }),
-    pollTuning: { minIntervalMs: 20, maxIntervalMs: 200 },
-  });
-}
+const night = (): Promise<CommandResult> =>
+  nightRun(configFor(sandbox.url, tmp.dir, { LAWSUIT_FRESHNESS_DAYS: '0', LAWSUIT_SKIP_TRANSFER: 'true', LAWSUIT_SKIP_EXPORT: 'true' }));
 
 const read = (path: string) => readFileSync(path, 'utf8');
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { formatSummary, type RunSummary } from '../../src/pipeline/summary.js';
 import { loadConfig } from '../../src/shared/config.js';
 import { ConfigError } from '../../src/shared/errors.js';
-import { CLI } from '../support/cli.js';
+import { runCli } from '../support/cli.js';
 
 // A key or an address that cannot go out as an HTTP header or address is a configuration error at start
 // (exit 2, naming the variable, never printing its value), not a run that goes silent; provider text never
@@ -58,10 +58,7 @@ describe('a key or an address the HTTP stack cannot send', () => {
   it('through the CLI: exit 2 at start, before anything is opened or sent', () => {
     const dir = mkdtempSync(join(tmpdir(), 'key-cli-'));
     try {
-      const res = spawnSync(process.execPath, [CLI, 'run'], {
-        encoding: 'utf8', timeout: 30_000,
-        env: { PATH: process.env.PATH ?? '', ...urls, LAWSUIT_API_KEY: 'k3y-secret\u200b', LAWSUIT_WAREHOUSE: join(dir, 'w.duckdb') },
-      });
+      const res = runCli(['run'], { PATH: process.env.PATH ?? '', ...urls, LAWSUIT_API_KEY: 'k3y-secret\u200b', LAWSUIT_WAREHOUSE: join(dir, 'w.duckdb') }, 30_000);
       expect(res.status).toBe(2);
       expect(res.stderr).toContain('LAWSUIT_API_KEY: the key contains a character outside visible ASCII (U+200B)');
       expect(res.stderr).not.toContain('k3y-secret');

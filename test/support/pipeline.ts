@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { loadConfig, type Config } from '../../src/shared/config.js';
-import { runCommand } from '../../src/pipeline/runner.js';
+import { runCommand, type CommandResult } from '../../src/pipeline/runner.js';
 import type { RunSummary } from '../../src/pipeline/summary.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
 
@@ -32,13 +32,17 @@ export function configFor(baseUrl: string, dir: string, env: Record<string, stri
 export const silent = pino({ level: 'silent' });
 
 /** One nightly run in-process, as `lawsuit-etl run` does it, against whatever the config points at. */
-export async function nightly(cfg: Config, opts: { signal?: AbortSignal } = {}): Promise<RunSummary> {
-  const r = await runCommand({
+export function nightRun(cfg: Config, opts: { signal?: AbortSignal } = {}): Promise<CommandResult> {
+  return runCommand({
     command: 'run', cfg, log: silent, signal: opts.signal ?? new AbortController().signal,
     environment: async (c) => ({ cfg: c, apiKey: c.apiKey ?? '', close: async () => undefined }),
     pollTuning: { minIntervalMs: 20, maxIntervalMs: 200 },
   });
-  return r.summary;
+}
+
+/** nightRun's summary. */
+export async function nightly(cfg: Config, opts: { signal?: AbortSignal } = {}): Promise<RunSummary> {
+  return (await nightRun(cfg, opts)).summary;
 }
 
 /** A stage's counts in a summary (0 for a figure it does not have). */

@@ -3,7 +3,6 @@ import type { LawsuitApi } from '../../src/api/client.js';
 import type { RunContext } from '../../src/pipeline/context.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { startRun } from '../../src/warehouse/ledger.js';
-import { MIGRATIONS } from '../../src/warehouse/migrations/index.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
 import { configFor, silent } from '../support/pipeline.js';
 

@@ -1,5 +1,4 @@
 import { afterAll, expect, test } from 'vitest';
-import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseResponsesPage } from '../../src/api/responses.js';
 import type { ResponseItem } from '../../src/spec/types.js';

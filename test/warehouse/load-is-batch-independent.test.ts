@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ResponseItem } from '../../src/spec/types.js';
 import { loadResponseItems } from '../../src/warehouse/load.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
+import { rng } from '../support/random.js';
 
 // What is loaded must not depend on where batch boundaries fell: copies of one lawsuit inside a batch are folded
 // by the very rules the warehouse applies between batches. This is what lets `rebuild` re-derive the tables
@@ -9,12 +10,6 @@ import { Warehouse } from '../../src/warehouse/warehouse.js';
 
 let whs: Warehouse[] = [];
 afterEach(async () => { await Promise.all(whs.map((w) => w.close())); whs = []; });
-
-/** A small deterministic generator: the same items for the same seed. */
-function rng(seed: number): () => number {
-  let x = seed >>> 0;
-  return () => { x = (x * 1664525 + 1013904223) >>> 0; return x / 2 ** 32; };
-}
 
 /** Copies of 25 lawsuits, shuffled, each from another crawl, each leaving out some fields and lists. */
 function items(seed: number): ResponseItem[] {

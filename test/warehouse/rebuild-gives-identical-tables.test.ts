@@ -5,7 +5,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { DERIVED_TABLES } from '../../src/warehouse/rebuild.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
 import { apiEnv, runCli } from '../support/cli.js';
-import { configFor, nightly, scratch } from '../support/pipeline.js';
+import { configFor, nightly, query, scratch } from '../support/pipeline.js';
 
 // `lawsuit-etl rebuild` derives every table that comes from response payloads again from responses_raw, without
 // a single API call: on a warehouse made by two nights over data that moved (so that change detection has a
@@ -50,10 +50,7 @@ describe('rebuild from responses_raw', () => {
     expect(before.change_detections).toHaveLength(2);
     const size = statSync(path).size;
     const nowhere = 'http://127.0.0.1:9';
-    const env = {
-      PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', LAWSUIT_WAREHOUSE: path, LAWSUIT_REPORTS_DIR: join(tmp.dir, 'reports'),
-      LAWSUIT_API_KEY: 'unused', LAWSUIT_REQUESTS_URL: nowhere, LAWSUIT_TRACKING_URL: nowhere, LAWSUIT_LAWSUITS_URL: nowhere, LAWSUIT_TRANSFER_URL: nowhere,
-    };
+    const env = apiEnv(nowhere, { LAWSUIT_WAREHOUSE: path, LAWSUIT_REPORTS_DIR: join(tmp.dir, 'reports') });
     const res = runCli(['rebuild'], env);
     expect(res.status, res.stdout + res.stderr).toBe(0);
     expect(res.stdout).toMatch(/rebuild\s+ok\s+\d+ response items of 2 runs replayed/);
@@ -73,9 +70,7 @@ describe('rebuild from responses_raw', () => {
     expect(killed.signal, killed.stdout + killed.stderr).toBe('SIGKILL');
     // the analysts' file is untouched: the half-made tables are in the work copy only
     expect(await tables(path)).toEqual(before);
-    const half = await Warehouse.open(`${path}.work`, { readOnly: true });
-    const [{ n }] = await half.all<{ n: number }>('SELECT count(*)::INTEGER AS n FROM lawsuits');
-    await half.close();
+    const [{ n }] = await query<{ n: number }>(`${path}.work`, 'SELECT count(*)::INTEGER AS n FROM lawsuits');
     expect(n).toBeLessThan(before.lawsuits.length);
 
     // the next run of another command (here a nightly run: nothing is due, every document was searched tonight)
