@@ -67,7 +67,8 @@ The API: LAWSUIT_API_KEY or LAWSUIT_API_KEY_FILE, and LAWSUIT_REQUESTS_URL, LAWS
 LAWSUIT_LAWSUITS_URL, LAWSUIT_TRANSFER_URL (not needed with --sandbox or --dry-run). Every variable: README.md.`;
 const EXIT_CODES = `
 Exit codes: 0 all done; 1 unexpected failure; 2 bad usage or configuration; 3 the API key was refused;
-4 finished, but some documents, files or stages failed or were refused, or the wait budget ran out.`;
+4 finished, but some documents, files or stages failed or were refused, the wait budget ran out, the run
+was stopped by SIGTERM, or another run holds the lock.`;
 
 const SCHEDULE_RULES = `
 Runs the jobs until SIGTERM or SIGINT, one run at a time. On start, and after an occurrence missed while the

@@ -2,8 +2,6 @@
 // so the universe can be regenerated piecewise and never needs to be held in memory. 32-bit integer math only
 // (Math.imul) keeps generation cheap: no BigInt on the hot path.
 
-import { hex8 } from './fast-format.js';
-
 /** Avalanche mix of one 32-bit value (murmur3 finaliser). */
 export function mix32(x: number): number {
   x ^= x >>> 16;

@@ -7,7 +7,7 @@ import {
   INSERT_REPLACED_LAWSUITS_SQL, INSERT_RESPONSES_SQL, MERGE_STEPS_SQL, REPLACE_LAWSUITS_SQL, TOUCH_LOSERS_SQL, WINNERS_SQL, replaceChildrenSql,
 } from './merge.js';
 import { INSERT_LAYER_PROBLEMS_SQL, INSERT_PROBLEMS_SQL, PROBLEM_DETAIL, problemValue, TOO_LONG_KEY_DETAIL } from './problems.js';
-import type { FlatLawsuit, HitRow, ProblemRow, RawPartRow, ResponseRow, StepRow } from './rows.js';
+import type { FlatLawsuit, HitRow, ProblemRow, RawPartRow, ResponseRow } from './rows.js';
 import { resetStaging, stageRows } from './stage.js';
 import { normalizeCnj } from '../spec/identifiers.js';
 import { bool, int, isObj, str, toJson } from './values.js';
