@@ -95,6 +95,16 @@ describe('the embedded sandbox: a plan without transfer files, a restarted upstr
       `SELECT count(*)::INTEGER AS n FROM responses_raw GROUP BY run_id ORDER BY min(loaded_at)`);
     expect(perRun).toHaveLength(2);
     expect(perRun[0].n).toBeGreaterThan(0);
+    // search by search, so that a night that read one response less says which search, its request and items
+    const perSearch = await query<{ search: string; first: string; second: string }>(env.LAWSUIT_WAREHOUSE!, `
+      WITH read AS (SELECT request_id, count(*) AS n FROM responses_raw GROUP BY request_id),
+      n AS (SELECT q.search_type || ' ' || q.search_key || ' ' || coalesce(q.on_demand, false) || ' ' || coalesce(q.lawsuit_instance, -1) AS search, q.run_id,
+                   q.request_id || ' ' || q.status || ' ' || coalesce(q.strategy, '?') || ' ' || coalesce(q.items_total, -1) || ' read ' || coalesce(r.n, 0) AS v
+            FROM requests q LEFT JOIN read r USING (request_id))
+      SELECT search, min(v) FILTER (WHERE run_id = (SELECT min(run_id) FROM n)) AS first, min(v) FILTER (WHERE run_id = (SELECT max(run_id) FROM n)) AS second
+      FROM n GROUP BY search ORDER BY search`);
+    const differ = perSearch.filter((s) => s.first?.split(' read ')[1] !== s.second?.split(' read ')[1]);
+    expect(differ, JSON.stringify(differ)).toEqual([]);
     expect(perRun[1].n).toBe(perRun[0].n);
   });
 
