@@ -56,6 +56,49 @@ export async function benchLoad(nLawsuits: number, makeItem: (i: number) => Resp
   }
 }
 
+export interface MergeBench { lawsuits: number; ms: number; lawsuitsPerSec: number }
+
+/**
+ * A second night over the same lawsuits: each comes again from a newer crawl with one step's text changed, so
+ * every lawsuit is merged with the one the warehouse holds (the first night only inserts). Timed from the second
+ * load's start until its data is checkpointed; the best of `repeats`.
+ */
+export async function benchMerge(nLawsuits: number, repeats = 2): Promise<MergeBench> {
+  const dir = mkdtempSync(join(tmpdir(), 'lawsuit-bench-merge-'));
+  try {
+    const first = asReceived(Array.from({ length: nLawsuits }, (_, i) => JSON.stringify(makeBenchItem(i))));
+    const second = asReceived(Array.from({ length: nLawsuits }, (_, i) => JSON.stringify(newerCrawl(makeBenchItem(i)))));
+    let best: MergeBench | undefined;
+    for (let r = 0; r < repeats; r++) {
+      const wh = await Warehouse.open(join(dir, `merge-${r}.duckdb`));
+      try {
+        await loadResponseItems(wh, first, { runId: 'bench-1' });
+        await wh.run('CHECKPOINT');
+        const t = performance.now();
+        await loadResponseItems(wh, second, { runId: 'bench-2' });
+        await wh.run('CHECKPOINT');
+        const ms = performance.now() - t;
+        if (!best || ms < best.ms) best = { lawsuits: nLawsuits, ms: Math.round(ms), lawsuitsPerSec: Math.round((nLawsuits / ms) * 1000) };
+      } finally {
+        await wh.close();
+      }
+    }
+    return best!;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The same lawsuit from a later crawl, in another response, with its last step's text changed. */
+function newerCrawl(item: ResponseItem): ResponseItem {
+  const l = item.response_data as Lawsuit;
+  const steps = (l.steps ?? []).map((s, k, all) => (k === all.length - 1 ? { ...s, content: `${s.content} (retificado)` } : s));
+  return {
+    ...item, response_id: `${item.response_id}-n2`, created_at: '2022-03-01T00:00:00.000Z',
+    response_data: { ...l, steps, crawler: { ...l.crawler, updated_at: '2022-03-01T00:00:00.000Z' } } as Lawsuit,
+  };
+}
+
 /**
  * The items as the API client hands them to the loader: parsed from pages of 100 as the service sends them,
  * each remembering its text (shared/raw-json.ts). Parsing is the client's work, outside the timed load.

@@ -1,4 +1,4 @@
-import { benchLoad } from './load.js';
+import { benchLoad, benchMerge } from './load.js';
 import { startSandbox } from '../src/sandbox/server.js';
 import { callsRun, type CallsFigures } from './calls.js';
 import { companyDocuments, documentsFinding, individualDocuments, ordinaryDocuments, ordinaryMix } from './documents.js';
@@ -83,6 +83,18 @@ async function rebuildAtScale(): Promise<Record<string, number>> {
   };
 }
 
+/** The load of a first night beside DuckDB's own read_json of the same pages, and the merge of a second night. */
+async function loadFigures(): Promise<{ load_lawsuits_per_sec: number; load_vs_duckdb: number; load_merge_lawsuits_per_sec: number }> {
+  const n = quick ? 5_000 : 20_000;
+  const load = await benchLoad(n);
+  line('load lawsuits/s (ours)', Math.round(load.ours.lawsuitsPerSec));
+  line('load lawsuits/s (read_json)', Math.round(load.duckdb.lawsuitsPerSec));
+  line('load_vs_duckdb', load.ratio);
+  const merge = await benchMerge(n);
+  line('load_merge lawsuits/s (second night)', merge.lawsuitsPerSec, `${merge.lawsuits} lawsuits merged in ${(merge.ms / 1000).toFixed(1)} s`);
+  return { load_lawsuits_per_sec: Math.round(load.ours.lawsuitsPerSec), load_vs_duckdb: load.ratio, load_merge_lawsuits_per_sec: merge.lawsuitsPerSec };
+}
+
 async function main(): Promise<void> {
   console.log('lawsuit-etl benchmark (sandbox)\n');
   if (only === 'calls') {
@@ -93,7 +105,11 @@ async function main(): Promise<void> {
     console.log(JSON.stringify(await rebuildAtScale()));
     return;
   }
-  if (only !== undefined && only !== '') throw new Error(`BENCH_ONLY=${only}: the parts that run alone are "calls" and "rebuild"`);
+  if (only === 'load') {
+    console.log(JSON.stringify(await loadFigures()));
+    return;
+  }
+  if (only !== undefined && only !== '') throw new Error(`BENCH_ONLY=${only}: the parts that run alone are "calls", "rebuild" and "load"`);
 
   // 1. rate-limit use: the limiter is not told the limit; 60 calls per 20 s is the real 180/min at a third of the window
   const rate = await rateUse({ limit: 60, windowMs: 20_000, calls: quick ? 150 : 300 });
@@ -118,11 +134,8 @@ async function main(): Promise<void> {
   // 2b. calls against the floor, three mixes, both ways of reading responses
   const floor = await callsAgainstFloor();
 
-  // 3. load speed against DuckDB's own read_json of the same pages into the same tables
-  const load = await benchLoad(quick ? 5_000 : 20_000);
-  line('load lawsuits/s (ours)', Math.round(load.ours.lawsuitsPerSec));
-  line('load lawsuits/s (read_json)', Math.round(load.duckdb.lawsuitsPerSec));
-  line('load_vs_duckdb', load.ratio);
+  // 3. load speed against DuckDB's own read_json of the same pages into the same tables, and a second night's merge
+  const load = await loadFigures();
 
   // 3b. rebuild from responses_raw, beside the load: the same lawsuits, loaded as a night loads them, then rebuilt
   const rebuild = await rebuildRun(quick ? 5_000 : 20_000);
@@ -153,7 +166,7 @@ async function main(): Promise<void> {
     rate_use: rate.adaptive.rateUse, share_429: rate.adaptive.share429,
     fixed_rate_use: rate.fixed.rateUse, fixed_share_429: rate.fixed.share429,
     polls_per_request: pollsPerRequest, calls_per_document: callsPerDocument,
-    load_lawsuits_per_sec: load.ours.lawsuitsPerSec, load_vs_duckdb: load.ratio,
+    ...load,
     rebuild_lawsuits_per_sec: rebuild.lawsuitsPerSec, rebuild_peak_rss_mb: rebuild.peakRssMb, rss_mb_10k: r10.peakRssMb, rss_mb_100k: rss100,
     rss_growth: rss100 === null ? null : round(rss100 / r10.peakRssMb), transfer_rss_mb: tr.peakRssMb,
     sandbox_rss_mb: sbm.peakRssMb, ...floor,

@@ -41,10 +41,15 @@ export interface QueryOptions {
   now?: () => Date;
 }
 
-/** Rows to a table in one statement: JSON text unnested by DuckDB, merged on the key. */
+/**
+ * Rows to a table in one statement: JSON text unnested by DuckDB, merged on the key. A row replaces the stored
+ * one of its key only when it is not older by `versionedBy` (columns compared in order, an absent value oldest),
+ * so that what the table holds is the newest answer whatever order answers were written in (README, "The merge
+ * rule").
+ */
 export async function upsertJsonRows(
   wh: Warehouse, table: string, columns: ReadonlyArray<readonly [name: string, type: string]>, key: readonly string[],
-  rows: readonly object[],
+  rows: readonly object[], versionedBy: readonly string[],
 ): Promise<number> {
   if (rows.length === 0) return 0;
   const shape = JSON.stringify([Object.fromEntries(columns.map(([c, t]) => [c, t === 'TIMESTAMPTZ' || t === 'JSON' ? 'VARCHAR' : t]))]);
@@ -52,8 +57,14 @@ export async function upsertJsonRows(
   const names = columns.map(([c]) => `"${c}"`).join(', ');
   const updates = columns.filter(([c]) => !key.includes(c)).map(([c]) => `"${c}" = excluded."${c}"`).join(', ');
   const sql = `INSERT INTO ${table} (${names}) SELECT ${select} FROM (SELECT unnest(from_json($1::JSON, '${shape.replace(/'/g, "''")}'), recursive := true))
-    ON CONFLICT (${key.join(', ')}) DO ${updates ? `UPDATE SET ${updates}` : 'NOTHING'}`;
+    ON CONFLICT (${key.join(', ')}) DO ${updates ? `UPDATE SET ${updates} WHERE ${newer(table, versionedBy)}` : 'NOTHING'}`;
   return wh.run(sql, [JSON.stringify(rows)]);
+}
+
+/** The incoming row (`excluded`) is at least as new as the stored one, by `columns` in order; NULL is oldest. */
+function newer(table: string, columns: readonly string[]): string {
+  const v = (row: string): string => `(${columns.map((c) => `coalesce(${row}."${c}"::VARCHAR, '')`).join(', ')})`;
+  return columns.length === 0 ? 'true' : `${v('excluded')} >= ${v(table)}`;
 }
 
 const DOC_COLUMNS = [['run_id', 'VARCHAR'], ['queried_at', 'TIMESTAMPTZ'], ['search_type', 'VARCHAR'], ['search_key', 'VARCHAR'], ['document_line', 'INTEGER']] as const;
@@ -182,7 +193,7 @@ export async function runQueries(ctx: RunContext, list: DocumentsList, kind: Que
     await ctx.wh.transaction(async () => {
       const items = answers.flatMap((a) => a.items);
       if (items.length > 0) await loadResponseItems(ctx.wh, items, { runId: ctx.runId, source: 'historical' });
-      await upsertJsonRows(ctx.wh, table, columns, key, answers.flatMap((a) => a.rows));
+      await upsertJsonRows(ctx.wh, table, columns, key, answers.flatMap((a) => a.rows), ['queried_at']);
     });
     result.ok += answers.length;
   }

@@ -124,8 +124,8 @@ export async function runTracking(ctx: RunContext, list: DocumentsList, opts: Tr
     if (c.tracking_id === null && c.outcome === 'conflict') c.tracking_id = known.get(trackingKey(c.search_type, c.search_key))?.tracking_id ?? null;
   }
   await ctx.wh.transaction(async () => {
-    await upsertJsonRows(ctx.wh, 'trackings', TRACKING_COLUMNS, ['tracking_id'], [...all.values()].map((t) => trackingRow(t, ctx.runId, checkedAt)));
-    await upsertJsonRows(ctx.wh, 'tracking_checks', CHECK_COLUMNS, ['run_id', 'search_type', 'search_key'], checks);
+    await upsertJsonRows(ctx.wh, 'trackings', TRACKING_COLUMNS, ['tracking_id'], [...all.values()].map((t) => trackingRow(t, ctx.runId, checkedAt)), ['updated_at', 'checked_at']);
+    await upsertJsonRows(ctx.wh, 'tracking_checks', CHECK_COLUMNS, ['run_id', 'search_type', 'search_key'], checks, ['checked_at']);
   });
   return result;
 }

@@ -2,10 +2,7 @@ import { objectMembers, rawTextOf } from '../shared/raw-json.js';
 import type { Lawsuit, ResponseItem } from '../spec/types.js';
 import { flattenLawsuit } from './flatten.js';
 import { capRow, fitsColumn, splitParts } from './long-values.js';
-import {
-  DELETE_LAWSUIT_PARTS_SQL, INSERT_HITS_SQL, INSERT_LAWSUIT_PARTS_SQL, INSERT_LAWSUITS_SQL, INSERT_NEW_STEPS_SQL, INSERT_RESPONSE_PARTS_SQL,
-  INSERT_REPLACED_LAWSUITS_SQL, INSERT_RESPONSES_SQL, MERGE_STEPS_SQL, REPLACE_LAWSUITS_SQL, TOUCH_LOSERS_SQL, WINNERS_SQL, replaceChildrenSql,
-} from './merge.js';
+import { DELETE_LAWSUIT_PARTS_SQL, INSERT_LAWSUIT_PARTS_NEW_SQL, INSERT_LAWSUIT_PARTS_SQL, INSERT_RESPONSE_PARTS_SQL, MERGE } from './merge.js';
 import { INSERT_LAYER_PROBLEMS_SQL, INSERT_PROBLEMS_SQL, PROBLEM_DETAIL, problemValue, TOO_LONG_KEY_DETAIL } from './problems.js';
 import type { FlatLawsuit, HitRow, ProblemRow, RawPartRow, ResponseRow } from './rows.js';
 import { resetStaging, stageRows } from './stage.js';
@@ -35,7 +32,7 @@ export interface LoadCounts {
   lawsuitItems: number;
   /** Distinct lawsuits (code, instance) among them. */
   lawsuits: number;
-  /** Of those, the lawsuits whose payload won (newer-or-equal crawl) and was merged. */
+  /** Of those, the lawsuits a payload changed (it was newer, or it carried a column no newer payload carried). */
   lawsuitsMerged: number;
   /** Rows staged from the payloads (per batch, after deduplication). */
   parties: number;
@@ -157,12 +154,14 @@ async function loadBatch(wh: Warehouse, items: readonly Prepared[], ctx: LoadCon
     if (flat !== null) flats.push({ flat, requestId: str(it.request_id), order });
   });
 
+  // A hit names the least response id that carried the lawsuit for the request (merge.ts, mergeHits).
   const hits = new Map<string, HitRow>();
   for (const { flat, requestId } of flats) {
     const { code, instance, response_id } = flat.lawsuit;
     if (requestId === null || !fitsColumn(requestId) || code === null || instance === null) continue;
     const k = `${requestId}\u0000${code}\u0000${instance}`;
-    if (!hits.has(k)) hits.set(k, { request_id: requestId, code, instance, response_id });
+    const held = hits.get(k);
+    if (!held || (response_id !== null && (held.response_id === null || response_id < held.response_id))) hits.set(k, { request_id: requestId, code, instance, response_id });
   }
 
   // Every staging table, the lawsuit ones too though only mergeLayer reads them (and makes them anew): emptied
@@ -174,11 +173,11 @@ async function loadBatch(wh: Warehouse, items: readonly Prepared[], ctx: LoadCon
   await stageRows(wh, 'problems', problems);
   // The parts of new items first: both anti-joins look at responses_raw as it was before this batch.
   if (parts.some((p) => p.owner === 'responses_raw.item')) await wh.run(INSERT_RESPONSE_PARTS_SQL);
-  counts.newResponses = await wh.run(INSERT_RESPONSES_SQL);
+  counts.newResponses = await wh.run(MERGE.insertResponses);
   const layers = layersOf(flats.map((f) => f.flat));
   counts.lawsuits = layers[0]?.length ?? 0; // every distinct lawsuit is in the first layer, once
   for (const layer of layers) await mergeLayer(wh, layer, counts);
-  if (hits.size > 0) await wh.run(INSERT_HITS_SQL);
+  if (hits.size > 0) for (const sql of MERGE.mergeHits) await wh.run(sql);
   counts.problems = await wh.run(INSERT_PROBLEMS_SQL, [ctx.runId]);
   return counts;
 }
@@ -222,11 +221,9 @@ function capLongValues(flat: FlatLawsuit, responseId: string | null, problems: P
 }
 
 /**
- * A batch's lawsuits in layers, each lawsuit at most once per layer, in arrival order: its first copy in the
- * first layer, its second in the second, and so on. Each layer is merged on its own by the warehouse's merge
- * statements (merge.ts), so that copies of one lawsuit in one batch (a cached answer, then a fresh one) are
- * merged exactly as if they had come in batches of their own: what is loaded does not depend on where batch
- * boundaries fell, and `rebuild` re-derives the same rows from responses_raw in batches of its own.
+ * A batch's lawsuits in layers, each lawsuit at most once per layer: its first copy in the first layer, its
+ * second in the second, and so on. The merge statements (merge.ts) meet each key once per statement; the merge
+ * itself does not depend on order, so neither do the layers' contents nor where batch boundaries fell.
  */
 export function layersOf(flats: readonly FlatLawsuit[]): FlatLawsuit[][] {
   const seen = new Map<string, number>();
@@ -245,42 +242,64 @@ const LAWSUIT_STAGING = ['lawsuits', 'parties', 'lawyers', 'steps', 'subjects', 
 /** One layer's lawsuits (each once) staged and merged into the warehouse; the problems of its casts join the batch's in stg_problems. */
 async function mergeLayer(wh: Warehouse, layer: FlatLawsuit[], counts: LoadCounts): Promise<void> {
   const parts: RawPartRow[] = [];
-  const winners = layer.map((w) => {
+  const payloads = layer.map((w) => {
     const raw = w.lawsuit.raw;
     if (raw === null || fitsColumn(raw)) return w;
     splitParts(raw).forEach((t, part) => parts.push({ owner: 'lawsuits.raw', response_id: null, code: w.lawsuit.code, instance: w.lawsuit.instance, part, text: t }));
     return { ...w, lawsuit: { ...w.lawsuit, raw: null } };
   });
   await resetStaging(wh, [...LAWSUIT_STAGING, 'parts']);
-  for (const t of LAWSUIT_STAGING) await stageRows(wh, t, t === 'lawsuits' ? winners.map((w) => w.lawsuit) : winners.flatMap((w) => w[t] as object[]));
+  for (const t of LAWSUIT_STAGING) await stageRows(wh, t, t === 'lawsuits' ? payloads.map((w) => w.lawsuit) : payloads.flatMap((w) => w[t] as object[]));
   await stageRows(wh, 'parts', parts);
-  const steps = winners.reduce((n, w) => n + w.steps.length, 0);
-  counts.parties += winners.reduce((n, w) => n + w.parties.length, 0);
-  counts.lawyers += winners.reduce((n, w) => n + w.lawyers.length, 0);
+  const steps = payloads.reduce((n, w) => n + w.steps.length, 0);
+  counts.parties += payloads.reduce((n, w) => n + w.parties.length, 0);
+  counts.lawyers += payloads.reduce((n, w) => n + w.lawyers.length, 0);
   counts.steps += steps;
 
-  await wh.run(WINNERS_SQL);
-  // A statement that cannot match still plans and scans (a DELETE or an UPDATE scans the whole table): skip
-  // those the layer cannot need. A layer of lawsuits the warehouse has never seen (a first run) only inserts.
-  const [seen] = await wh.all<{ updates: boolean; losers: boolean }>(
-    'SELECT coalesce(bool_or(existed AND wins), false) AS updates, coalesce(bool_or(NOT wins), false) AS losers FROM stg_win');
-  let replaced = 0;
-  if (seen.updates) {
-    for (const sql of REPLACE_LAWSUITS_SQL) await wh.run(sql);
-    replaced = await wh.run(INSERT_REPLACED_LAWSUITS_SQL);
-  }
-  counts.lawsuitsMerged += replaced + await wh.run(INSERT_LAWSUITS_SQL);
-  if (seen.updates) await wh.run(DELETE_LAWSUIT_PARTS_SQL);
-  if (parts.length > 0) await wh.run(INSERT_LAWSUIT_PARTS_SQL);
-  if (seen.losers) await wh.run(TOUCH_LOSERS_SQL);
-  for (const { table, flag, del, ins } of replaceChildrenSql()) {
-    // A child table's rows and list flag are named after it in the flattened lawsuit (rows.ts, schema/).
-    if (seen.updates && winners.some((w) => (w.lawsuit as unknown as Record<string, unknown>)[flag])) await wh.run(del);
-    if (winners.some((w) => ((w as unknown as Record<string, unknown[]>)[table] ?? []).length > 0)) await wh.run(ins);
-  }
-  if (steps > 0) {
-    if (seen.updates || seen.losers) for (const sql of MERGE_STEPS_SQL) await wh.run(sql);
-    else await wh.run(INSERT_NEW_STEPS_SQL);
+  await wh.run(MERGE.versions);
+  const [{ existed }] = await wh.all<{ existed: boolean }>('SELECT coalesce(bool_or(existed), false) AS existed FROM stg_versions');
+  if (!existed) {
+    // A layer of lawsuits the warehouse has never seen (every layer of a first night): nothing to merge with.
+    counts.lawsuitsMerged += await wh.run(MERGE.insertNewLawsuits);
+    if (parts.length > 0) await wh.run(INSERT_LAWSUIT_PARTS_NEW_SQL);
+    for (const { table, insNew } of MERGE.children) {
+      if (payloads.some((w) => ((w as unknown as Record<string, unknown[]>)[table] ?? []).length > 0)) await wh.run(insNew);
+    }
+    if (steps > 0) await wh.run(MERGE.insertNewSteps);
+  } else {
+    await mergeWithStored(wh, payloads, parts.length > 0, steps > 0, counts);
   }
   await wh.run(INSERT_LAYER_PROBLEMS_SQL);
+}
+
+/** A layer some of whose lawsuits the warehouse holds, merged column by column (merge.ts). */
+async function mergeWithStored(wh: Warehouse, payloads: readonly FlatLawsuit[], hasParts: boolean, hasSteps: boolean, counts: LoadCounts): Promise<void> {
+  await wh.run(MERGE.mergeLawsuits);
+  // A statement that cannot match still plans and scans (a DELETE or an UPDATE scans the whole table): skip
+  // those the layer cannot need.
+  const [seen] = await wh.all<{ replaced: boolean; filled: boolean; changed: number }>(`
+    SELECT coalesce(bool_or(existed AND wins), false) AS replaced, coalesce(bool_or(NOT wins AND changed), false) AS filled,
+      count(*) FILTER (WHERE changed)::INTEGER AS changed
+    FROM stg_merged_lawsuits`);
+  const L = MERGE.lawsuits;
+  if (seen.replaced) await wh.run(L.delete);
+  await wh.run(L.insert);
+  if (seen.filled) await wh.run(L.fill);
+  if (L.touch) await wh.run(L.touch);
+  counts.lawsuitsMerged += seen.changed;
+  if (seen.replaced) await wh.run(DELETE_LAWSUIT_PARTS_SQL);
+  if (hasParts) await wh.run(INSERT_LAWSUIT_PARTS_SQL);
+  for (const { table, del, ins } of MERGE.children) {
+    // A child table's rows are named after it in the flattened lawsuit (rows.ts, schema/).
+    await wh.run(del);
+    if (payloads.some((w) => ((w as unknown as Record<string, unknown[]>)[table] ?? []).length > 0)) await wh.run(ins);
+  }
+  if (!hasSteps) return;
+  await wh.run(MERGE.mergeSteps);
+  const [st] = await wh.all<{ replaced: boolean; filled: boolean }>(
+    'SELECT coalesce(bool_or(existed AND wins), false) AS replaced, coalesce(bool_or(NOT wins AND changed), false) AS filled FROM stg_merged_steps');
+  const S = MERGE.steps;
+  if (st.replaced) await wh.run(S.delete);
+  await wh.run(S.insert);
+  if (st.filled) await wh.run(S.fill);
 }

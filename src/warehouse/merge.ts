@@ -1,17 +1,40 @@
-// The set-based merges from the staging tables into the warehouse. Each is one statement over the whole batch;
-// the batch has already been deduplicated by key, so no statement meets the same row twice. Which columns each
-// statement carries, and how a merge treats a value the payload leaves out, come from the schema declaration
-// (schema/): a column added there is staged, merged and inserted with no edit here.
+// The set-based merges from the staging tables into the warehouse, one layer at a time (load.ts: each lawsuit at
+// most once in a layer). How each column is merged is declared beside it (schema/types.ts, MergeRule), and every
+// rule depends only on the set of payloads merged, never on their order, their batches or their nights: a
+// payload loaded late but crawled early fills exactly the columns no newer payload carries, and nothing else.
+// That is what makes the warehouse a function of what the provider sent, and `rebuild` give the same tables.
+//
+// The machinery: each merged row keeps the version of its newest payload (payload_version) and, for the few
+// columns whose value came from an older payload (the newer ones did not carry them), that payload's version
+// (column_versions, NULL when there are none). A staged payload then takes a column exactly when it carries it
+// and is newer than the payload the stored value came from; it takes the row's `newest` columns (raw, the
+// response it came in) when it is newer than the row. Merging is a join of versions: commutative, associative
+// and idempotent, so order, batching and repetition cannot show.
 
 import { SCHEMA, tableOf } from './schema/index.js';
 import { ident } from './schema/sql.js';
 import { listFlags } from './schema/staging.js';
-import type { Column, Schema, Table } from './schema/types.js';
+import type { Column, MergeRule, Schema, Table } from './schema/types.js';
 import { stageName } from './stage.js';
 
+/**
+ * A payload's version as text that sorts as versions do: the crawl time, then updated_at, then the response's
+ * created_at (each: absent first, then by instant, as 16 hex digits), then the response id (byte order), so that
+ * two payloads of one lawsuit never tie: the provider's response ids are unique, and a payload seen twice is the
+ * same payload. The times are SQL expressions of TIMESTAMPTZ, the id of VARCHAR.
+ */
+export function versionSql(crawled: string, updated: string, created: string, responseId: string): string {
+  const time = (e: string): string =>
+    `CASE WHEN ${e} IS NULL OR ${e} = '-infinity' THEN '0' WHEN ${e} = 'infinity' THEN '2' `
+    + `ELSE '1' || lpad(to_hex((epoch_us(${e})::HUGEINT + 9223372036854775808)::UBIGINT), 16, '0') END`;
+  return `concat(${time(crawled)}, ${time(updated)}, ${time(created)}, coalesce(${responseId}, ''))`;
+}
+
 const ts = (c: string): string => `TRY_CAST(s.${c} AS TIMESTAMPTZ)`;
-const ver = (a: string, b: string, c: string): string =>
-  `(coalesce(${a}, '-infinity'::TIMESTAMPTZ), coalesce(${b}, '-infinity'::TIMESTAMPTZ), coalesce(${c}, '-infinity'::TIMESTAMPTZ))`;
+
+const ruleOf = (c: Column): MergeRule => c.merge ?? 'newest';
+/** The merge's own columns (schema/common.ts, MERGE_COLUMNS): written here, never staged. */
+const MACHINERY = new Set(['payload_version', 'column_versions']);
 
 /** The columns a load writes: those staged and those with a value of their own at load. */
 const loaded = (t: Table): Column[] => t.columns.filter((c) => c.stage !== undefined || c.load !== undefined);
@@ -23,134 +46,186 @@ function valueOf(c: Column): string {
   return `s.${ident(c.name)}`;
 }
 
-/** The merged value of a column of a stored row `k` replaced by a winning payload (schema/types.ts, MergeRule). */
-function mergedOf(c: Column): string {
-  if (c.merge === 'keep') return `coalesce(${valueOf(c)}, k.${ident(c.name)})`;
-  if (c.merge === 'first') return `k.${ident(c.name)}`;
-  return valueOf(c);
+const names = (cols: readonly string[]): string => cols.map(ident).join(', ');
+const q = (prefix: string, name: string): string => `"${prefix}.${name}"`;
+const keyOn = (t: Table, a: string, b: string): string => t.key!.map((k) => `${a}.${ident(k)} = ${b}.${ident(k)}`).join(' AND ');
+
+/** What the merge of one table needs to know besides its declaration. */
+interface Source {
+  /** The staged rows, as a FROM item named `s`. */
+  staged: string;
+  /** The version of the staged row `s`, as SQL. */
+  version: string;
+  /** The stored rows the staged ones may meet, as a query, or the table itself when undefined. */
+  stored?: string;
+  /** Staged BOOLEAN columns that say whether the payload carried a list: false carries nothing. */
+  flags?: ReadonlySet<string>;
 }
 
-const names = (cols: readonly Column[]): string => cols.map((c) => ident(c.name)).join(', ');
-const keyJoin = (t: Table, a: string, b: string): string => (t.key ?? []).map((k) => `${a}.${ident(k)} = ${b}.${ident(k)}`).join(' AND ');
+/**
+ * Each staged row beside the stored row of its key (if any), merged column by column. Besides the table's
+ * columns, the result says whether the key `existed`, whether the staged payload `wins` (is newer than every
+ * payload of the stored row: it then gives the `newest` columns), whether the merge `changed` anything but run
+ * bookkeeping, `s_version` (the staged payload's version) and, per carried column c, "take.c" (the staged value
+ * was taken).
+ */
+function mergedRows(t: Table, src: Source): string {
+  const key = t.key!;
+  const cols = loaded(t).filter((c) => !key.includes(c.name) && !MACHINERY.has(c.name));
+  const carried = cols.filter((c) => ruleOf(c) === 'carried');
+  const staged = (c: Column): string => (src.flags?.has(c.name) ? `CASE WHEN s.${ident(c.name)} THEN true END` : valueOf(c));
+  // The version the stored value came from: an older payload's (column_versions) or the row's own.
+  const storedVersion = (c: Column): string =>
+    `coalesce(json_extract_string(k.column_versions, '$.${c.name}'), CASE WHEN k.${ident(c.name)} IS NOT NULL THEN k.payload_version END)`;
+  const side = cols.map((c) => {
+    const n = ident(c.name);
+    switch (ruleOf(c)) {
+      case 'carried': return `${staged(c)} AS ${q('s', c.name)}, k.${n} AS ${q('k', c.name)}, ${storedVersion(c)} AS ${q('kv', c.name)}`;
+      case 'newest': return `${valueOf(c)} AS ${q('s', c.name)}`;
+      case 'earliest': return `least(${valueOf(c)}, k.${n}) AS ${n}`;
+      case 'latest': return `greatest(${valueOf(c)}, k.${n}) AS ${n}`;
+    }
+  });
+  const besides = `
+    SELECT ${key.map((k) => `s.${ident(k)}`).join(', ')}, ${src.version} AS s_version, k.payload_version AS k_version,
+      k.${ident(key[0])} IS NOT NULL AS existed, ${side.join(', ')}
+    FROM ${src.staged} LEFT JOIN ${src.stored === undefined ? t.name : 'k_rows'} k ON ${keyOn(t, 'k', 's')}`;
+  const taken = `
+    SELECT *, (k_version IS NULL OR s_version > k_version) AS wins,
+      ${carried.map((c) => `(${q('s', c.name)} IS NOT NULL AND (${q('kv', c.name)} IS NULL OR s_version > ${q('kv', c.name)})) AS ${q('take', c.name)}`).join(', ')}
+    FROM (${besides})`;
+  const merged = `
+    SELECT ${names(key)}, existed, wins, s_version, greatest(s_version, k_version) AS payload_version,
+      ${cols.map((c) => {
+        const n = ident(c.name);
+        if (ruleOf(c) === 'carried') {
+          return `CASE WHEN ${q('take', c.name)} THEN ${q('s', c.name)} ELSE ${q('k', c.name)} END AS ${n}, `
+            + `CASE WHEN ${q('take', c.name)} THEN s_version ELSE ${q('kv', c.name)} END AS ${q('v', c.name)}, ${q('take', c.name)}`;
+        }
+        // The newest payload's value: read only where the staged payload wins.
+        if (ruleOf(c) === 'newest') return `CASE WHEN wins THEN ${q('s', c.name)} END AS ${n}`;
+        return n;
+      }).join(', ')},
+      (wins ${carried.map((c) => `OR ${q('take', c.name)}`).join(' ')}) AS changed
+    FROM (${taken})`;
+  const versions = carried.map((c) => `{'k': '${c.name}', 'v': ${q('v', c.name)}}`).join(', ');
+  return `${src.stored === undefined ? '' : `WITH k_rows AS MATERIALIZED (${src.stored})\n`}
+SELECT * EXCLUDE (${carried.map((c) => q('v', c.name)).join(', ')}),
+  nullif(to_json(map_from_entries(list_filter([${versions}], e -> e.v IS NOT NULL AND e.v <> payload_version))), '{}')::JSON AS column_versions
+FROM (${merged})`;
+}
 
-export interface ChildStatements { table: string; flag: string; del: string; ins: string }
+/** The statements that write a merged table from its merged rows `m` (a temp table made by mergedRows). */
+function writes(t: Table, m: string) {
+  const cols = loaded(t).map((c) => c.name).filter((c) => !MACHINERY.has(c));
+  const written = [...cols, 'payload_version', 'column_versions'];
+  const carried = loaded(t).filter((c) => ruleOf(c) === 'carried').map((c) => c.name);
+  const bookkeeping = loaded(t).filter((c) => ruleOf(c) === 'earliest' || ruleOf(c) === 'latest').map((c) => c.name);
+  const loadedAt = loaded(t).filter((c) => ruleOf(c) === 'newest' && c.load === 'current_timestamp').map((c) => c.name);
+  const set = (cs: readonly string[]): string => cs.map((c) => `${ident(c)} = m.${ident(c)}`).join(', ');
+  return {
+    /** Rows a newer payload replaces: deleted, then inserted whole (`insert`). */
+    delete: `DELETE FROM ${t.name} USING ${m} m WHERE ${keyOn(t, t.name, 'm')} AND m.wins AND m.existed`,
+    /** The rows the staged payload wins: new ones, and those `delete` removed. */
+    insert: `INSERT INTO ${t.name} (${names(written)}) SELECT ${names(written)} FROM ${m} WHERE wins`,
+    /**
+     * Rows an older payload changes: it carries columns no newer payload carried. Updated in place, the large
+     * `newest` columns (raw) untouched.
+     */
+    fill: `UPDATE ${t.name} SET ${set([...carried, 'column_versions', ...bookkeeping])}${loadedAt.map((c) => `, ${ident(c)} = current_timestamp`).join('')}
+FROM ${m} m WHERE ${keyOn(t, t.name, 'm')} AND NOT m.wins AND m.changed`,
+    /** Rows an older payload changes nothing of but the runs that saw them. */
+    touch: bookkeeping.length === 0 ? undefined : `UPDATE ${t.name} SET ${set(bookkeeping)}
+FROM ${m} m WHERE ${keyOn(t, t.name, 'm')} AND NOT m.wins AND NOT m.changed
+  AND (${bookkeeping.map((c) => `${t.name}.${ident(c)} IS DISTINCT FROM m.${ident(c)}`).join(' OR ')})`,
+  };
+}
+
+export interface ChildStatements { table: string; flag: string; del: string; ins: string; insNew: string }
 
 /** Every merge statement of `schema`, as load.ts runs them. */
 export function mergeStatements(schema: Schema = SCHEMA) {
   const lawsuits = tableOf('lawsuits', schema);
   const steps = tableOf('steps', schema);
   const children = schema.tables.filter((t) => t.stage?.list);
-  const flags = listFlags(schema);
-  const lawsuitCols = loaded(lawsuits);
-  const kept = lawsuits.columns.filter((c) => lawsuits.key!.includes(c.name) || c.merge === 'keep' || c.merge === 'first');
-  const winnersFrom = 'FROM stg_lawsuits s JOIN stg_win w ON w.code = s.code AND w.instance = s.instance';
-  const stepCols = loaded(steps);
-  const insertSteps = `INSERT INTO steps (${names(stepCols)})`;
-  const selectStagedSteps = `SELECT ${stepCols.map(valueOf).join(', ')}\nFROM stg_steps s`;
-  /** Rows of `t` whose key is new: a row written once (raw responses, search hits) is never merged. */
+  const flags = new Set(listFlags(schema));
+  const stepCols = loaded(steps).filter((c) => !MACHINERY.has(c.name));
   const insertNew = (t: Table): string => `
-INSERT INTO ${t.name} (${names(loaded(t))})
+INSERT INTO ${t.name} (${names(loaded(t).map((c) => c.name))})
 SELECT ${loaded(t).map(valueOf).join(', ')}
-FROM ${stageName(t.stage!.as)} s ANTI JOIN ${t.name} r ON ${keyJoin(t, 'r', 's')}`;
+FROM ${stageName(t.stage!.as)} s ANTI JOIN ${t.name} r ON ${keyOn(t, 'r', 's')}`;
+  /** Staged rows of `table`, each with its payload's version (stg_versions). */
+  const withVersion = (table: string): string => `(SELECT st.*, v.payload_version FROM ${table} st
+    JOIN stg_versions v ON v.code = st.code AND v.instance = st.instance) s`;
+  const lawsuitCols = loaded(lawsuits).filter((c) => !MACHINERY.has(c.name));
+  const flagged = (c: Column): string => (flags.has(c.name) ? `CASE WHEN s.${ident(c.name)} THEN true END` : valueOf(c));
 
   return {
     /**
-     * Which incoming lawsuits win over the stored one: newer-or-equal crawl (crawler.updated_at, then updated_at,
-     * then the response's created_at; README, "Spec gaps"). Equal wins, so reloading the same payload is a no-op.
+     * Each staged lawsuit's payload version, and whether the warehouse holds the lawsuit: read from the key
+     * columns alone, so that a layer of lawsuits never seen (every layer of a first night) merges nothing.
      */
-    winners: `
-CREATE OR REPLACE TEMP TABLE stg_win AS
-SELECT s.code, s.instance,
-  (l.code IS NULL OR ${ver(ts('crawled_at'), ts('updated_at'), ts('response_created_at'))}
-     >= ${ver('l.crawled_at', 'l.updated_at', 'l.response_created_at')}) AS wins,
-  l.code IS NOT NULL AS existed,
-  ${flags.map((f) => `s.${f}`).join(', ')}
-FROM stg_lawsuits s LEFT JOIN lawsuits l ON l.code = s.code AND l.instance = s.instance`,
-    // A lawsuit the warehouse holds is replaced, not updated: the stored values a merge may keep are set aside,
-    // the row deleted, and the merged row (the newer payload's value, or the stored one where the payload leaves
-    // it out) inserted. An UPDATE of the raw JSON column was what broke a second night: DuckDB keeps an UPDATE's
-    // new strings and pins the column's rows at COMMIT, and 1,000 lawsuits of 34 KB updated at 128 MB failed
-    // there (a first night of the same lawsuits loads fine, since appends and deletes are what DuckDB does
-    // cheaply). Measured on DuckDB 1.5.5. (Upserts are not one INSERT ... ON CONFLICT DO UPDATE either: that
-    // path made COMMIT some 7x slower.)
-    replaceLawsuits: [
-      `CREATE OR REPLACE TEMP TABLE stg_kept AS
-SELECT ${kept.map((c) => `l.${ident(c.name)}`).join(', ')} FROM lawsuits l JOIN stg_win w ON w.code = l.code AND w.instance = l.instance WHERE w.wins AND w.existed`,
-      'DELETE FROM lawsuits USING stg_win w WHERE lawsuits.code = w.code AND lawsuits.instance = w.instance AND w.wins AND w.existed',
-    ],
-    insertLawsuits: `
-INSERT INTO lawsuits (${names(lawsuitCols)})
-SELECT ${lawsuitCols.map(valueOf).join(', ')}
-${winnersFrom}
-WHERE w.wins AND NOT w.existed
-ON CONFLICT DO NOTHING`,
-    /** The replaced lawsuits back, each column merged with what was kept. */
-    insertReplacedLawsuits: `
-INSERT INTO lawsuits (${names(lawsuitCols)})
-SELECT ${lawsuitCols.map(mergedOf).join(', ')}
-${winnersFrom} JOIN stg_kept k ON k.code = s.code AND k.instance = s.instance
-WHERE w.wins AND w.existed`,
-    /** An older payload changes nothing but the fact that this run saw the lawsuit. */
-    touchLosers: `
-UPDATE lawsuits SET last_seen_run = s.run_id
-FROM stg_lawsuits s JOIN stg_win w ON w.code = s.code AND w.instance = s.instance
-WHERE NOT w.wins AND lawsuits.code = s.code AND lawsuits.instance = s.instance`,
+    versions: `CREATE OR REPLACE TEMP TABLE stg_versions AS
+SELECT s.code, s.instance, ${versionSql(ts('crawled_at'), ts('updated_at'), ts('response_created_at'), 's.response_id')} AS payload_version,
+  l.code IS NOT NULL AS existed
+FROM stg_lawsuits s LEFT JOIN (SELECT code, instance FROM lawsuits) l ON l.code = s.code AND l.instance = s.instance`,
+    /** The lawsuits of a layer none of which the warehouse holds: every value its payload's. */
+    insertNewLawsuits: `INSERT INTO lawsuits (${names([...lawsuitCols.map((c) => c.name), 'payload_version', 'column_versions'])})
+SELECT ${lawsuitCols.map(flagged).join(', ')}, s.payload_version, NULL FROM ${withVersion('stg_lawsuits')}`,
+    /** The layer's lawsuits merged with the stored ones (mergedRows). */
+    mergeLawsuits: `CREATE OR REPLACE TEMP TABLE stg_merged_lawsuits AS ${mergedRows(lawsuits, {
+      staged: withVersion('stg_lawsuits'), version: 's.payload_version', flags,
+      stored: `SELECT ${names(['code', 'instance', ...lawsuits.columns.filter((c) => ruleOf(c) !== 'newest' || MACHINERY.has(c.name)).map((c) => c.name).filter((c) => c !== 'code' && c !== 'instance')])}
+  FROM lawsuits l SEMI JOIN (SELECT code, instance FROM stg_versions WHERE existed) w ON l.code = w.code AND l.instance = w.instance`,
+    })}`,
+    // A lawsuit a newer payload wins is replaced, not updated: the row deleted and the merged row inserted. An
+    // UPDATE of the raw JSON column was what broke a second night: DuckDB keeps an UPDATE's new strings and pins
+    // the column's rows at COMMIT, and 1,000 lawsuits of 34 KB updated at 128 MB failed there (appends and
+    // deletes are what DuckDB does cheaply). Measured on DuckDB 1.5.5. An older payload that fills a column
+    // leaves raw alone, so it updates in place.
+    lawsuits: writes(lawsuits, 'stg_merged_lawsuits'),
     /**
-     * Lists that are replaced whole per lawsuit: only when the winning payload carries the list at all (an absent
-     * list says nothing, an empty one says "none now"). [delete, insert] pairs in order.
+     * Lists replaced whole per lawsuit, when the staged payload carries the list and is newer than the payload
+     * the stored list came from (an absent list says nothing, an empty one says "none now").
      */
     children: children.map((t): ChildStatements => ({
       table: t.name, flag: t.stage!.list!,
-      del: `DELETE FROM ${t.name} USING stg_win w WHERE ${t.name}.code = w.code AND ${t.name}.instance = w.instance AND w.wins AND w.${t.stage!.list}`,
-      ins: `INSERT INTO ${t.name} (${names(loaded(t))})
+      del: `DELETE FROM ${t.name} USING stg_merged_lawsuits m WHERE ${t.name}.code = m.code AND ${t.name}.instance = m.instance AND m.existed AND m.${q('take', t.stage!.list!)}`,
+      ins: `INSERT INTO ${t.name} (${names(loaded(t).map((c) => c.name))})
 SELECT ${loaded(t).map(valueOf).join(', ')}
-FROM ${stageName(t.stage!.as)} s JOIN stg_win w ON w.code = s.code AND w.instance = s.instance WHERE w.wins AND w.${t.stage!.list}`,
+FROM ${stageName(t.stage!.as)} s JOIN stg_merged_lawsuits m ON m.code = s.code AND m.instance = s.instance WHERE m.${q('take', t.stage!.list!)}`,
+      /** A layer of new lawsuits: every staged row of the list (a payload without the list staged none). */
+      insNew: `INSERT INTO ${t.name} (${names(loaded(t).map((c) => c.name))})
+SELECT ${loaded(t).map(valueOf).join(', ')} FROM ${stageName(t.stage!.as)} s`,
     })),
     /**
-     * Steps are a union over every payload seen: a document search that omits steps removes none. A winning
-     * payload updates the steps it carries (a column whose rule is `keep` keeps its value where the payload
-     * leaves it out); any payload adds the steps the warehouse has never seen.
+     * Steps are a union over every payload: one that omits a step removes none. Each step is merged as a lawsuit
+     * is, with its payload's version. The stored steps of the layer's lawsuits are read first with a semi-join
+     * that streams the big table (a join straight against steps would hash the whole of it).
      */
-    mergeSteps: [
-      // The stored steps a winning payload changes, set aside, deleted and inserted merged (as lawsuits are, and
-      // for the same reason: 300,000 steps whose text changed, updated in place, ran DuckDB out of 128 MB at
-      // COMMIT and left it unable even to roll back). The stored steps of the batch's lawsuits are read first
-      // with a semi-join that streams the big table (an anti-join straight against steps would hash the whole).
-      `CREATE OR REPLACE TEMP TABLE stg_steps_kept AS
-WITH held AS MATERIALIZED (
-  SELECT s.* FROM steps s SEMI JOIN (SELECT code, instance FROM stg_win WHERE wins AND existed) w ON s.code = w.code AND s.instance = w.instance)
-SELECT h.* FROM held h JOIN stg_steps c ON c.code = h.code AND c.instance = h.instance AND c.step_id = h.step_id
-WHERE h.raw::VARCHAR IS DISTINCT FROM c.raw::VARCHAR`,
-      'DELETE FROM steps USING stg_steps_kept k WHERE steps.code = k.code AND steps.instance = k.instance AND steps.step_id = k.step_id',
-      `${insertSteps}
-SELECT ${stepCols.map(mergedOf).join(', ')}
-FROM stg_steps s JOIN stg_steps_kept k ON k.code = s.code AND k.instance = s.instance AND k.step_id = s.step_id`,
-      `${insertSteps}
-WITH held AS MATERIALIZED (
-  SELECT h.code, h.instance, h.step_id FROM steps h SEMI JOIN stg_win w ON h.code = w.code AND h.instance = w.instance)
-${selectStagedSteps} ANTI JOIN held h ON h.code = s.code AND h.instance = s.instance AND h.step_id = s.step_id`,
-    ],
-    /** The steps of a batch none of whose lawsuits the warehouse held: nothing to merge with. */
-    insertNewSteps: `${insertSteps}\n${selectStagedSteps}`,
+    mergeSteps: `CREATE OR REPLACE TEMP TABLE stg_merged_steps AS ${mergedRows(steps, {
+      staged: withVersion('stg_steps'), version: 's.payload_version',
+      stored: `SELECT h.* FROM steps h SEMI JOIN (SELECT code, instance FROM stg_merged_lawsuits WHERE existed) w ON h.code = w.code AND h.instance = w.instance`,
+    })}`,
+    steps: writes(steps, 'stg_merged_steps'),
+    /** The steps of a layer none of whose lawsuits the warehouse held: nothing to merge with, every value its payload's. */
+    insertNewSteps: `INSERT INTO steps (${names([...stepCols.map((c) => c.name), 'payload_version', 'column_versions'])})
+SELECT ${stepCols.map(valueOf).join(', ')}, s.payload_version, NULL FROM ${withVersion('stg_steps')}`,
     insertResponses: insertNew(tableOf('responses_raw', schema)),
-    insertHits: insertNew(tableOf('search_hits', schema)),
+    /** A search's hit names one response that carried the lawsuit: the least id, whatever order they came in. */
+    mergeHits: [
+      insertNew(tableOf('search_hits', schema)),
+      `UPDATE search_hits SET response_id = s.response_id FROM stg_hits s
+WHERE search_hits.request_id = s.request_id AND search_hits.code = s.code AND search_hits.instance = s.instance
+  AND s.response_id < search_hits.response_id`,
+    ],
   };
 }
 
-const M = mergeStatements();
-export const WINNERS_SQL = M.winners;
-export const REPLACE_LAWSUITS_SQL = M.replaceLawsuits;
-export const INSERT_LAWSUITS_SQL = M.insertLawsuits;
-export const INSERT_REPLACED_LAWSUITS_SQL = M.insertReplacedLawsuits;
-export const TOUCH_LOSERS_SQL = M.touchLosers;
-export const MERGE_STEPS_SQL = M.mergeSteps;
-export const INSERT_NEW_STEPS_SQL = M.insertNewSteps;
-export const INSERT_RESPONSES_SQL = M.insertResponses;
-export const INSERT_HITS_SQL = M.insertHits;
-export const replaceChildrenSql = (): ChildStatements[] => M.children;
+export const MERGE = mergeStatements();
 
 // Texts too long for a column, in parts (long-values.ts). A response item is written once, so are its parts; a
-// lawsuit's raw follows the winning payload: its parts are replaced whenever the lawsuit is.
+// lawsuit's raw is the newest payload's: its parts are replaced whenever a newer payload wins the lawsuit.
 export const INSERT_RESPONSE_PARTS_SQL = `
 INSERT INTO raw_parts (owner, response_id, code, instance, part, text)
 SELECT p.owner, p.response_id, NULL, NULL, p.part, p.text
@@ -158,11 +233,16 @@ FROM stg_parts p ANTI JOIN responses_raw r ON r.response_id = p.response_id
 WHERE p.owner = 'responses_raw.item'`;
 
 export const DELETE_LAWSUIT_PARTS_SQL = `
-DELETE FROM raw_parts USING stg_win w
-WHERE raw_parts.owner = 'lawsuits.raw' AND raw_parts.code = w.code AND raw_parts.instance = w.instance AND w.wins AND w.existed`;
+DELETE FROM raw_parts USING stg_merged_lawsuits m
+WHERE raw_parts.owner = 'lawsuits.raw' AND raw_parts.code = m.code AND raw_parts.instance = m.instance AND m.wins AND m.existed`;
 
 export const INSERT_LAWSUIT_PARTS_SQL = `
 INSERT INTO raw_parts (owner, response_id, code, instance, part, text)
 SELECT p.owner, NULL, p.code, p.instance, p.part, p.text
-FROM stg_parts p JOIN stg_win w ON w.code = p.code AND w.instance = p.instance
-WHERE p.owner = 'lawsuits.raw' AND w.wins`;
+FROM stg_parts p JOIN stg_merged_lawsuits m ON m.code = p.code AND m.instance = p.instance
+WHERE p.owner = 'lawsuits.raw' AND m.wins`;
+
+/** The parts of the long raws of a layer of new lawsuits. */
+export const INSERT_LAWSUIT_PARTS_NEW_SQL = `
+INSERT INTO raw_parts (owner, response_id, code, instance, part, text)
+SELECT p.owner, NULL, p.code, p.instance, p.part, p.text FROM stg_parts p WHERE p.owner = 'lawsuits.raw'`;

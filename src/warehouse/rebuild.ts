@@ -37,15 +37,6 @@ interface RawRow { response_id: string; item: string | null }
 
 export async function rebuildFromRaw(wh: Warehouse, opts: RebuildOptions = {}): Promise<RebuildResult> {
   const chunk = Math.max(1, opts.chunkItems ?? 500);
-  // What the runs did, read before anything is emptied: which loaded payloads, which detected changes, when.
-  const runs = await wh.all<{ run_id: string; detected_at: Date | null; items: number; first_row: number | null; last_row: number | null }>(`
-    WITH loaded AS (SELECT run_id, count(*) AS items, min(rowid) AS first_row, max(rowid) AS last_row FROM responses_raw GROUP BY run_id)
-    SELECT r.run_id, d.detected_at, coalesce(l.items, 0)::BIGINT AS items, l.first_row, l.last_row
-    FROM runs r LEFT JOIN loaded l USING (run_id) LEFT JOIN change_detections d USING (run_id)
-    WHERE l.run_id IS NOT NULL OR d.run_id IS NOT NULL
-    ORDER BY r.started_at, r.run_id`);
-  const total = runs.reduce((n, r) => n + Number(r.items), 0);
-  opts.progress?.('total', total);
   await wh.transaction(async () => {
     // change_detections is the record of which runs detected changes, and when: a rebuild killed after this
     // transaction reads it again, so each run's detection replaces its row instead (detectChanges `again`).
@@ -56,6 +47,17 @@ export async function rebuildFromRaw(wh: Warehouse, opts: RebuildOptions = {}): 
   // it every rebuild added the tables' size to the file (a 31 MB warehouse: 58, 75, 91 MB after three rebuilds;
   // with it 33, 35, 34 MB). DuckDB 1.5.5.
   await wh.checkpoint();
+  // What the runs did (which loaded payloads, which detected changes, when), read after the checkpoint: none of
+  // it is emptied, and a checkpoint may renumber the rowids of a table that had rows deleted, which would move
+  // every range read before it.
+  const runs = await wh.all<{ run_id: string; detected_at: Date | null; items: number; first_row: number | null; last_row: number | null }>(`
+    WITH loaded AS (SELECT run_id, count(*) AS items, min(rowid) AS first_row, max(rowid) AS last_row FROM responses_raw GROUP BY run_id)
+    SELECT r.run_id, d.detected_at, coalesce(l.items, 0)::BIGINT AS items, l.first_row, l.last_row
+    FROM runs r LEFT JOIN loaded l USING (run_id) LEFT JOIN change_detections d USING (run_id)
+    WHERE l.run_id IS NOT NULL OR d.run_id IS NOT NULL
+    ORDER BY r.started_at, r.run_id`);
+  const total = runs.reduce((n, r) => n + Number(r.items), 0);
+  opts.progress?.('total', total);
   const result: RebuildResult = { runs: runs.length, items: 0, lawsuits: 0, detections: 0, interrupted: false };
   for (const run of runs) {
     // Ranges of rowid: responses_raw is only ever appended to, so its rowid is the order items were loaded in.

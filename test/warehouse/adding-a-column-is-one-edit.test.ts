@@ -8,11 +8,12 @@ import { SCHEMA } from '../../src/warehouse/schema/index.js';
 import { stageColumns } from '../../src/warehouse/schema/staging.js';
 import type { Column, Schema } from '../../src/warehouse/schema/types.js';
 
-// One edit to a scratch copy of the declaration — a column `judge` on lawsuits, staged as text, kept when a newer
-// payload leaves it out — and every statement derived from the declaration carries it: the DDL, the staging
-// table, the merges (a second, newer payload without a judge keeps the first one's), the COMMENT and the export.
+// One edit to a scratch copy of the declaration — a column `judge` on lawsuits, staged as text, taken from the
+// newest payload that carries it — and every statement derived from the declaration carries it: the DDL, the
+// staging table, the merges (a second, newer payload without a judge keeps the first one's; an older one loaded
+// last changes nothing a newer one carried), the COMMENT and the export.
 
-const judge: Column = { name: 'judge', type: 'VARCHAR', stage: 'VARCHAR', merge: 'keep', comment: 'the judge of the lawsuit' };
+const judge: Column = { name: 'judge', type: 'VARCHAR', stage: 'VARCHAR', merge: 'carried', comment: 'the judge of the lawsuit' };
 const edited: Schema = {
   ...SCHEMA,
   tables: SCHEMA.tables.map((t) => (t.name === 'lawsuits' ? { ...t, columns: [...t.columns, judge] } : t)),
@@ -42,14 +43,9 @@ async function load(values: { crawled_at: string; judge: string | null; name: st
   await con.run(`INSERT INTO stg_lawsuits (code, instance, crawled_at, judge, name, raw, run_id, has_parties)
     VALUES ('0001234-56.2020.8.26.0100', 1, ${q(values.crawled_at)}, ${q(values.judge)}, ${q(values.name)}, '{}', 'r1', false)`);
   const m = mergeStatements(edited);
-  await con.run(m.winners);
-  const [{ existed }] = await all<{ existed: boolean }>('SELECT bool_or(existed) AS existed FROM stg_win');
-  if (existed) {
-    for (const sql of m.replaceLawsuits) await con.run(sql);
-    await con.run(m.insertReplacedLawsuits);
-  } else {
-    await con.run(m.insertLawsuits);
-  }
+  await con.run(m.versions);
+  await con.run(m.mergeLawsuits);
+  for (const sql of [m.lawsuits.delete, m.lawsuits.insert, m.lawsuits.fill]) await con.run(sql);
 }
 
 it('the DDL and the staging table carry it', () => {
@@ -64,6 +60,8 @@ it('the merge inserts it, and keeps it when a newer payload leaves it out', asyn
   await load({ crawled_at: '2024-02-01T00:00:00Z', judge: null, name: 'A x B (renamed)' });
   expect(await all('SELECT judge, name FROM lawsuits')).toEqual([{ judge: 'Dra. Ana', name: 'A x B (renamed)' }]);
   await load({ crawled_at: '2024-03-01T00:00:00Z', judge: 'Dr. Rui', name: null });
+  expect(await all('SELECT judge, name FROM lawsuits')).toEqual([{ judge: 'Dr. Rui', name: 'A x B (renamed)' }]);
+  await load({ crawled_at: '2023-12-01T00:00:00Z', judge: 'Dr. Old', name: 'old name' });
   expect(await all('SELECT judge, name FROM lawsuits')).toEqual([{ judge: 'Dr. Rui', name: 'A x B (renamed)' }]);
 });
 

@@ -1,3 +1,5 @@
+import type { Column } from './types.js';
+
 /** Column meanings shared by many tables of the declaration. */
 export const C = {
   code: 'CNJ number of the lawsuit in the punctuated form NNNNNNN-DD.AAAA.J.TR.OOOO (other identifiers kept as given)',
@@ -14,3 +16,14 @@ export const C = {
   transfer_loaded_at: 'when the row was loaded from its transfer file',
   raw: 'the object exactly as the provider sent it (JSON)',
 } as const;
+
+/**
+ * The merge's own columns, last in a table merged from several payloads (merge.ts): which version each value
+ * came from, so that a payload loaded later but crawled earlier still fills exactly what no newer one carries.
+ */
+export const MERGE_COLUMNS: readonly Column[] = [
+  { name: 'payload_version', type: 'VARCHAR', exported: false,
+    comment: 'version of the newest payload merged into the row, as sortable text (crawl time, updated_at, the response\'s created_at, response id)' },
+  { name: 'column_versions', type: 'JSON', exported: false,
+    comment: 'the columns whose value came from an older payload than payload_version (a newer one did not carry them), each with that payload\'s version; NULL when every value is the newest payload\'s' },
+];

@@ -16,11 +16,12 @@ export function stageColumns(schema: Schema = SCHEMA): StageColumns {
   }
   const flags = listFlags(schema);
   if (!out.lawsuits) throw new Error('no table is staged as stg_lawsuits (src/warehouse/schema/)');
-  out.lawsuits.push(...flags.map((f) => [f, 'BOOLEAN'] as const));
+  // A flag the lawsuits table keeps as a column of its own is staged as that column already.
+  out.lawsuits.push(...flags.filter((f) => !out.lawsuits!.some(([c]) => c === f)).map((f) => [f, 'BOOLEAN'] as const));
   return out as StageColumns;
 }
 
-/** The list flags of the child tables (columns of stg_lawsuits and stg_win), each once, in declaration order. */
+/** The list flags of the child tables (columns of stg_lawsuits), each once, in declaration order. */
 export function listFlags(schema: Schema = SCHEMA): string[] {
   return [...new Set(schema.tables.flatMap((t) => (t.stage?.list ? [t.stage.list] : [])))];
 }

@@ -12,12 +12,15 @@ export type StageTable =
   | 'responses' | 'hits' | 'parts' | 'problems';
 
 /**
- * What a merge does with a column when a newer payload wins (merge.ts):
- * - `keep`: the payload's value, or the stored one where the payload leaves it out (NULL);
- * - `replace`: always the winning payload's value, NULL included;
- * - `first`: the value of the first load, never changed.
+ * How the merge (merge.ts) sets a column of a row made from several payloads. Each rule depends only on the set
+ * of payloads, never on the order, the batches or the nights they were loaded in (README, "The merge rule"):
+ * - `carried`: the value of the newest payload that carries it (absent or NULL does not carry);
+ * - `newest`: the newest payload's value, NULL included (its raw text, the response it came in);
+ * - `earliest` / `latest`: the least / greatest value over every payload (the runs that first and last saw it).
+ * "Newest" is by payload version: the crawl time, then updated_at, then the response's created_at, then the
+ * response id, so that two payloads never tie (merge.ts, versionSql).
  */
-export type MergeRule = 'keep' | 'replace' | 'first';
+export type MergeRule = 'carried' | 'newest' | 'earliest' | 'latest';
 
 export interface Column {
   name: string;
@@ -33,7 +36,7 @@ export interface Column {
   stage?: StageType;
   /** Its value when a staged row is loaded, for a column the rows do not carry (`s` is the staged row). */
   load?: string;
-  /** How a merge treats it (tables merged by key: lawsuits, steps). Default `replace`. */
+  /** How a merge sets it (the tables merged from several payloads: lawsuits, steps). Default `newest`. */
   merge?: MergeRule;
   /** In the table's Parquet export. Default true (the table has an `export`). */
   exported?: boolean;
