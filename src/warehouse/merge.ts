@@ -56,8 +56,11 @@ interface Source {
   staged: string;
   /** The version of the staged row `s`, as SQL. */
   version: string;
-  /** The stored rows the staged ones may meet, as a query, or the table itself when undefined. */
-  stored?: string;
+  /**
+   * The stored rows the staged ones may meet, as a query read once (a semi-join that streams the big table: a
+   * join straight against it would read every row's columns, or hash the whole of it).
+   */
+  stored: string;
   /** Staged BOOLEAN columns that say whether the payload carried a list: false carries nothing. */
   flags?: ReadonlySet<string>;
 }
@@ -89,7 +92,7 @@ function mergedRows(t: Table, src: Source): string {
   const besides = `
     SELECT ${key.map((k) => `s.${ident(k)}`).join(', ')}, ${src.version} AS s_version, k.payload_version AS k_version,
       k.${ident(key[0])} IS NOT NULL AS existed, ${side.join(', ')}
-    FROM ${src.staged} LEFT JOIN ${src.stored === undefined ? t.name : 'k_rows'} k ON ${keyOn(t, 'k', 's')}`;
+    FROM ${src.staged} LEFT JOIN k_rows k ON ${keyOn(t, 'k', 's')}`;
   const taken = `
     SELECT *, (k_version IS NULL OR s_version > k_version) AS wins,
       ${carried.map((c) => `(${q('s', c.name)} IS NOT NULL AND (${q('kv', c.name)} IS NULL OR s_version > ${q('kv', c.name)})) AS ${q('take', c.name)}`).join(', ')}
@@ -109,7 +112,7 @@ function mergedRows(t: Table, src: Source): string {
       (wins ${carried.map((c) => `OR ${q('take', c.name)}`).join(' ')}) AS changed
     FROM (${taken})`;
   const versions = carried.map((c) => `{'k': '${c.name}', 'v': ${q('v', c.name)}}`).join(', ');
-  return `${src.stored === undefined ? '' : `WITH k_rows AS MATERIALIZED (${src.stored})\n`}
+  return `WITH k_rows AS MATERIALIZED (${src.stored})
 SELECT * EXCLUDE (${carried.map((c) => q('v', c.name)).join(', ')}),
   nullif(to_json(map_from_entries(list_filter([${versions}], e -> e.v IS NOT NULL AND e.v <> payload_version))), '{}')::JSON AS column_versions
 FROM (${merged})`;
@@ -200,8 +203,7 @@ SELECT ${loaded(t).map(valueOf).join(', ')} FROM ${stageName(t.stage!.as)} s`,
     })),
     /**
      * Steps are a union over every payload: one that omits a step removes none. Each step is merged as a lawsuit
-     * is, with its payload's version. The stored steps of the layer's lawsuits are read first with a semi-join
-     * that streams the big table (a join straight against steps would hash the whole of it).
+     * is, with its payload's version.
      */
     mergeSteps: `CREATE OR REPLACE TEMP TABLE stg_merged_steps AS ${mergedRows(steps, {
       staged: withVersion('stg_steps'), version: 's.payload_version',
