@@ -84,7 +84,10 @@ export function isApiError(e: unknown): e is ApiError {
   return e instanceof ApiError;
 }
 
-/** What the error body said, in the two shapes the service uses (flat 401/403/429, nested 400/404/409/422). */
+/**
+ * What the error body said, in the shapes the service uses: flat `{error, message, code}` (the spec's 401/403)
+ * and nested `{error: {name, message, data}}`, where `data` is a list of reasons or a single string.
+ */
 export interface ProviderError { providerCode?: string; message?: string; reasons: string[] }
 
 export function readProviderError(body: unknown): ProviderError {
@@ -99,6 +102,7 @@ export function readProviderError(body: unknown): ProviderError {
     if (typeof n.name === 'string') out.providerCode ??= n.name;
     if (typeof n.message === 'string') out.message ??= n.message;
     if (Array.isArray(n.data)) out.reasons = n.data.map((r) => (typeof r === 'string' ? r : JSON.stringify(r)));
+    else if (typeof n.data === 'string' && n.data !== '') out.reasons = [n.data];
   }
   return out;
 }

@@ -21,11 +21,16 @@ export interface Page<T> {
   requestStatus?: string;
 }
 
+/**
+ * A count of the envelope: a whole number, or one written as a string of digits (the provider's documentation
+ * shows `"page": "1"`; README, "The provider's dialect"). Anything else is not a count.
+ */
 function count(o: Obj, key: string, what: string, fallback: number): number {
   const v = o[key];
   if (v === undefined || v === null) return fallback;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new ShapeError(`${what}.${key} is not a count`);
-  return v;
+  const n = typeof v === 'string' && /^\s*\d{1,15}\s*$/.test(v) ? Number(v) : v;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw new ShapeError(`${what}.${key} is not a count (${JSON.stringify(v).slice(0, 40)})`);
+  return n;
 }
 
 /** Either envelope form to a Page; `item` checks each element (throws ShapeError). */

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { EtlError } from '../shared/errors.js';
 import { decide } from '../shared/failure-policy.js';
 import type { HttpClient } from './http.js';
 import { readEnvelope, walkItems, walkPages, type Page, type WalkOptions } from './paginate.js';
@@ -36,6 +37,18 @@ export interface ListRequestsQuery {
   pageSize?: number;
   /** One or several of created, pending, started, cancelling, cancelled, completed. */
   status?: string | string[];
+  /** Requests created at or after this instant (ISO), as the provider documents `created_at_gte`. */
+  createdGte?: string;
+  /** Sort, with the provider's documented names (`orderField`, `orderDirection`): an upstream may ignore it. */
+  newestFirst?: boolean;
+}
+
+/** Whether an unanswered submission reached the provider could not be told: see findSubmitted. */
+export class LookupUnprovenError extends EtlError {
+  constructor(message: string) {
+    super('REQUEST_LOOKUP_UNPROVEN', message);
+    this.name = 'LookupUnprovenError';
+  }
 }
 
 export interface RequestsOptions {
@@ -93,7 +106,10 @@ export class RequestsResource {
   async list(q: ListRequestsQuery = {}, next?: string): Promise<Page<RequestObject>> {
     const res = await this.http.call({
       base: 'requests', method: 'GET', path: '/requests', absolute: next, route: 'GET /requests',
-      query: { page: q.page, page_size: q.pageSize, status: q.status },
+      query: {
+        page: q.page, page_size: q.pageSize, status: q.status, created_at_gte: q.createdGte,
+        ...(q.newestFirst === undefined ? {} : { orderField: 'created_at', orderDirection: q.newestFirst ? 'desc' : 'asc' }),
+      },
       parse: (b) => readEnvelope(b, (v) => parseRequest(v)),
     });
     return res.body;
@@ -117,21 +133,47 @@ export class RequestsResource {
 
   /**
    * The most recent request for `search` the provider created at or after our local time `since` (epoch ms or
-   * Date), or undefined. The listing is newest first, so the walk stops at the first older item. The provider's
-   * created_at is compared on the provider's own clock (see providerTimeOf), never on ours.
+   * Date), or undefined when the listing proves there is none. The provider's created_at is compared on its own
+   * clock (see providerTimeOf), never on ours.
+   *
+   * Buying a search twice is what this must never cause, so "none" is concluded only from what was read, never
+   * from an order assumed: the listing is asked for the requests created since then, newest first (the
+   * provider's documented names), and read to its end — or until its pages have shown they are newest first and
+   * reached a request older than the bound. An upstream that ignores both (its documented examples list oldest
+   * first) is read whole. A walk that ends early (a listing that lies, the page ceiling) proves nothing: then
+   * LookupUnprovenError, and the search waits for the next run's look-up.
    */
   async findSubmitted(search: Search, since: number | Date, opts: { exclude?: ReadonlySet<string> } = {}): Promise<RequestObject | undefined> {
     const local = typeof since === 'number' ? since : since.getTime();
-    for await (const page of walkPages((c) => this.list({ page: c.page, pageSize: 100 }, c.next), { label: 'GET /requests', ...this.walkDefaults() })) {
+    const bound = this.providerTimeOf(local);
+    let stoppedEarly: string | undefined;
+    let best: RequestObject | undefined;
+    // Whether the pages read so far are newest first: never increasing, and decreasing at least once.
+    let last: number | undefined;
+    let nonIncreasing = true;
+    let decreased = false;
+    const walk = walkPages((c) => this.list({ page: c.page, pageSize: 100, createdGte: new Date(bound).toISOString(), newestFirst: true }, c.next), {
+      label: 'GET /requests', onStop: (why, fields) => { stoppedEarly = why; this.opts.logger?.warn(fields, why); },
+    });
+    for await (const page of walk) {
       // The page's own Date header has already narrowed the provider's clock.
       const from = this.providerTimeOf(local);
+      let older = false;
       for (const r of page.items) {
         const at = Date.parse(r.created_at);
-        if (!Number.isNaN(at) && at < from) return undefined;
-        if (opts.exclude?.has(r.request_id)) continue;
-        if (sameSearch(search, r.search)) return r;
+        if (Number.isNaN(at)) continue;
+        if (last !== undefined) {
+          if (at > last) nonIncreasing = false;
+          else if (at < last) decreased = true;
+        }
+        last = at;
+        if (at < from) { older = true; continue; }
+        if (opts.exclude?.has(r.request_id) || !sameSearch(search, r.search)) continue;
+        if (!best || at > Date.parse(best.created_at)) best = r;
       }
+      if (older && nonIncreasing && decreased) return best;
     }
-    return undefined;
+    if (stoppedEarly) throw new LookupUnprovenError(`cannot tell whether an unanswered submission reached the provider (${stoppedEarly}): not submitted again until a look-up can tell`);
+    return best;
   }
 }

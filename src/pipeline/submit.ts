@@ -3,6 +3,7 @@ import type { RequestObject, Search } from '../spec/types.js';
 import { upsertRequest } from '../warehouse/ledger.js';
 import { EtlError } from '../shared/errors.js';
 import { failpoint } from '../shared/failpoint.js';
+import { codeOf } from '../shared/failure-policy.js';
 import type { RunContext } from './context.js';
 import type { PlannedSearch } from './plan.js';
 
@@ -19,15 +20,26 @@ export async function openIntents(ctx: RunContext): Promise<Array<{ search_hash:
 }
 
 /**
- * Resolves intents left open by a run that died mid-submission: adopts the request the provider made, or
- * drops the intent when the listing shows none was made (then the search is submitted like any other).
+ * Resolves intents left open by a run that died mid-submission (or whose submission went unanswered): adopts
+ * the request the provider made, or drops the intent when the listing proves none was made (then the search
+ * is submitted like any other). An intent the listing cannot settle stays open, and its search is `held`: not
+ * submitted tonight, looked up again by the next run.
  */
-export async function resolveOpenIntents(ctx: RunContext, known: ReadonlySet<string>): Promise<number> {
+export async function resolveOpenIntents(ctx: RunContext, known: ReadonlySet<string>): Promise<{ adopted: number; held: Map<string, Error> }> {
   let adopted = 0;
+  const held = new Map<string, Error>();
   const claimed = new Set(known);
   for (const intent of await openIntents(ctx)) {
     const search = JSON.parse(intent.search) as Search;
-    const found = await ctx.api.requests.findSubmitted(search, intent.started_at.getTime(), { exclude: claimed });
+    let found: RequestObject | undefined;
+    try {
+      found = await ctx.api.requests.findSubmitted(search, intent.started_at.getTime(), { exclude: claimed });
+    } catch (e) {
+      if (codeOf(e) !== 'REQUEST_LOOKUP_UNPROVEN') throw e;
+      held.set(intent.search_hash, e as Error);
+      ctx.log.warn({ search_type: search.search_type, code: codeOf(e) }, (e as Error).message);
+      continue;
+    }
     await ctx.wh.transaction(async () => {
       if (found) {
         claimed.add(found.request_id);
@@ -41,7 +53,7 @@ export async function resolveOpenIntents(ctx: RunContext, known: ReadonlySet<str
       ? 'an interrupted submission had reached the provider: request adopted, not submitted again'
       : 'an interrupted submission never reached the provider: it will be submitted');
   }
-  return adopted;
+  return { adopted, held };
 }
 
 async function recordRequest(ctx: RunContext, search: Search, req: RequestObject, line: number | null): Promise<void> {

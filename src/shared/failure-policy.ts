@@ -60,6 +60,9 @@ export const FAILURE_RULES: Readonly<Record<string, FailureRule>> = {
   REQUEST_LOST: { transient: false, reach: 'item' },
   REQUEST_STILL_RUNNING: { transient: false, reach: 'item' },
   REQUEST_NOT_SUBMITTED: { transient: false, reach: 'item' },
+  // Whether an unanswered submission reached the provider could not be told: the search waits for the next run's
+  // look-up rather than risk buying it twice.
+  REQUEST_LOOKUP_UNPROVEN: { transient: false, reach: 'item' },
   WAREHOUSE_SQL: { transient: false, reach: 'stage' },
   WAREHOUSE_OPEN: { transient: false, reach: 'run' },
   WAREHOUSE_WORK_COPY: { transient: false, reach: 'stage' },

@@ -54,9 +54,11 @@ interface SearchCounts {
 async function searchDocuments(ctx: RunContext, night: NightData): Promise<StageReport> {
   const stored = await ctx.wh.all<{ request_id: string; created_at: Date | null; strategy: string | null; sweep_id: string | null }>(
     `SELECT request_id, created_at, strategy, sweep_id FROM requests`);
-  const adopted = await resolveOpenIntents(ctx, new Set(stored.map((r) => r.request_id)));
-  // An interrupted submission adopted just now is outstanding, not to be submitted again: plan afresh.
-  const plan = adopted > 0 ? await planNight(ctx, night.list!) : night.plan!;
+  const { adopted, held } = await resolveOpenIntents(ctx, new Set(stored.map((r) => r.request_id)));
+  // An interrupted submission adopted just now is outstanding, not to be submitted again: plan afresh. One the
+  // listing could not settle is not submitted tonight at all (it may have been bought).
+  const planned = adopted > 0 ? await planNight(ctx, night.list!) : night.plan!;
+  const plan = { ...planned, submit: planned.submit.filter((p) => !held.has(p.searchHash)) };
   night.plan = plan;
   const counts: SearchCounts = {
     submitted: 0, adopted, resumed: plan.resume.length, completed: 0, still_running: 0, failed: 0, resubmitted_cancelled: 0,
@@ -107,6 +109,10 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
     failures.push({ what: 'document', where: `line ${p.doc.line} (${p.search.search_type})`, code, reason: (e as Error).message });
     ctx.log.error({ line: p.doc.line, search_type: p.search.search_type, code }, `search failed: ${(e as Error).message}`);
   };
+  for (const p of planned.submit) {
+    const why = held.get(p.searchHash);
+    if (why) fail(p, why);
+  }
 
   /**
    * Reads a finished request on its own (once any hand-over from the sweep is in the ledger), recording it
