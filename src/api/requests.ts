@@ -74,7 +74,8 @@ export class RequestsResource {
       try {
         const res = await this.http.call({
           base: 'requests', method: 'POST', path: '/requests', route: 'POST /requests',
-          body: { search }, safety: 'unsafe', priority: opts.priority ?? 1, parse: parseRequest,
+          // The spec shows the request returned; the documentation lists 201 and 202 as success.
+          body: { search }, safety: 'unsafe', priority: opts.priority ?? 1, parse: parseRequest, ok: [200, 201, 202],
         });
         return res.body;
       } catch (e) {

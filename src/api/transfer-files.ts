@@ -9,7 +9,9 @@ import { retryDelay, type BackoffOptions } from './backoff.js';
 import type { HttpClient, Query } from './http.js';
 import { readEnvelope, walkItems, type Page, type WalkOptions } from './paginate.js';
 import type { TransferFile } from '../spec/types.js';
-import { record, str } from './validate.js';
+import { record } from './validate.js';
+import { downloadAddressOf } from './transfer-record.js';
+import { EtlError } from '../shared/errors.js';
 
 // Transfer files: listing, metadata with a pre-signed address, status marking, and the download itself.
 // The download goes to object storage, another origin: it carries no api-key (the key must never leave for
@@ -17,7 +19,7 @@ import { record, str } from './validate.js';
 // address — a bearer credential for five minutes — never appears in a log line or an error message.
 
 export interface TransferFileWithUrl extends TransferFile {
-  /** Pre-signed address, valid five minutes. Never log or store it. */
+  /** Pre-signed address, valid five minutes (transfer-record.ts found it). Never log or store it. */
   download_url: string;
   download_url_expires_at?: string;
 }
@@ -78,8 +80,9 @@ export class TransferFilesResource {
       base: 'transfer', method: 'GET', path: `/transfer-file/${encodeURIComponent(id)}`, route: 'GET /transfer-file/:id',
       parse: (b) => {
         const r = record<TransferFileWithUrl>(b, 'transfer file', ['transfer_file_id']);
-        str(r, 'download_url', 'transfer file');
-        return r;
+        const address = downloadAddressOf(r as unknown as Record<string, unknown>);
+        if ('error' in address) throw new EtlError('TRANSFER_NO_ADDRESS', address.error);
+        return { ...r, download_url: address.url };
       },
     });
     return res.body;

@@ -67,7 +67,8 @@ export function describeStage(st: RunSummary['stages'][number], s: RunSummary): 
       break;
     }
     case 'transfer':
-      text = `${n(c, 'listed')} listed, ${n(c, 'loaded')} loaded (${n(c, 'rows')} rows), ${n(c, 'already_loaded')} already loaded, ${n(c, 'failed')} failed`;
+      text = `${n(c, 'listed')} listed, ${n(c, 'loaded')} loaded (${n(c, 'rows')} rows), ${n(c, 'already_loaded')} already loaded, ${n(c, 'failed')} failed`
+        + (n(c, 'unknown_status') > 0 ? `, ${n(c, 'unknown_status')} left alone (a status neither the spec nor the documentation names)` : '');
       break;
     case 'changes': {
       const kinds = Object.entries(c).filter(([, v]) => v > 0).map(([k, v]) => `${v} ${k}`);

@@ -16,6 +16,7 @@ import {
   type TransferDb, type TransferFileMeta,
 } from '../warehouse/transfer-load.js';
 import { stagingPath, UnsafeNameError } from './transfer-name.js';
+import { sizeInBytes, transferStateOf } from '../api/transfer-record.js';
 
 /** A transfer-file record as the step reads it (the fields of REFERENCE.md it uses). */
 export interface TransferRecordLike extends TransferFileMeta {
@@ -60,7 +61,7 @@ export interface RunTransferDeps {
 }
 
 export interface TransferSummary {
-  /** Files the provider listed as completed. */
+  /** Files the provider listed as ready (completed, available). */
   listed: number;
   /** Files loaded in this run. */
   loaded: number;
@@ -72,13 +73,15 @@ export interface TransferSummary {
   failed: Array<{ id: string; name: string; code: string; reason: string }>;
   /** Rows loaded in this run. */
   rows: number;
+  /** Files left alone for a status neither the spec nor the documentation names (each said in a warning). */
+  unknownStatus: number;
 }
 
 const EXPIRED = 'API_DOWNLOAD_EXPIRED';
 
 export async function runTransfer(deps: RunTransferDeps): Promise<TransferSummary> {
   const { api, wh, log } = deps;
-  const out: TransferSummary = { listed: 0, loaded: 0, skipped: 0, patchedLate: 0, failed: [], rows: 0 };
+  const out: TransferSummary = { listed: 0, loaded: 0, skipped: 0, patchedLate: 0, failed: [], rows: 0, unknownStatus: 0 };
   await mkdir(deps.stagingDir, { recursive: true });
   const states = await transferFileStates(wh);
 
@@ -90,15 +93,25 @@ export async function runTransfer(deps: RunTransferDeps): Promise<TransferSummar
 
   // The whole listing first: PATCHing files while walking would move the remaining ones between pages.
   const todo: TransferRecordLike[] = [];
-  const walk = api.walk({ status: 'completed', page_size: 100, order_by: 'created_at', order: 'asc' },
+  // Every status, not a filter on one: the spec's `completed` and the documentation's `available` both mean
+  // ready, and a status filter the provider does not know would list nothing (transfer-record.ts).
+  const walk = api.walk({ page_size: 100, order_by: 'created_at', order: 'asc' },
     { signal: deps.signal, onStop: (why, fields) => log.warn(fields, why) });
+  const unknown = new Map<string, number>();
   for await (const f of walk) {
+    const state = transferStateOf(f.status);
+    if (state === 'unknown') unknown.set(String(f.status), (unknown.get(String(f.status)) ?? 0) + 1);
+    if (state !== 'ready') continue;
     out.listed++;
     const local = states.get(f.transfer_file_id);
     if (local === 'loaded' || local === 'downloaded') out.skipped++;
     else todo.push(f);
   }
-  log.info({ listed: out.listed, toLoad: todo.length, skipped: out.skipped, patchedLate: out.patchedLate }, 'transfer files listed');
+  for (const [status, n] of unknown) {
+    out.unknownStatus += n;
+    log.warn({ status: safeName(status), files: n }, 'transfer files with a status neither the spec nor the documentation names were left alone');
+  }
+  log.info({ listed: out.listed, toLoad: todo.length, skipped: out.skipped, patchedLate: out.patchedLate, unknownStatus: out.unknownStatus }, 'transfer files listed');
 
   deps.progress?.('total', todo.length);
   for (const f of todo) {
@@ -148,8 +161,9 @@ async function transferOne(deps: RunTransferDeps, listed: TransferRecordLike): P
         if (meta.name !== listed.name) path = stagingPath(deps.stagingDir, id, meta.name);
         if (!fresh.download_url) throw new EtlError('TRANSFER_NO_ADDRESS', 'the provider gave no download address for this file');
         const started = Date.now();
-        const { bytes } = await api.download(fresh.download_url, path, { expectedSize: numberOrUndefined(meta.file_size), retries: 0 });
-        const loaded = await loadTransferFile(deps.wh, { meta, path, runId: deps.runId, attempts });
+        const { bytes } = await api.download(fresh.download_url, path, { expectedSize: sizeInBytes(meta.file_size), retries: 0 });
+        // transfer_files.file_size is bytes: the bytes downloaded, whatever unit the record's field is in.
+        const loaded = await loadTransferFile(deps.wh, { meta: { ...meta, file_size: bytes }, path, runId: deps.runId, attempts });
         log.info({ transferFileId: id, name: meta.name, fileType: meta.file_type, bytes, rows: loaded.rows, table: loaded.table, attempt, ms: Date.now() - started }, 'transfer file loaded');
         await rm(path, { force: true });
         if (deps.onLoaded) await deps.onLoaded(id);
@@ -181,7 +195,7 @@ async function transferOne(deps: RunTransferDeps, listed: TransferRecordLike): P
   } catch (e) {
     log.warn({ transferFileId: id, code: codeOf(e), reason: reasonOf(e) }, 'could not mark the transfer file error at the provider');
   }
-  await markTransferError(deps.wh, meta, reason, deps.runId, attempts, patched);
+  await markTransferError(deps.wh, { ...meta, file_size: sizeInBytes(meta.file_size) ?? null }, reason, deps.runId, attempts, patched);
   log.error({ transferFileId: id, name: safeName(listed.name), code: codeOf(lastError), reason, attempts }, 'transfer file failed');
   return { ok: false, code: codeOf(lastError), reason };
 }
@@ -196,10 +210,6 @@ function reasonOf(e: unknown): string {
   const code = codeOf(e);
   const text = scrubText(msg.split('\n')[0]).slice(0, 500);
   return code !== 'UNEXPECTED' && !text.includes(code) ? `${code}: ${text}` : text;
-}
-
-function numberOrUndefined(v: unknown): number | undefined {
-  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
 
 /** Names are logged through JSON.stringify so that control characters cannot forge log lines. */
