@@ -67,6 +67,14 @@ export class ResponseSweep {
   private remainder = 0;
   private idlePages = 0;
   private lastUntil = Number.NEGATIVE_INFINITY;
+  /**
+   * Every response created before this instant (provider clock) is read, as a range read to its end has shown:
+   * members finished before it are complete. A member is never completed on the cursor alone, mid-range: a
+   * listing that does not follow the order asked for may yet show that it skipped what the cursor passed.
+   */
+  private verifiedTo: number;
+  /** The responses read since page 1 at the current anchor: at the range's end, as many as the listing counts. */
+  private run: { from: number; size: number; ids: Set<string>; checkable: boolean } | undefined;
   private readonly completedItems: number[] = [];
   readonly figures: SweepFigures = { calls: 0, pages: 0, read: 0, skipped: 0, handedOver: 0, stopped: 0 };
 
@@ -80,6 +88,7 @@ export class ResponseSweep {
       this.cursor = resumed.cursor;
     }
     this.verified = (resumed?.ours ?? 0) > 0;
+    this.verifiedTo = resumed ? coveredBefore(resumed.cursor) : Number.NEGATIVE_INFINITY;
   }
 
   /**
@@ -272,12 +281,22 @@ export class ResponseSweep {
     failpoint('sweep.after-read');
     const items = page.items;
     const times = items.map((i) => timeOf(i.created_at));
-    const bad = untrustedPage(q, times, items.map((i) => i.created_at));
+    const sameRun = q.page > 1 && this.run?.from === q.from && this.run.size === q.size;
+    const bad = untrustedPage(q, times, items.map((i) => i.created_at), sameRun ? this.cursor.last : undefined);
     if (bad) {
       await this.stop('fallback', `the responses listing across requests cannot be trusted: ${bad}`);
       return false;
     }
+    // A run of pages at one anchor starts at page 1; one resumed mid-way (after a kill) cannot be counted.
+    if (!sameRun) this.run = { from: q.from, size: q.size, ids: new Set(), checkable: q.page === 1 };
+    for (const i of items) this.run!.ids.add(i.response_id);
     const adv = advance(this.cursor, q, times, items.map((i) => i.response_id));
+    if (adv.end && this.run!.checkable && this.run!.ids.size !== page.allCount) {
+      await this.stop('fallback', `the responses listing across requests counted ${page.allCount} responses in the range read but its pages held `
+        + `${this.run!.ids.size}: it does not follow its order or its pages`);
+      return false;
+    }
+    if (adv.end) this.verifiedTo = coveredBefore(adv.cursor);
     // A page of nothing new can happen once (an anchor moved into a millisecond already read); again and again,
     // the listing does not follow its bounds or pages.
     this.idlePages = !adv.end && adv.fresh.length === 0 ? this.idlePages + 1 : 0;
@@ -306,7 +325,7 @@ export class ResponseSweep {
     this.remainder = adv.end ? 0 : Math.max(0, page.allCount - q.page * q.size);
     this.lastUntil = q.until ?? newest ?? this.lastUntil;
 
-    const complete = this.members.complete(coveredBefore(this.cursor), adv.end && q.until === undefined ? issued : undefined);
+    const complete = adv.end ? this.members.complete(this.verifiedTo, q.until === undefined ? issued : undefined) : [];
     const lie = await this.confirmEmpty(complete);
     if (lie) {
       await this.stop('fallback', lie);
@@ -341,7 +360,7 @@ export class ResponseSweep {
   /** Members complete without a new page (read past their completion before it was seen): recorded at once. */
   private async settle(): Promise<void> {
     if (!this.sweepId) return;
-    const complete = this.members.complete(coveredBefore(this.cursor));
+    const complete = this.members.complete(this.verifiedTo);
     if (complete.length === 0) return;
     const lie = await this.confirmEmpty(complete);
     if (lie) { await this.stop('fallback', lie); return; }

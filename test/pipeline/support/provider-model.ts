@@ -7,7 +7,7 @@ import { cnj, lawsuitItem, richLawsuit } from '../../warehouse/fixtures.js';
 // whose responses are appended at chosen instants, the listing across requests with the sandbox's filter names,
 // and the listing of one request. `mode` makes the listing across requests misbehave as an upstream might.
 
-export type ListingMode = 'honest' | 'ignore_filters' | 'empty' | 'newest_first' | 'forbidden';
+export type ListingMode = 'honest' | 'ignore_filters' | 'empty' | 'newest_first' | 'newest_first_stable' | 'forbidden';
 
 let codes = 0;
 
@@ -24,13 +24,15 @@ export class ProviderModel {
   }
 
   /**
-   * `n` responses of request `id`, created from `t` on, one millisecond apart. `late`: they are listed only
-   * once the request completes (a provider that commits a court's responses after newer ones are visible).
+   * `n` responses of request `id`, created from `t` on, one millisecond apart (`tied`: all in the millisecond
+   * `t`, as a provider that stamps a court's batch at once does). `late`: they are listed only once the request
+   * completes (a provider that commits a court's responses after newer ones are visible).
    */
-  respond(id: string, t: number, n = 1, opts: { late?: boolean } = {}): void {
+  respond(id: string, t: number, n = 1, opts: { late?: boolean; tied?: boolean } = {}): void {
     for (let k = 0; k < n; k++) {
-      const item = lawsuitItem(richLawsuit({ code: cnj(++codes) }), { request_id: id, response_id: `${id}-resp-${this.items.length}`, created_at: iso(t + k) });
-      this.items.push({ ...item, t: t + k, late: opts.late === true });
+      const at = opts.tied ? t : t + k;
+      const item = lawsuitItem(richLawsuit({ code: cnj(++codes) }), { request_id: id, response_id: `${id}-resp-${this.items.length}`, created_at: iso(at) });
+      this.items.push({ ...item, t: at, late: opts.late === true });
     }
   }
 
@@ -55,6 +57,8 @@ export class ProviderModel {
     const until = honour && q[p.createdLte] !== undefined ? Date.parse(String(q[p.createdLte])) : Infinity;
     let all = this.items.filter((i) => this.visible(i) && i.t >= from && i.t <= until).sort((a, b) => a.t - b.t || (a.response_id < b.response_id ? -1 : 1));
     if (this.mode === 'newest_first') all = all.reverse();
+    // Ignores the sort asked for and lists newest first, ties in the order they were written.
+    if (this.mode === 'newest_first_stable') all = [...all].sort((a, b) => b.t - a.t);
     if (this.mode === 'empty') all = [];
     return envelope(all, Number(q.page ?? 1), Number(q.page_size ?? 20));
   }
