@@ -6,6 +6,7 @@ import { ResponsesResource } from './responses.js';
 import { TrackingResource } from './tracking.js';
 import { LawsuitsResource } from './lawsuits.js';
 import { TransferFilesResource } from './transfer-files.js';
+import { ListingProbe } from './probe.js';
 
 // The client of the Lawsuit Query Service: one limiter for the key, one HTTP layer, one object per resource.
 
@@ -46,6 +47,8 @@ export class LawsuitApi {
   readonly tracking: TrackingResource;
   readonly lawsuits: LawsuitsResource;
   readonly transfer: TransferFilesResource;
+  /** Any listing's first page as it comes, headers kept: for learning the dialect, never for loading. */
+  readonly probe: ListingProbe;
   private readonly http: HttpClient;
 
   constructor(opts: ApiClientOptions) {
@@ -62,6 +65,7 @@ export class LawsuitApi {
     this.tracking = new TrackingResource(this.http);
     this.lawsuits = new LawsuitsResource(this.http);
     this.transfer = new TransferFilesResource(this.http, { baseDelayMs: opts.baseDelayMs, maxDelayMs: opts.maxDelayMs });
+    this.probe = new ListingProbe(this.http);
   }
 
   /** Calls made (every attempt), by status ("network" when none came back) and by route, and retries. */

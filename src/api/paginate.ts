@@ -19,6 +19,9 @@ export interface Page<T> {
   next?: string | null;
   /** request_status of the responses listing, when given. */
   requestStatus?: string;
+  /** Which envelope form answered, and whether its counts were written as strings (what the dialect probe notes). */
+  form?: 'counts' | 'links';
+  countsAsStrings?: boolean;
 }
 
 /**
@@ -54,6 +57,8 @@ export function readEnvelope<T>(body: unknown, item: (v: unknown, i: number) => 
     page.next = next === undefined || next === '' ? null : next;
   }
   if (typeof o.request_status === 'string') page.requestStatus = o.request_status;
+  page.form = meta === o && o.links === undefined ? 'counts' : 'links';
+  page.countsAsStrings = ['page', 'page_count', 'all_pages_count', 'all_count'].some((k) => typeof meta[k] === 'string');
   return page;
 }
 

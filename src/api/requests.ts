@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import { EtlError } from '../shared/errors.js';
-import { decide } from '../shared/failure-policy.js';
+import { codeOf, decide } from '../shared/failure-policy.js';
 import type { HttpClient } from './http.js';
-import { readEnvelope, walkItems, walkPages, type Page, type WalkOptions } from './paginate.js';
+import { readEnvelope, walkItems, walkPages, type Cursor, type Page, type WalkOptions } from './paginate.js';
 import { sameSearch } from './search-match.js';
 import type { RequestObject, Search } from '../spec/types.js';
 import { record, str, obj } from './validate.js';
@@ -153,7 +153,20 @@ export class RequestsResource {
     let last: number | undefined;
     let nonIncreasing = true;
     let decreased = false;
-    const walk = walkPages((c) => this.list({ page: c.page, pageSize: 100, createdGte: new Date(bound).toISOString(), newestFirst: true }, c.next), {
+    // An upstream that refuses the names it does not know (400) is asked again with the spec's alone, and read whole.
+    let plain = false;
+    const page = async (c: Cursor): Promise<Page<RequestObject>> => {
+      if (!plain) {
+        try {
+          return await this.list({ page: c.page, pageSize: 100, createdGte: new Date(bound).toISOString(), newestFirst: true }, c.next);
+        } catch (e) {
+          if (codeOf(e) !== 'API_VALIDATION' || c.page !== 1) throw e;
+          plain = true;
+        }
+      }
+      return this.list({ page: c.page, pageSize: 100 }, c.next);
+    };
+    const walk = walkPages(page, {
       label: 'GET /requests', onStop: (why, fields) => { stoppedEarly = why; this.opts.logger?.warn(fields, why); },
     });
     for await (const page of walk) {
