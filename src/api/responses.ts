@@ -3,6 +3,7 @@ import { readEnvelope, walkPages, type Page } from './paginate.js';
 import { objectMembers, pageDataElements, rawTextOf, rememberRawText } from '../shared/raw-json.js';
 import type { ResponseItem } from '../spec/types.js';
 import { record } from './validate.js';
+import type { SortNames } from './dialect.js';
 
 // GET /responses, the results of asynchronous requests. Filter names follow README, "Spec gaps".
 
@@ -38,6 +39,11 @@ export interface ResponsesQuery {
   order_by?: string;
   /** Default asc (service), which keeps read pages stable while a request still appends. */
   order?: 'asc' | 'desc';
+  /**
+   * Oldest first by names the upstream was seen to honour (src/api/dialect.ts), instead of `order_by`/`order`;
+   * null: no sort at all (the upstream honours none; its own order must then hold still).
+   */
+  sort?: SortNames | null;
   response_type?: string[];
   request_status?: string[];
   request_created_at_gte?: string;
@@ -60,7 +66,10 @@ export class ResponsesResource {
 
   /** One page. `opts.next` is a links.next address given by the service, followed instead of `q`. */
   list(q: ResponsesQuery = {}, opts: { priority?: number; next?: string } = {}): Promise<Page<ResponseItem>> {
-    return this.page({ ...q }, opts);
+    const { sort, ...rest } = q;
+    if (sort === undefined) return this.page({ ...rest }, opts);
+    const { order_by: _by, order: _order, ...unsorted } = rest;
+    return this.page(sort === null ? unsorted : { ...unsorted, [sort.field]: sort.value, [sort.direction]: sort.asc }, opts);
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { RequestObject } from '../spec/types.js';
 import { codeOf } from '../shared/failure-policy.js';
+import type { SortNames } from '../api/dialect.js';
 import type { RunContext } from './context.js';
 import type { PageSink } from './page-sink.js';
 import type { PageSizer } from './page-size.js';
@@ -24,7 +25,7 @@ export interface Collected { requestId: string; pages: number }
  */
 export const MAX_ITEMS_PER_REQUEST = 1_000_000;
 
-export async function collectRequest(ctx: RunContext, req: RequestObject, sink: PageSink, sizer: PageSizer): Promise<Collected> {
+export async function collectRequest(ctx: RunContext, req: RequestObject, sink: PageSink, sizer: PageSizer, sort?: SortNames | null): Promise<Collected> {
   const requestId = req.request_id;
   const [stored] = await ctx.wh.all<{ items_loaded: number; loaded_at: Date | null }>(
     'SELECT items_loaded, loaded_at FROM requests WHERE request_id = $1', [requestId]);
@@ -39,7 +40,7 @@ export async function collectRequest(ctx: RunContext, req: RequestObject, sink: 
     const skip = offset - (page - 1) * size;
     let res;
     try {
-      res = await ctx.api.responses.list({ request_id: requestId, page, page_size: size, order: 'asc' });
+      res = await ctx.api.responses.list({ request_id: requestId, page, page_size: size, ...(sort === undefined ? { order: 'asc' as const } : { sort }) });
     } catch (e) {
       if (codeOf(e) === 'API_TOO_LARGE' && sizer.refused(size)) {
         ctx.log.warn({ request_id: requestId, page_size: size }, 'a page of responses was too large to read: reading it again in smaller pages');

@@ -32,8 +32,11 @@ export interface Config {
   force: boolean;
   /** A document whose last successful search is younger than this many days is not searched again. Default 1. */
   freshnessDays: number;
-  /** Items per page when reading responses (1..100). Default 100. */
-  pageSize: number;
+  /**
+   * Items per page when reading responses (1..1000). Default: the largest the upstream serves, learned (up to
+   * 1000; README, "The provider's dialect"). Always under the byte budget of a page.
+   */
+  pageSize: number | undefined;
   /** Ceiling on concurrent API calls; the limiter learns the real budget below it. Default 16. */
   maxConcurrency: number;
   /** Tracking recurrence in days (REFERENCE.md: the unit is days). Default 7. */
@@ -65,8 +68,11 @@ export interface Config {
    * provider does not honour its filters; `per-request`: `GET /responses?request_id=` for each request.
    */
   responsesStrategy: 'sweep' | 'per-request';
-  /** Names of the `GET /responses` filters the sweep sends (the spec names them by meaning only). Default the sandbox's. */
-  sweepParams: SweepParams;
+  /**
+   * Names of the `GET /responses` filters the sweep sends (the spec names them by meaning only), pinned. Default
+   * none: the sort names the upstream was seen to honour (the documented ones first; src/pipeline/dialect.ts).
+   */
+  sweepParams: SweepParams | undefined;
   /**
    * `schedule` serves `/healthz`, `/livez` and Prometheus `/metrics` on this port (flag `--metrics-port`); 0 lets
    * the system pick one (logged in `schedule.metrics`). Default none: no server.
@@ -291,7 +297,7 @@ export function loadConfig(input: ConfigInput = {}): Config {
     dryRun,
     force: flags.force === true,
     freshnessDays: int('LAWSUIT_FRESHNESS_DAYS', 'freshness_days', 1, 0, 3650),
-    pageSize: int('LAWSUIT_PAGE_SIZE', 'page_size', 100, 1, 100),
+    pageSize: pick(undefined, 'LAWSUIT_PAGE_SIZE', 'page_size') === undefined ? undefined : int('LAWSUIT_PAGE_SIZE', 'page_size', 100, 1, 1000),
     maxConcurrency: int('LAWSUIT_MAX_CONCURRENCY', 'max_concurrency', 16, 1, 256),
     trackingRecurrence: int('LAWSUIT_TRACKING_RECURRENCE', 'tracking_recurrence_days', 7, 1, 365),
     sandboxSeed: int('LAWSUIT_SANDBOX_SEED', 'sandbox_seed', 1, 0, 2 ** 31 - 1, 'seed'),
@@ -423,9 +429,9 @@ function responsesStrategy(v: string | undefined, problems: string[]): Config['r
 const PARAM_TOKEN = /^[A-Za-z0-9_.~[\]-]{1,64}$/;
 
 /** `role=name[:value]` pairs over the defaults; roles created_gte, created_lte (name only), order_by, order (name and value). */
-function sweepParams(v: string | undefined, problems: string[]): SweepParams {
+function sweepParams(v: string | undefined, problems: string[]): SweepParams | undefined {
   const out: SweepParams = { ...DEFAULT_SWEEP_PARAMS };
-  if (v === undefined || v.trim() === '') return out;
+  if (v === undefined || v.trim() === '') return undefined;
   const bad = (why: string) => problems.push(`LAWSUIT_SWEEP_PARAMS=${JSON.stringify(v.slice(0, 200))}: ${why} (form: created_gte=NAME,created_lte=NAME,order_by=NAME:VALUE,order=NAME:VALUE)`);
   for (const part of v.split(',').map((p) => p.trim()).filter(Boolean)) {
     const m = /^([a-z_]+)=([^:]*)(?::(.*))?$/.exec(part);

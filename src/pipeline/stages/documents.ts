@@ -1,3 +1,4 @@
+import { nightDialect } from '../dialect.js';
 import { recordRejections } from '../../warehouse/ledger.js';
 import type { DocumentsList } from '../../input/documents.js';
 import type { RunContext } from '../context.js';
@@ -8,7 +9,7 @@ import type { Stage } from '../stage.js';
 /** Tonight's plan for a list, from what the ledger knows of each search. Pure but for the ledger read. */
 export async function planNight(ctx: RunContext, list: DocumentsList): Promise<RunPlan> {
   return planRun(list.documents, await readHistory(ctx.wh), {
-    now: new Date(), freshnessDays: ctx.cfg.freshnessDays, force: ctx.cfg.force, pageSize: ctx.cfg.pageSize, strategy: ctx.cfg.responsesStrategy,
+    now: new Date(), freshnessDays: ctx.cfg.freshnessDays, force: ctx.cfg.force, pageSize: (await nightDialect(ctx, { probe: false })).dialect.pageSize, strategy: ctx.cfg.responsesStrategy,
   });
 }
 

@@ -12,6 +12,7 @@ import { pollUntilFinished, type Waiting } from '../poll.js';
 import type { ItemFailure, NightData, Stage, StageReport } from '../stage.js';
 import { resolveOpenIntents, submitOne } from '../submit.js';
 import { ResponseSweep } from '../sweep/sweep.js';
+import { dialectOrAssumed, sweepParamsOf } from '../dialect.js';
 import { planNight } from './documents.js';
 
 // The asynchronous half of a night: submit, poll, collect. Submissions, polling and page loading overlap;
@@ -90,7 +91,10 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
   // keeps memory flat whatever the volume (the warehouse, not the API, is the bottleneck of this stage).
   const readers = new PQueue({ concurrency: COLLECT_CONCURRENCY });
   // Pages of a few MB whatever the items weigh (page-size.ts): the loader's batch budget holds two.
-  const sizer = new PageSizer({ max: ctx.cfg.pageSize, targetBytes: Math.floor(ctx.wh.budget.batchBytes / 2) });
+  // What the upstream accepts (its page size, the sort names it honours): remembered, or learned now.
+  const dialect = await dialectOrAssumed(ctx);
+  const sweepParams = sweepParamsOf(dialect.dialect, ctx.cfg.sweepParams);
+  const sizer = new PageSizer({ max: dialect.dialect.pageSize, targetBytes: Math.floor(ctx.wh.budget.batchBytes / 2) });
   // At most this many submissions are on their way at once: the sweep reads nothing created after the requests
   // it knows while one is unanswered (sweep/members.ts), so a whole list queued at once would hold it back.
   const submitting = new PQueue({ concurrency: ctx.cfg.maxConcurrency });
@@ -124,7 +128,7 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
     pending.push(readers.add(async () => {
       await sweep?.ready(req.request_id);
       if (!recorded) await markCompleted(ctx.wh, req);
-      return collectRequest(ctx, req, sink, sizer);
+      return collectRequest(ctx, req, sink, sizer, dialect.dialect.sort);
     }).then((c) => {
       counts.completed++;
       counts.pages += c.pages;
@@ -139,7 +143,10 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
     }));
   };
 
-  const sweep = ctx.cfg.responsesStrategy === 'sweep' ? await ResponseSweep.open(ctx, sink, sizer, {
+  if (ctx.cfg.responsesStrategy === 'sweep' && !sweepParams) {
+    (night.notes ??= []).push('responses read per request: the upstream honours no sort name on its responses listing (lawsuit-etl doctor)');
+  }
+  const sweep = ctx.cfg.responsesStrategy === 'sweep' && sweepParams ? await ResponseSweep.open(ctx, sink, sizer, { params: sweepParams, pageSize: dialect.dialect.pageSize }, {
     loaded: () => {
       counts.completed++;
       ctx.progress?.('documents', 'tick', 1);
@@ -148,7 +155,7 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
     note: (text) => (night.notes ??= []).push(text),
     refused: (e) => stopSearching(e),
   }) : undefined;
-  if (!sweep) await ResponseSweep.close(ctx, sink, 'the run reads responses per request (LAWSUIT_RESPONSES_STRATEGY)');
+  if (!sweep) await ResponseSweep.close(ctx, sink, sweepParams ? 'the run reads responses per request (LAWSUIT_RESPONSES_STRATEGY)' : 'the upstream honours no sort name');
   const rejoined = (row: (typeof stored)[number] | undefined): boolean => (row && sweep ? sweep.resume(row) : false);
   const orphans: string[] = [];
   for (const r of plan.resume) {

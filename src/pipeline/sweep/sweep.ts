@@ -37,6 +37,9 @@ export interface SweepEvents {
   refused(e: unknown): void;
 }
 
+/** How the sweep asks: the listing's names (learned or pinned) and the page size the upstream serves. */
+export interface SweepReading { params: SweepParams; pageSize: number }
+
 /** A member still running once this long holds back every answer created after it: read it per request. */
 const BLOCKING_MS = 10 * 60_000;
 /** A sweep left active longer ago than this is not resumed (its gap would be read for nothing). */
@@ -80,7 +83,7 @@ export class ResponseSweep {
 
   private constructor(
     private readonly ctx: RunContext, private readonly sink: PageSink, private readonly sizer: PageSizer,
-    private readonly events: SweepEvents, resumed?: { sweepId: string; cursor: SweepCursor; ours: number },
+    private readonly reading: SweepReading, private readonly events: SweepEvents, resumed?: { sweepId: string; cursor: SweepCursor; ours: number },
   ) {
     this.members = new SweepMembers(resumed ? highOf(resumed.cursor) : undefined);
     if (resumed) {
@@ -95,14 +98,14 @@ export class ResponseSweep {
    * The night's sweep: the one a killed run left active (resumed from its cursor), or a new one, started by
    * the first request that joins. An active sweep too old to resume hands its requests to per-request reading.
    */
-  static async open(ctx: RunContext, sink: PageSink, sizer: PageSizer, events: SweepEvents): Promise<ResponseSweep> {
+  static async open(ctx: RunContext, sink: PageSink, sizer: PageSizer, reading: SweepReading, events: SweepEvents): Promise<ResponseSweep> {
     const stored = await activeSweep(ctx.wh);
     if (stored && Date.now() - stored.updatedAt.getTime() <= RESUME_WITHIN_MS) {
       ctx.log.info({ sweep_id: stored.sweepId, pages: stored.pages }, 'resuming the responses sweep of an interrupted run from its cursor');
-      return new ResponseSweep(ctx, sink, sizer, events, { sweepId: stored.sweepId, cursor: stored.cursor, ours: stored.itemsOurs });
+      return new ResponseSweep(ctx, sink, sizer, reading, events, { sweepId: stored.sweepId, cursor: stored.cursor, ours: stored.itemsOurs });
     }
     if (stored) await ResponseSweep.close(ctx, sink, 'too old to resume');
-    return new ResponseSweep(ctx, sink, sizer, events);
+    return new ResponseSweep(ctx, sink, sizer, reading, events);
   }
 
   /**
@@ -336,9 +339,9 @@ export class ResponseSweep {
       ours: [...perMember].map(([requestId, n]) => ({ requestId, items: n })), complete: complete.map((m) => m.id),
     }], complete, 1);
     const t = this.tally();
-    if (sweepCostlier(t, this.ctx.cfg.pageSize)) {
+    if (sweepCostlier(t, this.reading.pageSize)) {
       await this.stop('switched', `responses of other requests on the key (${Math.round(t.foreignShare * 100)}% of those read) made the sweep costlier `
-        + `than per-request reading (${t.calls} calls against ${perRequestCalls(t, this.ctx.cfg.pageSize)})`);
+        + `than per-request reading (${t.calls} calls against ${perRequestCalls(t, this.reading.pageSize)})`);
       return false;
     }
     return !adv.end;
@@ -454,7 +457,7 @@ export class ResponseSweep {
   }
 
   private params(q: SweepQuery): Record<string, string | number | undefined> {
-    const p: SweepParams = this.ctx.cfg.sweepParams;
+    const p: SweepParams = this.reading.params;
     return {
       [p.createdGte]: new Date(q.from).toISOString(),
       [p.createdLte]: q.until === undefined ? undefined : new Date(q.until).toISOString(),

@@ -1,4 +1,5 @@
 import { changesTables } from './tables/changes.js';
+import { dialectTables } from './tables/dialect.js';
 import { lawsuitsTables } from './tables/lawsuits.js';
 import { requestsTables } from './tables/requests.js';
 import { responsesTables } from './tables/responses.js';
@@ -13,7 +14,7 @@ import { VIEWS } from './views.js';
 // a column"). The order of the tables is the order of the exports.
 
 export const SCHEMA: Schema = {
-  tables: [...lawsuitsTables, ...responsesTables, ...requestsTables, ...runsTables, ...transferTables, ...syncTables, ...changesTables],
+  tables: [...lawsuitsTables, ...responsesTables, ...requestsTables, ...runsTables, ...transferTables, ...syncTables, ...changesTables, ...dialectTables],
   views: VIEWS,
 };
 

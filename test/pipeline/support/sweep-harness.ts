@@ -3,7 +3,7 @@ import type { RunContext } from '../../../src/pipeline/context.js';
 import { PageSink } from '../../../src/pipeline/page-sink.js';
 import { PageSizer } from '../../../src/pipeline/page-size.js';
 import { ResponseSweep } from '../../../src/pipeline/sweep/sweep.js';
-import { loadConfig } from '../../../src/shared/config.js';
+import { DEFAULT_SWEEP_PARAMS, loadConfig } from '../../../src/shared/config.js';
 import { upsertRequest } from '../../../src/warehouse/ledger.js';
 import { Warehouse } from '../../../src/warehouse/warehouse.js';
 import { captureLogger } from '../../api/stub.js';
@@ -32,7 +32,7 @@ export async function harness(mode: ListingMode = 'honest', prepare?: (m: Provid
   const ctx = { cfg, wh, runId: 'run-1', log: cap.logger, signal: new AbortController().signal, api } as unknown as RunContext;
   const sink = new PageSink(wh, { runId: 'run-1' });
   const h = { model, wh, logs: cap.text, loaded: [] as string[], perRequest: [] as string[], notes: [] as string[], refused: [] as unknown[] } as Harness;
-  h.sweep = await ResponseSweep.open(ctx, sink, new PageSizer({ max: 100, targetBytes: 4e6 }), {
+  h.sweep = await ResponseSweep.open(ctx, sink, new PageSizer({ max: 100, targetBytes: 4e6 }), { params: DEFAULT_SWEEP_PARAMS, pageSize: 100 }, {
     loaded: (id) => h.loaded.push(id), perRequest: (r) => h.perRequest.push(r.request_id), note: (t) => h.notes.push(t), refused: (e) => h.refused.push(e),
   });
   h.submit = async (id, t) => {

@@ -1,0 +1,162 @@
+import type { LawsuitApi } from '../api/client.js';
+import { ASSUMED_DIALECT, judgePageSize, judgeSort, MAX_PAGE_SIZE, SORT_CANDIDATES, type Dialect, type SortNames } from '../api/dialect.js';
+import type { ListingBase } from '../api/probe.js';
+import type { SweepParams } from '../shared/config.js';
+import { codeOf, reachOf, ruleFor } from '../shared/failure-policy.js';
+import { readDialect, writeDialect } from '../warehouse/dialect-store.js';
+import type { RunContext } from './context.js';
+
+// Learning the upstream's dialect with a handful of calls (src/api/dialect.ts judges what they show), and the
+// dialect a night reads responses with: what configuration pins, else what was learned and remembered in the
+// warehouse, else a probe at the start of the night. A night's own checks still decide: the sweep verifies every
+// page, and what it finds broken is remembered for the next night (rememberSortBroken).
+
+/** A remembered dialect older than this is probed again. */
+const MAX_AGE_MS = 7 * 86_400_000;
+
+/** One thing the probe saw, as `doctor` prints it. */
+export interface Finding { topic: string; result: string }
+
+export interface ProbeReport { dialect: Dialect; calls: number; findings: Finding[] }
+
+export interface ProbeOptions {
+  /** Also read the requests, tracking and transfer-file listings (doctor): which resources the plan refuses. */
+  resources?: boolean;
+}
+
+const RATE_HEADER = /^(x-ratelimit-|retry-after$)/;
+
+/** Probes the upstream behind `api`: at most 9 calls (5 without `resources`). */
+export async function probeDialect(api: LawsuitApi, opts: ProbeOptions = {}): Promise<ProbeReport> {
+  const findings: Finding[] = [];
+  const d: Dialect = { ...ASSUMED_DIALECT, rateHeaders: [], refused: [] };
+  let calls = 0;
+  const headers = new Set<string>();
+  const read = async (base: ListingBase, path: string, query: Record<string, string | number | undefined>) => {
+    calls++;
+    const res = await api.probe.read(base, path, query);
+    for (const h of Object.keys(res.headers)) if (RATE_HEADER.test(h.toLowerCase())) headers.add(h.toLowerCase());
+    return res.body;
+  };
+
+  // 1. The largest page: the documentation's 1000; a 400 or a page cut short teaches less.
+  let first;
+  try {
+    first = await read('requests', '/responses', { page: 1, page_size: MAX_PAGE_SIZE });
+    d.pageSize = judgePageSize(MAX_PAGE_SIZE, first.items.length, first.allCount) ?? ASSUMED_DIALECT.pageSize;
+  } catch (e) {
+    if (codeOf(e) === 'API_FORBIDDEN') {
+      d.refused.push('responses');
+      findings.push({ topic: 'GET /responses', result: 'refused (403): responses cannot be read with this key' });
+    } else if (codeOf(e) === 'API_VALIDATION') {
+      findings.push({ topic: 'page size', result: `${MAX_PAGE_SIZE} refused (400): ${ASSUMED_DIALECT.pageSize} assumed, as the spec says` });
+    } else throw e;
+  }
+  if (first) {
+    d.envelope = first.form ?? 'unknown';
+    d.countsAsStrings = first.countsAsStrings === true;
+    findings.push({ topic: 'page size', result: `${d.pageSize} (asked ${MAX_PAGE_SIZE}, got ${first.items.length} of ${first.allCount})` });
+    findings.push({ topic: 'envelope', result: `${d.envelope} form${d.countsAsStrings ? ', counts written as strings' : ''}` });
+  }
+
+  // 2. Sort names, documented first: the same first page asked ascending and descending.
+  if (!d.refused.includes('responses')) {
+    d.sort = null;
+    let unknown: SortNames | undefined;
+    for (const s of SORT_CANDIDATES) {
+      const page = async (dir: string) => {
+        const p = await read('requests', '/responses', { page: 1, page_size: 100, [s.field]: s.value, [s.direction]: dir });
+        return p.items.map((i) => (typeof i.created_at === 'string' ? Date.parse(i.created_at) : Number.NaN));
+      };
+      let judged;
+      try {
+        judged = judgeSort(await page(s.asc), await page(s.desc));
+      } catch (e) {
+        if (codeOf(e) !== 'API_VALIDATION') throw e;
+        judged = 'refused' as const;
+      }
+      findings.push({ topic: `sort ${s.field}/${s.direction}`, result: judged === 'refused' ? 'refused (400): the upstream does not know these names' : judged });
+      if (judged === 'honoured') { d.sort = s; d.sortVerified = true; break; }
+      if (judged === 'unknown') unknown ??= s;
+    }
+    // Too few responses to tell: the first candidate not refused, unverified; the sweep's checks decide.
+    if (!d.sort && unknown) d.sort = unknown;
+  }
+
+  // 3. Which resources the plan refuses (doctor only: a night finds out by using them).
+  if (opts.resources) {
+    for (const [base, path] of [['requests', '/requests'], ['tracking', '/tracking'], ['transfer', '/transfer-file']] as const) {
+      try {
+        await read(base, path, { page: 1, page_size: 1 });
+        findings.push({ topic: `GET ${path}`, result: 'answered' });
+      } catch (e) {
+        if (codeOf(e) !== 'API_FORBIDDEN') throw e;
+        d.refused.push(path.slice(1));
+        findings.push({ topic: `GET ${path}`, result: 'refused (403): not in the plan of this key' });
+      }
+    }
+  }
+  d.rateHeaders = [...headers].sort();
+  findings.push({ topic: 'rate headers', result: d.rateHeaders.length > 0 ? d.rateHeaders.join(', ') : 'none: the limiter paces from its own call log' });
+  return { dialect: d, calls, findings };
+}
+
+/** The dialect a night reads responses with, and where it came from. */
+export interface NightDialect {
+  dialect: Dialect;
+  /** `pinned` (configuration), `remembered` (the warehouse), `probed` (tonight), `assumed` (a dry run, nothing known). */
+  source: 'pinned' | 'remembered' | 'probed' | 'assumed';
+  calls: number;
+}
+
+/** The sweep's query names under `d`, or those configuration pins; undefined when no sort is honoured. */
+export function sweepParamsOf(d: Dialect, pinned: SweepParams | undefined): SweepParams | undefined {
+  if (pinned) return pinned;
+  if (!d.sort) return undefined;
+  return { createdGte: 'created_at_gte', createdLte: 'created_at_lte', orderBy: d.sort.field, orderByValue: d.sort.value, order: d.sort.direction, orderAsc: d.sort.asc };
+}
+
+/**
+ * The night's dialect: remembered in the warehouse when recent, else learned now (`probe`: false reads only what
+ * is remembered, as a dry run must). Configuration pins the page size and the sweep's names over it.
+ */
+export async function nightDialect(ctx: RunContext, opts: { probe: boolean }): Promise<NightDialect> {
+  const base = ctx.cfg.urls.requests;
+  const stored = await readDialect(ctx.wh, base);
+  let out: NightDialect;
+  if (stored && Date.now() - stored.learnedAt.getTime() < MAX_AGE_MS) out = { dialect: { ...ASSUMED_DIALECT, ...(stored.dialect as Dialect) }, source: 'remembered', calls: 0 };
+  else if (!opts.probe) out = { dialect: { ...ASSUMED_DIALECT }, source: 'assumed', calls: 0 };
+  else {
+    const r = await probeDialect(ctx.api);
+    await writeDialect(ctx.wh, base, r.dialect, { probeCalls: r.calls, runId: ctx.runId, source: 'probe' });
+    ctx.log.info({ dialect: r.dialect, calls: r.calls }, 'learned what the upstream accepts');
+    out = { dialect: r.dialect, source: 'probed', calls: r.calls };
+  }
+  if (ctx.cfg.pageSize !== undefined) out = { ...out, dialect: { ...out.dialect, pageSize: ctx.cfg.pageSize }, source: 'pinned' };
+  return out;
+}
+
+/**
+ * The night's dialect for reading: as nightDialect, but a probe that fails for any reason but a refusal (a 401 or
+ * 403 the stage must hear) leaves the night on the assumed dialect, which the sweep's checks then verify.
+ */
+export async function dialectOrAssumed(ctx: RunContext): Promise<NightDialect> {
+  try {
+    return await nightDialect(ctx, { probe: true });
+  } catch (e) {
+    if (ruleFor(e).refused || reachOf(e, 'item') !== 'item') throw e;
+    ctx.log.warn({ code: codeOf(e) }, `could not learn what the upstream accepts (${(e as Error).message}): reading with the spec's page size and the documented sort names, verified page by page`);
+    return { dialect: { ...ASSUMED_DIALECT, pageSize: ctx.cfg.pageSize ?? ASSUMED_DIALECT.pageSize }, source: 'assumed', calls: 0 };
+  }
+}
+
+/**
+ * The sweep found tonight that the sort it used is not honoured after all: the next candidate is remembered for
+ * the next night (or none, and responses are read per request), unless configuration pins the names.
+ */
+export async function rememberSortBroken(ctx: RunContext, d: Dialect): Promise<void> {
+  if (ctx.cfg.sweepParams) return;
+  const i = d.sort ? SORT_CANDIDATES.findIndex((s) => s.field === d.sort!.field) : -1;
+  const next: Dialect = { ...d, sort: i >= 0 && i + 1 < SORT_CANDIDATES.length ? SORT_CANDIDATES[i + 1] : null, sortVerified: false };
+  await writeDialect(ctx.wh, ctx.cfg.urls.requests, next, { probeCalls: 0, runId: ctx.runId, source: 'sweep' });
+}
