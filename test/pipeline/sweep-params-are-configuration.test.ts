@@ -2,15 +2,17 @@ import { expect, it } from 'vitest';
 import { ConfigError } from '../../src/shared/errors.js';
 import { DEFAULT_SWEEP_PARAMS, loadConfig } from '../../src/shared/config.js';
 
-// The listing's filter names are not in the spec: they are configuration (LAWSUIT_SWEEP_PARAMS), defaults the
-// sandbox's, and so is the strategy (LAWSUIT_RESPONSES_STRATEGY).
+// The listing's filter names are not in the spec: by default they are learned from the upstream (src/pipeline/
+// dialect.ts); configuration (LAWSUIT_SWEEP_PARAMS) pins them over the spec-like defaults, and the strategy is
+// configuration too (LAWSUIT_RESPONSES_STRATEGY).
 
 const load = (env: Record<string, string>) => loadConfig({ env, flags: { sandbox: true } });
 
-it('defaults to the sweep with the sandbox\'s names', () => {
+it('defaults to the sweep with names learned, none pinned; a pin starts from the spec-like names', () => {
   const cfg = load({});
   expect(cfg.responsesStrategy).toBe('sweep');
-  expect(cfg.sweepParams).toEqual(DEFAULT_SWEEP_PARAMS);
+  expect(cfg.sweepParams).toBeUndefined();
+  expect(load({ LAWSUIT_SWEEP_PARAMS: 'created_gte=created_at_gte' }).sweepParams).toEqual(DEFAULT_SWEEP_PARAMS);
   expect(DEFAULT_SWEEP_PARAMS).toEqual({ createdGte: 'created_at_gte', createdLte: 'created_at_lte', orderBy: 'order_by', orderByValue: 'created_at', order: 'order', orderAsc: 'asc' });
 });
 
