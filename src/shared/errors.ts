@@ -27,11 +27,16 @@ export class EtlError extends Error {
   }
 }
 
+/** The text of a ConfigError: a line, then one problem a line. */
+export function configurationProblems(problems: readonly string[]): string {
+  return `configuration has ${problems.length} problem(s):\n  - ${problems.join('\n  - ')}`;
+}
+
 /** Bad usage or configuration: every problem found, reported at once (exit 2). */
 export class ConfigError extends EtlError {
   readonly problems: string[];
   constructor(problems: string[]) {
-    super('ETL_CONFIG', `configuration has ${problems.length} problem(s):\n  - ${problems.join('\n  - ')}`, { exitCode: EXIT.usage });
+    super('ETL_CONFIG', configurationProblems(problems), { exitCode: EXIT.usage });
     this.name = 'ConfigError';
     this.problems = problems;
   }
