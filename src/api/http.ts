@@ -284,8 +284,10 @@ export class HttpClient {
       } catch (e) {
         const err = e instanceof ApiError ? e : new ApiError(API_CODES.network, `${spec.route} failed unexpectedly`, { cause: e, route: spec.route });
         err.attempts = attempt + 1;
-        const overBudget = this.failedOverBudget(err);
-        if (decide(err, safety) !== 'retry' || attempt >= retries || this.closed || overBudget) throw err;
+        const action = decide(err, safety);
+        // A creation that may have been made is looked up, not retried: the look-up, a call of its own, tells.
+        const overBudget = action === 'retry' && this.failedOverBudget(err);
+        if (action !== 'retry' || attempt >= retries || this.closed || overBudget) throw err;
         const delay = retryDelay(attempt, err.hints, this.opts, Date.now(), this.opts.random);
         if (delay.giveUp) throw err;
         if (this.budgetEnd !== undefined && Date.now() + delay.ms >= this.budgetEnd) {
