@@ -428,6 +428,8 @@ export class HttpClient {
     } catch (e) {
       if (e instanceof ApiError) {
         done(status);
+        // Refused as too large: the upstream answered all the same.
+        if (status < 500) this.counters.answered++;
         throw new ApiError(e.code as ApiErrorCode, `${spec.route} ${e.message}`, { route: spec.route, statusCode: status });
       }
       done('network');

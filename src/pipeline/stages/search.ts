@@ -286,8 +286,12 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
   if (spent && !ctx.signal.aborted) {
     // The budget ran out on a failing upstream: every request of the night neither loaded nor failed already is
     // left unread for the next run, which reads it without submitting it again.
-    for (const [id, p] of owner) {
-      if (loadedRequests.has(id) || failedSearches.has(p.searchHash) || waiting.has(id)) continue;
+    const settled = new Set([...failedSearches, ...[...loadedRequests].map((id) => owner.get(id)?.searchHash)]);
+    for (const w of waiting.keys()) settled.add(owner.get(w)?.searchHash);
+    for (const [id, p] of [...owner].reverse()) {
+      // one line per search, naming its latest request (a cancelled request's successor is the same search)
+      if (settled.has(p.searchHash)) continue;
+      settled.add(p.searchHash);
       failures.push({ what: 'request', where: `line ${p.doc.line} (${p.search.search_type}), request ${id}`, code: codeOf(spent), reason: spent.message });
     }
   }
