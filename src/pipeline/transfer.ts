@@ -166,7 +166,8 @@ async function transferOne(deps: RunTransferDeps, listed: TransferRecordLike): P
         const waitMs = expired ? 0 : backoff * 2 ** attempt;
         log.warn({ transferFileId: id, attempt, code: codeOf(e), reason: reasonOf(e), waitMs }, expired ? 'download address expired; fetching a fresh one' : 'transfer file failed; retrying');
         if (waitMs) await sleep(waitMs, deps.signal);
-        if (deps.signal?.aborted) break;
+        // Stopped while waiting to try again: the file is not in error, the next run tries it.
+        if (deps.signal?.aborted) throw new EtlError('API_CLOSED', 'stopped by SIGTERM before the file\'s next attempt');
       }
     }
   } catch (e) {
