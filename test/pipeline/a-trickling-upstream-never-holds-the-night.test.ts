@@ -39,7 +39,8 @@ describe('an upstream trickling one kind of call', () => {
     LAWSUIT_DOWNLOAD_TIMEOUT_SECONDS: String(DEADLINE_MS / 1000), LAWSUIT_HEADERS_TIMEOUT_SECONDS: '5',
   });
   const sandbox = async (): Promise<Sandbox> => {
-    const sb = await startSandbox({ seed: 21, courtDelayMs: 0 });
+    // a few small transfer files: enough for every kind of transfer call, quick to load
+    const sb = await startSandbox({ seed: 21, courtDelayMs: 0, transfer: { catalogue: { count: 4, errorCount: 1, maxBytes: 64 * 1024 } } });
     sandboxes.push(sb);
     return sb;
   };
@@ -47,7 +48,7 @@ describe('an upstream trickling one kind of call', () => {
   beforeAll(async () => {
     // a few documents that find a few lawsuits each, and one that finds none
     const sb = await sandbox();
-    const docs = sb.sampleDocuments(300).filter((d) => (d.search_type === 'cpf' || d.search_type === 'cnpj') && sb.truth(d).length > 0 && sb.truth(d).length <= 20).slice(0, 6);
+    const docs = sb.sampleDocuments(300).filter((d) => (d.search_type === 'cpf' || d.search_type === 'cnpj') && sb.truth(d).length > 0 && sb.truth(d).length <= 20).slice(0, 4);
     list = join(tmp.dir, 'documents.csv');
     writeFileSync(list, `search_key,search_type\n${docs.map((d) => `${d.search_key},${d.search_type}`).join('\n')}\n529.982.247-25,cpf\n`);
     // the same night, with nothing trickled: what a night takes anyway
