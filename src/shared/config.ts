@@ -49,8 +49,11 @@ export interface Config {
   /** DuckDB worker threads; fewer threads hold less memory. Default 1. */
   duckdbThreads: number;
   /**
-   * How long a run waits for its requests to finish, in minutes (decimals allowed); what is still running then
-   * stays outstanding for the next run, and the night is published with the rest. Default 120, at most 1440.
+   * The wait budget, in minutes (decimals allowed): how long a run waits for its requests to finish after the last
+   * submission (what is still running then stays outstanding for the next run, and the night is published with
+   * the rest); and how long a stage that calls the API goes on retrying an upstream that keeps failing, from the
+   * stage's start (past it nothing is retried, and the first failure ends the stage's calls). Default 120, at
+   * most 1440; 0 waits for nothing.
    */
   maxWaitMinutes: number;
   /**
