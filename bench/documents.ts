@@ -34,13 +34,12 @@ export function ordinaryDocuments(sb: Sandbox, n: number): string {
 }
 
 /**
- * A portfolio of individuals, the usual case of credit and compliance users: `n` CPFs of which a fifth find
- * nothing and the rest one to three lawsuits each.
+ * A portfolio of individuals, the usual case of credit and compliance users: `n` CPFs of which `nothing` (a fifth
+ * by default; all of them for the night that finds nothing) find nothing and the rest one to three lawsuits each.
  */
-export function individualDocuments(sb: Sandbox, n: number): { csv: string; expected: number } {
+export function individualDocuments(sb: Sandbox, n: number, nothing = Math.floor(n / 5)): { csv: string; expected: number } {
   const keys: string[] = [];
   let expected = 0;
-  const nothing = Math.floor(n / 5);
   for (let offset = 0; keys.length < n - nothing && offset < 200; offset++) {
     for (const d of sb.sampleDocuments(500, 100 + offset)) {
       if (keys.length >= n - nothing || d.search_type !== 'cpf' || keys.includes(d.search_key)) continue;

@@ -11,7 +11,8 @@ import { transferRun } from './transfer-run.js';
 
 // `npm run bench`: the figures the nightly run is held to, measured against the sandbox, printed as a table;
 // the last line is one JSON object for scripts. BENCH_QUICK=1 runs smaller volumes (no 100k run);
-// BENCH_ONLY=calls runs only the calls-per-document part (three mixes, both ways of reading responses);
+// BENCH_ONLY=calls runs only the calls-per-document part (four mixes, both ways of reading responses; BENCH_MIX=a,b
+// only those mixes, e.g. BENCH_MIX=individuals-empty);
 // BENCH_ONLY=rebuild only `lawsuit-etl rebuild` at 10k and 100k lawsuits (BENCH_QUICK: 2k and 20k).
 
 const quick = process.env.BENCH_QUICK === '1';
@@ -19,19 +20,24 @@ const only = process.env.BENCH_ONLY;
 const line = (k: string, v: string | number, note = '') => console.log(`${k.padEnd(34)} ${String(v).padStart(10)}  ${note}`);
 
 /**
- * Calls against the floor on three mixes, each read by the sweep and per request, in the same run: ordinary
+ * Calls against the floor on four mixes, each read by the sweep and per request, in the same run: ordinary
  * documents (of every search type, up to 2,000 lawsuits each), a portfolio of individuals (zero to three
- * lawsuits each) and a few companies with thousands. The
- * sandbox appends responses court by court (300 ms a court), so the sweep reads while they arrive.
+ * lawsuits each), the same portfolio on a night where no document finds anything (1,000 CPFs: the proof that
+ * the night is empty once cost a call per request, 2,153 calls against a floor of some 1,010), and a few
+ * companies with thousands. The sandbox appends responses court by court (300 ms a court), so the sweep reads
+ * while they arrive.
  */
 async function callsAgainstFloor(): Promise<Record<string, number>> {
   const seedSb = await startSandbox({ seed: 7, lawsuits: 1_000_000 });
-  const mixes = [
+  const chosen = process.env.BENCH_MIX ? new Set(process.env.BENCH_MIX.split(',')) : undefined;
+  const all = [
     { name: 'ordinary', csv: ordinaryMix(seedSb, quick ? 100 : 300) },
     { name: 'individuals', csv: individualDocuments(seedSb, quick ? 100 : 300).csv },
+    { name: 'individuals-empty', csv: individualDocuments(seedSb, quick ? 300 : 1_000, quick ? 300 : 1_000).csv },
     { name: 'companies', csv: companyDocuments(seedSb, quick ? 3 : 5).csv },
   ];
   await seedSb.close();
+  const mixes = all.filter((m) => !chosen || chosen.has(m.name));
   const sandboxArgs = ['--seed', '7', '--lawsuits', '1000000', '--rate-limit', '1000000', '--court-delay-ms', '300'];
   const figures: CallsFigures[] = [];
   for (const mix of mixes) {
@@ -43,19 +49,24 @@ async function callsAgainstFloor(): Promise<Record<string, number>> {
       line(`documents_per_key_day ${mix.name} (${strategy})`, f.documentsPerKeyDay);
     }
   }
-  const of = (mix: string, strategy: string) => figures.find((f) => f.mix === mix && f.strategy === strategy)!;
+  const of = (mix: string, strategy: string) => figures.find((f) => f.mix === mix && f.strategy === strategy)
+    ?? { callsVsFloor: NaN, documentsPerKeyDay: NaN };
   return {
     calls_vs_floor_ordinary: of('ordinary', 'sweep').callsVsFloor,
     calls_vs_floor_individuals: of('individuals', 'sweep').callsVsFloor,
+    calls_vs_floor_individuals_empty: of('individuals-empty', 'sweep').callsVsFloor,
     calls_vs_floor_companies: of('companies', 'sweep').callsVsFloor,
     calls_vs_floor_ordinary_per_request: of('ordinary', 'per-request').callsVsFloor,
     calls_vs_floor_individuals_per_request: of('individuals', 'per-request').callsVsFloor,
+    calls_vs_floor_individuals_empty_per_request: of('individuals-empty', 'per-request').callsVsFloor,
     calls_vs_floor_companies_per_request: of('companies', 'per-request').callsVsFloor,
     documents_per_key_day_ordinary: of('ordinary', 'sweep').documentsPerKeyDay,
     documents_per_key_day_individuals: of('individuals', 'sweep').documentsPerKeyDay,
+    documents_per_key_day_individuals_empty: of('individuals-empty', 'sweep').documentsPerKeyDay,
     documents_per_key_day_companies: of('companies', 'sweep').documentsPerKeyDay,
     documents_per_key_day_ordinary_per_request: of('ordinary', 'per-request').documentsPerKeyDay,
     documents_per_key_day_individuals_per_request: of('individuals', 'per-request').documentsPerKeyDay,
+    documents_per_key_day_individuals_empty_per_request: of('individuals-empty', 'per-request').documentsPerKeyDay,
     documents_per_key_day_companies_per_request: of('companies', 'per-request').documentsPerKeyDay,
   };
 }

@@ -34,7 +34,14 @@ export async function measuredRun(args: string[], env: NodeJS.ProcessEnv): Promi
   let peak = 0;
   const timer = setInterval(() => { peak = Math.max(peak, peakRss(child.pid!)); }, 100);
   const trace = process.env.RSS_TRACE ? setInterval(() => { try { const st = readFileSync(`/proc/${child.pid}/status`, 'utf8'); process.stderr.write(`rss ${Math.round((Date.now() - t0) / 1000)}s ${/VmRSS:\s+(\d+)/.exec(st)?.[1]} kB\n`); } catch { /* gone */ } }, 5000) : undefined;
+  // The longest measured run (100k lawsuits) takes minutes; one still going after two hours is stopped as an
+  // operator would (SIGTERM: it publishes what it loaded), then killed, so that the benchmark always ends.
+  const stop = setTimeout(() => {
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 30_000).unref();
+  }, 2 * 3_600_000);
   const exitCode = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+  clearTimeout(stop);
   clearInterval(timer);
   if (trace) clearInterval(trace);
   return { exitCode, ms: Date.now() - t0, peakRssMb: Math.round(peak), stdout };

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { CallDeadlines } from '../shared/config.js';
 import { HttpClient, type CallEvent, type HttpStats } from './http.js';
 import { AdaptiveLimiter } from './rate-limit.js';
 import { RequestsResource } from './requests.js';
@@ -27,8 +28,8 @@ export interface ApiClientOptions {
   maxDelayMs?: number;
   /** Longest Retry-After accepted before giving up on a call, in ms. Default 300 000. */
   maxWaitMs?: number;
-  /** Time-out for an answer's headers and between its body chunks, in ms. Default 30 000. */
-  timeoutMs?: number;
+  /** Deadlines of one call (connect, headers, whole body; a download's whole body), in ms. Default DEFAULT_DEADLINES. */
+  deadlines?: Partial<CallDeadlines>;
   /** Wait before looking up a request whose creation went unanswered, in ms. Default 1000. */
   lookupDelayMs?: number;
   logger?: Logger;
@@ -58,19 +59,34 @@ export class LawsuitApi {
     this.http = new HttpClient({
       apiKey: opts.apiKey, urls: opts.urls, limiter: this.limiter, retries: opts.retries,
       baseDelayMs: opts.baseDelayMs, maxDelayMs: opts.maxDelayMs, maxWaitMs: opts.maxWaitMs,
-      timeoutMs: opts.timeoutMs, connections: maxConcurrency, logger, onCall: opts.onCall, signal: opts.signal,
+      deadlines: opts.deadlines, connections: maxConcurrency, logger, onCall: opts.onCall, signal: opts.signal,
     });
     this.requests = new RequestsResource(this.http, { logger, lookupDelayMs: opts.lookupDelayMs });
     this.responses = new ResponsesResource(this.http);
     this.tracking = new TrackingResource(this.http);
     this.lawsuits = new LawsuitsResource(this.http);
-    this.transfer = new TransferFilesResource(this.http, { baseDelayMs: opts.baseDelayMs, maxDelayMs: opts.maxDelayMs });
+    this.transfer = new TransferFilesResource(this.http, {
+      baseDelayMs: opts.baseDelayMs, maxDelayMs: opts.maxDelayMs, deadlines: opts.deadlines, signal: opts.signal,
+    });
     this.probe = new ListingProbe(this.http);
   }
 
   /** Calls made (every attempt), by status ("network" when none came back) and by route, and retries. */
   stats(): ApiStats {
     return this.http.stats();
+  }
+
+  /**
+   * The stage's wait budget ends at `at` (epoch ms), or undefined for none: past it nothing is retried and the
+   * first failure ends sending (HttpClient.budgetUntil).
+   */
+  budgetUntil(at: number | undefined): void {
+    this.http.budgetUntil(at);
+  }
+
+  /** Set once the stage's wait budget was spent on a failing upstream: nothing more is sent this stage. */
+  spentBudget(): Error | undefined {
+    return this.http.spentBudget();
   }
 
   /** Drops queued calls and closes the sockets; calls in flight are cut. */

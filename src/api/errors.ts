@@ -25,6 +25,8 @@ export const API_CODES = {
   tooLarge: 'API_TOO_LARGE',
   invalidCall: 'API_INVALID_CALL',
   closed: 'API_CLOSED',
+  timeout: 'API_TIMEOUT',
+  outOfTime: 'API_OUT_OF_TIME',
 } as const;
 export type ApiErrorCode = (typeof API_CODES)[keyof typeof API_CODES];
 
@@ -169,6 +171,34 @@ export function errorForNetwork(e: unknown, route: string): ApiError {
   const what = notProcessed ? 'could not connect' : 'connection failed after the call was sent';
   return new ApiError(API_CODES.network, `${route} ${what} (${code})`, {
     cause: e, route, notProcessed, ambiguous: !notProcessed,
+  });
+}
+
+/** The part of a call a deadline bounds (Config.deadlines): opening the connection, the headers, the whole body. */
+export type CallPhase = 'connect' | 'headers' | 'body';
+
+const TIMEOUT_PHASE: Record<string, CallPhase> = {
+  UND_ERR_CONNECT_TIMEOUT: 'connect', UND_ERR_HEADERS_TIMEOUT: 'headers', UND_ERR_BODY_TIMEOUT: 'body',
+};
+
+/** The phase whose deadline undici itself enforced, when `e` is one of its time-outs. */
+export function timeoutPhaseOf(e: unknown): CallPhase | undefined {
+  const code = errCode(e);
+  return code === undefined ? undefined : TIMEOUT_PHASE[code];
+}
+
+const PHASE_WORDS: Record<CallPhase, string> = {
+  connect: 'could not connect', headers: 'had no answer', body: 'did not finish its answer',
+};
+
+/**
+ * A call that ran past one of its deadlines and was cut off. Only a connection that never opened surely sent
+ * nothing; past that, the service may have acted on the call.
+ */
+export function errorForTimeout(phase: CallPhase, ms: number, route: string): ApiError {
+  const notProcessed = phase === 'connect';
+  return new ApiError(API_CODES.timeout, `${route} ${PHASE_WORDS[phase]} within its ${phase} deadline of ${ms / 1000} s`, {
+    route, notProcessed, ambiguous: !notProcessed,
   });
 }
 

@@ -1,8 +1,11 @@
 import { Pool } from 'undici';
 import type { Logger } from 'pino';
-import { decide, type Safety } from '../shared/failure-policy.js';
+import { DEFAULT_DEADLINES, type CallDeadlines } from '../shared/config.js';
+import { decide, isTransient, type Safety } from '../shared/failure-policy.js';
 import { scrubText } from '../shared/logger.js';
-import { API_CODES, ApiError, badResponse, errorForNetwork, errorForStatus, type ApiErrorCode } from './errors.js';
+import {
+  API_CODES, ApiError, badResponse, errorForNetwork, errorForStatus, errorForTimeout, timeoutPhaseOf, type ApiErrorCode, type CallPhase,
+} from './errors.js';
 import { parseRetryAfter, retryDelay, type BackoffOptions, type RetryHints } from './backoff.js';
 import type { AdaptiveLimiter, Feedback } from './rate-limit.js';
 import { ShapeError } from './validate.js';
@@ -19,6 +22,13 @@ import { ShapeError } from './validate.js';
 // refused; every further call would be refused too and still count against the key's window), and after a 403
 // no call is sent to that resource (it is not in the plan, or over quota). Calls already queued in the limiter
 // fail at their turn without being sent, so a wrong key costs one wave of calls, not one per document.
+//
+// Nothing waits without a deadline. Each attempt has three (Config.deadlines): the connection (undici's connect
+// time-out), the headers (undici's headersTimeout) and the whole body, which is ours: undici's bodyTimeout is the
+// gap between two chunks, and an upstream trickling a byte every 20 s answered a page for ever. A call past a
+// deadline is aborted and fails as API_TIMEOUT, retried as any time-out. Retrying is bounded by the stage's
+// wait budget (budgetUntil): past it nothing is retried, and the first failure ends sending for the stage. On
+// SIGTERM the calls in flight are aborted too (API_CLOSED): the run has its grace period to publish, not to wait.
 
 export type BaseName = 'requests' | 'tracking' | 'lawsuits' | 'transfer';
 export type { Safety };
@@ -75,6 +85,11 @@ export interface HttpStats {
   /** Calls by route and status, `GET /responses 200`. */
   byRouteStatus: Record<string, number>;
   retries: number;
+  /**
+   * Calls whose answer arrived whole with a status below 500: the upstream was reached. None of many means the
+   * service was unreachable, or failing, all along (the run then exits 75, try later).
+   */
+  answered: number;
   /** The calls over time, in slices of TIMELINE_SLICE_MS. */
   timeline: CallSlice[];
 }
@@ -88,8 +103,8 @@ export interface HttpOptions extends BackoffOptions {
   limiter: AdaptiveLimiter;
   /** Retries after the first attempt. Default 6. */
   retries?: number;
-  /** Time-out for the answer's headers and, separately, between body chunks, in ms. Default 30 000. */
-  timeoutMs?: number;
+  /** Deadlines of one attempt (connect, headers, whole body), in ms. Default DEFAULT_DEADLINES. */
+  deadlines?: Partial<CallDeadlines>;
   /** Largest answer body accepted, in bytes; a larger one fails with API_TOO_LARGE. Default 64 MiB. */
   maxBodyBytes?: number;
   /** Sockets per origin pool. Default 16. */
@@ -99,8 +114,8 @@ export interface HttpOptions extends BackoffOptions {
   /** Random source for the jitter, for tests. Default Math.random. */
   random?: () => number;
   /**
-   * Aborted on SIGTERM: nothing more is sent (queued calls and retry waits end at once with API_CLOSED); calls
-   * already sent finish.
+   * Aborted on SIGTERM: nothing more is sent (queued calls and retry waits end at once with API_CLOSED), and the
+   * calls in flight are cut off (API_CLOSED; a submission cut off may have been made, and is looked up next run).
    */
   signal?: AbortSignal;
 }
@@ -132,10 +147,20 @@ export function buildQuery(query: Query | undefined): string {
 
 interface Base { origin: string; prefix: string; pool: Pool }
 
+/** Why an attempt was aborted: its body ran past its deadline, or the run is stopping. */
+type AbortCause = { kind: 'deadline'; phase: CallPhase; ms: number } | { kind: 'closed' };
+
 export class HttpClient {
   private readonly bases: Record<BaseName, Base>;
   private readonly pools = new Map<string, Pool>();
-  private readonly counters: HttpStats = { calls: 0, byStatus: {}, byRoute: {}, byRouteStatus: {}, retries: 0, timeline: [] };
+  private readonly counters: HttpStats = { calls: 0, byStatus: {}, byRoute: {}, byRouteStatus: {}, retries: 0, answered: 0, timeline: [] };
+  private readonly deadlines: CallDeadlines;
+  /** The attempts on the wire, aborted on SIGTERM. */
+  private readonly inFlight = new Set<AbortController>();
+  /** End of the stage's wait budget (epoch ms), if it has one. */
+  private budgetEnd: number | undefined;
+  /** Set once a call failed past the wait budget: every later call of the stage fails with it, unsent. */
+  private outOfTime: ApiError | undefined;
   private firstCallAt: number | undefined;
   private readonly sleeps = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
   private closed = false;
@@ -149,13 +174,14 @@ export class HttpClient {
 
   constructor(private readonly opts: HttpOptions) {
     if (!opts.apiKey) throw new ApiError(API_CODES.unauthorized, 'no API key given: check LAWSUIT_API_KEY / LAWSUIT_API_KEY_FILE');
+    this.deadlines = { ...DEFAULT_DEADLINES, ...opts.deadlines };
     const bases = {} as Record<BaseName, Base>;
     for (const name of ['requests', 'tracking', 'lawsuits', 'transfer'] as const) {
       const u = new URL(opts.urls[name]);
       // One pool per origin: base addresses on the same host share their sockets.
       let pool = this.pools.get(u.origin);
       if (!pool) {
-        pool = new Pool(u.origin, { connections: opts.connections ?? 16, pipelining: 1 });
+        pool = new Pool(u.origin, { connections: opts.connections ?? 16, pipelining: 1, connect: { timeout: this.deadlines.connectMs } });
         this.pools.set(u.origin, pool);
       }
       bases[name] = { origin: u.origin, prefix: u.pathname.replace(/\/+$/, ''), pool };
@@ -196,12 +222,46 @@ export class HttpClient {
     if (h.remaining !== undefined) cur.remaining = Math.min(cur.remaining ?? Infinity, h.remaining);
   }
 
-  /** SIGTERM: queued calls and retry waits end now; nothing new is sent. */
+  /** SIGTERM: queued calls and retry waits end now, calls in flight are cut off; nothing new is sent. */
   private stopSending(): void {
     this.closed = true;
     this.opts.limiter.close();
     for (const s of this.sleeps) { clearTimeout(s.timer); s.resolve(); }
     this.sleeps.clear();
+    for (const a of this.inFlight) a.abort({ kind: 'closed' } satisfies AbortCause);
+  }
+
+  /**
+   * The stage's wait budget ends at `at` (epoch ms; undefined: no budget). Past it a failed call is not retried,
+   * and the first call that fails for a passing cause (a time-out, a 5xx, a 429, the network) ends sending: calls
+   * queued and calls to come fail at once, unsent (API_OUT_OF_TIME), until the budget is set again. Calls in
+   * flight end within their own deadline, so a stage ends within its budget and one deadline.
+   */
+  budgetUntil(at: number | undefined): void {
+    this.budgetEnd = at;
+    this.outOfTime = undefined;
+  }
+
+  /** The error every call meets once the wait budget is spent on a failing upstream, if it is. */
+  spentBudget(): ApiError | undefined {
+    return this.outOfTime;
+  }
+
+  /**
+   * Past the wait budget, an upstream still failing is not waited for any longer, by this call or any other: a
+   * failure for a passing cause then spends the budget. True when it did. (The transfer download asks too.)
+   */
+  failedOverBudget(err: unknown): boolean {
+    if (this.budgetEnd === undefined || !isTransient(err) || Date.now() < this.budgetEnd) return false;
+    this.spend(err as { code?: string });
+    return true;
+  }
+
+  /** `err` failed a call past the budget, or would be retried after it: no more calls this stage. */
+  private spend(err: { code?: string }): void {
+    this.outOfTime ??= new ApiError(API_CODES.outOfTime,
+      `the wait budget (LAWSUIT_MAX_WAIT_MINUTES) is spent and the upstream was failing (${err.code ?? 'error'}): left for the next run`, { notProcessed: true });
+    for (const w of [...this.waiters]) w();
   }
 
   /** Removes the key and signed query strings from text that may end up in a message or a log. */
@@ -224,9 +284,16 @@ export class HttpClient {
       } catch (e) {
         const err = e instanceof ApiError ? e : new ApiError(API_CODES.network, `${spec.route} failed unexpectedly`, { cause: e, route: spec.route });
         err.attempts = attempt + 1;
-        if (decide(err, safety) !== 'retry' || attempt >= retries || this.closed) throw err;
+        const action = decide(err, safety);
+        // A creation that may have been made is looked up, not retried: the look-up, a call of its own, tells.
+        const overBudget = action === 'retry' && this.failedOverBudget(err);
+        if (action !== 'retry' || attempt >= retries || this.closed || overBudget) throw err;
         const delay = retryDelay(attempt, err.hints, this.opts, Date.now(), this.opts.random);
         if (delay.giveUp) throw err;
+        if (this.budgetEnd !== undefined && Date.now() + delay.ms >= this.budgetEnd) {
+          this.spend(err);
+          throw err;
+        }
         this.counters.retries++;
         this.opts.logger?.warn({ route: spec.route, code: err.code, status: err.statusCode, attempt, delayMs: delay.ms }, 'api call failed, retrying');
         await this.sleep(delay.ms);
@@ -256,9 +323,12 @@ export class HttpClient {
     return Promise.race([call, refused]).finally(() => this.waiters.delete(waiter));
   }
 
-  /** The refusal standing against this call, if the key or its resource was refused earlier. */
+  /**
+   * The refusal standing against this call, if the key or its resource was refused earlier, or the wait budget
+   * was spent on a failing upstream.
+   */
   private refusalFor(spec: CallSpec<unknown>): ApiError | undefined {
-    const prior = this.keyRefusal ?? this.refusedResources.get(resourceOf(spec));
+    const prior = this.keyRefusal ?? this.refusedResources.get(resourceOf(spec)) ?? this.outOfTime;
     if (!prior) return undefined;
     return new ApiError(prior.code as ApiErrorCode, `${spec.route} not sent: ${prior.message}`, {
       route: spec.route, statusCode: prior.statusCode, providerCode: prior.providerCode, notProcessed: true,
@@ -291,11 +361,10 @@ export class HttpClient {
       body = JSON.stringify(spec.body);
       headers['content-type'] = 'application/json';
     }
-    const timeout = this.opts.timeoutMs ?? 30_000;
+    const { headersMs, bodyMs } = this.deadlines;
     const t0 = performance.now();
     const sentAt = Date.now();
-    let limitHeaders: { limit?: number; remaining?: number } = {};
-    const done = (status: number | 'network'): number => {
+    const done = (status: number | 'network', limitHeaders: { limit?: number; remaining?: number } = {}): number => {
       const ms = Math.round(performance.now() - t0);
       this.counters.calls++;
       const key = String(status);
@@ -308,31 +377,66 @@ export class HttpClient {
       this.opts.logger?.debug({ method: spec.method, route: spec.route, status, ms, attempt }, 'api call');
       return ms;
     };
-    let res: Awaited<ReturnType<Pool['request']>>;
+    const abort = new AbortController();
+    this.inFlight.add(abort);
+    // A failure of this attempt as the caller should see it: cut off at a deadline or by SIGTERM, or the network's.
+    const failure = (e: unknown): ApiError => {
+      const cause = abort.signal.aborted ? abort.signal.reason as AbortCause : undefined;
+      if (cause?.kind === 'closed') {
+        return new ApiError(API_CODES.closed, `${spec.route} cut off: the run is stopping`, { route: spec.route, ambiguous: true });
+      }
+      if (cause?.kind === 'deadline') return errorForTimeout(cause.phase, cause.ms, spec.route);
+      const phase = timeoutPhaseOf(e);
+      if (phase) return errorForTimeout(phase, phase === 'connect' ? this.deadlines.connectMs : phase === 'headers' ? headersMs : bodyMs, spec.route);
+      return errorForNetwork(e, spec.route);
+    };
+    let bodyTimer: NodeJS.Timeout | undefined;
     try {
-      res = await base.pool.request({ method: spec.method, path, headers, body, headersTimeout: timeout, bodyTimeout: timeout });
-    } catch (e) {
-      done('network');
-      report({});
-      throw errorForNetwork(e, spec.route);
+      let res: Awaited<ReturnType<Pool['request']>>;
+      try {
+        if (this.closed) abort.abort({ kind: 'closed' } satisfies AbortCause);
+        // undici's own deadlines for the connection (the pool's) and the headers; the body's is the timer below.
+        res = await base.pool.request({ method: spec.method, path, headers, body, signal: abort.signal, headersTimeout: headersMs, bodyTimeout: bodyMs });
+      } catch (e) {
+        done('network');
+        report({});
+        throw failure(e);
+      }
+      bodyTimer = setTimeout(() => abort.abort({ kind: 'deadline', phase: 'body', ms: bodyMs } satisfies AbortCause), bodyMs);
+      return await this.answer(spec, res, { sentAt, t0, report, done, failure });
+    } finally {
+      clearTimeout(bodyTimer);
+      this.inFlight.delete(abort);
     }
+  }
+
+  /** Reads and checks an answer whose headers arrived; throws ApiError. */
+  private async answer<T>(spec: CallSpec<T>, res: Awaited<ReturnType<Pool['request']>>, at: {
+    sentAt: number; t0: number; report: (fb: Feedback) => void;
+    done: (status: number | 'network', limits?: { limit?: number; remaining?: number }) => number; failure: (e: unknown) => ApiError;
+  }): Promise<CallResult<T>> {
+    const { report, failure } = at;
     const status = res.statusCode;
-    this.observeDate(typeof res.headers.date === 'string' ? res.headers.date : undefined, sentAt, Date.now());
-    limitHeaders = { limit: numberHeader(res.headers['x-ratelimit-limit']), remaining: numberHeader(res.headers['x-ratelimit-remaining']) };
+    this.observeDate(typeof res.headers.date === 'string' ? res.headers.date : undefined, at.sentAt, Date.now());
+    const limits = { limit: numberHeader(res.headers['x-ratelimit-limit']), remaining: numberHeader(res.headers['x-ratelimit-remaining']) };
+    const done = (s: number | 'network'): number => at.done(s, limits);
     const retryAfterMs = parseRetryAfter(String(res.headers['retry-after'] ?? ''), Date.now());
-    report({ status, headers: res.headers, latencyMs: performance.now() - t0, retryAfterMs });
+    report({ status, headers: res.headers, latencyMs: performance.now() - at.t0, retryAfterMs });
     let text: string;
     try {
       text = await readCapped(res.body, this.opts.maxBodyBytes ?? 64 * 1024 * 1024);
     } catch (e) {
       if (e instanceof ApiError) {
         done(status);
+        // Refused as too large: the upstream answered all the same.
+        if (status < 500) this.counters.answered++;
         throw new ApiError(e.code as ApiErrorCode, `${spec.route} ${e.message}`, { route: spec.route, statusCode: status });
       }
       done('network');
-      throw errorForNetwork(e, spec.route);
+      throw failure(e);
     }
     done(status);
+    if (status < 500) this.counters.answered++;
     const flat = flatHeaders(res.headers);
     const hints: RetryHints = {
       retryAfter: flat['retry-after'], rateLimitReset: flat['x-ratelimit-reset'], rateLimitRemaining: flat['x-ratelimit-remaining'],
@@ -384,11 +488,13 @@ export class HttpClient {
     });
   }
 
+  /** Ends everything: retry waits, and calls still in flight (cut off); the sockets are destroyed, not drained. */
   async close(): Promise<void> {
     this.closed = true;
     for (const s of this.sleeps) { clearTimeout(s.timer); s.resolve(); }
     this.sleeps.clear();
-    await Promise.all([...this.pools.values()].map((p) => p.close().catch(() => undefined)));
+    for (const a of this.inFlight) a.abort({ kind: 'closed' } satisfies AbortCause);
+    await Promise.all([...this.pools.values()].map((p) => p.destroy().catch(() => undefined)));
   }
 }
 

@@ -1,4 +1,3 @@
-import { setMaxListeners } from 'node:events';
 import PQueue from 'p-queue';
 import { BACKOFF_DEFAULTS } from './backoff.js';
 import { API_CODES, ApiError } from './errors.js';
@@ -98,8 +97,10 @@ export class AdaptiveLimiter {
   private timer: NodeJS.Timeout | undefined;
   private timerAt = 0;
   private closed = false;
-  // Lets close() reject the calls still waiting, instead of leaving their promises pending for ever.
-  private readonly abort = new AbortController();
+  // Lets close() reject the calls still waiting, instead of leaving their promises pending for ever. One signal per
+  // waiting call, dropped as it starts: a call already running ends with its own answer (or is cut off by the
+  // HTTP client), never with "closed before it was sent".
+  private readonly waiting = new Set<AbortController>();
 
   constructor(opts: LimiterOptions = {}) {
     this.maxConcurrency = Math.max(1, Math.floor(opts.maxConcurrency ?? 16));
@@ -116,7 +117,6 @@ export class AdaptiveLimiter {
     this.now = opts.now ?? Date.now;
     this.state = initialState(this.cfg, opts.initialConcurrency ?? 1);
     this.queue = new PQueue({ concurrency: this.state.concurrency.current });
-    setMaxListeners(0, this.abort.signal);
   }
 
   /**
@@ -125,7 +125,11 @@ export class AdaptiveLimiter {
    * counts as an answer without headers.
    */
   schedule<T>(fn: (report: (fb: Feedback) => void) => Promise<T>, opts: ScheduleOptions = {}): Promise<T> {
+    const waiting = new AbortController();
+    if (this.closed) waiting.abort(closedError());
+    this.waiting.add(waiting);
     return this.queue.add(async () => {
+      this.waiting.delete(waiting);
       // Runs synchronously inside p-queue's dequeue loop, so a pause taken here stops the loop at once.
       const started = startCall(this.cfg, this.state, this.now());
       this.state = started.state;
@@ -141,7 +145,7 @@ export class AdaptiveLimiter {
       } finally {
         report({});
       }
-    }, { priority: opts.priority ?? 0, signal: this.abort.signal });
+    }, { priority: opts.priority ?? 0, signal: waiting.signal }).finally(() => this.waiting.delete(waiting));
   }
 
   /** Hold every call until `at` (epoch ms). A shorter pause never cuts a longer one short. */
@@ -179,7 +183,8 @@ export class AdaptiveLimiter {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    this.abort.abort(new ApiError(API_CODES.closed, 'the API client was closed before the call was sent'));
+    for (const w of this.waiting) w.abort(closedError());
+    this.waiting.clear();
     this.clearTimer();
   }
 
@@ -220,4 +225,8 @@ export class AdaptiveLimiter {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
   }
+}
+
+function closedError(): ApiError {
+  return new ApiError(API_CODES.closed, 'the API client was closed before the call was sent', { notProcessed: true });
 }

@@ -1,3 +1,4 @@
+import { foldName } from '../spec/identifiers.js';
 import type { Search } from '../spec/types.js';
 
 // Whether a request found in the listing is the one a lost POST may have created. Pure. The service echoes
@@ -5,7 +6,7 @@ import type { Search } from '../spec/types.js';
 // back digits only), and absent options equal their defaults (an echoed empty filter equals no filter).
 
 function key(k: string): string {
-  return k.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^0-9A-Za-z]/g, '').toUpperCase();
+  return foldName(k).replace(/[^0-9a-z]/g, '');
 }
 
 function canonical(v: unknown): string {

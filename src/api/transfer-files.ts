@@ -3,8 +3,9 @@ import { rename, rm } from 'node:fs/promises';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Agent } from 'undici';
+import { DEFAULT_DEADLINES, type CallDeadlines } from '../shared/config.js';
 import { decide, fsCodeOf } from '../shared/failure-policy.js';
-import { API_CODES, ApiError, errorForNetwork } from './errors.js';
+import { API_CODES, ApiError, errorForNetwork, errorForTimeout, timeoutPhaseOf } from './errors.js';
 import { retryDelay, type BackoffOptions } from './backoff.js';
 import type { HttpClient, Query } from './http.js';
 import { readEnvelope, walkItems, type Page, type WalkOptions } from './paginate.js';
@@ -16,7 +17,9 @@ import { EtlError } from '../shared/errors.js';
 // Transfer files: listing, metadata with a pre-signed address, status marking, and the download itself.
 // The download goes to object storage, another origin: it carries no api-key (the key must never leave for
 // another host), does not go through the rate limiter (the storage does not count against the key), and its
-// address — a bearer credential for five minutes — never appears in a log line or an error message.
+// address — a bearer credential for five minutes — never appears in a log line or an error message. It has the
+// deadlines of any call (connect, headers) and one of its own for the whole body (a file of hundreds of MB);
+// on SIGTERM a download in flight is cut off, its partial file removed.
 
 export interface TransferFileWithUrl extends TransferFile {
   /** Pre-signed address, valid five minutes (transfer-record.ts found it). Never log or store it. */
@@ -46,8 +49,13 @@ export interface DownloadOptions {
   expectedSize?: number;
   /** Retries after a 5xx or a network failure (an expired address is the caller's to refresh). Default 2. */
   retries?: number;
-  /** Time-out for the answer's headers and between body chunks, in ms. Default 60 000. */
-  timeoutMs?: number;
+}
+
+export interface TransferFilesOptions extends BackoffOptions {
+  /** Deadlines of a download: connect, headers, and `downloadMs` for its whole body. Default DEFAULT_DEADLINES. */
+  deadlines?: Partial<CallDeadlines>;
+  /** Aborted on SIGTERM: a download in flight is cut off (API_CLOSED) and a retry wait ends. */
+  signal?: AbortSignal;
 }
 
 export interface DownloadResult { bytes: number; path: string }
@@ -57,9 +65,15 @@ export function parseTransferFile(v: unknown): TransferFile {
 }
 
 export class TransferFilesResource {
-  private readonly agent = new Agent({ connections: 4 });
+  private readonly agent: Agent;
+  private readonly deadlines: CallDeadlines;
+  private readonly inFlight = new Set<AbortController>();
 
-  constructor(private readonly http: HttpClient, private readonly backoff: BackoffOptions = {}) {}
+  constructor(private readonly http: HttpClient, private readonly opts: TransferFilesOptions = {}) {
+    this.deadlines = { ...DEFAULT_DEADLINES, ...opts.deadlines };
+    this.agent = new Agent({ connections: 4, connect: { timeout: this.deadlines.connectMs } });
+    opts.signal?.addEventListener('abort', () => { for (const a of this.inFlight) a.abort('closed'); }, { once: true });
+  }
 
   async list(q: TransferListQuery = {}, next?: string): Promise<Page<TransferFile>> {
     const res = await this.http.call({
@@ -109,16 +123,40 @@ export class TransferFilesResource {
       try {
         return await this.downloadOnce(url, destPath, opts);
       } catch (e) {
+        // Past the stage's wait budget, a failing download spends it, as a failing call does (http.ts).
+        const overBudget = this.http.failedOverBudget(e);
         // The same address cannot heal an expiry: the caller fetches a fresh one (and counts that as its retry).
-        if (!(e instanceof ApiError) || decide(e, 'idempotent') !== 'retry' || e.code === API_CODES.downloadExpired || attempt >= retries) throw e;
-        await new Promise((r) => setTimeout(r, retryDelay(attempt, e.hints, this.backoff).ms));
+        if (!(e instanceof ApiError) || decide(e, 'idempotent') !== 'retry' || e.code === API_CODES.downloadExpired || attempt >= retries || overBudget) throw e;
+        await abortableSleep(retryDelay(attempt, e.hints, this.opts).ms, this.opts.signal);
+        if (this.opts.signal?.aborted) throw e;
       }
     }
   }
 
   private async downloadOnce(url: string, destPath: string, opts: DownloadOptions): Promise<DownloadResult> {
+    const abort = new AbortController();
+    this.inFlight.add(abort);
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      return await this.downloadWithin(url, destPath, opts, abort, (ms) => { timer = setTimeout(() => abort.abort('deadline'), ms); });
+    } finally {
+      clearTimeout(timer);
+      this.inFlight.delete(abort);
+    }
+  }
+
+  private async downloadWithin(url: string, destPath: string, opts: DownloadOptions, abort: AbortController, bodyDeadline: (ms: number) => void): Promise<DownloadResult> {
     const route = 'GET download';
-    const timeout = opts.timeoutMs ?? 60_000;
+    const { headersMs, downloadMs } = this.deadlines;
+    // Cut off at the body's deadline, by SIGTERM, or by undici's own connect and headers deadlines.
+    const failure = (e: unknown): ApiError => {
+      if (abort.signal.reason === 'closed') return new ApiError(API_CODES.closed, 'download cut off: the run is stopping', { route, ambiguous: true });
+      if (abort.signal.reason === 'deadline') return errorForTimeout('body', downloadMs, route);
+      const phase = timeoutPhaseOf(e);
+      if (phase) return errorForTimeout(phase, phase === 'connect' ? this.deadlines.connectMs : phase === 'headers' ? headersMs : downloadMs, route);
+      return errorForNetwork(e, route);
+    };
+    if (this.opts.signal?.aborted) abort.abort('closed');
     let target: URL;
     try {
       target = new URL(url);
@@ -128,10 +166,13 @@ export class TransferFilesResource {
     }
     let res;
     try {
-      res = await this.agent.request({ origin: target.origin, path: `${target.pathname}${target.search}`, method: 'GET', headersTimeout: timeout, bodyTimeout: timeout });
+      res = await this.agent.request({
+        origin: target.origin, path: `${target.pathname}${target.search}`, method: 'GET', signal: abort.signal, headersTimeout: headersMs, bodyTimeout: downloadMs,
+      });
     } catch (e) {
-      throw errorForNetwork(e, route);
+      throw failure(e);
     }
+    bodyDeadline(downloadMs);
     if (res.statusCode !== 200) {
       await res.body.dump().catch(() => undefined);
       if (res.statusCode === 403) {
@@ -152,11 +193,12 @@ export class TransferFilesResource {
       await pipeline(res.body, counter, createWriteStream(tmp));
     } catch (e) {
       await rm(tmp, { force: true });
+      if (abort.signal.aborted) throw failure(e);
       if (e instanceof Error && 'code' in e && typeof e.code === 'string' && e.code.startsWith('E') && !e.code.startsWith('ECONN')) {
         // A local file-system failure, not the network's: every other file would meet it too.
         throw new ApiError(API_CODES.downloadDisk, `download could not be written to disk (${e.code}, ${fsCodeOf(e.code)}): check the staging folder (LAWSUIT_STAGING_DIR)`, { cause: e, route });
       }
-      throw errorForNetwork(e, route);
+      throw failure(e);
     }
     if (opts.expectedSize !== undefined && bytes !== opts.expectedSize) {
       await rm(tmp, { force: true });
@@ -166,7 +208,22 @@ export class TransferFilesResource {
     return { bytes, path: destPath };
   }
 
+  /** Cuts off a download still in flight and destroys the sockets. */
   async close(): Promise<void> {
-    await this.agent.close().catch(() => undefined);
+    for (const a of this.inFlight) a.abort('closed');
+    await this.agent.destroy().catch(() => undefined);
   }
+}
+
+function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = (): void => {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const t = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }

@@ -11,22 +11,10 @@ import { runScheduleCli } from '../schedule/command.js';
 import type { JobSpec } from '../schedule/job-loader.js';
 import { parseCommandLine, type Parsed } from './program.js';
 import { prepareEnvironment } from './environment.js';
+import { gracefulShutdown } from './shutdown.js';
 
 // argv -> command -> exit code: parse, configure, hand the command to the pipeline's runner, print what it
 // returns, map its outcome to the exit code. Nothing else happens here.
-
-/** SIGTERM/SIGINT abort the run gracefully; a second signal ends the process at once. */
-function gracefulSignal(): { signal: AbortSignal; dispose(): void } {
-  const ac = new AbortController();
-  const onSignal = (sig: NodeJS.Signals): void => {
-    if (ac.signal.aborted) process.exit(128 + (sig === 'SIGINT' ? 2 : 15));
-    logger().warn({ signal: sig }, 'stopping: no new submissions; finishing what is in hand');
-    ac.abort();
-  };
-  process.on('SIGTERM', onSignal);
-  process.on('SIGINT', onSignal);
-  return { signal: ac.signal, dispose: () => { process.off('SIGTERM', onSignal); process.off('SIGINT', onSignal); } };
-}
 
 export async function runCommand(args: Parsed): Promise<ExitCode> {
   const command = args.command;
@@ -48,7 +36,7 @@ export async function runCommand(args: Parsed): Promise<ExitCode> {
   const log = logger();
   log.level = cfg.logLevel;
 
-  const graceful = gracefulSignal();
+  const graceful = gracefulShutdown({ graceMs: cfg.shutdownGraceMs, log });
   let result: CommandResult;
   try {
     result = await runPipelineCommand({ command, cfg, kind, log, signal: graceful.signal, environment: prepareEnvironment });

@@ -1,6 +1,6 @@
 #!/usr/bin/env -S node --max-old-space-size=128 --max-semi-space-size=4
 // The heap flags in the line above are the run's memory budget beside DuckDB's own (see README, Memory).
-import { isEtlError, EXIT, type ExitCode } from '../shared/errors.js';
+import { configurationProblems, ConfigError, isEtlError, EXIT, type EtlError, type ExitCode } from '../shared/errors.js';
 import { logger } from '../shared/logger.js';
 import { printable } from '../shared/printable.js';
 import { runCommand } from './commands.js';
@@ -18,7 +18,7 @@ async function main(argv: string[]): Promise<ExitCode> {
       return e.exitCode;
     }
     if (isEtlError(e)) {
-      process.stderr.write(`lawsuit-etl: ${printable(e.message, 4_000)}${e.exitCode === EXIT.auth ? '' : ` [${e.code}]`}\n`);
+      process.stderr.write(`lawsuit-etl: ${shown(e)}${e.exitCode === EXIT.auth ? '' : ` [${e.code}]`}\n`);
       if (e.exitCode === EXIT.unexpected) logger().error({ err: e }, 'run failed');
       return e.exitCode;
     }
@@ -26,6 +26,16 @@ async function main(argv: string[]): Promise<ExitCode> {
     process.stderr.write(`lawsuit-etl: unexpected failure: ${printable((e as Error)?.message ?? String(e), 4_000)}\n`);
     return EXIT.unexpected;
   }
+}
+
+/**
+ * An error's message as a person should see it. A ConfigError lists one problem a line: the breaks between
+ * them are ours and stay breaks, while each problem, which may quote a value from outside, is escaped on its
+ * own. Any other message is one line, escaped whole (a break in it came from outside).
+ */
+function shown(e: EtlError): string {
+  if (e instanceof ConfigError) return configurationProblems(e.problems.map((p) => printable(p, 1_000)));
+  return printable(e.message, 4_000);
 }
 
 main(process.argv.slice(2)).then((code) => {

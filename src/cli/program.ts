@@ -67,13 +67,18 @@ The API: LAWSUIT_API_KEY or LAWSUIT_API_KEY_FILE, and LAWSUIT_REQUESTS_URL, LAWS
 LAWSUIT_LAWSUITS_URL, LAWSUIT_TRANSFER_URL (not needed with --sandbox or --dry-run). Every variable: README.md.`;
 const EXIT_CODES = `
 Exit codes: 0 all done; 1 unexpected failure; 2 bad usage or configuration; 3 the API key was refused;
-4 finished, but some documents, files or stages failed or were refused, the wait budget ran out, the run
-was stopped by SIGTERM, or another run holds the lock.`;
+4 finished, but some documents, files or stages failed or were refused, the wait budget ran out, or the run
+was stopped by SIGTERM (what it loaded is published; a second signal, or the end of the grace period
+LAWSUIT_SHUTDOWN_GRACE_SECONDS, exits 4 at once); 75 try later: another run holds the lock, or nothing reached
+the upstream all night (nothing new published). Every call has deadlines (LAWSUIT_*_TIMEOUT_SECONDS).`;
 
 const SCHEDULE_RULES = `
 Runs the jobs until SIGTERM or SIGINT, one run at a time. On start, and after an occurrence missed while the
-process was paused, a job whose last success is older than its period_hours runs at once. On SIGTERM the
-running command gets SIGTERM and is waited for (SIGKILL after 5 minutes); the scheduler then exits 0.
+process was paused, a job whose last success is older than its period_hours runs at once; a run still going
+after its period_hours is stopped with SIGTERM. On SIGTERM the running command gets SIGTERM and is waited for
+(SIGKILL 5 s after its grace period, LAWSUIT_SHUTDOWN_GRACE_SECONDS, default 10; a second SIGTERM is passed on
+at once); the scheduler then exits 0. A command's exit 75 is skipped-locked while another run holds the lock,
+a failure otherwise.
 /healthz answers 503 once a job failed LAWSUIT_HEALTH_MAX_FAILURES times in a row (default 3) or has not
 succeeded for twice its period.
 The jobs it starts need what their commands need (lawsuit-etl <command> --help). Every variable: README.md.`;

@@ -3,7 +3,7 @@
 // (no search_key column, an unreadable header, UTF-16) stops the run. The file is streamed twice in chunks —
 // once to tell its encoding, once to read it — so memory holds the searches, never a whole line or file.
 import { open } from 'node:fs/promises';
-import { quoted } from '../spec/identifiers.js';
+import { keyIdentity, quoted } from '../spec/identifiers.js';
 import { EXIT, EtlError } from '../shared/errors.js';
 import { CsvReader, type CsvItem } from './csv.js';
 import { COLUMNS, readLine, type Column } from './document-line.js';
@@ -97,8 +97,8 @@ class ListBuilder {
     const r = readLine(it.line, it.fields, this.cols!);
     if (!r.ok) { list.rejected.push(rejection(it.line, it.raw, r.reasons.join('; '))); return; }
     const d = r.doc;
-    // The same search asked twice costs twice and loads the same rows: run it once.
-    const identity = `${d.searchType}\u0000${d.searchKey}\u0000${d.onDemand}\u0000${d.lawsuitInstance ?? ''}`;
+    // The same search asked twice costs twice and loads the same rows: run it once (a name in any spelling).
+    const identity = `${d.searchType}\u0000${keyIdentity(d.searchType, d.searchKey)}\u0000${d.onDemand}\u0000${d.lawsuitInstance ?? ''}`;
     const first = this.firstSeen.get(identity);
     if (first !== undefined) {
       list.duplicates.push({ line: d.line, firstLine: first, key: d.searchKey } satisfies Duplicate);

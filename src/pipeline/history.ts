@@ -4,29 +4,42 @@ import { searchHash, type DocumentHistory } from './plan.js';
 
 // The ledger read back as "what happened to each search", keyed like plan.ts keys searches. A request is
 // outstanding until it is fully loaded (`loaded_at`, read-ledger.ts); cancelled ones are simply submitted again.
+// The ledger keeps each key as it was sent, so one search may stand in several rows (a name sent as written one
+// night, in another spelling on a later one): rows of one identity are merged, the newest of each fact winning.
 
 interface Row {
   search_type: string; search_key: string; on_demand: boolean | null; lawsuit_instance: number | null;
-  outstanding: string | null; last_success: Date | null; last_items: number | null;
+  outstanding: string | null; outstanding_at: Date | null; last_success: Date | null; last_items: number | null;
 }
 
 export async function readHistory(wh: Warehouse): Promise<Map<string, DocumentHistory>> {
   const rows = await wh.all<Row>(`
     SELECT search_type, search_key, coalesce(on_demand, false) AS on_demand, lawsuit_instance,
       arg_max(request_id, created_at) FILTER (WHERE coalesce(status, '') NOT IN ('cancelled', 'failed') AND loaded_at IS NULL) AS outstanding,
+      max(created_at) FILTER (WHERE coalesce(status, '') NOT IN ('cancelled', 'failed') AND loaded_at IS NULL) AS outstanding_at,
       max(coalesce(completed_at, created_at)) FILTER (WHERE loaded_at IS NOT NULL) AS last_success,
       arg_max(coalesce(items_total, items_loaded), coalesce(completed_at, created_at)) FILTER (WHERE loaded_at IS NOT NULL) AS last_items
     FROM requests GROUP BY ALL`);
   const out = new Map<string, DocumentHistory>();
+  const outstandingAt = new Map<string, number>();
   for (const r of rows) {
     const search: Search = { search_type: r.search_type as Search['search_type'], search_key: r.search_key };
     if (r.on_demand) search.on_demand = true;
     if (r.lawsuit_instance !== null) search.search_params = { lawsuit_instance: r.lawsuit_instance };
-    out.set(searchHash(search), {
-      outstandingRequestId: r.outstanding ?? undefined,
-      lastSuccessAt: r.last_success ?? undefined,
-      lastResponses: r.last_items ?? undefined,
-    });
+    const hash = searchHash(search);
+    const h = out.get(hash) ?? {};
+    if (r.outstanding !== null) {
+      const at = r.outstanding_at?.getTime() ?? 0;
+      if (h.outstandingRequestId === undefined || at > (outstandingAt.get(hash) ?? 0)) {
+        h.outstandingRequestId = r.outstanding;
+        outstandingAt.set(hash, at);
+      }
+    }
+    if (r.last_success !== null && (h.lastSuccessAt === undefined || r.last_success > h.lastSuccessAt)) {
+      h.lastSuccessAt = r.last_success;
+      h.lastResponses = r.last_items ?? undefined;
+    }
+    out.set(hash, h);
   }
   return out;
 }

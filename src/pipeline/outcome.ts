@@ -8,9 +8,11 @@ import type { ItemFailure, StageResult } from './stage.js';
  * `ok`: every stage ran (or was left out on purpose) and nothing failed. `partial`: the night was done and
  * published, but some documents, files, requests or stages failed or were refused, or requests were still
  * running at the end of the wait budget. `refused`: the key was refused (401, or 403 on every search).
- * `interrupted`: stopped by SIGTERM; the work copy is kept for the next run. `failed`: a usage error stopped it.
+ * `interrupted`: stopped by SIGTERM; what was loaded is published. `unreachable`: nothing reached the upstream
+ * all night (every call unreachable or answered 5xx): nothing new is published, try later (exit 75).
+ * `failed`: a usage error stopped it.
  */
-export type RunStatus = 'ok' | 'partial' | 'refused' | 'interrupted' | 'failed';
+export type RunStatus = 'ok' | 'partial' | 'refused' | 'interrupted' | 'unreachable' | 'failed';
 
 /** A line of the summary's failure list: an item that failed, or a stage that failed or was refused. */
 export interface RunFailure extends ItemFailure {
@@ -24,6 +26,15 @@ export interface Outcome {
   failures: RunFailure[];
   /** The stages that failed, were refused or were interrupted, for the one-line verdict. */
   troubled: string[];
+}
+
+/**
+ * Whether the night's stages called the API and not one call reached it: every call unreachable, cut off, or
+ * answered 5xx. A night that called nothing (nothing to do) did reach whatever it needed.
+ */
+export function nothingReached(stages: readonly Pick<StageResult, 'api'>[]): boolean {
+  const called = stages.filter((s) => s.api !== undefined && s.api.calls > 0);
+  return called.length > 0 && called.every((s) => s.api!.answered === 0);
 }
 
 export function outcomeOf(stages: readonly StageResult[]): Outcome {
@@ -40,6 +51,7 @@ export function outcomeOf(stages: readonly StageResult[]): Outcome {
   if (usage) return { status: 'failed', exitCode: EXIT.usage, failures, troubled };
   if (stages.some((s) => s.runWide && s.status === 'refused')) return { status: 'refused', exitCode: EXIT.auth, failures, troubled };
   if (stages.some((s) => s.status === 'interrupted')) return { status: 'interrupted', exitCode: EXIT.partial, failures, troubled };
+  if (nothingReached(stages)) return { status: 'unreachable', exitCode: EXIT.tryLater, failures, troubled };
   if (troubled.length > 0 || failures.length > 0) return { status: 'partial', exitCode: EXIT.partial, failures, troubled };
   return { status: 'ok', exitCode: EXIT.ok, failures, troubled };
 }

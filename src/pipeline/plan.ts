@@ -1,3 +1,4 @@
+import { keyIdentity } from '../spec/identifiers.js';
 import type { Search } from '../spec/types.js';
 import type { DocumentSpec } from '../input/documents.js';
 import { pagesFor } from './sweep/cost.js';
@@ -50,9 +51,12 @@ export function searchFor(doc: DocumentSpec): Search {
   return search;
 }
 
-/** A stable identity for "the same search", used by the ledger to find a document's requests. */
+/**
+ * A stable identity for "the same search", used by the ledger to find a document's requests: a name in any
+ * spelling is one search (keyIdentity).
+ */
 export function searchHash(search: Search): string {
-  return [search.search_type, search.search_key, search.on_demand ? 'od' : 'db', search.search_params?.lawsuit_instance ?? '*'].join('|');
+  return [search.search_type, keyIdentity(search.search_type, search.search_key), search.on_demand ? 'od' : 'db', search.search_params?.lawsuit_instance ?? '*'].join('|');
 }
 
 /** Pure: decide what tonight's run does for each document. */

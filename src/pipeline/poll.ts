@@ -39,6 +39,8 @@ export interface PollOptions {
   probesPerRound?: number;
   /** At least one "still waiting" log line this often, in ms. Default 30 000. */
   heartbeatMs?: number;
+  /** Told the wait budget's end (epoch ms) once it is known: when no more requests can come. */
+  onDeadline?: (at: number) => void;
 }
 
 export interface Waiting {
@@ -88,7 +90,10 @@ export async function pollUntilFinished(ctx: RunContext, waiting: Map<string, Wa
   let lastBeat = Date.now();
   while (!ctx.signal.aborted) {
     const more = on.more();
-    if (!more && deadline === Infinity) deadline = Date.now() + budget;
+    if (!more && deadline === Infinity) {
+      deadline = Date.now() + budget;
+      opts.onDeadline?.(deadline);
+    }
     if (Date.now() >= deadline) break;
     if (waiting.size === 0) {
       if (!more) break;

@@ -59,7 +59,9 @@ export async function openSession(cfg: Config, opts: SessionOptions): Promise<Se
       if (opts.readOnly) {
         throw new EtlError('RUN_SENDS_NOTHING', `${opts.command}${cfg.dryRun ? ' --dry-run' : ''} sends nothing, yet a stage asked for the API client`);
       }
-      api ??= new LawsuitApi({ apiKey: opts.apiKey, urls: cfg.urls, maxConcurrency: cfg.maxConcurrency, logger: opts.log, signal: opts.signal });
+      api ??= new LawsuitApi({
+        apiKey: opts.apiKey, urls: cfg.urls, maxConcurrency: cfg.maxConcurrency, deadlines: cfg.deadlines, logger: opts.log, signal: opts.signal,
+      });
       return api;
     },
     progress: (what, event, n) => {

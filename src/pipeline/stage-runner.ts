@@ -3,13 +3,19 @@ import { failpoint } from '../shared/failpoint.js';
 import { codeOf, reachOf, stageStatusFor } from '../shared/failure-policy.js';
 import { recordStage } from '../warehouse/ledger.js';
 import type { RunContext } from './context.js';
-import type { NightData, Stage, StageReport, StageResult } from './stage.js';
+import { nothingReached } from './outcome.js';
+import type { ItemFailure, NightData, Stage, StageReport, StageResult } from './stage.js';
 
 // Runs a command's stages in order. Before each stage it decides whether the stage may run (the run was not
 // stopped, the key was not refused if the stage calls the API, the stages it needs ended ok, the
-// configuration does not leave it out); it then runs it, turns whatever it threw into a status through the
-// failure policy, and records it in `run_stages` — first as `interrupted` (so that a run killed mid-stage
-// leaves the truth behind), then as it ended. One stage's failure never stops the ones that do not need it.
+// configuration does not leave it out, the upstream was reached if it publishes); it then runs it, turns whatever
+// it threw into a status through the failure policy, and records it in `run_stages` — first as `interrupted` (so
+// that a run killed mid-stage leaves the truth behind), then as it ended. One stage's failure never stops the
+// ones that do not need it. A stage's status says what happened: one whose every item failed is `failed`.
+//
+// On SIGTERM only publishing goes on: what the stopped stage committed is published within the grace period
+// (cli/shutdown.ts), the rest is the next run's. A stage that calls the API gets the wait budget from its start
+// (http.ts, budgetUntil; the search moves it on itself) and records its calls and those answered.
 
 export interface StageRunOptions {
   /** Record each stage in `run_stages` (not in a dry run or a read-only command). Default true. */
@@ -33,7 +39,10 @@ export async function runStages(ctx: RunContext, stages: readonly Stage[], night
 }
 
 function skipReason(ctx: RunContext, stage: Stage, done: readonly StageResult[]): { code: string; message: string } | undefined {
-  if (ctx.signal.aborted) return { code: 'RUN_INTERRUPTED', message: 'not run: the run was stopped (SIGTERM) before this stage; the next run does its work' };
+  if (ctx.signal.aborted && !stage.closesWarehouse) return { code: 'RUN_INTERRUPTED', message: 'not run: the run was stopped (SIGTERM) before this stage; the next run does its work' };
+  if (stage.publishes && nothingReached(done)) {
+    return { code: 'RUN_UNREACHABLE', message: 'not run: nothing reached the upstream tonight (every call unreachable or answered 5xx), so there is nothing new to publish; the work copy waits for the next run' };
+  }
   const refusal = done.find((r) => r.runWide && r.status === 'refused');
   if (refusal && stage.callsApi) return { code: refusal.error?.code ?? 'API_UNAUTHORIZED', message: 'not run: the API key was refused earlier in this run' };
   const missing = stage.needs.filter((n) => done.find((r) => r.name === n)?.status !== 'ok');
@@ -62,29 +71,41 @@ async function runOne(ctx: RunContext, stage: Stage, position: number, night: Ni
   }
   let report: StageReport | undefined;
   let thrown: unknown;
+  const api = stage.callsApi ? ctx.api : undefined;
+  const before = api?.stats();
+  api?.budgetUntil(Date.now() + ctx.cfg.maxWaitMinutes * 60_000);
   try {
     report = await stage.run(ctx, night);
   } catch (e) {
     thrown = e;
   }
+  api?.budgetUntil(undefined);
   ctx.endProgress?.();
   const result: StageResult = { name: stage.name, status: 'ok', startedAt, finishedAt: new Date(), counts: report?.counts ?? {}, failures: report?.failures ?? [] };
+  if (api && before) {
+    const after = api.stats();
+    result.api = { calls: after.calls - before.calls, answered: after.answered - before.answered };
+  }
+  // A call cut off by SIGTERM ends a stage as stopped, not as failed.
+  const cutOff = ctx.signal.aborted && (codeOf(thrown) === 'API_CLOSED' || report?.ended?.code === 'API_CLOSED');
   if (thrown !== undefined) {
-    const interruptedOnly = ctx.signal.aborted && codeOf(thrown) === 'API_CLOSED';
-    result.status = interruptedOnly ? 'interrupted' : stageStatusFor(thrown);
+    result.status = cutOff ? 'interrupted' : stageStatusFor(thrown);
     result.error = { code: codeOf(thrown), message: messageOf(thrown) };
     result.runWide = reachOf(thrown, 'stage') === 'run';
     result.usageError = isEtlError(thrown) && thrown.exitCode === EXIT.usage;
     // A classified failure says what it is; only an unexpected one needs its stack to be understood.
     const known = isEtlError(thrown) && result.error.code !== 'UNEXPECTED';
     ctx.log.error({ stage: stage.name, code: result.error.code, ...(known ? {} : { err: thrown }) }, `stage ${stage.name} ${result.status}: ${result.error.message}`);
-  } else if (report?.ended) {
+  } else if (report?.ended && !cutOff) {
     result.status = report.ended.status;
     result.error = { code: report.ended.code, message: report.ended.message };
     result.runWide = report.ended.reach === 'run';
-  } else if (report?.interrupted) {
+  } else if (report?.interrupted || cutOff) {
     result.status = 'interrupted';
     result.error = { code: 'RUN_INTERRUPTED', message: 'stopped by SIGTERM; what it left undone is the next run\'s' };
+  } else if (report?.finished === 0 && result.failures.length > 0) {
+    result.status = 'failed';
+    result.error = everyItemFailed(result.failures);
   }
   if (record && !stage.closesWarehouse) await save(ctx, position, result).catch((e) => ctx.log.error({ err: e, stage: stage.name }, 'could not record the stage'));
   failpoint(`stage.after-${stage.name}`);
@@ -97,6 +118,14 @@ export function save(ctx: RunContext, position: number, r: StageResult, ended = 
     stage: r.name, position, status: r.status, startedAt: r.startedAt, finishedAt: ended ? r.finishedAt : undefined,
     counts: r.counts, failures: r.failures.length, errorCode: r.error?.code ?? null, errorMessage: r.error?.message.slice(0, 2000) ?? null,
   });
+}
+
+/** The error of a stage whose every item failed: the commonest failure's code, and how many failed. */
+export function everyItemFailed(failures: readonly ItemFailure[]): { code: string; message: string } {
+  const byCode = new Map<string, ItemFailure[]>();
+  for (const f of failures) byCode.set(f.code, [...(byCode.get(f.code) ?? []), f]);
+  const [code, of] = [...byCode].sort((a, b) => b[1].length - a[1].length)[0];
+  return { code, message: `every item it tried failed (${failures.length}; ${of.length} with ${code}, the first: ${of[0].reason})` };
 }
 
 function messageOf(e: unknown): string {

@@ -14,7 +14,7 @@ export type StageName = (typeof STAGE_NAMES)[number];
 
 /**
  * `ok`: the stage did its work (some of its items may still have failed: see `failures`). `failed`: it could
- * not go on (an unexpected error, the warehouse or the disk). `refused`: the provider refused its resource
+ * not go on (an unexpected error, the warehouse or the disk), or every item it tried failed. `refused`: the provider refused its resource
  * (403), or the key (401). `skipped`: it did not run (a stage it needs did not end ok, a flag left it out, the
  * key was refused, the run was stopped). `interrupted`: SIGTERM arrived while it ran.
  */
@@ -38,6 +38,11 @@ export interface StageReport {
   /** The stage stopped early on SIGTERM; what it left undone is the next run's. */
   interrupted?: boolean;
   /**
+   * Items the stage finished tonight (requests loaded, files loaded, queries answered). A stage with failed
+   * items and none finished is `failed`, not `ok`: it did none of its work.
+   */
+  finished?: number;
+  /**
    * The stage ended on a refusal or failure it handled itself (e.g. every submission answered 403), with the
    * error that ended it; `reach: 'run'` when nothing more can be sent by anyone (the key itself refused).
    */
@@ -57,6 +62,11 @@ export interface StageResult {
   runWide?: boolean;
   /** It ended on a usage or configuration error (exit 2): e.g. a folder the configuration names cannot be written. */
   usageError?: boolean;
+  /**
+   * A stage that calls the API: its calls, and those answered (a whole answer, status below 500). Calls with none
+   * answered, all night, mean nothing reached the upstream (outcome.ts: exit 75).
+   */
+  api?: { calls: number; answered: number };
 }
 
 /** Plain data the stages hand each other, filled in as they run. */
@@ -84,6 +94,11 @@ export interface Stage {
    * written after it; a run that dies while publishing is found out by the next one (runner.ts).
    */
   closesWarehouse?: boolean;
+  /**
+   * It writes what analysts read (the exports, publish): on a night nothing reached the upstream there is nothing
+   * new to show, and it is skipped, the work copy kept for the next run.
+   */
+  publishes?: boolean;
   /** Why the configuration leaves it out tonight (`--skip-transfer`), or undefined. */
   skipReason?(ctx: RunContext): string | undefined;
   run(ctx: RunContext, night: NightData): Promise<StageReport>;

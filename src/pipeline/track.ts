@@ -1,6 +1,7 @@
 import type { Tracking } from '../spec/types.js';
 import type { DocumentSpec, DocumentsList } from '../input/documents.js';
 import { normaliseKey } from '../input/normalise.js';
+import { keyIdentity } from '../spec/identifiers.js';
 import { EXIT, isEtlError } from '../shared/errors.js';
 import type { RunContext } from './context.js';
 import { searchFor } from './plan.js';
@@ -30,10 +31,10 @@ export interface TrackOptions {
   batchSize?: number;
 }
 
-/** One identity for a search whichever way its key is punctuated (the listing echoes keys as sent). */
+/** One identity for a search whichever way its key is punctuated or a name spelt (the listing echoes keys as sent). */
 export function trackingKey(searchType: string, searchKey: string): string {
   const n = normaliseKey(searchType as DocumentSpec['searchType'], searchKey);
-  return `${searchType}\u0000${n.ok ? n.key : searchKey.trim()}`;
+  return `${searchType}\u0000${keyIdentity(searchType, n.ok ? n.key : searchKey.trim())}`;
 }
 
 const TRACKING_COLUMNS = [

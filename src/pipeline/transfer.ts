@@ -15,6 +15,7 @@ import {
   loadTransferFile, markTransferDownloaded, markTransferError, transferFileStates,
   type TransferDb, type TransferFileMeta,
 } from '../warehouse/transfer-load.js';
+import { sleep } from './context.js';
 import { stagingPath, UnsafeNameError } from './transfer-name.js';
 import { sizeInBytes, transferStateOf } from '../api/transfer-record.js';
 
@@ -178,7 +179,9 @@ async function transferOne(deps: RunTransferDeps, listed: TransferRecordLike): P
         const expired = codeOf(e) === EXPIRED;
         const waitMs = expired ? 0 : backoff * 2 ** attempt;
         log.warn({ transferFileId: id, attempt, code: codeOf(e), reason: reasonOf(e), waitMs }, expired ? 'download address expired; fetching a fresh one' : 'transfer file failed; retrying');
-        if (waitMs) await new Promise((r) => setTimeout(r, waitMs));
+        if (waitMs) await sleep(waitMs, deps.signal);
+        // Stopped while waiting to try again: the file is not in error, the next run tries it.
+        if (deps.signal?.aborted) throw new EtlError('API_CLOSED', 'stopped by SIGTERM before the file\'s next attempt');
       }
     }
   } catch (e) {
@@ -189,11 +192,15 @@ async function transferOne(deps: RunTransferDeps, listed: TransferRecordLike): P
   if (path) await rm(`${path}.part`, { force: true }).catch(() => undefined);
   const reason = reasonOf(lastError);
   let patched = false;
-  try {
-    await api.patch(id, 'error', reason);
-    patched = true;
-  } catch (e) {
-    log.warn({ transferFileId: id, code: codeOf(e), reason: reasonOf(e) }, 'could not mark the transfer file error at the provider');
+  // A file left because the wait budget ran out on a failing upstream is not in error: the provider's team is not
+  // told, and the next run tries it again (as it does every file not loaded).
+  if (codeOf(lastError) !== 'API_OUT_OF_TIME') {
+    try {
+      await api.patch(id, 'error', reason);
+      patched = true;
+    } catch (e) {
+      log.warn({ transferFileId: id, code: codeOf(e), reason: reasonOf(e) }, 'could not mark the transfer file error at the provider');
+    }
   }
   await markTransferError(deps.wh, { ...meta, file_size: sizeInBytes(meta.file_size) ?? null }, reason, deps.runId, attempts, patched);
   log.error({ transferFileId: id, name: safeName(listed.name), code: codeOf(lastError), reason, attempts }, 'transfer file failed');

@@ -12,7 +12,7 @@ import { WAREHOUSE_TOTALS } from './warehouse-totals.js';
 
 const RUN_COLOURS: Record<string, string> = {
   ok: STATUS_COLOURS.ok, partial: STATUS_COLOURS.refused, refused: STATUS_COLOURS.failed, failed: STATUS_COLOURS.failed,
-  interrupted: STATUS_COLOURS.interrupted, 'dry-run': STATUS_COLOURS.skipped,
+  interrupted: STATUS_COLOURS.interrupted, unreachable: STATUS_COLOURS.failed, 'dry-run': STATUS_COLOURS.skipped,
 };
 
 const CSS = `

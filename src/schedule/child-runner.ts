@@ -10,6 +10,13 @@ import type { JobSpec } from './job-loader.js';
 export interface RunContext {
   /** Aborted when the scheduler is stopping: the run should end as soon as it safely can. */
   signal: AbortSignal;
+  /** Aborted at the scheduler's second SIGTERM: the run is told again, and ends at once. */
+  hurry?: AbortSignal;
+  /**
+   * The run's own deadline, in ms from its start: a run still going then is stopped as SIGTERM stops it (the
+   * next occurrence carries on). Default none.
+   */
+  deadlineMs?: number;
   /**
    * Where the command should write its run summary (JSON), for the metrics: the child gets it as
    * LAWSUIT_SUMMARY_FILE. A run that writes none still counts, by its exit code.
@@ -30,7 +37,10 @@ export interface ChildRunnerOptions {
   cliPath?: string;
   /** Node binary. Default `process.execPath`. */
   nodePath?: string;
-  /** After SIGTERM on abort, wait this long before SIGKILL. Default 300 000 ms (5 min). */
+  /**
+   * After SIGTERM, wait this long before SIGKILL: the command's own grace period (Config.shutdownGraceMs) and
+   * time to exit. Default 15 000 ms (the default grace of 10 s, and 5 s).
+   */
   killAfterMs?: number;
   /** Environment of the child. Default `process.env` (the key file, addresses and paths pass through). */
   env?: NodeJS.ProcessEnv;
@@ -42,26 +52,36 @@ export function defaultCliPath(): string {
 
 export function childRunner(opts: ChildRunnerOptions = {}): JobRunner {
   const cliPath = opts.cliPath ?? defaultCliPath();
-  const killAfterMs = opts.killAfterMs ?? 300_000;
+  const killAfterMs = opts.killAfterMs ?? 15_000;
   return (job, ctx) => new Promise<RunResult>((resolve, reject) => {
     const child = spawn(opts.nodePath ?? process.execPath, [cliPath, job.command, ...job.args], {
       env: { ...(opts.env ?? process.env), [SUMMARY_FILE_VAR]: ctx.summaryPath },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     let killTimer: NodeJS.Timeout | undefined;
-    const onAbort = (): void => {
+    // Stopping: SIGTERM (the command publishes what it loaded within its grace period), SIGKILL once that is over.
+    const stop = (): void => {
+      if (killTimer) return;
       child.kill('SIGTERM');
       killTimer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
     };
-    if (ctx.signal.aborted) onAbort();
-    else ctx.signal.addEventListener('abort', onAbort, { once: true });
+    const hurry = (): void => { child.kill('SIGTERM'); };
+    const deadline = ctx.deadlineMs === undefined ? undefined : setTimeout(stop, ctx.deadlineMs);
+    if (ctx.signal.aborted) stop();
+    else ctx.signal.addEventListener('abort', stop, { once: true });
+    ctx.hurry?.addEventListener('abort', hurry, { once: true });
+    const done = (): void => {
+      ctx.signal.removeEventListener('abort', stop);
+      ctx.hurry?.removeEventListener('abort', hurry);
+      clearTimeout(deadline);
+      clearTimeout(killTimer);
+    };
     child.once('error', (e) => {
-      ctx.signal.removeEventListener('abort', onAbort);
+      done();
       reject(e);
     });
     child.once('exit', (code, sig) => {
-      ctx.signal.removeEventListener('abort', onAbort);
-      if (killTimer) clearTimeout(killTimer);
+      done();
       resolve({ code: code ?? 128 + (sig ? constants.signals[sig] ?? 0 : 0) });
     });
   });

@@ -23,7 +23,7 @@ export interface ScheduleCliDeps {
   runner?: JobRunner;
   /** The CLI script a job's child process runs. Default dist/cli/main.js. */
   cliPath?: string;
-  /** After forwarding SIGTERM to a running child, wait this long before SIGKILL. Default 300 000 ms. */
+  /** After forwarding SIGTERM to a running child, wait this long before SIGKILL. Default the grace period and 5 s. */
   killAfterMs?: number;
   log?: Logger;
   env?: NodeJS.ProcessEnv;
@@ -61,7 +61,8 @@ export async function runScheduleCli(argv: string[], deps: ScheduleCliDeps = {})
     jobsDir,
     statePath: values.state ?? env.LAWSUIT_SCHEDULE_STATE ?? 'data/schedule-state.json',
     lockPath: values.lock ?? defaultLockPath(env),
-    runner: deps.runner ?? childRunner({ cliPath: deps.cliPath, killAfterMs: deps.killAfterMs }),
+    // The command has its grace period to publish and exit (Config.shutdownGraceMs); 5 s more, then SIGKILL.
+    runner: deps.runner ?? childRunner({ cliPath: deps.cliPath, killAfterMs: deps.killAfterMs ?? cfg.shutdownGraceMs + 5_000 }),
     log,
     metricsPort: cfg.metricsPort,
     metricsHost: cfg.metricsHost,
@@ -72,7 +73,8 @@ export async function runScheduleCli(argv: string[], deps: ScheduleCliDeps = {})
     let stopping = false;
     const onSignal = (sig: NodeJS.Signals): void => {
       if (stopping) {
-        log.warn({ event: 'schedule.signal', signal: sig }, `${sig} again: still waiting for the running command to end`);
+        log.warn({ event: 'schedule.signal', signal: sig }, `${sig} again: the running command is told again and ends at once`);
+        service.scheduler.hurry();
         return;
       }
       stopping = true;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import cron, { type ScheduledTask, type TaskContext } from 'node-cron';
 import type { Logger } from 'pino';
 import type { RunSummary } from '../pipeline/summary.js';
+import { EXIT } from '../shared/errors.js';
 import { logger } from '../shared/logger.js';
 import { readLiveHolder, RUN_LOCKED_EXIT } from '../shared/lock.js';
 import { catchUpReason } from './catch-up.js';
@@ -54,6 +55,8 @@ export interface SchedulerStatus {
 export interface Scheduler {
   /** Stop the cron tasks, drop queued runs, abort the running one and wait for it to end. */
   stop(): Promise<void>;
+  /** A second SIGTERM while stopping: the running command is told again and ends at once. */
+  hurry(): void;
   /** Resolves when nothing is running or queued (for tests and one-shot use). */
   whenIdle(): Promise<void>;
   /** The jobs and their state now (for /healthz). */
@@ -85,6 +88,7 @@ export async function startScheduler(opts: SchedulerOptions): Promise<Scheduler>
 
   const queue: Array<{ job: JobSpec; reason: Reason }> = [];
   const abort = new AbortController();
+  const hurry = new AbortController();
   let current: { job: JobSpec; done: Promise<void> } | undefined;
   let stopping = false;
   let idleWaiters: Array<() => void> = [];
@@ -132,14 +136,18 @@ export async function startScheduler(opts: SchedulerOptions): Promise<Scheduler>
     const summaryPath = join(summaries, `${job.name}-${++runSeq}.json`);
     let code: number;
     try {
-      code = (await runner(job, { signal: abort.signal, summaryPath })).code;
+      // A run still going after its job's period is stopped (the next occurrence carries on): a child that hangs
+      // must not hold the queue, and every later night, for ever.
+      code = (await runner(job, { signal: abort.signal, hurry: hurry.signal, summaryPath, deadlineMs: job.period_hours * 3_600_000 })).code;
     } catch (e) {
       log.error({ event: 'job.end', job: job.name, outcome: 'failed', err: e, duration_ms: Date.now() - t0 }, `${job.name}: could not run`);
       await record(job, started, 'failed', -1, Date.now() - t0);
       return;
     }
     const summary = await takeSummary(summaryPath);
-    let outcome: JobOutcome = code === 0 ? 'ok' : code === RUN_LOCKED_EXIT ? 'partial' : 'failed';
+    // 75 (try later) is either the lock taken between our look and the child's, or a night where nothing reached
+    // the upstream: the holder tells which. The latter is a failure: the job's last success stays where it was.
+    let outcome: JobOutcome = code === 0 ? 'ok' : code === EXIT.partial ? 'partial' : 'failed';
     if (code === RUN_LOCKED_EXIT && opts.lockPath && await readLiveHolder(opts.lockPath)) outcome = 'skipped-locked';
     if (abort.signal.aborted && code !== 0) outcome = 'failed';
     const line = { event: 'job.end', job: job.name, reason, code, outcome, duration_ms: Date.now() - t0, ...(summary ? { run_id: summary.runId } : {}) };
@@ -206,6 +214,9 @@ export async function startScheduler(opts: SchedulerOptions): Promise<Scheduler>
       await rm(summaries, { recursive: true, force: true });
       for (const f of idleWaiters.splice(0)) f();
       log.info({ event: 'schedule.stop' }, 'scheduler stopped');
+    },
+    hurry() {
+      hurry.abort();
     },
     whenIdle() {
       if (!current && !queue.length) return Promise.resolve();

@@ -52,10 +52,25 @@ export interface Config {
   /** DuckDB worker threads; fewer threads hold less memory. Default 1. */
   duckdbThreads: number;
   /**
-   * How long a run waits for its requests to finish, in minutes (decimals allowed); what is still running then
-   * stays outstanding for the next run, and the night is published with the rest. Default 120, at most 1440.
+   * The wait budget, in minutes (decimals allowed): how long a run waits for its requests to finish after the last
+   * submission (what is still running then stays outstanding for the next run, and the night is published with
+   * the rest); and how long a stage that calls the API goes on retrying an upstream that keeps failing, from the
+   * stage's start (past it nothing is retried, and the first failure ends the stage's calls). Default 120, at
+   * most 1440; 0 waits for nothing.
    */
   maxWaitMinutes: number;
+  /**
+   * How long one call may take, each part on its own; a call past one is cut off and fails as a time-out, which
+   * the failure policy retries as any (within the wait budget). See CallDeadlines.
+   */
+  deadlines: CallDeadlines;
+  /**
+   * After SIGTERM, how long the run may take to commit what it loaded and publish it, in ms
+   * (LAWSUIT_SHUTDOWN_GRACE_SECONDS, decimals allowed, 0 to 600). Calls in flight are cut off at once; at the end of
+   * the grace period, or at a second SIGTERM, the process exits at once (143). Default 10 000. `schedule` waits this
+   * long, and 5 s more, for its running command before SIGKILL.
+   */
+  shutdownGraceMs: number;
   /** Resources the embedded sandbox's plan leaves out (answered 403), e.g. `transfer`. Default none. */
   sandboxForbid?: string;
   /** Skip the transfer-file step of `run`. */
@@ -93,6 +108,30 @@ export interface Config {
   /** What the Parquet exports may show of people (README "Sharing exports (LGPD)"). */
   exportPrivacy: ExportPrivacy;
 }
+
+/**
+ * The deadlines of one call, in ms, each from its own variable in seconds (decimals allowed). Nothing waits on the
+ * network without one (README, "Deadlines").
+ */
+export interface CallDeadlines {
+  /** Opening a connection to the service or to a download address. LAWSUIT_CONNECT_TIMEOUT_SECONDS, 0.01 to 600. Default 10 s. */
+  connectMs: number;
+  /** From sending a call to the last byte of its answer's headers. LAWSUIT_HEADERS_TIMEOUT_SECONDS, 0.01 to 3600. Default 30 s. */
+  headersMs: number;
+  /**
+   * From an answer's headers to the last byte of its body: the whole body, not the gap between two chunks (an
+   * upstream trickling a byte every 20 s never breaks a gap rule). LAWSUIT_BODY_TIMEOUT_SECONDS, 0.01 to 3600.
+   * Default 120 s: a page of 100 lawsuits is a few MB, read in seconds.
+   */
+  bodyMs: number;
+  /**
+   * The whole body of a transfer file's download. LAWSUIT_DOWNLOAD_TIMEOUT_SECONDS, 0.01 to 86 400. Default 1 800 s:
+   * a 300 MB file at 170 kB/s.
+   */
+  downloadMs: number;
+}
+
+export const DEFAULT_DEADLINES: Readonly<CallDeadlines> = { connectMs: 10_000, headersMs: 30_000, bodyMs: 120_000, downloadMs: 1_800_000 };
 
 /**
  * The query parameters of the responses listing the sweep uses (`LAWSUIT_SWEEP_PARAMS`, e.g.
@@ -222,6 +261,10 @@ export function loadConfig(input: ConfigInput = {}): Config {
     return n;
   };
 
+  /** A duration given in seconds (decimals allowed), in ms. */
+  const seconds = (envName: string, fileKey: string, dfltMs: number, min: number, max: number): number =>
+    Math.round(decimal(envName, fileKey, dfltMs / 1000, min, max) * 1000);
+
   const sandbox = bool('sandbox', 'LAWSUIT_SANDBOX', 'sandbox');
   const logLevel = pick(undefined, 'LOG_LEVEL', 'log_level') ?? 'info';
   if (!LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL=${JSON.stringify(logLevel)} is not a level (allowed: ${LEVELS.join(', ')})`);
@@ -306,6 +349,13 @@ export function loadConfig(input: ConfigInput = {}): Config {
     duckdbMemoryLimit: memoryLimit(pick(undefined, 'LAWSUIT_DUCKDB_MEMORY_LIMIT', 'duckdb_memory_limit') ?? '128MB', problems),
     duckdbThreads: int('LAWSUIT_DUCKDB_THREADS', 'duckdb_threads', 1, 1, 64),
     maxWaitMinutes: decimal('LAWSUIT_MAX_WAIT_MINUTES', 'max_wait_minutes', 120, 0, 1440),
+    deadlines: {
+      connectMs: seconds('LAWSUIT_CONNECT_TIMEOUT_SECONDS', 'connect_timeout_seconds', DEFAULT_DEADLINES.connectMs, 0.01, 600),
+      headersMs: seconds('LAWSUIT_HEADERS_TIMEOUT_SECONDS', 'headers_timeout_seconds', DEFAULT_DEADLINES.headersMs, 0.01, 3600),
+      bodyMs: seconds('LAWSUIT_BODY_TIMEOUT_SECONDS', 'body_timeout_seconds', DEFAULT_DEADLINES.bodyMs, 0.01, 3600),
+      downloadMs: seconds('LAWSUIT_DOWNLOAD_TIMEOUT_SECONDS', 'download_timeout_seconds', DEFAULT_DEADLINES.downloadMs, 0.01, 86_400),
+    },
+    shutdownGraceMs: seconds('LAWSUIT_SHUTDOWN_GRACE_SECONDS', 'shutdown_grace_seconds', 10_000, 0, 600),
     sandboxForbid: pick(undefined, 'LAWSUIT_SANDBOX_FORBID', 'sandbox_forbid'),
     skipTransfer: bool('skip-transfer', 'LAWSUIT_SKIP_TRANSFER', 'skip_transfer'),
     skipExport: bool('skip-export', 'LAWSUIT_SKIP_EXPORT', 'skip_export'),

@@ -35,6 +35,11 @@ export const FAILURE_RULES: Readonly<Record<string, FailureRule>> = {
   API_RATE_LIMITED: { transient: true, reach: 'item' },
   API_SERVER: { transient: true, reach: 'item' },
   API_NETWORK: { transient: true, reach: 'item' },
+  // A call cut off at its connect, headers or whole-body deadline (Config.deadlines): retried as any time-out.
+  API_TIMEOUT: { transient: true, reach: 'item' },
+  // Not sent: the stage's wait budget is spent and the upstream was failing; what it would have done is the next
+  // run's, as a request still running is.
+  API_OUT_OF_TIME: { transient: false, reach: 'item' },
   API_BAD_RESPONSE: { transient: false, reach: 'item' },
   API_TOO_LARGE: { transient: false, reach: 'item' },
   // The HTTP stack refused to build the call (a key or address it cannot send): every call would meet it.

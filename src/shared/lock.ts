@@ -36,8 +36,8 @@ export interface AcquireOptions {
   log?: Logger;
 }
 
-/** Exit code of a command refused because another run holds the lock: "finished, but some work was not done". */
-export const RUN_LOCKED_EXIT = EXIT.partial;
+/** Exit code of a command refused because another run holds the lock: try later (nothing was done). */
+export const RUN_LOCKED_EXIT = EXIT.tryLater;
 
 // Locks this process holds now (path + started_at): our own pid in a lock file is live only if it is one of these.
 const heldHere = new Set<string>();
@@ -51,7 +51,7 @@ export function defaultLockPath(env: NodeJS.ProcessEnv = process.env, warehouse?
 }
 
 /**
- * Take the run lock or throw EtlError `RUN_LOCKED` (exit 4) naming the holder. A stale lock (holder pid gone on
+ * Take the run lock or throw EtlError `RUN_LOCKED` (exit 75, try later) naming the holder. A stale lock (holder pid gone on
  * this host, or file not refreshed for `staleAfterMs`) is taken over with a warning. The caller releases it;
  * a process 'exit' hook also removes it on a normal exit, but not on SIGKILL (then the next run finds it stale).
  */

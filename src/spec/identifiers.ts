@@ -1,6 +1,7 @@
 // The identifiers the spec's searches and payloads carry — CPF, CNPJ (numeric and alphanumeric), CNJ lawsuit
 // numbers and OAB registrations — read one way for the whole project: strict parsers with reasons for the
-// documents list, lenient normalisers for payload values, and the same normal form from both. This is the
+// documents list, lenient normalisers for payload values, and the same normal form from both; and a search
+// key's identity (a name folded: search-identity.ts). This is the
 // ground floor: it imports nothing from the client, the warehouse, the pipeline or the sandbox (the sandbox
 // keeps a reading of its own, so that the tests compare two).
 export { UFS, isUf, type Uf } from './uf.js';
@@ -11,3 +12,4 @@ export {
 export { cnjCheckDigits, formatCnj, parseCnj, isValidCnj, cnjShape } from './cnj.js';
 export { parseOab, looksLikeOab, isValidOab, type Oab, type OabResult } from './oab.js';
 export { normalizeDocument, normalizeOab, normalizeCnj } from './normalize.js';
+export { foldName, keyIdentity } from './search-identity.js';

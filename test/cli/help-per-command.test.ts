@@ -66,6 +66,17 @@ describe('lawsuit-etl <command> --help', () => {
     expect(flagsOf('schedule').map((f) => longName(f.flag)).sort()).toEqual(scheduleKeys);
   });
 
+  it('every command that can end with an exit code lists them all, as the contract has them', () => {
+    for (const [c, res] of helps) {
+      if (c === 'sandbox') continue; // it serves until SIGTERM and exits 0
+      const help = res.stdout.replace(/\s+/g, ' ');
+      for (const code of ['0 all done', '1 unexpected failure', '2 bad usage', '3 the API key was refused', '4 finished, but', '75 try later']) {
+        expect(help, `${c}: ${code}`).toContain(code);
+      }
+      expect(help, c).toMatch(/another run holds the lock, or nothing reached the upstream/);
+    }
+  });
+
   it('--version prints the package version', () => {
     const res = cli(['--version']);
     expect(res.status).toBe(0);

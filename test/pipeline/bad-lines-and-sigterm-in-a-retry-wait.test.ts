@@ -34,7 +34,7 @@ describe('SIGTERM while every call waits out a long Retry-After', () => {
   const tmp = scratch();
   afterAll(() => tmp.cleanup());
 
-  it('ends within seconds, exit 4, with the summary, the work copy kept', async () => {
+  it('ends within seconds, exit 4, with the summary, the night published', async () => {
     const env = {
       PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'debug', LAWSUIT_SANDBOX_FAULTS: 'storm=1:120000',
       LAWSUIT_WAREHOUSE: join(tmp.dir, 'w.duckdb'), LAWSUIT_EXPORT_DIR: join(tmp.dir, 'e'), LAWSUIT_REPORTS_DIR: join(tmp.dir, 'r'),
@@ -59,7 +59,8 @@ describe('SIGTERM while every call waits out a long Retry-After', () => {
     expect(seconds).toBeLessThan(20);
     expect(out).toMatch(/\(run\): interrupted in/);
     expect(out).toMatch(/search\s+interrupted/);
-    expect(existsSync(`${env.LAWSUIT_WAREHOUSE}.work`)).toBe(true);
-    expect(existsSync(env.LAWSUIT_WAREHOUSE)).toBe(false);
+    expect(out).toMatch(/publish\s+ok/);
+    expect(existsSync(`${env.LAWSUIT_WAREHOUSE}.work`)).toBe(false);
+    expect(existsSync(env.LAWSUIT_WAREHOUSE)).toBe(true);
   });
 });

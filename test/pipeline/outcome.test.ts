@@ -42,4 +42,16 @@ describe('the outcome of a run, from its stages alone', () => {
     const exports = stage('exports', 'failed', { usageError: true, error: { code: 'FS_NOT_WRITABLE', message: 'data/exports is not writable' } });
     expect(outcomeOf(night({ exports }))).toMatchObject({ status: 'failed', exitCode: 2 });
   });
+
+  it('is unreachable with exit 75 when the stages that called the API made calls and not one was answered', () => {
+    const dark = (name: StageResult['name'], calls: number, answered: number) => stage(name, 'failed', { api: { calls, answered } });
+    const o = outcomeOf(night({ search: dark('search', 329, 0), transfer: dark('transfer', 7, 0) }));
+    expect(o).toMatchObject({ status: 'unreachable', exitCode: 75 });
+    // one answer (a 4xx, a 429: the upstream is there) makes it an ordinary partial night
+    expect(outcomeOf(night({ search: dark('search', 329, 0), transfer: dark('transfer', 7, 1) }))).toMatchObject({ status: 'partial', exitCode: 4 });
+    // a night that called nothing (nothing to do) is no unreachable night
+    expect(outcomeOf(night({ search: stage('search', 'ok', { api: { calls: 0, answered: 0 } }) }))).toMatchObject({ status: 'ok', exitCode: 0 });
+    // SIGTERM and a refused key say more than the dark
+    expect(outcomeOf(night({ search: stage('search', 'interrupted', { api: { calls: 3, answered: 0 } }) })).exitCode).toBe(4);
+  });
 });

@@ -7,9 +7,9 @@ import { Warehouse } from '../../src/warehouse/warehouse.js';
 import { scratch } from '../support/pipeline.js';
 import { apiEnv, CLI, counters, runCli, sandboxProcess, type SandboxProcess } from '../support/cli.js';
 
-// SIGTERM in the middle of a run (a container being stopped): the run stops submitting, finishes what is in
-// hand, records its state, releases the lock and exits promptly, publishing nothing half-done; the next run
-// resumes and buys no request twice.
+// SIGTERM in the middle of a run (a container being stopped): the run stops submitting, cuts off its calls in
+// flight, records its state, publishes what it loaded (its stopped requests outstanding in the ledger), releases
+// the lock and exits promptly; the next run resumes and buys no request twice.
 
 describe('SIGTERM in the middle of a run', () => {
   let sb: SandboxProcess;
@@ -18,7 +18,7 @@ describe('SIGTERM in the middle of a run', () => {
   beforeAll(async () => { sb = await sandboxProcess(['--rate-limit', '100000', '--court-delay-ms', '400']); });
   afterAll(async () => { await sb.stop(); tmp.cleanup(); });
 
-  it('stops cleanly, keeps its work for the next run, which finishes it', async () => {
+  it('stops cleanly, publishes what it loaded, and the next run finishes it', async () => {
     const env = apiEnv(sb.url, {
       LAWSUIT_WAREHOUSE: join(tmp.dir, 'w.duckdb'), LAWSUIT_REPORTS_DIR: join(tmp.dir, 'reports'),
       LAWSUIT_EXPORT_DIR: join(tmp.dir, 'exports'), LAWSUIT_SKIP_TRANSFER: 'true',
@@ -38,12 +38,18 @@ describe('SIGTERM in the middle of a run', () => {
     expect(code).toBe(4);
     expect(stdout).toMatch(/: interrupted in/);
     expect(existsSync(join(tmp.dir, 'w.duckdb.lock'))).toBe(false);
-    // nothing half-done was published; the work copy holds the state, with the run recorded as interrupted
-    expect(existsSync(join(tmp.dir, 'w.duckdb'))).toBe(false);
-    const work = await Warehouse.open(join(tmp.dir, 'w.duckdb.work'), { readOnly: true });
-    const [run] = await work.all<{ status: string }>('SELECT status FROM runs');
-    await work.close();
+    // what was loaded is published, with the run recorded as interrupted and its search stage as stopped
+    expect(existsSync(join(tmp.dir, 'w.duckdb.work'))).toBe(false);
+    const published = await Warehouse.open(join(tmp.dir, 'w.duckdb'), { readOnly: true });
+    const [run] = await published.all<{ status: string }>('SELECT status FROM runs');
+    const stages = await published.all<{ stage: string; status: string }>('SELECT stage, status FROM run_stages ORDER BY position');
+    const [{ outstanding }] = await published.all<{ outstanding: number }>('SELECT count(*)::INTEGER AS outstanding FROM requests WHERE loaded_at IS NULL');
+    await published.close();
     expect(run.status).toBe('interrupted');
+    expect(stages.find((x) => x.stage === 'search')?.status).toBe('interrupted');
+    expect(stages.find((x) => x.stage === 'publish')?.status).toBe('ok');
+    expect(stages.find((x) => x.stage === 'exports')?.status).toBe('skipped');
+    expect(outstanding).toBeGreaterThan(0);
 
     const again = runCli(['run'], env);
     expect(again.status, again.stderr).toBe(0);

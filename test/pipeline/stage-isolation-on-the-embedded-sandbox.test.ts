@@ -60,8 +60,8 @@ describe('the embedded sandbox: a plan without transfer files, a restarted upstr
     child.kill('SIGTERM');
     const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
     expect(code).toBe(4);
-    // outstanding: not fully loaded (requests.loaded_at, the one definition)
-    const [{ outstanding }] = await query<{ outstanding: number }>(`${env.LAWSUIT_WAREHOUSE}.work`,
+    // outstanding: not fully loaded (requests.loaded_at, the one definition), in the night published at SIGTERM
+    const [{ outstanding }] = await query<{ outstanding: number }>(env.LAWSUIT_WAREHOUSE,
       `SELECT count(*)::INTEGER AS outstanding FROM requests
        WHERE loaded_at IS NULL`);
     expect(outstanding, 'the SIGTERM came while requests were running').toBeGreaterThan(0);

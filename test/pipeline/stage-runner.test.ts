@@ -95,6 +95,58 @@ describe('running a list of stages', () => {
     expect((await rows()).map((r) => r.status)).toEqual(['ok', 'interrupted', 'skipped']);
   });
 
+  it('SIGTERM: every stage after the stopped one is skipped but publish, which publishes what was loaded', async () => {
+    const publish = { ...fake('publish'), closesWarehouse: true, publishes: true };
+    const results = await runStages(ctx, [
+      { ...fake('search'), run: async () => { ac.abort(); return { counts: {}, interrupted: true }; } },
+      fake('transfer', { callsApi: true }), { ...fake('exports'), publishes: true }, publish,
+    ], {});
+    expect(results.map((r) => [r.name, r.status])).toEqual([['search', 'interrupted'], ['transfer', 'skipped'], ['exports', 'skipped'], ['publish', 'ok']]);
+    expect(ran).toEqual(['publish']); // the search above is a run of its own, not recorded in `ran`
+  });
+
+  it('a call cut off by SIGTERM ends its stage interrupted, not failed, whether thrown or handled', async () => {
+    const closed = Object.assign(new EtlError('API_CLOSED', 'GET /responses cut off: the run is stopping'), {});
+    const results = await runStages(ctx, [
+      { ...fake('search'), run: async () => { ac.abort(); return { counts: {}, ended: { status: 'failed', code: 'API_CLOSED', message: 'cut off', reach: 'stage' } }; } },
+    ], {});
+    expect(results[0].status).toBe('interrupted');
+    ac = new AbortController();
+    ctx.signal = ac.signal;
+    const thrown = await runStages(ctx, [{ ...fake('transfer'), run: async () => { ac.abort(); throw closed; } }], {});
+    expect(thrown[0].status).toBe('interrupted');
+  });
+
+  it.each([
+    { case: 'every item failed, none finished', finished: 0, failures: ['API_TIMEOUT', 'API_SERVER', 'API_TIMEOUT'], status: 'failed', code: 'API_TIMEOUT' },
+    { case: 'one item finished', finished: 1, failures: ['API_TIMEOUT', 'API_TIMEOUT'], status: 'ok', code: undefined },
+    { case: 'nothing to do', finished: 0, failures: [], status: 'ok', code: undefined },
+    { case: 'a stage that does not count what it finished', finished: undefined, failures: ['API_TIMEOUT'], status: 'ok', code: undefined },
+  ])('a stage\'s status says what happened: $case -> $status', async ({ finished, failures, status, code }) => {
+    const [r] = await runStages(ctx, [{
+      ...fake('search'),
+      run: async () => ({ counts: {}, finished, failures: failures.map((c, i) => ({ what: 'document' as const, where: `line ${i + 2}`, code: c, reason: `${c} on line ${i + 2}` })) }),
+    }], {});
+    expect(r.status).toBe(status);
+    expect(r.error?.code).toBe(code);
+    if (code) expect(r.error?.message).toMatch(/every item it tried failed \(3; 2 with API_TIMEOUT, the first: API_TIMEOUT on line 2\)/);
+  });
+
+  it('a night where the API stages made calls and none was answered publishes nothing; one answer is enough to publish', async () => {
+    const stats = { calls: 0, answered: 0 };
+    ctx.api = { stats: () => ({ ...stats }), budgetUntil: () => undefined } as never;
+    const calling = (name: StageName, calls: number, answered: number): Stage => ({
+      ...fake(name, { callsApi: true }), run: async () => { stats.calls += calls; stats.answered += answered; return { counts: {} }; },
+    });
+    const publishing = [{ ...fake('exports'), publishes: true }, { ...fake('publish'), closesWarehouse: true, publishes: true }];
+    const dark = await runStages(ctx, [calling('search', 12, 0), calling('transfer', 3, 0), ...publishing], {});
+    expect(dark.map((r) => [r.name, r.status, r.error?.code])).toEqual([
+      ['search', 'ok', undefined], ['transfer', 'ok', undefined], ['exports', 'skipped', 'RUN_UNREACHABLE'], ['publish', 'skipped', 'RUN_UNREACHABLE']]);
+    expect(dark[0].api).toEqual({ calls: 12, answered: 0 });
+    const lit = await runStages(ctx, [calling('search', 12, 0), calling('transfer', 3, 1), ...publishing], {});
+    expect(lit.map((r) => r.status)).toEqual(['ok', 'ok', 'ok', 'ok']);
+  });
+
   it('a stage still running when the process dies is left in run_stages as interrupted, with no end', async () => {
     let rowWhileRunning: Array<{ status: string; finished_at: Date | null }> = [];
     await runStages(ctx, [{ ...fake('search'), run: async () => { rowWhileRunning = await rows(); return { counts: {} }; } }], {});

@@ -62,13 +62,22 @@ describe('outcome of a run and the last success', () => {
     expect(lines().find((l) => l.event === 'job.end')).toMatchObject({ outcome: 'skipped-locked', holder: { pid: process.ppid } });
   });
 
-  it('reads exit 4 as "skipped: another run holds the lock" when a live holder has the lock after the command', async () => {
+  it('reads exit 75 as "skipped: another run holds the lock" when a live holder has the lock after the command', async () => {
     const ws = setup();
     // The lock was taken by someone else between the scheduler's check and the command's own attempt.
-    const runner: JobRunner = async () => { writeFileSync(ws.lockPath, liveHolder()); return { code: 4 }; };
+    const runner: JobRunner = async () => { writeFileSync(ws.lockPath, liveHolder()); return { code: 75 }; };
     const { log } = captureLog();
     held.running = await startScheduler({ ...ws, runner, log });
     await held.running.whenIdle();
-    expect(stateOf(ws.statePath)).toMatchObject({ last_success_started_at: EARLIER, last_exit_code: 4, last_outcome: 'skipped-locked' });
+    expect(stateOf(ws.statePath)).toMatchObject({ last_success_started_at: EARLIER, last_exit_code: 75, last_outcome: 'skipped-locked', consecutive_failures: 0 });
+  });
+
+  it('reads exit 75 with no holder of the lock as a night where nothing reached the upstream: a failure, not a success', async () => {
+    const ws = setup();
+    const { runner } = recordingRunner(5, () => 75);
+    const { log } = captureLog();
+    held.running = await startScheduler({ ...ws, runner, log });
+    await held.running.whenIdle();
+    expect(stateOf(ws.statePath)).toMatchObject({ last_success_started_at: EARLIER, last_exit_code: 75, last_outcome: 'failed', consecutive_failures: 1 });
   });
 });

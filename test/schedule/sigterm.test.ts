@@ -19,7 +19,7 @@ afterEach(() => {
 });
 
 /** A stand-in for dist/cli/main.js: records its argv and signals, takes the run lock as the real commands do. */
-function fakeCli(dir: string, onTerm: 'exit' | 'ignore'): string {
+function fakeCli(dir: string, onTerm: 'exit' | 'ignore' | 'second'): string {
   const path = join(dir, 'fake-cli.mjs');
   writeFileSync(path, `
     import { appendFileSync } from 'node:fs';
@@ -27,9 +27,12 @@ function fakeCli(dir: string, onTerm: 'exit' | 'ignore'): string {
     const marks = ${JSON.stringify(join(dir, 'marks.txt'))};
     const lock = await acquireRunLock(process.env.LAWSUIT_LOCK_FILE, { command: process.argv[2] });
     appendFileSync(marks, 'started ' + process.pid + ' ' + process.argv.slice(2).join(' ') + '\\n');
+    let terms = 0;
     process.on('SIGTERM', async () => {
       appendFileSync(marks, 'got SIGTERM\\n');
-      if (${JSON.stringify(onTerm)} === 'exit') { await lock.release(); setTimeout(() => process.exit(143), 50); }
+      terms++;
+      const mode = ${JSON.stringify(onTerm)};
+      if (mode === 'exit' || (mode === 'second' && terms === 2)) { await lock.release(); setTimeout(() => process.exit(143), 50); }
     });
     setTimeout(() => {}, 120000);
   `);
@@ -92,6 +95,40 @@ describe('SIGTERM in the middle of a run', () => {
     // An interrupted run is not a success: the next start catches it up.
     const state = JSON.parse(readFileSync(ws.statePath, 'utf8'));
     expect(state.jobs.nightly.last_success_started_at).toBeUndefined();
+  }, 30_000);
+
+  it('at a second SIGTERM, tells the running command again, which ends at once, and exits 0', async () => {
+    const ws = workspace({ nightly: { cron: '0 2 * * *', period_hours: 24 } });
+    root = ws.root;
+    const cli = fakeCli(ws.root, 'second');
+    const { proc, stderr } = startSchedule(ws, cli, 60_000);
+    const marks = join(ws.root, 'marks.txt');
+    await until(() => existsSync(marks) && readFileSync(marks, 'utf8').includes('started'), 20_000);
+    const exited = exitOf(proc);
+    const sentAt = Date.now();
+    proc.kill('SIGTERM');
+    await until(() => readFileSync(marks, 'utf8').includes('got SIGTERM'), 10_000);
+    proc.kill('SIGTERM');
+    const { code, at } = await exited;
+    expect(code).toBe(0);
+    expect(at - sentAt).toBeLessThan(10_000); // long before the 60 s before SIGKILL
+    expect(readFileSync(marks, 'utf8').match(/got SIGTERM/g)).toHaveLength(2);
+    expect(jsonLines(stderr()).find((l) => l.event === 'job.end')).toMatchObject({ code: 143, outcome: 'failed' });
+  }, 30_000);
+
+  it('stops a run still going after its job\'s period, as SIGTERM would, while the scheduler goes on', async () => {
+    // a period of 1.8 s: the run is told to stop then, and the scheduler itself is not stopping
+    const ws = workspace({ nightly: { cron: '0 2 * * *', period_hours: 0.0005 } });
+    root = ws.root;
+    const cli = fakeCli(ws.root, 'exit');
+    const { proc, stderr } = startSchedule(ws, cli, 60_000);
+    await until(() => jsonLines(stderr()).some((l) => l.event === 'job.end'), 20_000);
+    expect(readFileSync(join(ws.root, 'marks.txt'), 'utf8')).toContain('got SIGTERM');
+    expect(jsonLines(stderr()).find((l) => l.event === 'job.end')).toMatchObject({ job: 'nightly', code: 143, outcome: 'failed' });
+    expect(proc.exitCode).toBeNull();
+    const exited = exitOf(proc);
+    proc.kill('SIGTERM');
+    expect((await exited).code).toBe(0);
   }, 30_000);
 
   it('kills a command that ignores SIGTERM once the grace period is over, then exits 0', async () => {

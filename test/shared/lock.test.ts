@@ -41,7 +41,7 @@ async function expectLocked(p: Promise<unknown>): Promise<EtlError> {
   const e = await p.then(() => undefined, (err: unknown) => err);
   expect(e).toBeInstanceOf(EtlError);
   expect((e as EtlError).code).toBe('RUN_LOCKED');
-  expect((e as EtlError).exitCode).toBe(4);
+  expect((e as EtlError).exitCode).toBe(75);
   return e as EtlError;
 }
 

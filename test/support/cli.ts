@@ -10,13 +10,23 @@ export const CLI = 'dist/cli/main.js';
 
 export interface SandboxProcess { url: string; child: ChildProcess; stop(): Promise<void> }
 
-/** `lawsuit-etl sandbox` in a child process; resolves with its base address (its first stdout line). */
+/** How long a sandbox child may take to print its address, and to exit once told to. */
+const SANDBOX_START_MS = 30_000;
+const SANDBOX_STOP_MS = 10_000;
+
+/**
+ * `lawsuit-etl sandbox` in a child process; resolves with its base address (its first stdout line). Nothing here
+ * waits without a deadline: a sandbox that prints nothing within 30 s is killed and the start fails; one that
+ * does not exit within 10 s of SIGTERM is killed.
+ */
 export function sandboxProcess(args: string[] = []): Promise<SandboxProcess> {
   const child = spawn(process.execPath, [CLI, 'sandbox', '--port', '0', '--court-delay-ms', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`sandbox exited early (${code})`)));
+    const late = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`the sandbox printed no address within ${SANDBOX_START_MS} ms`)); }, SANDBOX_START_MS);
+    child.once('error', (e) => { clearTimeout(late); reject(e); });
+    child.once('exit', (code) => { clearTimeout(late); reject(new Error(`sandbox exited early (${code})`)); });
     child.stdout!.once('data', (d: Buffer) => {
+      clearTimeout(late);
       child.removeAllListeners('exit');
       resolve({
         url: d.toString().split('\n')[0].trim(),
@@ -24,7 +34,8 @@ export function sandboxProcess(args: string[] = []): Promise<SandboxProcess> {
         // a sandbox that already exited has no 'exit' left to wait for
         stop: () => new Promise((r) => {
           if (child.exitCode !== null || child.signalCode !== null) return r();
-          child.once('exit', () => r());
+          const kill = setTimeout(() => child.kill('SIGKILL'), SANDBOX_STOP_MS);
+          child.once('exit', () => { clearTimeout(kill); r(); });
           child.kill('SIGTERM');
         }),
       });
@@ -75,7 +86,7 @@ export async function killedAndResumed(point: string, files: Record<string, stri
 }
 
 export async function counters(url: string): Promise<{ total: number; by_endpoint: Record<string, Record<string, number>> }> {
-  const res = await fetch(`${url}/_sandbox/counters`);
+  const res = await fetch(`${url}/_sandbox/counters`, { signal: AbortSignal.timeout(10_000) });
   return res.json() as Promise<{ total: number; by_endpoint: Record<string, Record<string, number>> }>;
 }
 

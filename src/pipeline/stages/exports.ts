@@ -6,6 +6,7 @@ export const exportsStage: Stage = {
   name: 'exports',
   needs: [],
   callsApi: false,
+  publishes: true,
   skipReason: (ctx) => (ctx.cfg.skipExport ? 'left out by --skip-export / LAWSUIT_SKIP_EXPORT' : undefined),
   async run(ctx, night) {
     const ex = await exportParquet(ctx.wh, ctx.cfg.exportDir, { privacy: ctx.cfg.exportPrivacy });

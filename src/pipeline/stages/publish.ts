@@ -2,14 +2,16 @@ import type { Stage } from '../stage.js';
 
 /**
  * The work copy renamed over the published warehouse (warehouse/publish.ts): analysts see the new night whole.
- * It needs no other stage to have succeeded — a night is published with everything that did — but a stopped
- * run (SIGTERM) is not published: its work copy is carried on by the next run.
+ * It needs no other stage to have succeeded — a night is published with everything that did, a night stopped by
+ * SIGTERM too (within its grace period) — but a night where nothing reached the upstream is not: it has nothing
+ * new, and its work copy (with any submission whose answer never came) is carried on by the next run.
  */
 export const publishStage: Stage = {
   name: 'publish',
   needs: [],
   callsApi: false,
   closesWarehouse: true,
+  publishes: true,
   async run(ctx) {
     await ctx.publish!();
     return { counts: {} };

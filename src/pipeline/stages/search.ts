@@ -24,6 +24,11 @@ import { planNight } from './documents.js';
 // when the wait budget runs out stays outstanding in the ledger; the next run collects it without buying it
 // again.
 //
+// The wait budget (LAWSUIT_MAX_WAIT_MINUTES) bounds two waits: for requests still running, counted from the end
+// of the submissions (poll.ts); and for an upstream that keeps failing (http.ts, budgetUntil), counted from the
+// stage's start, again from each submission answered, and from the end of the submissions. Past it nothing is
+// retried and the first failure ends the stage's calls; what is left unread is the next run's.
+//
 // Responses are read by the sweep across requests (sweep/sweep.ts) unless the configuration says per request;
 // a request the sweep cannot take (created before what it already read, adopted after a crash, resumed from an
 // older night) and every request once the sweep has stopped for the night are read per request (collect.ts).
@@ -67,6 +72,10 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
     sweep_pages: 0, sweep_calls: 0, sweep_responses: 0, sweep_skipped: 0, per_request: 0, handed_over: 0, sweep_stopped: 0,
   };
   const failures: ItemFailure[] = [];
+  const budgetMs = ctx.cfg.maxWaitMinutes * 60_000;
+  /** Searches that failed (by searchHash), and requests fully loaded: what neither is, was left for the next run. */
+  const failedSearches = new Set<string>();
+  const loadedRequests = new Set<string>();
 
   const storedRow = new Map(stored.map((r) => [r.request_id, r]));
   const waiting = new Map<string, Waiting>();
@@ -109,6 +118,7 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
   const fail = (p: PlannedSearch, e: unknown): void => {
     if (reachOf(e, 'item') !== 'item') return stopSearching(e);
     counts.failed++;
+    failedSearches.add(p.searchHash);
     const code = codeOf(e);
     failures.push({ what: 'document', where: `line ${p.doc.line} (${p.search.search_type})`, code, reason: (e as Error).message });
     ctx.log.error({ line: p.doc.line, search_type: p.search.search_type, code }, `search failed: ${(e as Error).message}`);
@@ -131,6 +141,7 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
       return collectRequest(ctx, req, sink, sizer, dialect.dialect.sort);
     }).then((c) => {
       counts.completed++;
+      loadedRequests.add(req.request_id);
       counts.pages += c.pages;
       ctx.progress?.('documents', 'tick', 1);
     }, (e) => {
@@ -147,8 +158,9 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
     (night.notes ??= []).push('responses read per request: the upstream honours no sort name on its responses listing (lawsuit-etl doctor)');
   }
   const sweep = ctx.cfg.responsesStrategy === 'sweep' && sweepParams ? await ResponseSweep.open(ctx, sink, sizer, { params: sweepParams, pageSize: dialect.dialect.pageSize }, {
-    loaded: () => {
+    loaded: (requestId) => {
       counts.completed++;
+      loadedRequests.add(requestId);
       ctx.progress?.('documents', 'tick', 1);
     },
     perRequest: (req) => readAlone(req, true),
@@ -168,6 +180,7 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
   if (orphans.length > 0) await sink.add({ items: [], ledger: [{ kind: 'to_per_request', requestIds: orphans }] });
 
   const go = (): boolean => !ctx.signal.aborted && !stop && !unexpected;
+  let submissionsDone = false;
   const submit = (p: PlannedSearch): Promise<void> => submitting.add(async () => {
     if (!go()) { counts.not_searched++; return; }
     const token = sweep?.submitting();
@@ -178,6 +191,8 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
       await sweep?.admit(request);
       waiting.set(request.request_id, { requestId: request.request_id, createdAt: Date.parse(request.created_at) || Date.now() });
       counts.submitted++;
+      // An answered submission: the upstream is not failing, the budget for calls that keep failing starts again.
+      if (!submissionsDone && !ctx.api.spentBudget()) ctx.api.budgetUntil(Date.now() + budgetMs);
     } catch (e) {
       // Not sent because the stage stopped (its turn came after a refusal), or the run is stopping (SIGTERM).
       if (codeOf(e) === 'REQUEST_NOT_SUBMITTED' || (ctx.signal.aborted && codeOf(e) === 'API_CLOSED')) { counts.not_searched++; return; }
@@ -232,7 +247,6 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
   };
 
   const submissions = Promise.all(plan.submit.map(submit));
-  let submissionsDone = false;
   void submissions.then(() => { submissionsDone = true; });
   try {
     const stats = await pollUntilFinished(ctx, waiting, {
@@ -240,7 +254,10 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
       lost: onLost,
       failed: (id, e) => { const p = owner.get(id); if (p) fail(p, e); },
       more: () => !stop && !unexpected && (!submissionsDone || resubmitting > 0),
-    }, { budgetMs: ctx.cfg.maxWaitMinutes * 60_000, ...pollTuning(ctx) });
+    }, {
+      budgetMs, ...pollTuning(ctx),
+      onDeadline: (at) => { if (!ctx.api.spentBudget()) ctx.api.budgetUntil(at); },
+    });
     counts.polls = stats.calls;
     counts.probes = stats.probes;
   } catch (e) {
@@ -253,7 +270,7 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
     // What the sweep has not read yet is read now, but for SIGTERM and a stopped stage: then its cursor waits
     // in the ledger. Requests still running leave it for per-request reading (outstanding for the next run).
     try {
-      await sweep.finish({ drain: !ctx.signal.aborted && !stop && !unexpected });
+      await sweep.finish({ drain: !ctx.signal.aborted && !stop && !unexpected && !ctx.api.spentBudget() });
     } catch (e) {
       unexpected ??= e;
     }
@@ -278,7 +295,20 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
       });
     }
   }
-  const report: StageReport = { counts: { ...counts }, failures, interrupted: ctx.signal.aborted };
+  const spent = ctx.api.spentBudget();
+  if (spent && !ctx.signal.aborted) {
+    // The budget ran out on a failing upstream: every request of the night neither loaded nor failed already is
+    // left unread for the next run, which reads it without submitting it again.
+    const settled = new Set([...failedSearches, ...[...loadedRequests].map((id) => owner.get(id)?.searchHash)]);
+    for (const w of waiting.keys()) settled.add(owner.get(w)?.searchHash);
+    for (const [id, p] of [...owner].reverse()) {
+      // one line per search, naming its latest request (a cancelled request's successor is the same search)
+      if (settled.has(p.searchHash)) continue;
+      settled.add(p.searchHash);
+      failures.push({ what: 'request', where: `line ${p.doc.line} (${p.search.search_type}), request ${id}`, code: codeOf(spent), reason: spent.message });
+    }
+  }
+  const report: StageReport = { counts: { ...counts }, failures, interrupted: ctx.signal.aborted, finished: counts.completed };
   if (stop) {
     const e = stop.error as Error;
     report.ended = { status: stageStatusFor(e), code: codeOf(e), message: e.message, reach: stop.reach };

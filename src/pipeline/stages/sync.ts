@@ -14,7 +14,10 @@ export function queryStage(kind: QueryKind): Stage {
     callsApi: true,
     async run(ctx, night) {
       const r = await runQueries(ctx, night.list!, kind);
-      return { counts: { documents: r.documents, answered: r.ok, failed: r.failures.length }, failures: asFailures(r.failures), interrupted: ctx.signal.aborted };
+      return {
+        counts: { documents: r.documents, answered: r.ok, failed: r.failures.length }, failures: asFailures(r.failures),
+        interrupted: ctx.signal.aborted, finished: r.ok,
+      };
     },
   };
 }
@@ -33,6 +36,7 @@ export const trackStage: Stage = {
       },
       failures: asFailures(r.failures),
       interrupted: ctx.signal.aborted,
+      finished: r.created + r.existing,
     };
   },
 };
