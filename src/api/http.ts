@@ -52,6 +52,8 @@ export interface CallSpec<T> {
   priority?: number;
   /** Statuses that count as success. Default [200, 201]. */
   ok?: readonly number[];
+  /** Retries of this call, below the client's (a probe that must not hold anything up asks for none). */
+  retries?: number;
   /** Checks and types the parsed body; throws ShapeError. */
   parse: (body: unknown, status: number) => T;
   /**
@@ -276,7 +278,7 @@ export class HttpClient {
 
   async call<T>(spec: CallSpec<T>): Promise<CallResult<T>> {
     const safety: Safety = spec.safety ?? (spec.method === 'POST' ? 'unsafe' : 'idempotent');
-    const retries = this.opts.retries ?? 6;
+    const retries = Math.min(spec.retries ?? Infinity, this.opts.retries ?? 6);
     for (let attempt = 0; ; attempt++) {
       if (this.closed) throw new ApiError(API_CODES.closed, `${spec.route} not sent: the client is closed`, { route: spec.route, notProcessed: true });
       try {

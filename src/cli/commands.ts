@@ -12,6 +12,7 @@ import type { JobSpec } from '../schedule/job-loader.js';
 import { parseCommandLine, type Parsed } from './program.js';
 import { prepareEnvironment } from './environment.js';
 import { gracefulShutdown } from './shutdown.js';
+import { doctorLines, runDoctor } from '../pipeline/doctor.js';
 
 // argv -> command -> exit code: parse, configure, hand the command to the pipeline's runner, print what it
 // returns, map its outcome to the exit code. Nothing else happens here.
@@ -30,6 +31,7 @@ export async function runCommand(args: Parsed): Promise<ExitCode> {
   if (command === 'schedule') return (await runScheduleCli(args.rest, { validate: validateJobs })) as ExitCode;
 
   if (command === 'report') return writeReportsAgain(args);
+  if (command === 'doctor') return doctor(args);
   // commander has checked --kind against its choices already
   const kind = command === 'query' ? queryKindOf(String(args.flags.kind)) : undefined;
   const cfg = loadConfig({ flags: args.flags, command });
@@ -63,6 +65,23 @@ function validateJobs(jobs: JobSpec[]): void {
     for (const p of found) problems.set(p, [...(problems.get(p) ?? []), job.name]);
   }
   if (problems.size > 0) throw new ConfigError([...problems].map(([p, names]) => `${p} (jobs: ${names.join(', ')})`));
+}
+
+/** `doctor`: what the upstream accepts, in plain lines on a terminal and one JSON object otherwise. */
+async function doctor(args: Parsed): Promise<ExitCode> {
+  const cfg = loadConfig({ flags: args.flags, command: 'doctor' });
+  const log = logger();
+  log.level = cfg.logLevel;
+  const env = await prepareEnvironment(cfg);
+  const graceful = gracefulShutdown({ graceMs: cfg.shutdownGraceMs, log });
+  try {
+    const report = await runDoctor(env.cfg, { apiKey: env.apiKey, log, signal: graceful.signal });
+    process.stdout.write(`${process.stdout.isTTY ? doctorLines(report) : JSON.stringify(report)}\n`);
+    return EXIT.ok;
+  } finally {
+    graceful.dispose();
+    await env.close();
+  }
 }
 
 /** `report [--run ID]`: a run's reports (Markdown and HTML) written again from what the warehouse kept of it. */

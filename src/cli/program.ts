@@ -11,7 +11,7 @@ import type { FlagSpec } from '../shared/flag-spec.js';
 // default), its help. Parsing only: what a command does is the pipeline's (commands.ts dispatches). A mistyped
 // command or flag gets commander's suggestion ("Did you mean --documents?") and exit 2.
 
-export const COMMAND_NAMES = ['run', 'schedule', 'sandbox', 'export', 'transfer', 'query', 'track', 'report', 'rebuild'] as const;
+export const COMMAND_NAMES = ['run', 'schedule', 'sandbox', 'export', 'transfer', 'query', 'track', 'doctor', 'report', 'rebuild'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 /** A parsed command line: the command, its flags by long name (`export-dir`), and the raw arguments after it. */
@@ -58,6 +58,10 @@ const COMMANDS: Record<CommandName, CommandSpec> = {
   transfer: { summary: 'list, download, load and mark the provider\'s transfer files', flags: ['warehouse', 'sandbox', 'seed', 'faults', 'dry-run'] },
   query: { summary: 'a synchronous query for every document of the list, stored per run', flags: ['kind', 'documents', 'warehouse', 'sandbox', 'seed', 'faults', 'dry-run'] },
   track: { summary: 'make sure every document of the list has exactly one tracking', flags: ['documents', 'warehouse', 'sandbox', 'seed', 'faults', 'dry-run'] },
+  doctor: {
+    summary: 'probe the key and its base addresses (at most 9 calls): page size, sort names, envelope, rate headers and resources refused; prints them and remembers them in the warehouse',
+    flags: ['warehouse', 'sandbox', 'seed', 'faults'],
+  },
   report: { summary: 'write the run report (Markdown and HTML) again for a run', flags: ['warehouse', 'run'] },
   rebuild: { summary: 'derive every table that comes from response payloads again from responses_raw; calls no API', flags: ['warehouse'] },
 };

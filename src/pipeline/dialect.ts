@@ -1,7 +1,7 @@
 import type { LawsuitApi } from '../api/client.js';
 import { ASSUMED_DIALECT, judgePageSize, judgeSort, MAX_PAGE_SIZE, SORT_CANDIDATES, type Dialect, type SortNames } from '../api/dialect.js';
 import type { ListingBase } from '../api/probe.js';
-import type { SweepParams } from '../shared/config.js';
+import type { Config, SweepParams } from '../shared/config.js';
 import { codeOf, reachOf, ruleFor } from '../shared/failure-policy.js';
 import { readDialect, writeDialect } from '../warehouse/dialect-store.js';
 import type { RunContext } from './context.js';
@@ -26,7 +26,7 @@ export interface ProbeOptions {
 
 const RATE_HEADER = /^(x-ratelimit-|retry-after$)/;
 
-/** Probes the upstream behind `api`: at most 9 calls (5 without `resources`). */
+/** Probes the upstream behind `api`: at most 10 calls (6 without `resources`). */
 export async function probeDialect(api: LawsuitApi, opts: ProbeOptions = {}): Promise<ProbeReport> {
   const findings: Finding[] = [];
   const d: Dialect = { ...ASSUMED_DIALECT, rateHeaders: [], refused: [] };
@@ -49,13 +49,17 @@ export async function probeDialect(api: LawsuitApi, opts: ProbeOptions = {}): Pr
       d.refused.push('responses');
       findings.push({ topic: 'GET /responses', result: 'refused (403): responses cannot be read with this key' });
     } else if (codeOf(e) === 'API_VALIDATION') {
-      findings.push({ topic: 'page size', result: `${MAX_PAGE_SIZE} refused (400): ${ASSUMED_DIALECT.pageSize} assumed, as the spec says` });
+      // Refused: the spec's maximum, read once to see the envelope.
+      first = await read('requests', '/responses', { page: 1, page_size: ASSUMED_DIALECT.pageSize });
+      d.pageSize = ASSUMED_DIALECT.pageSize;
     } else throw e;
   }
   if (first) {
     d.envelope = first.form ?? 'unknown';
     d.countsAsStrings = first.countsAsStrings === true;
-    findings.push({ topic: 'page size', result: `${d.pageSize} (asked ${MAX_PAGE_SIZE}, got ${first.items.length} of ${first.allCount})` });
+    findings.push({ topic: 'page size', result: d.pageSize === MAX_PAGE_SIZE || first.allCount === 0
+      ? `${d.pageSize} (asked ${MAX_PAGE_SIZE}, got ${first.items.length} of ${first.allCount}${first.allCount === 0 ? ': nothing to tell by; the spec\'s 100 kept' : ''})`
+      : `${d.pageSize} (${MAX_PAGE_SIZE} refused or cut short)` });
     findings.push({ topic: 'envelope', result: `${d.envelope} form${d.countsAsStrings ? ', counts written as strings' : ''}` });
   }
 
@@ -101,6 +105,14 @@ export async function probeDialect(api: LawsuitApi, opts: ProbeOptions = {}): Pr
   return { dialect: d, calls, findings };
 }
 
+/**
+ * Whose dialect is remembered: the requests base address, or for the embedded sandbox (a new port each run)
+ * the sandbox itself.
+ */
+export function dialectBase(cfg: Config): string {
+  return cfg.sandbox ? 'sandbox' : cfg.urls.requests;
+}
+
 /** The dialect a night reads responses with, and where it came from. */
 export interface NightDialect {
   dialect: Dialect;
@@ -121,10 +133,18 @@ export function sweepParamsOf(d: Dialect, pinned: SweepParams | undefined): Swee
  * is remembered, as a dry run must). Configuration pins the page size and the sweep's names over it.
  */
 export async function nightDialect(ctx: RunContext, opts: { probe: boolean }): Promise<NightDialect> {
-  const base = ctx.cfg.urls.requests;
+  const { pageSize, sweepParams: p } = ctx.cfg;
+  // Both pinned: nothing left to learn, nothing sent to learn it.
+  if (pageSize !== undefined && p) {
+    const sort: SortNames = { field: p.orderBy, value: p.orderByValue, direction: p.order, asc: p.orderAsc, desc: 'desc' };
+    return { dialect: { ...ASSUMED_DIALECT, pageSize, sort, sortVerified: false }, source: 'pinned', calls: 0 };
+  }
+  const base = dialectBase(ctx.cfg);
   const stored = await readDialect(ctx.wh, base);
   let out: NightDialect;
-  if (stored && Date.now() - stored.learnedAt.getTime() < MAX_AGE_MS) out = { dialect: { ...ASSUMED_DIALECT, ...(stored.dialect as Dialect) }, source: 'remembered', calls: 0 };
+  // A dialect learned when too few responses were there to tell the sort is probed again.
+  const settled = (d: Dialect): boolean => d.sortVerified || d.sort === null;
+  if (stored && Date.now() - stored.learnedAt.getTime() < MAX_AGE_MS && settled({ ...ASSUMED_DIALECT, ...(stored.dialect as Dialect) })) out = { dialect: { ...ASSUMED_DIALECT, ...(stored.dialect as Dialect) }, source: 'remembered', calls: 0 };
   else if (!opts.probe) out = { dialect: { ...ASSUMED_DIALECT }, source: 'assumed', calls: 0 };
   else {
     const r = await probeDialect(ctx.api);
@@ -158,5 +178,5 @@ export async function rememberSortBroken(ctx: RunContext, d: Dialect): Promise<v
   if (ctx.cfg.sweepParams) return;
   const i = d.sort ? SORT_CANDIDATES.findIndex((s) => s.field === d.sort!.field) : -1;
   const next: Dialect = { ...d, sort: i >= 0 && i + 1 < SORT_CANDIDATES.length ? SORT_CANDIDATES[i + 1] : null, sortVerified: false };
-  await writeDialect(ctx.wh, ctx.cfg.urls.requests, next, { probeCalls: 0, runId: ctx.runId, source: 'sweep' });
+  await writeDialect(ctx.wh, dialectBase(ctx.cfg), next, { probeCalls: 0, runId: ctx.runId, source: 'sweep' });
 }

@@ -190,6 +190,7 @@ export const COMMAND_NEEDS = {
   query: { api: true, documents: true },
   track: { api: true, documents: true },
   transfer: { api: true, documents: false },
+  doctor: { api: true, documents: false },
   export: { api: false, documents: false },
   report: { api: false, documents: false },
   rebuild: { api: false, documents: false },

@@ -85,8 +85,9 @@ describe('the sweep against the ground truth', () => {
     const cfg = config(ignoring, 'ignoring');
     const summary = await nightly(cfg);
     expect(summary.status).toBe('ok');
-    expect(countOf(summary, 'search', 'sweep_stopped')).toBe(1);
-    expect(summary.notes?.join('\n')).toMatch(/responses read per request from the start: .*before the lower bound asked for.*created_at filter is not honoured/);
+    // The dialect probe finds the sort ignored before the night reads anything: no sweep is started at all.
+    expect(countOf(summary, 'search', 'sweep_stopped')).toBe(0);
+    expect(summary.notes?.join('\n')).toMatch(/responses read per request: the upstream honours no sort name/);
     expect(await warehouseFingerprint(cfg.warehouse)).toEqual(await warehouseFingerprint(cleanCfg.warehouse));
     const [r] = await query<{ swept: number; earlier: number }>(cfg.warehouse, `SELECT (SELECT count(*) FROM requests WHERE strategy = 'sweep') AS swept,
       (SELECT count(*) FROM responses_raw WHERE request_id NOT IN (SELECT request_id FROM requests)) AS earlier`);

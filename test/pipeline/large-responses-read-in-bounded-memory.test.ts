@@ -115,6 +115,8 @@ describe('responses of lawsuits with 20,000 steps each', () => {
         LAWSUIT_API_KEY: 'big-key', LAWSUIT_REQUESTS_URL: url, LAWSUIT_TRACKING_URL: url, LAWSUIT_LAWSUITS_URL: url, LAWSUIT_TRANSFER_URL: url,
         LAWSUIT_DOCUMENTS: join(tmp.dir, 'documents.csv'), LAWSUIT_WAREHOUSE: wh, LAWSUIT_REPORTS_DIR: join(tmp.dir, `${strategy}-reports`),
         LAWSUIT_SKIP_TRANSFER: 'true', LAWSUIT_SKIP_EXPORT: 'true', LAWSUIT_RESPONSES_STRATEGY: strategy, LAWSUIT_FRESHNESS_DAYS: '0',
+        // The dialect pinned (this provider's names, pages of 100): nothing probed, every page here is the reading's.
+        LAWSUIT_PAGE_SIZE: '100', LAWSUIT_SWEEP_PARAMS: 'order_by=order_by:created_at,order=order:asc',
       });
       expect(r.code, r.stderr.slice(-2_000)).toBe(0);
       expect(r.stderr).toContain('too large to read: reading it again in smaller pages');

@@ -32,6 +32,8 @@ describe('SIGTERM while a call trickles', () => {
       LAWSUIT_SKIP_EXPORT: 'true', LAWSUIT_SKIP_TRANSFER: 'true',
       // deadlines far beyond the test: only SIGTERM can end this call
       LAWSUIT_BODY_TIMEOUT_SECONDS: '3600', LAWSUIT_SHUTDOWN_GRACE_SECONDS: '5',
+      // the dialect pinned: no probe of GET /responses before the searches, so the trickle meets the night's reading
+      LAWSUIT_PAGE_SIZE: '100', LAWSUIT_SWEEP_PARAMS: 'order_by=order_by:created_at,order=order:asc',
     });
     const child = spawn(process.execPath, [CLI, 'run'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
