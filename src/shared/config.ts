@@ -55,6 +55,8 @@ export interface Config {
   maxWaitMinutes: number;
   /** Resources the embedded sandbox's plan leaves out (answered 403), e.g. `transfer`. Default none. */
   sandboxForbid?: string;
+  /** The embedded sandbox's dialect, `documented` or `spec` (checked where the sandbox starts). Default the sandbox's. */
+  sandboxDialect?: string;
   /** Skip the transfer-file step of `run`. */
   skipTransfer: boolean;
   /** Skip the export step of `run`. */
@@ -301,6 +303,7 @@ export function loadConfig(input: ConfigInput = {}): Config {
     duckdbThreads: int('LAWSUIT_DUCKDB_THREADS', 'duckdb_threads', 1, 1, 64),
     maxWaitMinutes: decimal('LAWSUIT_MAX_WAIT_MINUTES', 'max_wait_minutes', 120, 0, 1440),
     sandboxForbid: pick(undefined, 'LAWSUIT_SANDBOX_FORBID', 'sandbox_forbid'),
+    sandboxDialect: pick(undefined, 'LAWSUIT_SANDBOX_DIALECT', 'sandbox_dialect'),
     skipTransfer: bool('skip-transfer', 'LAWSUIT_SKIP_TRANSFER', 'skip_transfer'),
     skipExport: bool('skip-export', 'LAWSUIT_SKIP_EXPORT', 'skip_export'),
     responsesStrategy: responsesStrategy(pick(undefined, 'LAWSUIT_RESPONSES_STRATEGY', 'responses_strategy'), problems),
