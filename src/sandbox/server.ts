@@ -269,7 +269,9 @@ async function handle(state: SandboxState, router: Router, req: IncomingMessage,
   const answer = (reply: Reply, truncate = false) => send(res, inDialect(d, reply), rateHeadersOf(reply.status), truncate);
   if (!limit.allowed) {
     record(429);
-    answer({ status: 429, body: { error: 'Too Many Requests', message: `Rate limit exceeded: retry in ${limit.retryAfterSec} s`, code: 'RATE_LIMITED' } });
+    // A dialect that sends no Retry-After does not tell the wait in words either: the client must find it.
+    const message = d.rateHeaders.retryAfter ? `Rate limit exceeded: retry in ${limit.retryAfterSec} s` : 'Rate limit exceeded';
+    answer({ status: 429, body: { error: 'Too Many Requests', message, code: 'RATE_LIMITED' } });
     return;
   }
   // Faults that strike before the call is processed leave no trace in the sandbox's state.

@@ -68,6 +68,7 @@ describe('the documented dialect: errors and rate headers', () => {
     expect(refused.status).toBe(429);
     expect(refused.body.error.name).toBe('HttpTooManyRequestsError');
     expect(refused.body.error.data).toEqual(['RATE_LIMITED']);
+    expect(refused.body.error.message).not.toMatch(/\d/);
     expect(rateOf(refused.headers)).toEqual({});
   });
 
