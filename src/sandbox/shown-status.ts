@@ -14,7 +14,7 @@ export function shownStatus(state: SandboxState, r: StoredRequest, status: strin
 }
 
 /** Every status a request of this dialect can show (what a status filter accepts). */
-export function showableStatuses(state: SandboxState, spec: readonly string[]): string[] {
+export function showableStatuses(state: SandboxState, stored: readonly string[]): string[] {
   const alias = state.dialect.runningAlias;
-  return alias ? [...spec, alias.status] : [...spec];
+  return alias ? [...stored, alias.status] : [...stored];
 }
