@@ -1,6 +1,7 @@
 import type { Config } from '../shared/config.js';
 import { ConfigError } from '../shared/errors.js';
 import type { Environment } from '../pipeline/runner.js';
+import { parseDialect } from '../sandbox/dialect.js';
 import { parseResources } from '../sandbox/resource-plan.js';
 import { startSandbox } from '../sandbox/server.js';
 
@@ -15,9 +16,10 @@ export async function prepareEnvironment(cfg: Config): Promise<Environment> {
   if (!cfg.sandbox) return { cfg, apiKey: cfg.apiKey ?? '', close: async () => undefined };
   const problems: string[] = [];
   const forbid = cfg.sandboxForbid ? parseResources(cfg.sandboxForbid, 'LAWSUIT_SANDBOX_FORBID', problems) : undefined;
+  const dialect = parseDialect(cfg.sandboxDialect, 'LAWSUIT_SANDBOX_DIALECT', problems);
   if (problems.length) throw new ConfigError(problems);
   const sandbox = await startSandbox({
-    port: 0, seed: cfg.sandboxSeed, courtDelayMs: cfg.sandboxCourtDelayMs, faults: cfg.sandboxFaults, apiKeys: [SANDBOX_KEY], forbid,
+    port: 0, seed: cfg.sandboxSeed, courtDelayMs: cfg.sandboxCourtDelayMs, faults: cfg.sandboxFaults, apiKeys: [SANDBOX_KEY], forbid, dialect,
   });
   const urls = { requests: sandbox.url, tracking: sandbox.url, lawsuits: sandbox.url, transfer: sandbox.url };
   return { cfg: { ...cfg, urls }, apiKey: SANDBOX_KEY, close: () => sandbox.close() };

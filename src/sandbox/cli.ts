@@ -1,12 +1,13 @@
 // `lawsuit-etl sandbox`: serve the emulator until SIGTERM/SIGINT. The base address is the first line of
 // standard output so that a parent process can read it and point its clients there.
 
+import { DEFAULT_DIALECT, parseDialect } from './dialect.js';
 import { startSandbox, type SandboxOptions } from './server.js';
 import { parseFaults } from './faults.js';
 import { parseResources } from './resource-plan.js';
 import { parseTransferFaults } from './transfer/faults.js';
 
-const USAGE = 'usage: sandbox [--port N] [--host H] [--seed N] [--api-key K]... [--lawsuits N] [--rate-limit N] [--rate-window-ms N] [--court-delay-ms N] [--faults SPEC] [--transfer-faults SPEC] [--now ISO] [--boot-id ID] [--forbid RESOURCE,...] [--retention-ms N]';
+const USAGE = 'usage: sandbox [--port N] [--host H] [--seed N] [--api-key K]... [--lawsuits N] [--rate-limit N] [--rate-window-ms N] [--court-delay-ms N] [--faults SPEC] [--transfer-faults SPEC] [--now ISO] [--boot-id ID] [--forbid RESOURCE,...] [--retention-ms N] [--dialect documented|spec]';
 
 /** The sandbox's flags, declared for the CLI's help (commander); parseSandboxArgs reads exactly these. */
 export const SANDBOX_FLAGS: ReadonlyArray<{ flag: string; help: string }> = [
@@ -24,6 +25,7 @@ export const SANDBOX_FLAGS: ReadonlyArray<{ flag: string; help: string }> = [
   { flag: '--boot-id <id>', help: 'pins the boot id in every id it hands out (tests); default random per process' },
   { flag: '--forbid <resources>', help: 'resources its plan leaves out, answered 403: requests, responses, tracking, lawsuits, transfer; default none' },
   { flag: '--retention-ms <n>', help: 'how long a finished request and its responses are kept; default 43200000 (12 h)' },
+  { flag: '--dialect <name>', help: `the API's dialect: documented (the provider's documentation) or spec (the spec's literal reading); default ${DEFAULT_DIALECT}` },
 ];
 
 /** Parses the sandbox's flags; throws a RangeError naming every bad flag at once. */
@@ -70,6 +72,7 @@ export function parseSandboxArgs(argv: string[]): SandboxOptions {
         break;
       }
       case '--now': o.now = value(); break;
+      case '--dialect': o.dialect = parseDialect(value() ?? '', '--dialect', problems); break;
       default: problems.push(`unknown flag ${a}`);
     }
   }

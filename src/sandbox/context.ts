@@ -4,6 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SandboxClock } from './clock.js';
 import type { Counters } from './counters.js';
+import type { Dialect } from './dialect.js';
 import type { FaultInjector } from './faults.js';
 import type { ForeignClient } from './foreign-client.js';
 import type { SlidingWindowLimiter } from './rate-limit.js';
@@ -29,6 +30,8 @@ export interface ResolvedOptions {
 
 export interface SandboxState {
   options: ResolvedOptions;
+  /** The dialect the API answers in (dialect.ts): the spec's literal reading or the provider's documented one. */
+  dialect: Dialect;
   universe: Universe;
   clock: SandboxClock;
   store: RequestStore;
@@ -92,27 +95,6 @@ export function validationError(reasons: string[], status = 400, message = 'Vali
 
 export function notFound(what: string): Reply {
   return { status: 404, body: { error: { name: 'NotFound', message: `${what} not found`, data: [] } } };
-}
-
-/**
- * The validation convention of every listing (README, "Spec gaps"): a query parameter the endpoint does not
- * know is a 400, like a bad value, all problems listed at once.
- */
-export function unknownParams(url: URL, known: readonly string[], reasons: string[]): void {
-  const unknown = [...new Set(url.searchParams.keys())].filter((k) => !known.includes(k));
-  if (unknown.length) reasons.push(`unknown query parameter(s): ${unknown.join(', ')} (known: ${known.join(', ')})`);
-}
-
-/** Reads page and page_size (default 20, max 100 -> 400 above), collecting problems. */
-export function pagination(url: URL, reasons: string[], defaultSize = 20): { page: number; pageSize: number } {
-  const p = url.searchParams.get('page');
-  const s = url.searchParams.get('page_size');
-  const page = p === null ? 1 : Number(p);
-  const pageSize = s === null ? defaultSize : Number(s);
-  if (!Number.isInteger(page) || page < 1) reasons.push('page must be an integer >= 1');
-  if (!Number.isInteger(pageSize) || pageSize < 1) reasons.push('page_size must be an integer >= 1');
-  else if (pageSize > 100) reasons.push('page_size must be at most 100');
-  return { page, pageSize };
 }
 
 /** Values of a repeatable or comma-separated query parameter. */

@@ -7,10 +7,10 @@
 //   "5xx=0.05,reset=0.02,slow=0.05:1500,truncate=0.02,storm=0.01:5000,pending_long=0.1:60000,cancel=0.05,post_after_store=0.5"
 // Draws come from a PRNG seeded by the sandbox seed, so a given sequence of calls meets the same faults.
 //
-// Three switches describe an upstream that behaves differently rather than failing: `stale_listing` (the
+// Four switches describe an upstream that behaves differently rather than failing: `stale_listing` (the
 // requests listing never shows some requests finished), `ignore_filters` (GET /responses ignores every
-// parameter but request_id, page and page_size) and `foreign` (another client shares the key and makes
-// requests of its own during the night).
+// parameter but request_id, page and page_size), `foreign` (another client shares the key and makes
+// requests of its own during the night) and `no_rate_headers` (answers carry no rate-limit header at all).
 
 import { hash, Rng } from './random.js';
 
@@ -50,12 +50,16 @@ export interface FaultSettings {
   foreign?: number;
   /** Tick of the foreign client, in milliseconds. Default 1000. */
   foreignMs?: number;
+  /** `no_rate_headers`: probability that an API answer carries no rate-limit header (no X-RateLimit-*, no
+   * Retry-After), so that a client must pace from its own count alone (1: every answer). Default 0. */
+  noRateHeaders?: number;
 }
 
 const KEYS: Record<string, [keyof FaultSettings, (keyof FaultSettings)?]> = {
   '5xx': ['error5xx'], reset: ['reset'], reset_after: ['resetAfter'], slow: ['slow', 'slowMs'], truncate: ['truncate'],
   storm: ['storm', 'stormMs'], pending_long: ['pendingLong', 'pendingLongMs'], cancel: ['cancel'], post_after_store: ['postAfterStore'],
   stale_listing: ['staleListing'], ignore_filters: ['ignoreFilters'], foreign: ['foreign', 'foreignMs'],
+  no_rate_headers: ['noRateHeaders'],
 };
 
 /** Parses a fault spec string; throws a RangeError naming every bad part at once. */
@@ -98,6 +102,7 @@ export class FaultInjector {
   private rng: Rng;
   private stormUntil = 0;
   private listingCalls = 0;
+  private answeredCalls = 0;
   constructor(private readonly seed: number, settings: FaultSettings | string | undefined) {
     this.settings = toFaultSettings(settings);
     this.rng = new Rng(hash(seed, 900));
@@ -108,6 +113,7 @@ export class FaultInjector {
     this.rng = new Rng(hash(this.seed, 900));
     this.stormUntil = 0;
     this.listingCalls = 0;
+    this.answeredCalls = 0;
   }
 
   get(): FaultSettings {
@@ -144,6 +150,12 @@ export class FaultInjector {
   ignoresFilters(): boolean {
     const rate = this.settings.ignoreFilters ?? 0;
     return rate > 0 && hash(this.seed, 904, this.listingCalls++) / 4294967296 < rate;
+  }
+
+  /** Whether this answer leaves out its rate headers (its own draw sequence: the call faults' stay as they were). */
+  omitsRateHeaders(): boolean {
+    const rate = this.settings.noRateHeaders ?? 0;
+    return rate > 0 && hash(this.seed, 905, this.answeredCalls++) / 4294967296 < rate;
   }
 
   /** The foreign client's pace, when it is on. */

@@ -22,6 +22,13 @@ export interface ViewOptions {
 const hex = hex8;
 const iso = isoOf;
 const SECRET = 'Segredo de Justiça';
+/** From this secrecy level on, party documents and step contents are hidden from the caller. */
+export const MASKED_FROM_LEVEL = 3;
+
+/** The secrecy level a caller meets: a stored credential lifts levels 1 to 4 (never 5). */
+export function levelSeen(secrecy: number, privileged: boolean): number {
+  return privileged && secrecy < 5 ? 0 : secrecy;
+}
 
 export function stepId(seed: number, i: number, k: number): string {
   return hex(hash(seed, 800, i, k)) + hex(hash(seed, 801, i, k)).slice(0, 8);
@@ -36,12 +43,12 @@ function sourceName(p: Plan): string {
 export function buildLawsuit(
   seed: number, p: Plan, parties: InternalParty[], steps: StepPoint[], crawlMs: number, view: ViewOptions,
 ): Json {
-  const level = view.privileged && p.secrecy < 5 ? 0 : p.secrecy;
+  const level = levelSeen(p.secrecy, view.privileged);
   const t = p.tribunal;
   const i = p.index;
   const crawlId = hex(hash(seed, 810, i, Math.floor(crawlMs / 3_600_000))) + hex(hash(seed, 811, i));
   const emptyMainDoc = t.j === '5' || t.acronym === 'TJBA';
-  const blank = level >= 3;
+  const blank = level >= MASKED_FROM_LEVEL;
   const oabShown = (oab: string) => {
     const m = /^(\d+)([A-Z]{2})([A-Z]?)$/.exec(oab)!;
     return t.j === '8' ? `${m[2]}${m[1]}${m[3]}` : `${m[1]}/${m[2]}${m[3]}`;

@@ -7,10 +7,13 @@ import { authenticate } from './auth.js';
 import { SandboxClock } from './clock.js';
 import type { CallContext, Reply, ResolvedOptions, RouteDef, RouteModule, SandboxState } from './context.js';
 import { Counters, type CounterSnapshot } from './counters.js';
+import { DEFAULT_DIALECT, DIALECTS, parseDialect, type Dialect, type DialectName } from './dialect.js';
+import { dialectError } from './error-body.js';
 import { FaultInjector, toFaultSettings, type FaultSettings } from './faults.js';
 import { ForeignClient } from './foreign-client.js';
 import type { TransferSandboxOptions } from './transfer/context.js';
 import { TRANSFER_OPTIONS_KEY } from './transfer/route-module.js';
+import { RATE_HEADER_NAMES, rateHeaders } from './rate-headers.js';
 import { SlidingWindowLimiter } from './rate-limit.js';
 import { randomBootId, RequestStore } from './request-store.js';
 import { notInPlan, parseResources, ResourcePlan, resourceOf, type Resource } from './resource-plan.js';
@@ -23,6 +26,7 @@ import { Universe } from './universe.js';
 
 export type { RouteDef, RouteModule, RouteHandler, Reply, CallContext, SandboxState } from './context.js';
 export type { FaultSettings } from './faults.js';
+export type { DialectName } from './dialect.js';
 export type { CounterSnapshot } from './counters.js';
 
 export interface SandboxOptions {
@@ -64,13 +68,16 @@ export interface SandboxOptions {
   /** How long a finished request and its responses are kept, in wall-clock ms; then GET /requests/<id> is a 404.
    * Default 12 hours (a night's run and its retries). */
   retentionMs?: number;
+  /** The dialect the API answers in (dialect.ts): the spec's literal reading, or the provider's documented one.
+   * Default DEFAULT_DIALECT. */
+  dialect?: DialectName;
 }
 
 /** Default retention of finished requests: longer than a night's run, short enough to bound a backfill's memory. */
 export const DEFAULT_RETENTION_MS = 12 * 3_600_000;
 
 /** Every problem of the options at once (RangeError), or the options resolved. */
-function resolveOptions(opts: SandboxOptions): { options: ResolvedOptions; forbid: Resource[]; faults: FaultSettings } {
+function resolveOptions(opts: SandboxOptions): { options: ResolvedOptions; forbid: Resource[]; faults: FaultSettings; dialect: Dialect } {
   const problems: string[] = [];
   const nonNegative = (name: string, v: number | undefined) => {
     if (v !== undefined && !(Number.isFinite(v) && v >= 0)) problems.push(`${name} must be a non-negative number (got ${String(v)})`);
@@ -83,6 +90,7 @@ function resolveOptions(opts: SandboxOptions): { options: ResolvedOptions; forbi
   const forbid = opts.forbid === undefined ? [] : parseResources(opts.forbid, 'forbid', problems);
   let faults: FaultSettings = {};
   try { faults = toFaultSettings(opts.faults); } catch (e) { problems.push((e as Error).message); }
+  const dialect = DIALECTS[parseDialect(opts.dialect, 'dialect', problems) ?? DEFAULT_DIALECT];
   if (problems.length) throw new RangeError(`invalid sandbox options: ${problems.join('; ')}`);
   const options: ResolvedOptions = {
     seed: opts.seed ?? 1,
@@ -97,7 +105,7 @@ function resolveOptions(opts: SandboxOptions): { options: ResolvedOptions; forbi
     bootId: opts.bootId ?? randomBootId(),
     retentionMs: opts.retentionMs ?? DEFAULT_RETENTION_MS,
   };
-  return { options, forbid, faults };
+  return { options, forbid, faults, dialect };
 }
 
 export interface Sandbox {
@@ -134,7 +142,7 @@ function readBody(req: IncomingMessage): Promise<string> {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
-  const { options, forbid, faults } = resolveOptions(opts);
+  const { options, forbid, faults, dialect } = resolveOptions(opts);
   const universe = new Universe({ seed: options.seed, lawsuits: options.lawsuits });
   let base = '';
   const store = new RequestStore(universe, { seed: options.seed, bootId: options.bootId, courtDelayMs: options.courtDelayMs, retentionMs: options.retentionMs });
@@ -142,6 +150,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const limiter = new SlidingWindowLimiter(options.rateLimit, options.rateWindowMs);
   const state: SandboxState = {
     options,
+    dialect,
     universe,
     clock: new SandboxClock(opts.now),
     store,
@@ -157,7 +166,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
 
   const server = createServer((req, res) => {
     handle(state, router, req, res).catch((e: unknown) => {
-      if (!res.headersSent) send(res, { status: 500, body: { error: { name: 'InternalError', message: (e as Error).message, data: [] } } }, {});
+      if (!res.headersSent) send(res, inDialect(state.dialect, { status: 500, body: { error: { name: 'InternalError', message: (e as Error).message, data: [] } } }), {});
       else res.destroy();
     });
   });
@@ -195,6 +204,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   };
 }
 
+/** The reply with its error body in the dialect's form (error-body.ts); introspection replies are never passed here. */
+function inDialect(d: Dialect, reply: Reply): Reply {
+  return reply.status < 400 ? reply : { ...reply, body: dialectError(d, reply.status, reply.body) };
+}
+
 function send(res: ServerResponse, reply: Reply, extra: Record<string, string>, truncate = false): void {
   const text = reply.body === undefined ? '' : JSON.stringify(reply.body);
   const buf = Buffer.from(text, 'utf8');
@@ -220,8 +234,10 @@ async function handle(state: SandboxState, router: Router, req: IncomingMessage,
   if (!m.route) {
     await readBody(req);
     const status = m.methodNotAllowed ? 405 : 404;
-    if (!url.pathname.startsWith('/_sandbox/')) state.counters.record(`${method} UNMATCHED`, status);
-    send(res, { status, body: { error: { name: status === 404 ? 'NotFound' : 'MethodNotAllowed', message: `${method} ${url.pathname}`, data: [] } } }, {});
+    const sandboxPath = url.pathname.startsWith('/_sandbox/');
+    if (!sandboxPath) state.counters.record(`${method} UNMATCHED`, status);
+    const reply: Reply = { status, body: { error: { name: status === 404 ? 'NotFound' : 'MethodNotAllowed', message: `${method} ${url.pathname}`, data: [] } } };
+    send(res, sandboxPath ? reply : inDialect(state.dialect, reply), {});
     return;
   }
   const route: RouteDef = m.route;
@@ -237,6 +253,7 @@ async function handle(state: SandboxState, router: Router, req: IncomingMessage,
     return;
   }
 
+  const d = state.dialect;
   const record = (status: number | string) => state.counters.record(label, status);
   const header = req.headers['api-key'];
   const bucket = (Array.isArray(header) ? header[0] : header)?.trim() || `anonymous:${req.socket.remoteAddress ?? ''}`;
@@ -246,38 +263,41 @@ async function handle(state: SandboxState, router: Router, req: IncomingMessage,
   const limit = faults.storm429
     ? { ...state.limiter.peek(bucket), allowed: false, remaining: 0, retryAfterSec: Math.max(1, Math.ceil(state.faults.stormRemainingMs() / 1000)) }
     : state.limiter.take(bucket);
-  const rateHeaders: Record<string, string> = {
-    'x-ratelimit-limit': String(limit.limit),
-    'x-ratelimit-remaining': String(limit.remaining),
-    'x-ratelimit-reset': String(limit.resetEpochSec),
-  };
+  const omitRateHeaders = state.faults.omitsRateHeaders();
+  /** The rate headers of an answer of this status, in the dialect's form (rate-headers.ts). */
+  const rateHeadersOf = (status: number) => rateHeaders(d, limit, status, omitRateHeaders);
+  const answer = (reply: Reply, truncate = false) => send(res, inDialect(d, reply), rateHeadersOf(reply.status), truncate);
   if (!limit.allowed) {
     record(429);
-    send(res, { status: 429, body: { error: 'Too Many Requests', message: `Rate limit exceeded: retry in ${limit.retryAfterSec} s`, code: 'RATE_LIMITED' } },
-      { ...rateHeaders, 'retry-after': String(limit.retryAfterSec) });
+    // A dialect that sends no Retry-After does not tell the wait in words either: the client must find it.
+    const message = d.rateHeaders.retryAfter ? `Rate limit exceeded: retry in ${limit.retryAfterSec} s` : 'Rate limit exceeded';
+    answer({ status: 429, body: { error: 'Too Many Requests', message, code: 'RATE_LIMITED' } });
     return;
   }
   // Faults that strike before the call is processed leave no trace in the sandbox's state.
   if (faults.reset) { record('reset'); req.socket.destroy(); return; }
   if (faults.error5xx) {
     record(faults.error5xx);
-    send(res, { status: faults.error5xx, body: { error: { name: 'InternalError', message: 'Upstream failure (injected)', data: [] } } }, rateHeaders);
+    answer({ status: faults.error5xx, body: { error: { name: 'InternalError', message: 'Upstream failure (injected)', data: [] } } });
     return;
   }
   const auth = authenticate(header, state.options);
-  if (!auth.ok) { record(auth.status); send(res, { status: auth.status, body: auth.body }, rateHeaders); return; }
+  if (!auth.ok) { record(auth.status); answer({ status: auth.status, body: auth.body }); return; }
   ctx.apiKey = auth.key;
   const resource = resourceOf(label);
-  if (state.plan.forbids(resource)) { record(403); send(res, { status: 403, body: notInPlan(resource!) }, rateHeaders); return; }
+  if (state.plan.forbids(resource)) { record(403); answer({ status: 403, body: notInPlan(resource!) }); return; }
 
   const parsed = parseJson(raw);
   let reply: Reply;
   if (!parsed.ok) reply = jsonError();
   else {
     ctx.body = parsed.value;
-    for (const [name, value] of Object.entries(rateHeaders)) res.setHeader(name, value);
+    // A route that writes its answer itself finds the headers of a success already set (transfer/routes.ts
+    // takes them off an error of its own where the dialect sends none).
+    for (const [name, value] of Object.entries(rateHeadersOf(200))) res.setHeader(name, value);
     reply = await route.handle(ctx);
     if (reply.handled) { record(reply.status); return; }
+    for (const name of RATE_HEADER_NAMES) res.removeHeader(name);
   }
   // Faults that strike after processing: the state has changed, the caller cannot tell.
   if (faults.resetAfter) { record('reset'); req.socket.destroy(); return; }
@@ -286,7 +306,7 @@ async function handle(state: SandboxState, router: Router, req: IncomingMessage,
   }
   if (faults.slowMs > 0) await sleep(faults.slowMs);
   record(faults.truncate ? `${reply.status}-truncated` : reply.status);
-  send(res, reply, rateHeaders, faults.truncate);
+  answer(reply, faults.truncate);
 }
 
 function parseJson(raw: string): { ok: true; value: unknown } | { ok: false } {

@@ -73,6 +73,8 @@ export interface Config {
   shutdownGraceMs: number;
   /** Resources the embedded sandbox's plan leaves out (answered 403), e.g. `transfer`. Default none. */
   sandboxForbid?: string;
+  /** The embedded sandbox's dialect, `documented` or `spec` (checked where the sandbox starts). Default the sandbox's. */
+  sandboxDialect?: string;
   /** Skip the transfer-file step of `run`. */
   skipTransfer: boolean;
   /** Skip the export step of `run`. */
@@ -358,6 +360,7 @@ export function loadConfig(input: ConfigInput = {}): Config {
     },
     shutdownGraceMs: seconds('LAWSUIT_SHUTDOWN_GRACE_SECONDS', 'shutdown_grace_seconds', 10_000, 0, 600),
     sandboxForbid: pick(undefined, 'LAWSUIT_SANDBOX_FORBID', 'sandbox_forbid'),
+    sandboxDialect: pick(undefined, 'LAWSUIT_SANDBOX_DIALECT', 'sandbox_dialect'),
     skipTransfer: bool('skip-transfer', 'LAWSUIT_SKIP_TRANSFER', 'skip_transfer'),
     skipExport: bool('skip-export', 'LAWSUIT_SKIP_EXPORT', 'skip_export'),
     responsesStrategy: responsesStrategy(pick(undefined, 'LAWSUIT_RESPONSES_STRATEGY', 'responses_strategy'), problems),

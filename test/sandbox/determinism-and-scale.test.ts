@@ -13,7 +13,7 @@ describe('determinism and scale', () => {
     for (const i of [0, 1, 17, 999, 2999]) expect(JSON.stringify(a.lawsuit(i, t))).toBe(JSON.stringify(b.lawsuit(i, t)));
     expect(a.plan(17).code).not.toBe(c.plan(17).code);
     const ids = async (bootId?: string) => {
-      const s = await startSandbox({ seed: 5, lawsuits: 3000, now: NOW, bootId });
+      const s = await startSandbox({ seed: 5, lawsuits: 3000, now: NOW, bootId, dialect: 'spec' });
       const [d] = s.sampleDocuments(5);
       const r = await runSearch(s, { search_type: d.search_type, search_key: d.search_key });
       const tracking = await call(s, 'POST', '/tracking', { recurrence: 1, search: { search_type: d.search_type, search_key: d.search_key } });
@@ -33,7 +33,7 @@ describe('determinism and scale', () => {
   test('a 1,000,000-lawsuit universe answers document searches quickly, without materialising lawsuits', async () => {
     global.gc?.();
     const before = process.memoryUsage().heapUsed;
-    const sb = await startSandbox({ lawsuits: 1_000_000, seed: 3, now: NOW });
+    const sb = await startSandbox({ lawsuits: 1_000_000, seed: 3, now: NOW, dialect: 'spec' });
     try {
       const samples = sb.sampleDocuments(20);
       for (const s of samples.filter((x) => x.search_type === 'cpf' || x.search_type === 'cnpj' || x.search_type === 'oab').slice(0, 6)) {

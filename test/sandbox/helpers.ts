@@ -7,8 +7,10 @@ export const KEY = 'sandbox-key';
 /** A fixed instant so that results do not depend on the day the tests run. */
 export const NOW = '2026-06-15T12:00:00.000Z';
 
+/** The sandbox tests pin the spec's dialect unless they ask for another: they are its reading of the spec,
+ * whatever dialect a sandbox speaks by default. */
 export async function sandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
-  return startSandbox({ lawsuits: 2000, seed: 7, now: NOW, rateLimit: 100000, bootId: 'test', ...opts });
+  return startSandbox({ lawsuits: 2000, seed: 7, now: NOW, rateLimit: 100000, bootId: 'test', dialect: 'spec', ...opts });
 }
 
 export interface Call { status: number; headers: Headers; body: any }

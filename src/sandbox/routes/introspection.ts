@@ -39,6 +39,9 @@ export const introspectionRoutes: RouteModule = (state) => [
       return { status: 200, body: { faults: state.faults.get() } };
     },
   },
+  // The dialect is fixed for the sandbox's life (a request's statuses and a listing's order must not change under
+  // a client); this shows which one, and its whole table of differences, so that a test can print what it met.
+  { method: 'GET', path: '/_sandbox/dialect', api: false, handle: () => ({ status: 200, body: { dialect: state.dialect.name, rules: state.dialect } }) },
   { method: 'GET', path: '/_sandbox/faults', api: false, handle: () => ({ status: 200, body: { faults: state.faults.get() } }) },
   { method: 'GET', path: '/_sandbox/plan', api: false, handle: () => ({ status: 200, body: { forbid: state.plan.get() } }) },
   {

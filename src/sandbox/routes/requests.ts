@@ -1,20 +1,24 @@
-// POST /requests, GET /requests/:id and GET /requests (the links/meta envelope).
+// POST /requests, GET /requests/:id and GET /requests (in the dialect's envelope, order and filters).
 
-import { listParam, notFound, pagination, unknownParams, validationError, type RouteModule, type SandboxState } from '../context.js';
-import { linksEnvelope } from '../links-envelope.js';
-import { FINISHED, REQUEST_STATUSES, type RequestStatus, type StoredRequest } from '../request-store.js';
+import { listParam, notFound, validationError, type RouteModule, type SandboxState } from '../context.js';
+import { inOrder, listingParams } from '../listing-params.js';
+import { listEnvelope } from '../page-envelope.js';
+import { requestFilters } from '../request-filters.js';
+import { FINISHED, type StoredRequest } from '../request-store.js';
 import { validateSearchBody } from '../search-validation.js';
+import { refusedAsSecret, secretRefusal } from '../secret-search.js';
+import { shownStatus } from '../shown-status.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export function renderRequest(state: SandboxState, r: StoredRequest, now: number, shown?: { status: RequestStatus; updatedMs: number }): Record<string, unknown> {
+export function renderRequest(state: SandboxState, r: StoredRequest, now: number, shown?: { status: string; updatedMs: number }): Record<string, unknown> {
   return {
     request_id: r.id,
     search: JSON.parse(r.echoJson),
     origin: 'api',
     origin_id: state.store.originIdOf(r),
     user_id: r.userId,
-    status: shown?.status ?? state.store.statusAt(r, now),
+    status: shown?.status ?? shownStatus(state, r, state.store.statusAt(r, now)),
     tags: { dashboard_id: null },
     created_at: iso(r.createdMs),
     updated_at: iso(shown?.updatedMs ?? state.store.updatedAt(r, now)),
@@ -25,10 +29,10 @@ export function renderRequest(state: SandboxState, r: StoredRequest, now: number
  * The status the requests listing shows. Under the `stale_listing` fault some finished requests are shown
  * still running, as an upstream whose listing lags its own records would (GET /requests/<id> tells the truth).
  */
-function listedState(state: SandboxState, r: StoredRequest, now: number): { status: RequestStatus; updatedMs: number } {
+function listedState(state: SandboxState, r: StoredRequest, now: number): { status: string; updatedMs: number } {
   const status = state.store.statusAt(r, now);
-  if (FINISHED.includes(status) && state.faults.listsStale(r.seq)) return { status: 'started', updatedMs: r.startMs };
-  return { status, updatedMs: state.store.updatedAt(r, now) };
+  if (FINISHED.includes(status) && state.faults.listsStale(r.seq)) return { status: shownStatus(state, r, 'started'), updatedMs: r.startMs };
+  return { status: shownStatus(state, r, status), updatedMs: state.store.updatedAt(r, now) };
 }
 
 export const requestRoutes: RouteModule = (state) => [
@@ -37,8 +41,9 @@ export const requestRoutes: RouteModule = (state) => [
     handle: ({ body, apiKey, now }) => {
       const v = validateSearchBody(body);
       if (!v.ok) return validationError(v.reasons, v.status, v.status === 422 ? 'Invalid CNJ number' : 'Invalid search');
+      if (refusedAsSecret(state, v.search, now)) return secretRefusal();
       const r = state.store.create(apiKey, v.search, now, state.faults.forRequest(state.store.nextSeq()));
-      return { status: 200, body: renderRequest(state, r, now, { status: 'pending', updatedMs: r.createdMs }) };
+      return { status: state.dialect.createdStatus, body: renderRequest(state, r, now, { status: 'pending', updatedMs: r.createdMs }) };
     },
   },
   {
@@ -52,19 +57,21 @@ export const requestRoutes: RouteModule = (state) => [
     method: 'GET', path: '/requests', api: true,
     handle: ({ url, apiKey, now }) => {
       const reasons: string[] = [];
-      const { page, pageSize } = pagination(url, reasons);
-      unknownParams(url, ['page', 'page_size', 'status'], reasons);
-      const statuses = listParam(url, 'status');
-      for (const s of statuses) if (!(REQUEST_STATUSES as readonly string[]).includes(s)) reasons.push(`status must be among ${REQUEST_STATUSES.join(', ')} (got ${JSON.stringify(s).slice(0, 40)})`);
+      const { page, pageSize, direction } = listingParams(state.dialect, 'requests', url, { filters: state.dialect.requestFilters }, reasons);
+      const matches = requestFilters(state, url, reasons);
       if (reasons.length) return validationError(reasons);
-      // Newest first (README, "Spec gaps").
-      const all = [...state.store.listOf(apiKey)].reverse()
+      // By creation: the spec's reading lists newest first, the documented examples oldest first (README, "Spec gaps").
+      const all = inOrder(state.store.listOf(apiKey), direction)
         .map((r) => ({ r, shown: listedState(state, r, now) }))
-        .filter(({ shown }) => statuses.length === 0 || statuses.includes(shown.status));
+        .filter(({ r, shown }) => matches(r, shown.status));
       return {
         status: 200,
-        body: linksEnvelope({ baseUrl: state.baseUrl(), path: '/requests', all, page, pageSize, statuses, render: ({ r, shown }) => renderRequest(state, r, now, shown) }),
+        body: listEnvelope(state.dialect, {
+          baseUrl: state.baseUrl(), path: '/requests', all, page, pageSize, statuses: listParam(url, 'status'),
+          render: ({ r, shown }) => renderRequest(state, r, now, shown),
+        }),
       };
     },
   },
 ];
+

@@ -1,16 +1,18 @@
 // GET /responses: the response items of one request (or of all the key's requests), in the counts form of the
-// pagination envelope, with the filters README, "Spec gaps" names. Without request_id the items of every
-// request are merged by creation time (response-listing.ts).
+// pagination envelope, with the filters README, "Spec gaps" names (the dialect's `responseFilters`: the
+// documented one knows only the creation-date bounds). Without request_id the items of every request are
+// merged by creation time (response-listing.ts).
 
-import { listParam, notFound, pagination, unknownParams, validationError, type RouteModule, type SandboxState } from '../context.js';
+import { listParam, notFound, validationError, type RouteModule, type SandboxState } from '../context.js';
+import { dateParam, listingParams } from '../listing-params.js';
+import { flatCounts } from '../page-envelope.js';
 import { hash } from '../random.js';
 import { REQUEST_STATUSES, type ItemKind, type StoredRequest } from '../request-store.js';
 import { listItems } from '../response-listing.js';
+import { shownStatus } from '../shown-status.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const RESPONSE_TYPES = ['lawsuit', 'application_error', 'parties', 'attachments', 'steps', 'lawsuits'];
-const KNOWN = ['request_id', 'page', 'page_size', 'order_by', 'order', 'response_type', 'request_status',
-  'request_created_at_gte', 'request_created_at_lte', 'created_at_gte', 'created_at_lte'];
 
 export function renderItem(state: SandboxState, r: StoredRequest, n: number, now: number): Record<string, unknown> {
   const { universe, store, options } = state;
@@ -39,17 +41,9 @@ export function renderItem(state: SandboxState, r: StoredRequest, n: number, now
   };
   // Seen on some items only (spec): half of the requests carry it.
   if (hash(options.seed, 960, r.seq) % 2 === 0) item.request_created_at = iso(r.createdMs);
-  item.request_status = store.statusAt(r, now);
+  item.request_status = shownStatus(state, r, store.statusAt(r, now));
   item.tags = { debug: false, dashboard_id: null, cached_response: cached };
   return item;
-}
-
-function dateParam(url: URL, name: string, reasons: string[]): number | undefined {
-  const v = url.searchParams.get(name);
-  if (v === null) return undefined;
-  const ms = Date.parse(v);
-  if (Number.isNaN(ms)) reasons.push(`${name} must be an ISO 8601 date-time`);
-  return ms;
 }
 
 export const responseRoutes: RouteModule = (state) => [
@@ -57,23 +51,19 @@ export const responseRoutes: RouteModule = (state) => [
     method: 'GET', path: '/responses', api: true,
     handle: ({ url, apiKey, now }) => {
       const reasons: string[] = [];
-      const { page, pageSize } = pagination(url, reasons);
+      const d = state.dialect;
       // An upstream that does not know our guessed filter names ignores them (the `ignore_filters` fault).
       const lenient = state.faults.ignoresFilters();
-      const param = (name: string) => (lenient ? null : url.searchParams.get(name));
-      if (!lenient) unknownParams(url, KNOWN, reasons);
-      const order = param('order') ?? 'asc';
-      if (order !== 'asc' && order !== 'desc') reasons.push('order must be asc or desc');
-      const orderBy = param('order_by') ?? 'created_at';
-      if (orderBy !== 'created_at') reasons.push('order_by must be created_at');
-      const types = lenient ? [] : listParam(url, 'response_type');
+      const { page, pageSize, direction } = listingParams(d, 'responses', url, { leading: ['request_id'], filters: d.responseFilters, lenient }, reasons);
+      const honoured = (name: string) => !lenient && d.responseFilters.includes(name);
+      const types = honoured('response_type') ? listParam(url, 'response_type') : [];
       for (const t of types) if (!RESPONSE_TYPES.includes(t)) reasons.push(`response_type must be among ${RESPONSE_TYPES.join(', ')} (got ${JSON.stringify(t).slice(0, 40)})`);
-      const statuses = lenient ? [] : listParam(url, 'request_status');
+      const statuses = honoured('request_status') ? listParam(url, 'request_status') : [];
       for (const t of statuses) if (!(REQUEST_STATUSES as readonly string[]).includes(t)) reasons.push(`request_status must be among ${REQUEST_STATUSES.join(', ')} (got ${JSON.stringify(t).slice(0, 40)})`);
-      const reqGte = lenient ? undefined : dateParam(url, 'request_created_at_gte', reasons);
-      const reqLte = lenient ? undefined : dateParam(url, 'request_created_at_lte', reasons);
-      const gte = lenient ? undefined : dateParam(url, 'created_at_gte', reasons);
-      const lte = lenient ? undefined : dateParam(url, 'created_at_lte', reasons);
+      const reqGte = honoured('request_created_at_gte') ? dateParam(url, 'request_created_at_gte', reasons) : undefined;
+      const reqLte = honoured('request_created_at_lte') ? dateParam(url, 'request_created_at_lte', reasons) : undefined;
+      const gte = honoured('created_at_gte') ? dateParam(url, 'created_at_gte', reasons) : undefined;
+      const lte = honoured('created_at_lte') ? dateParam(url, 'created_at_lte', reasons) : undefined;
       if (reasons.length) return validationError(reasons);
       const requestId = url.searchParams.get('request_id');
       let requests: readonly StoredRequest[];
@@ -88,17 +78,11 @@ export const responseRoutes: RouteModule = (state) => [
         && (reqGte === undefined || r.createdMs >= reqGte) && (reqLte === undefined || r.createdMs <= reqLte));
       const { total, items } = listItems(store, requests, {
         gte, lte, kinds,
-        order: order as 'asc' | 'desc', offset: (page - 1) * pageSize, limit: pageSize,
+        order: direction, offset: (page - 1) * pageSize, limit: pageSize,
       }, now);
       const body: Record<string, unknown> = {};
-      if (one) body.request_status = store.statusAt(one, now);
-      Object.assign(body, {
-        page,
-        page_count: items.length,
-        all_pages_count: Math.ceil(total / pageSize),
-        all_count: total,
-        page_data: items.map(({ r, n }) => renderItem(state, r, n, now)),
-      });
+      if (one) body.request_status = shownStatus(state, one, store.statusAt(one, now));
+      Object.assign(body, flatCounts(d, page, pageSize, items.length, total), { page_data: items.map(({ r, n }) => renderItem(state, r, n, now)) });
       return { status: 200, body };
     },
   },

@@ -1,8 +1,9 @@
-// POST /tracking and GET /tracking (the links/meta envelope, repeatable status filter), plus an
+// POST /tracking and GET /tracking (the dialect's envelope and order, repeatable status filter), plus an
 // introspection route to pause a record, since the spec shows no pause endpoint.
 
-import { listParam, notFound, pagination, unknownParams, validationError, type RouteModule, type SandboxState } from '../context.js';
-import { linksEnvelope } from '../links-envelope.js';
+import { listParam, notFound, validationError, type RouteModule, type SandboxState } from '../context.js';
+import { inOrder, listingParams } from '../listing-params.js';
+import { listEnvelope } from '../page-envelope.js';
 import { validateSearchBody } from '../search-validation.js';
 import { TRACKING_STATUSES, TrackingStore, type StoredTracking } from '../sync/tracking-store.js';
 
@@ -55,17 +56,16 @@ export const trackingRoutes: RouteModule = (state) => {
       method: 'GET', path: '/tracking', api: true,
       handle: ({ url, apiKey, now }) => {
         const reasons: string[] = [];
-        const { page, pageSize } = pagination(url, reasons);
-        unknownParams(url, ['page', 'page_size', 'status'], reasons);
+        const { page, pageSize, direction } = listingParams(state.dialect, 'tracking', url, { filters: ['status'] }, reasons);
         const statuses = listParam(url, 'status');
         for (const s of statuses) {
           if (!(TRACKING_STATUSES as readonly string[]).includes(s)) reasons.push(`status must be among ${TRACKING_STATUSES.join(', ')} (got ${JSON.stringify(s).slice(0, 40)})`);
         }
         if (reasons.length) return validationError(reasons);
-        const all = store.listOf(apiKey).filter((t) => statuses.length === 0 || statuses.includes(store.stateAt(t, now).status));
+        const all = inOrder(store.listOf(apiKey), direction).filter((t) => statuses.length === 0 || statuses.includes(store.stateAt(t, now).status));
         return {
           status: 200,
-          body: linksEnvelope({ baseUrl: state.baseUrl(), path: '/tracking', all, page, pageSize, statuses, render: (t: StoredTracking) => render(store, t, now) }),
+          body: listEnvelope(state.dialect, { baseUrl: state.baseUrl(), path: '/tracking', all, page, pageSize, statuses, render: (t: StoredTracking) => render(store, t, now) }),
         };
       },
     },

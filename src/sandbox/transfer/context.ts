@@ -2,6 +2,7 @@
 // the fault switches and the clock.
 
 import { randomBytes } from 'node:crypto';
+import { DEFAULT_DIALECT, DIALECTS, type Dialect } from '../dialect.js';
 import { buildCatalogue, type CatalogueOptions } from './catalogue.js';
 import { TransferContent } from './content.js';
 import { TransferFaultState, type TransferFaults } from './faults.js';
@@ -29,6 +30,8 @@ export interface TransferSandboxOptions {
   cacheDir?: string;
   /** Base of the download addresses, e.g. `http://127.0.0.1:8080`. Default: taken from the request's Host. */
   publicBaseUrl?: string;
+  /** The dialect of records, statuses and errors (the sandbox passes its own). Default DEFAULT_DIALECT's. */
+  dialect?: Dialect;
 }
 
 export interface TransferContext {
@@ -39,6 +42,7 @@ export interface TransferContext {
   now: () => number;
   urlValidityMs: number;
   publicBaseUrl?: string;
+  dialect: Dialect;
 }
 
 export function createTransferContext(opts: TransferSandboxOptions = {}): TransferContext {
@@ -54,5 +58,6 @@ export function createTransferContext(opts: TransferSandboxOptions = {}): Transf
     now,
     urlValidityMs: opts.faults?.expireFastMs ?? opts.urlValidityMs ?? 300_000,
     publicBaseUrl: opts.publicBaseUrl,
+    dialect: opts.dialect ?? DIALECTS[DEFAULT_DIALECT],
   };
 }

@@ -34,12 +34,13 @@ function multi(params: URLSearchParams, key: string): string[] | undefined {
   return raw.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
 }
 
-export function parseListQuery(params: URLSearchParams): Parsed {
+/** `unknown`: a parameter the listing does not know is a 400 (the spec's reading) or ignored (the documented dialect). */
+export function parseListQuery(params: URLSearchParams, unknownParams: 'reject' | 'ignore' = 'reject'): Parsed {
   const reasons: string[] = [];
   const known = new Set(['description', 'name', 'file_type', 'file_type[]', 'status', 'status[]', 'page', 'page_size', 'order_by', 'order',
     ...TIMESTAMP_FIELDS.flatMap((f) => [`${f}_gte`, `${f}_lte`])]);
   const unknown = [...new Set(params.keys())].filter((k) => !known.has(k));
-  if (unknown.length) reasons.push(`unknown query parameter(s): ${unknown.join(', ')}`);
+  if (unknown.length && unknownParams === 'reject') reasons.push(`unknown query parameter(s): ${unknown.join(', ')}`);
 
   const int = (key: string, dflt: number, min: number, max: number): number => {
     const v = params.get(key);

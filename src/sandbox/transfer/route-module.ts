@@ -21,7 +21,7 @@ const PATHS: Record<string, string> = {
 export const transferRouteModule: RouteModule = (state: SandboxState): RouteDef[] => {
   const opts = (state.extensions.get(TRANSFER_OPTIONS_KEY) ?? {}) as TransferSandboxOptions;
   const ctx: TransferContext = createTransferContext({
-    seed: state.options.seed, now: () => state.clock.now(), publicBaseUrl: undefined, ...opts,
+    seed: state.options.seed, now: () => state.clock.now(), publicBaseUrl: undefined, ...opts, dialect: state.dialect,
   });
   state.extensions.set(TRANSFER_CONTEXT_KEY, ctx);
   return transferRoutes(ctx).map((r) => ({

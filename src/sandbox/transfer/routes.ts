@@ -4,7 +4,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { dialectError } from '../error-body.js';
+import { withStringFields } from '../page-envelope.js';
+import { RATE_HEADER_NAMES } from '../rate-headers.js';
 import type { TransferContext } from './context.js';
+import { shownRecord } from './dialect-record.js';
 import { applyListQuery, parseListQuery } from './list-query.js';
 import { checkDownload, downloadPath } from './signing.js';
 
@@ -28,8 +32,10 @@ function json(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
-function apiError(res: ServerResponse, status: number, name: string, message: string, data: string[]): void {
-  json(res, status, { error: { name, message, data } });
+/** An API error in the dialect's form; a dialect that sends rate headers on successes only takes them off. */
+function apiError(ctx: TransferContext, res: ServerResponse, status: number, name: string, message: string, data: string[]): void {
+  if (!ctx.dialect.rateHeaders.onErrors) for (const h of RATE_HEADER_NAMES) res.removeHeader(h);
+  json(res, status, dialectError(ctx.dialect, status, { error: { name, message, data } }));
 }
 
 /** Object-storage style refusal (S3's XML error form). */
@@ -98,23 +104,26 @@ export function transferRoutes(ctx: TransferContext): TransferRoute[] {
     {
       method: 'GET', pattern: /^\/transfer-file\/?$/, label: 'GET /transfer-file', auth: true,
       handler: async (_req, res, _m, url) => {
-        const parsed = parseListQuery(url.searchParams);
-        if (!parsed.ok) return apiError(res, 400, 'ValidationError', 'invalid transfer-file listing query', parsed.reasons);
-        json(res, 200, applyListQuery(await ctx.store.records(), parsed.query));
+        const parsed = parseListQuery(url.searchParams, ctx.dialect.unknownParams);
+        if (!parsed.ok) return apiError(ctx, res, 400, 'ValidationError', 'invalid transfer-file listing query', parsed.reasons);
+        // Filters and order apply to the records as the dialect shows them (a documented `status=available`).
+        const records = (await ctx.store.records()).map((r) => shownRecord(ctx.dialect.transfer, r));
+        json(res, 200, withStringFields(ctx.dialect, applyListQuery(records, parsed.query)));
       },
     },
     {
       method: 'GET', pattern: /^\/transfer-file\/([^/]+)\/?$/, label: 'GET /transfer-file/:id', auth: true,
       handler: async (req, res, m) => {
         const f = ctx.store.find(decodeURIComponent(m[1]));
-        if (!f) return apiError(res, 404, 'NotFound', 'transfer file not found', [decodeURIComponent(m[1])]);
-        const record = await ctx.store.record(f);
-        if (!f.hasContent) return json(res, 200, { ...record, download_url: null, download_url_expires_at: null });
+        if (!f) return apiError(ctx, res, 404, 'NotFound', 'transfer file not found', [decodeURIComponent(m[1])]);
+        const record = shownRecord(ctx.dialect.transfer, await ctx.store.record(f));
+        const { urlField, expiresField } = ctx.dialect.transfer;
+        if (!f.hasContent) return json(res, 200, { ...record, [urlField]: null, [expiresField]: null });
         const expires = ctx.now() + ctx.urlValidityMs;
         json(res, 200, {
           ...record,
-          download_url: `${baseUrl(ctx, req)}${downloadPath(ctx.secret, f.transfer_file_id, f.name, expires)}`,
-          download_url_expires_at: new Date(expires).toISOString(),
+          [urlField]: `${baseUrl(ctx, req)}${downloadPath(ctx.secret, f.transfer_file_id, f.name, expires)}`,
+          [expiresField]: new Date(expires).toISOString(),
         });
       },
     },
@@ -122,11 +131,11 @@ export function transferRoutes(ctx: TransferContext): TransferRoute[] {
       method: 'PATCH', pattern: /^\/transfer-file\/([^/]+)\/?$/, label: 'PATCH /transfer-file/:id', auth: true,
       handler: async (req, res, m, _url, parsedBody) => {
         const body = parsedBody ? { ok: true as const, value: parsedBody.value } : await readJson(req);
-        if (!body.ok) return apiError(res, 400, 'ValidationError', 'the body is not JSON', ['the body must be a JSON object {status, error_message?}']);
-        const r = await ctx.store.patch(decodeURIComponent(m[1]), body.value);
-        if (r.ok) return json(res, 200, r.record);
-        if (r.status === 404) return apiError(res, 404, 'NotFound', 'transfer file not found', [decodeURIComponent(m[1])]);
-        apiError(res, 400, 'ValidationError', 'invalid transfer-file status update', r.reasons);
+        if (!body.ok) return apiError(ctx, res, 400, 'ValidationError', 'the body is not JSON', ['the body must be a JSON object {status, error_message?}']);
+        const r = await ctx.store.patch(decodeURIComponent(m[1]), body.value, ctx.dialect.transfer.patchStatuses);
+        if (r.ok) return json(res, 200, shownRecord(ctx.dialect.transfer, r.record));
+        if (r.status === 404) return apiError(ctx, res, 404, 'NotFound', 'transfer file not found', [decodeURIComponent(m[1])]);
+        apiError(ctx, res, 400, 'ValidationError', 'invalid transfer-file status update', r.reasons);
       },
     },
     {

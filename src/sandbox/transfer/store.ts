@@ -50,8 +50,11 @@ export class TransferStore {
     return Promise.all([...this.byId.values()].map((f) => this.record(f)));
   }
 
-  /** PATCH body `{status: 'downloaded' | 'error', error_message?: string}`; any other field or value is a 400. */
-  async patch(id: string, body: unknown): Promise<PatchResult> {
+  /**
+   * PATCH body `{status, error_message?: string}`, `status` among `allowed`'s keys (the dialect's names, each
+   * meaning downloaded or error); any other field or value is a 400.
+   */
+  async patch(id: string, body: unknown, allowed: Readonly<Record<string, 'downloaded' | 'error'>> = { downloaded: 'downloaded', error: 'error' }): Promise<PatchResult> {
     const f = this.byId.get(id);
     if (!f) return { ok: false, status: 404, reasons: [`no transfer file ${id}`] };
     const reasons: string[] = [];
@@ -61,14 +64,15 @@ export class TransferStore {
     const b = body as Record<string, unknown>;
     const extra = Object.keys(b).filter((k) => k !== 'status' && k !== 'error_message');
     if (extra.length) reasons.push(`unknown field(s): ${extra.join(', ')} (allowed: status, error_message)`);
-    if (b.status !== 'downloaded' && b.status !== 'error') reasons.push(`status must be "downloaded" or "error" (got ${JSON.stringify(b.status)})`);
+    const to = typeof b.status === 'string' && Object.hasOwn(allowed, b.status) ? allowed[b.status] : undefined;
+    if (!to) reasons.push(`status must be ${Object.keys(allowed).map((k) => JSON.stringify(k)).join(' or ')} (got ${JSON.stringify(b.status)})`);
     if (b.error_message !== undefined && b.error_message !== null && typeof b.error_message !== 'string') reasons.push('error_message must be a string');
     if (typeof b.error_message === 'string' && b.error_message.length > 2000) reasons.push('error_message must be at most 2000 characters');
     if (reasons.length) return { ok: false, status: 400, reasons };
     const at = new Date(this.now()).toISOString();
-    f.status = b.status as string;
+    f.status = to!;
     f.updated_at = at;
-    if (b.status === 'downloaded') f.downloaded_at = at;
+    if (to === 'downloaded') f.downloaded_at = at;
     else {
       f.error_at = at;
       f.error_message = typeof b.error_message === 'string' ? b.error_message : null;
