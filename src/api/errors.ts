@@ -9,6 +9,7 @@ import type { RetryHints } from './backoff.js';
 export const API_CODES = {
   unauthorized: 'API_UNAUTHORIZED',
   forbidden: 'API_FORBIDDEN',
+  forbiddenOne: 'API_FORBIDDEN_ONE',
   rateLimited: 'API_RATE_LIMITED',
   server: 'API_SERVER',
   network: 'API_NETWORK',
@@ -63,7 +64,7 @@ export class ApiError extends EtlError {
   readonly hints: RetryHints;
   attempts: number;
   constructor(code: ApiErrorCode, message: string, opts: ApiErrorOptions = {}) {
-    const terminal = code === API_CODES.unauthorized || code === API_CODES.forbidden;
+    const terminal = code === API_CODES.unauthorized || code === API_CODES.forbidden || code === API_CODES.forbiddenOne;
     super(code, message, {
       cause: opts.cause,
       exitCode: terminal ? EXIT.auth : EXIT.unexpected,

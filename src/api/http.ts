@@ -19,9 +19,12 @@ import { ShapeError } from './validate.js';
 // ambiguous failure the error is thrown for the resource module to look for what may have been created.
 //
 // Refusals are remembered for the rest of the client's life: after a 401 no call is sent at all (the key is
-// refused; every further call would be refused too and still count against the key's window), and after a 403
-// no call is sent to that resource (it is not in the plan, or over quota). Calls already queued in the limiter
-// fail at their turn without being sent, so a wrong key costs one wave of calls, not one per document.
+// refused; every further call would be refused too and still count against the key's window), and after
+// PLAN_WIDE_403 answers 403 in a row from one resource, with no success between, no call is sent to it (it is not
+// in the plan, or over quota). A 403 alone refuses its own call only (API_FORBIDDEN_ONE): the provider documents
+// 403 for a secret lawsuit without a credential too, and one such search must not stop every submission. Calls
+// already queued in the limiter fail at their turn without being sent, so a wrong key costs one wave of calls,
+// not one per document.
 //
 // Nothing waits without a deadline. Each attempt has three (Config.deadlines): the connection (undici's connect
 // time-out), the headers (undici's headersTimeout) and the whole body, which is ours: undici's bodyTimeout is the
@@ -170,6 +173,8 @@ export class HttpClient {
   private keyRefusal: ApiError | undefined;
   /** Resources answered 403, by resource label (see resourceOf): nothing more is sent to them. */
   private readonly refusedResources = new Map<string, ApiError>();
+  /** 403s in a row per resource, with no success between (noteRefusal). */
+  private readonly forbiddenStreak = new Map<string, number>();
   /** Calls waiting in the limiter, told at once when a refusal makes them pointless. */
   private readonly waiters = new Set<() => void>();
   private clock: ProviderClock | undefined;
@@ -337,14 +342,26 @@ export class HttpClient {
     });
   }
 
-  /** Remembers a refusal so that no further call meets it again. */
-  private noteRefusal(spec: CallSpec<unknown>, err: ApiError): void {
+  /**
+   * Remembers a refusal so that no further call meets it again: a 401 at once, a 403 once it is plainly plan-wide
+   * (PLAN_WIDE_403 in a row from the resource). Returns the error the call fails with: a 403 short of that
+   * refuses its own call only.
+   */
+  private noteRefusal(spec: CallSpec<unknown>, err: ApiError): ApiError {
     if (err.code === API_CODES.unauthorized) this.keyRefusal ??= err;
     else if (err.code === API_CODES.forbidden) {
       const resource = resourceOf(spec);
+      const streak = (this.forbiddenStreak.get(resource) ?? 0) + 1;
+      this.forbiddenStreak.set(resource, streak);
+      if (streak < PLAN_WIDE_403) {
+        return new ApiError(API_CODES.forbiddenOne, `${err.message} (this call only: ${streak} refused in a row)`, {
+          statusCode: err.statusCode, route: err.route, providerCode: err.providerCode, reasons: err.reasons, notProcessed: true,
+        });
+      }
       if (!this.refusedResources.has(resource)) this.refusedResources.set(resource, err);
-    } else return;
+    } else return err;
     for (const w of [...this.waiters]) w();
+    return err;
   }
 
   /** One attempt; throws ApiError. */
@@ -455,10 +472,9 @@ export class HttpClient {
       }
     }
     if (!ok) {
-      const err = errorForStatus(status, parsed, spec.route, this.redact, hints, retryAfterMs);
-      this.noteRefusal(spec, err);
-      throw err;
+      throw this.noteRefusal(spec, errorForStatus(status, parsed, spec.route, this.redact, hints, retryAfterMs));
     }
+    this.forbiddenStreak.delete(resourceOf(spec));
     try {
       if (spec.parseText) return { status, body: spec.parseText(text, status), headers: flat };
       if (parseFailed) throw badResponse(spec.route, 'not JSON', status);
@@ -504,6 +520,9 @@ export class HttpClient {
  * The resource a call belongs to, for remembering a 403: its base and the first segment of its path
  * (`requests:requests`, `requests:responses`, `lawsuits:requests`, `transfer:transfer-file`, ...).
  */
+/** A resource that answers 403 this many times in a row, with no success between, is refused for good (plan-wide). */
+export const PLAN_WIDE_403 = 3;
+
 export function resourceOf(spec: Pick<CallSpec<unknown>, 'base' | 'route'>): string {
   const path = spec.route.split(' ')[1] ?? '';
   return `${spec.base}:${path.split('/')[1] ?? ''}`;

@@ -2,7 +2,7 @@ import type { LawsuitApi } from '../api/client.js';
 import { ASSUMED_DIALECT, judgePageSize, judgeSort, MAX_PAGE_SIZE, SORT_CANDIDATES, type Dialect, type SortNames } from '../api/dialect.js';
 import type { ListingBase } from '../api/probe.js';
 import type { Config, SweepParams } from '../shared/config.js';
-import { codeOf, reachOf, ruleFor } from '../shared/failure-policy.js';
+import { codeOf, reachOf } from '../shared/failure-policy.js';
 import { readDialect, writeDialect } from '../warehouse/dialect-store.js';
 import type { RunContext } from './context.js';
 
@@ -26,6 +26,9 @@ export interface ProbeOptions {
 
 const RATE_HEADER = /^(x-ratelimit-|retry-after$)/;
 
+/** A 403: the probe reads one page of a listing, so one refusal is the listing's. */
+const isForbidden = (e: unknown): boolean => codeOf(e) === 'API_FORBIDDEN' || codeOf(e) === 'API_FORBIDDEN_ONE';
+
 /** Probes the upstream behind `api`: at most 10 calls (6 without `resources`). */
 export async function probeDialect(api: LawsuitApi, opts: ProbeOptions = {}): Promise<ProbeReport> {
   const findings: Finding[] = [];
@@ -45,7 +48,7 @@ export async function probeDialect(api: LawsuitApi, opts: ProbeOptions = {}): Pr
     first = await read('requests', '/responses', { page: 1, page_size: MAX_PAGE_SIZE });
     d.pageSize = judgePageSize(MAX_PAGE_SIZE, first.items.length, first.allCount) ?? ASSUMED_DIALECT.pageSize;
   } catch (e) {
-    if (codeOf(e) === 'API_FORBIDDEN') {
+    if (isForbidden(e)) {
       d.refused.push('responses');
       findings.push({ topic: 'GET /responses', result: 'refused (403): responses cannot be read with this key' });
     } else if (codeOf(e) === 'API_VALIDATION') {
@@ -94,7 +97,7 @@ export async function probeDialect(api: LawsuitApi, opts: ProbeOptions = {}): Pr
         await read(base, path, { page: 1, page_size: 1 });
         findings.push({ topic: `GET ${path}`, result: 'answered' });
       } catch (e) {
-        if (codeOf(e) !== 'API_FORBIDDEN') throw e;
+        if (!isForbidden(e)) throw e;
         d.refused.push(path.slice(1));
         findings.push({ topic: `GET ${path}`, result: 'refused (403): not in the plan of this key' });
       }
@@ -110,7 +113,7 @@ export async function probeDialect(api: LawsuitApi, opts: ProbeOptions = {}): Pr
  * the sandbox itself.
  */
 export function dialectBase(cfg: Config): string {
-  return cfg.sandbox ? 'sandbox' : cfg.urls.requests;
+  return cfg.sandbox ? `sandbox:${cfg.sandboxDialect ?? 'default'}` : cfg.urls.requests;
 }
 
 /** The dialect a night reads responses with, and where it came from. */
@@ -164,7 +167,7 @@ export async function dialectOrAssumed(ctx: RunContext): Promise<NightDialect> {
   try {
     return await nightDialect(ctx, { probe: true });
   } catch (e) {
-    if (ruleFor(e).refused || reachOf(e, 'item') !== 'item') throw e;
+    if (reachOf(e, 'item') !== 'item') throw e;
     ctx.log.warn({ code: codeOf(e) }, `could not learn what the upstream accepts (${(e as Error).message}): reading with the spec's page size and the documented sort names, verified page by page`);
     return { dialect: { ...ASSUMED_DIALECT, pageSize: ctx.cfg.pageSize ?? ASSUMED_DIALECT.pageSize }, source: 'assumed', calls: 0 };
   }

@@ -30,8 +30,12 @@ export interface FailureRule {
 export const FAILURE_RULES: Readonly<Record<string, FailureRule>> = {
   // The provider refuses the key (401): every call would meet it, so the run stops sending at once.
   API_UNAUTHORIZED: { transient: false, reach: 'run', refused: true },
-  // The key is fine but this resource is not in its plan, or over quota (403): that resource's stage only.
+  // The key is fine but this resource is not in its plan, or over quota (403 after 403, api/http.ts): that
+  // resource's stage only.
   API_FORBIDDEN: { transient: false, reach: 'stage', refused: true },
+  // One call refused (403) among others answered: a secret lawsuit without a credential, a feature the plan
+  // leaves out for that search. Its document fails; the others go on.
+  API_FORBIDDEN_ONE: { transient: false, reach: 'item', refused: true },
   API_RATE_LIMITED: { transient: true, reach: 'item' },
   API_SERVER: { transient: true, reach: 'item' },
   API_NETWORK: { transient: true, reach: 'item' },

@@ -72,17 +72,22 @@ describe('authentication', () => {
     expect(stub.calls.length).toBe(1);
   });
 
-  it('403 is terminal: API_FORBIDDEN, exit code 3, points at permission or quota, no retry even for a POST', async () => {
+  it('403 is terminal: points at permission or quota, no retry even for a POST; again and again, API_FORBIDDEN, exit code 3', async () => {
     // Spec "Authentication" 4: no permission or limit exceeded -> 403 INSUFFICIENT_PERMISSIONS.
     stub = await startStub((_req, res) => json(res, 403, { error: 'Forbidden', message: 'quota', code: 'INSUFFICIENT_PERMISSIONS' }));
     api = client(stub);
     const e = await failure(api.requests.create({ search_type: 'cpf', search_key: '09206529722' }));
-    expect(e.code).toBe('API_FORBIDDEN');
-    expect(e.exitCode).toBe(EXIT.auth);
+    // One 403 refuses its own call (a-403-refuses-its-own-call.test.ts); in a row, the resource.
+    expect(e.code).toBe('API_FORBIDDEN_ONE');
     expect(e.message).toMatch(/permission/);
     expect(e.message).toMatch(/quota/);
     expect(e.message).toMatch(/provider/);
     expect(stub.calls.length).toBe(1);
+    await failure(api.requests.create({ search_type: 'cpf', search_key: '09206529722' }));
+    const third = await failure(api.requests.create({ search_type: 'cpf', search_key: '09206529722' }));
+    expect(third.code).toBe('API_FORBIDDEN');
+    expect(third.exitCode).toBe(EXIT.auth);
+    expect(stub.calls.length).toBe(3);
   });
 
   it('400 becomes API_VALIDATION with the provider reasons, not retried', async () => {

@@ -148,7 +148,7 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
       if (codeOf(e) === 'API_NOT_FOUND') return onLost(req.request_id, (e as Error).message);
       // A refusal (403, 401) stops the stage or the run; a stage-wide failure of our own (the warehouse, the
       // disk) ends the stage as failed.
-      if (ruleFor(e).refused) stopSearching(e);
+      if (ruleFor(e).refused && reachOf(e, 'item') !== 'item') stopSearching(e);
       else if (p && reachOf(e, 'item') === 'item') fail(p, e);
       else unexpected ??= e;
     }));
