@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { CLI } from '../support/cli.js';
+import { runCliAsync } from '../support/cli.js';
 import { query, scratch } from '../support/pipeline.js';
 
 // Memory bounded by bytes while reading (issue 11, item 8): a search whose lawsuits carry 20,000 steps each
@@ -83,14 +82,7 @@ function bigProvider(): { start(): Promise<string>; server: Server; pageSizes: n
 }
 
 function runChild(env: Record<string, string>): Promise<{ code: number | null; stderr: string; stdout: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--max-old-space-size=128', '--max-semi-space-size=4', CLI, 'run'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runCliAsync(['run'], env, ['--max-old-space-size=128', '--max-semi-space-size=4']);
 }
 
 describe('responses of lawsuits with 20,000 steps each', () => {

@@ -56,6 +56,21 @@ export function runCli(args: string[], env: Record<string, string>, timeoutMs = 
   return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: timeoutMs, env });
 }
 
+/**
+ * The CLI in a child process without blocking this one: for a test whose upstream (a sandbox, a stub) runs in
+ * this very process, which runCli's spawnSync would stop from answering.
+ */
+export function runCliAsync(args: string[], env: Record<string, string>, nodeFlags: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [...nodeFlags, CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
 /** Where the run called `name` keeps its warehouse, exports, staging and reports: side by side in `dir`. */
 export function runFiles(dir: string, name: string) {
   return {
