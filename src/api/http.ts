@@ -55,8 +55,13 @@ export interface CallSpec<T> {
   priority?: number;
   /** Statuses that count as success. Default [200, 201]. */
   ok?: readonly number[];
-  /** Retries of this call, below the client's (a probe that must not hold anything up asks for none). */
+  /** Retries of this call, below the client's (a probe that must not hold anything up asks for fewer). */
   retries?: number;
+  /**
+   * Whether this call's failures may spend the stage's wait budget (budgetUntil). Default true. A probe says
+   * false: it gives up on its own, and the calls of the stage's real work decide whether the upstream is gone.
+   */
+  spendsBudget?: boolean;
   /** Checks and types the parsed body; throws ShapeError. */
   parse: (body: unknown, status: number) => T;
   /**
@@ -293,11 +298,12 @@ export class HttpClient {
         err.attempts = attempt + 1;
         const action = decide(err, safety);
         // A creation that may have been made is looked up, not retried: the look-up, a call of its own, tells.
-        const overBudget = action === 'retry' && this.failedOverBudget(err);
+        const overBudget = action === 'retry' && spec.spendsBudget !== false && this.failedOverBudget(err);
         if (action !== 'retry' || attempt >= retries || this.closed || overBudget) throw err;
         const delay = retryDelay(attempt, err.hints, this.opts, Date.now(), this.opts.random);
         if (delay.giveUp) throw err;
         if (this.budgetEnd !== undefined && Date.now() + delay.ms >= this.budgetEnd) {
+          if (spec.spendsBudget === false) throw err;
           this.spend(err);
           throw err;
         }
@@ -354,7 +360,7 @@ export class HttpClient {
       const streak = (this.forbiddenStreak.get(resource) ?? 0) + 1;
       this.forbiddenStreak.set(resource, streak);
       if (streak < PLAN_WIDE_403) {
-        return new ApiError(API_CODES.forbiddenOne, `${err.message} (this call only: ${streak} refused in a row)`, {
+        return new ApiError(API_CODES.forbiddenOne, `${err.message} (${streak} refused in a row; ${PLAN_WIDE_403} refuse the resource for the night)`, {
           statusCode: err.statusCode, route: err.route, providerCode: err.providerCode, reasons: err.reasons, notProcessed: true,
         });
       }

@@ -168,8 +168,10 @@ export async function dialectOrAssumed(ctx: RunContext): Promise<NightDialect> {
     return await nightDialect(ctx, { probe: true });
   } catch (e) {
     if (reachOf(e, 'item') !== 'item') throw e;
-    ctx.log.warn({ code: codeOf(e) }, `could not learn what the upstream accepts (${(e as Error).message}): reading with the spec's page size and the documented sort names, verified page by page`);
-    return { dialect: { ...ASSUMED_DIALECT, pageSize: ctx.cfg.pageSize ?? ASSUMED_DIALECT.pageSize }, source: 'assumed', calls: 0 };
+    // Nothing learned: the spec's page size, and no sort name sent at all (an upstream may refuse one it does not
+    // know): requests are read one by one in the upstream's own order, which holds still once they completed.
+    ctx.log.warn({ code: codeOf(e) }, `could not learn what the upstream accepts (${(e as Error).message}): reading responses per request, in pages of the spec's size`);
+    return { dialect: { ...ASSUMED_DIALECT, pageSize: ctx.cfg.pageSize ?? ASSUMED_DIALECT.pageSize, sort: null }, source: 'assumed', calls: 0 };
   }
 }
 

@@ -19,7 +19,8 @@ describe('the embedded sandbox: a plan without transfer files, a restarted upstr
     const first = runCli(['run', '--sandbox'], { ...env, LAWSUIT_SANDBOX_FORBID: 'transfer' });
     expect(first.status, first.stdout + first.stderr).toBe(4);
     expect(first.stdout).toMatch(/search\s+ok\s+46 submitted, 46 completed/);
-    expect(first.stdout).toMatch(/transfer\s+refused\s+\[API_FORBIDDEN\] GET \/transfer-file refused with 403/);
+    // The listing is the stage's own call: its first 403 ends the stage, refused.
+    expect(first.stdout).toMatch(/transfer\s+refused\s+\[API_FORBIDDEN_ONE\] GET \/transfer-file refused with 403/);
     expect(first.stdout).toMatch(/changes\s+ok/);
     expect(first.stdout).toMatch(/exports\s+ok/);
     expect(first.stdout).toMatch(/publish\s+ok/);
@@ -28,7 +29,7 @@ describe('the embedded sandbox: a plan without transfer files, a restarted upstr
       'SELECT stage, status, error_code FROM run_stages ORDER BY position');
     expect(stages).toEqual([
       { stage: 'documents', status: 'ok', error_code: null }, { stage: 'search', status: 'ok', error_code: null },
-      { stage: 'transfer', status: 'refused', error_code: 'API_FORBIDDEN' }, { stage: 'changes', status: 'ok', error_code: null },
+      { stage: 'transfer', status: 'refused', error_code: 'API_FORBIDDEN_ONE' }, { stage: 'changes', status: 'ok', error_code: null },
       { stage: 'exports', status: 'ok', error_code: null }, { stage: 'publish', status: 'ok', error_code: null }]);
     const [{ n: lawsuits }] = await query<{ n: number }>(env.LAWSUIT_WAREHOUSE, 'SELECT count(*)::INTEGER AS n FROM lawsuits');
     expect(lawsuits).toBeGreaterThan(100);

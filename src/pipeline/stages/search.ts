@@ -155,7 +155,9 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
   };
 
   if (ctx.cfg.responsesStrategy === 'sweep' && !sweepParams) {
-    (night.notes ??= []).push('responses read per request: the upstream honours no sort name on its responses listing (lawsuit-etl doctor)');
+    (night.notes ??= []).push(dialect.source === 'assumed'
+      ? 'responses read per request: what the upstream accepts could not be learned tonight (lawsuit-etl doctor)'
+      : 'responses read per request: the upstream honours no sort name on its responses listing (lawsuit-etl doctor)');
   }
   const sweep = ctx.cfg.responsesStrategy === 'sweep' && sweepParams ? await ResponseSweep.open(ctx, sink, sizer, { params: sweepParams, pageSize: dialect.dialect.pageSize }, {
     loaded: (requestId) => {
