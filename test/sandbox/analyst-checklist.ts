@@ -174,9 +174,11 @@ function noLocalLawyer({ l }: Case): string | undefined {
   return oabs.some((o) => o.uf === l.state) ? undefined : `no lawyer of ${l.state}: ${oabs.map((o) => o.uf).join(', ')}`;
 }
 
+const PUBLIC = /^(Município|Estado|Distrito Federal|Ministério Público|União|Instituto Nacional|Caixa Econômica)/;
+
 /** National minimum wage (R$) in force in each year, the highest of the year where it changed mid-year. */
 const MINIMUM_WAGE: Record<number, number> = {
-  2008: 415, 2009: 465, 2010: 510, 2011: 545, 2012: 622, 2013: 678, 2014: 724, 2015: 788, 2016: 880, 2017: 937,
+  2007: 380, 2008: 415, 2009: 465, 2010: 510, 2011: 545, 2012: 622, 2013: 678, 2014: 724, 2015: 788, 2016: 880, 2017: 937,
   2018: 954, 2019: 998, 2020: 1045, 2021: 1100, 2022: 1212, 2023: 1320, 2024: 1412, 2025: 1518, 2026: 1621,
 };
 const wageIn = (iso: string) => MINIMUM_WAGE[Math.min(2026, Math.max(2008, Number(iso.slice(0, 4))))];
@@ -189,6 +191,9 @@ function riteAgainstAmount({ l, origin }: Case): string | undefined {
   const cls = classOf(first);
   const times = Math.round((l.amount / mw) * 10) / 10;
   if (cls === '1125' && l.amount > 40 * mw) return `labour sumaríssimo of ${times} minimum wages`;
+  // Up to 40 minimum wages the sumaríssimo is mandatory (CLT art. 852-A), unless a public body is sued.
+  const publicDefendant = (first.parties ?? []).some((p: Lawsuit) => p.side === 'Passive' && PUBLIC.test(p.name));
+  if (cls === '985' && l.amount <= 40 * (MINIMUM_WAGE[Number(first.distribution_date.slice(0, 4)) - 1] ?? mw) && !publicDefendant) return `labour ordinary rite for ${times} minimum wages`;
   if (cls === '436' && first.justice === '4' && l.amount > 60 * mw) return `federal small claim of ${times} minimum wages`;
   if (cls === '436' && first.justice === '8' && l.amount > 40 * mw) return `state small claim of ${times} minimum wages`;
   return undefined;
@@ -217,6 +222,8 @@ const SECTOR_SUBJECTS: Record<string, string> = {
   7752: 'bank', 7772: 'bank', 11806: 'bank', 9607: 'bank', 4960: 'bank',
 };
 function subjectAgainstSector({ l }: Case): string | undefined {
+  // Under the highest secrecy the names are hidden: the analyst cannot tell the sector.
+  if ((l.parties ?? []).some((p: Lawsuit) => p.name === 'Segredo de Justiça')) return undefined;
   const sectors = new Set((l.parties ?? []).filter((p: Lawsuit) => p.document_type === 'CNPJ').map((p: Lawsuit) => sectorOf(p.name)));
   const bad = (l.subjects ?? []).find((s: Lawsuit) => SECTOR_SUBJECTS[s.code] && !sectors.has(SECTOR_SUBJECTS[s.code]));
   return bad && `"${bad.name}" against ${(l.parties ?? []).filter((p: Lawsuit) => p.side === 'Passive').map((p: Lawsuit) => p.name).join(', ')}`;
@@ -248,7 +255,6 @@ function wrongPreposition({ l }: Case): string | undefined {
   return bad && `"${bad}"`;
 }
 
-const PUBLIC = /^(Município|Estado|Distrito Federal|Ministério Público|União|Instituto Nacional|Caixa Econômica)/;
 /** The registry's rules on names: banks, insurers and "Companhia" are S.A.; a cooperative never is; EIRELI ended in 2021. */
 function nameARegistryRefuses({ l }: Case): string | undefined {
   for (const p of l.parties ?? []) {
