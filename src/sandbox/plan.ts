@@ -15,7 +15,6 @@ import { DAY_MS } from './days.js';
 import { minimumWageAt } from './minimum-wage.js';
 import type { PublicEntities, PublicEntity } from './public-entities.js';
 import { cumulate, hash, Perm, unit, uuidFrom, weighted } from './random.js';
-import { secondInstanceDistribution, type CaseSource } from './timeline.js';
 import { placesFor, TRIBUNAL_BY_ACRONYM, TRIBUNALS, type TribunalDef } from './tribunals.js';
 
 export { DAY_MS } from './days.js';
@@ -101,12 +100,14 @@ function tribunalOf(kind: CaseKind, entity: PublicEntity | undefined, u: number)
   return weighted(PRIVATE_TRIBUNALS, PRIVATE_CUM, u);
 }
 
-export class Planner implements CaseSource {
+export class Planner {
   private readonly cnjPerm: Perm;
   private readonly idPerm: Perm;
   private readonly pubPerm: Perm;
   /** The business of a case's counterpart (parties.ts), which its subjects depend on; set by the universe. */
   sectorOf: (p: Plan) => Sector | undefined = () => undefined;
+  /** When second instance i of base case `base` is distributed (timeline.ts: after the base's life); set by the universe. */
+  twinDistribution: (base: Plan, kind: AppealKind, i: number) => number = (base) => base.distributionMs;
   constructor(readonly seed: number, readonly count: number, readonly entities: PublicEntities) {
     this.cnjPerm = new Perm(10_000_000, hash(seed, 401));
     this.idPerm = new Perm(2 ** 31, hash(seed, 402));
@@ -266,7 +267,7 @@ export class Planner implements CaseSource {
         return (subjects ??= planner.subjectsOf(base, kind, planner.sectorOf(plan)));
       },
       get distributionMs() {
-        return (distributionMs ??= secondInstanceDistribution(planner, planner.plan(base), appeal, i));
+        return (distributionMs ??= planner.twinDistribution(planner.plan(base), appeal, i));
       },
       get code() {
         if (code === undefined) {

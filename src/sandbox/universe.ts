@@ -8,7 +8,7 @@ import { Cast, type InternalParty, type PartyKind } from './parties.js';
 import { Planner, type Plan } from './plan.js';
 import { PublicEntities } from './public-entities.js';
 import { normalizeName } from './text.js';
-import { stepsUpTo, type StepPoint } from './timeline.js';
+import { secondInstanceDistribution, stepsUpTo, type StepPoint } from './timeline.js';
 
 export interface UniverseOptions {
   /** Seed of every generated value. Default 1. */
@@ -45,6 +45,7 @@ export class Universe {
     this.entities = new PublicEntities((cnpj) => this.cast.companies.fromDocument(cnpj) !== undefined);
     this.planner = new Planner(this.seed, this.count, this.entities);
     this.planner.sectorOf = (p) => this.cast.sectorOf(p);
+    this.planner.twinDistribution = (base, kind, i) => secondInstanceDistribution(this.planner, base, kind, i);
   }
 
   plan(i: number): Plan {
