@@ -6,12 +6,19 @@ import { Universe } from '../src/sandbox/universe.js';
 // litigants and public entities of a 1,000,000-lawsuit universe, thousands of lawsuits each), every one kept
 // with its responses for the whole run. The sandbox runs in a child process so that its peak RSS (VmHWM) is
 // its own; each request is polled to completion and its first page read (every tenth its last page too), and
-// the key's merged listing is read at several depths, as a sweep over the night would.
+// the key's merged listing is read at several depths down to its last page, as a sweep over the night would,
+// timing each page.
 
 const LAWSUITS = 1_000_000;
 const SEED = 1;
 
-export interface SandboxMemoryFigures { requests: number; items: number; peakRssMb: number; ms: number; heldAtEnd: number }
+export interface SandboxMemoryFigures {
+  requests: number; items: number; peakRssMb: number; ms: number; heldAtEnd: number;
+  /** The slowest page of the key's merged listing (GET /responses without request_id), over depths down to the last. */
+  slowestListingPageMs: number;
+  /** Its page number. */
+  slowestListingPage: number;
+}
 
 async function json(url: string, init?: RequestInit): Promise<any> {
   const res = await fetch(url, { ...init, headers: { 'api-key': 'sandbox-key', 'content-type': 'application/json', ...(init?.headers ?? {}) } });
@@ -50,12 +57,27 @@ export async function sandboxMemory(requests: number, concurrency = 32): Promise
       }
     };
     await Promise.all(Array.from({ length: concurrency }, worker));
-    for (let depth = 0; depth < 10; depth++) {
-      await json(`${sb.url}/responses?page=${1 + depth * Math.floor(items / 1000)}&page_size=100&order_by=created_at&order=asc`);
+    // Pages at ten depths and the last one, each read twice (the first read of a depth may pay for rendering code
+    // not yet optimised): the slowest second read is the listing's answer time at that depth.
+    const lastPage = Math.ceil(items / 100);
+    let slowest = { ms: 0, page: 1 };
+    for (const page of [...Array.from({ length: 10 }, (_, d) => 1 + d * Math.floor(lastPage / 10)), lastPage]) {
+      for (const order of ['asc', 'desc']) {
+        let ms = 0;
+        for (let k = 0; k < 2; k++) {
+          const t = performance.now();
+          await json(`${sb.url}/responses?page=${page}&page_size=100&order_by=created_at&order=${order}`);
+          ms = performance.now() - t;
+        }
+        if (ms > slowest.ms) slowest = { ms, page };
+      }
     }
     const stats = await json(`${sb.url}/_sandbox/stats`);
     peak = Math.max(peak, peakRss(sb.pid));
-    return { requests, items, peakRssMb: Math.round(peak), ms: Date.now() - t0, heldAtEnd: stats.requests_held };
+    return {
+      requests, items, peakRssMb: Math.round(peak), ms: Date.now() - t0, heldAtEnd: stats.requests_held,
+      slowestListingPageMs: Math.round(slowest.ms * 10) / 10, slowestListingPage: slowest.page,
+    };
   } finally {
     clearInterval(timer);
     sb.stop();

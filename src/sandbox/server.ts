@@ -195,6 +195,26 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   };
 }
 
+/**
+ * Writes a streamed reply piece by piece, waiting for the socket to drain (backpressure), so the pieces not yet
+ * written are not yet made. Truncated: the first piece only, then the connection dropped, as `send` cuts a body.
+ */
+async function sendStream(res: ServerResponse, reply: Reply, extra: Record<string, string>, truncate: boolean): Promise<void> {
+  res.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', ...extra, ...(reply.headers ?? {}) });
+  for (const piece of reply.stream!) {
+    if (res.destroyed) return;
+    if (!res.write(piece)) {
+      await new Promise<void>((resolve) => {
+        const done = () => { res.off('drain', done); res.off('close', done); resolve(); };
+        res.on('drain', done);
+        res.on('close', done);
+      });
+    }
+    if (truncate) { res.socket?.destroy(); return; }
+  }
+  res.end();
+}
+
 function send(res: ServerResponse, reply: Reply, extra: Record<string, string>, truncate = false): void {
   const text = reply.body === undefined ? '' : JSON.stringify(reply.body);
   const buf = Buffer.from(text, 'utf8');
@@ -286,7 +306,8 @@ async function handle(state: SandboxState, router: Router, req: IncomingMessage,
   }
   if (faults.slowMs > 0) await sleep(faults.slowMs);
   record(faults.truncate ? `${reply.status}-truncated` : reply.status);
-  send(res, reply, rateHeaders, faults.truncate);
+  if (reply.stream && reply.status < 300) await sendStream(res, reply, rateHeaders, faults.truncate);
+  else send(res, reply, rateHeaders, faults.truncate);
 }
 
 function parseJson(raw: string): { ok: true; value: unknown } | { ok: false } {
