@@ -28,7 +28,7 @@ describe('synchronous answers in bounded memory', () => {
     expect(res.headers.get('content-length')).toBeNull();
     expect(res.headers.get('transfer-encoding')).toBe('chunked');
     expect(res.headers.get('x-ratelimit-limit')).not.toBeNull();
-    const body = await res.json();
+    const body = (await res.json()) as any;
     expect(body.response_data.length).toBeGreaterThan(200);
     expect(body.has_lawsuits).toBe(true);
     for (const l of body.response_data) {
