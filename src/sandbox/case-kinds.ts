@@ -1,7 +1,9 @@
 // Kinds of case, each coherent the way real ones are: a justice branch, the classes it is filed under, the
 // appeal it gets, the subjects it is about and who brings it against whom. A labour claim is an employee against
 // an employer about labour rights; a tax enforcement is a public entity against a taxpayer about a tax; a
-// criminal action is the Ministério Público against a defendant. The tests hold the universe to these rules.
+// criminal action is the Ministério Público against a defendant. A rite has its value ceiling in minimum wages (a
+// labour claim up to 40 is sumaríssimo; a social-security claim above 60 leaves the JEF), and subjects follow the
+// counterpart's business. The tests hold the universe to these rules.
 
 import type { Sector } from './company-names.js';
 import type { CaseGroup } from './tribunals.js';

@@ -163,8 +163,9 @@ function enforcementOf(procedure: Procedure, s: Story, won: boolean): StageName[
 }
 
 /**
- * A first instance's stages. `awaitingAppeal` marks where the records go up and the appeal's own life runs;
- * `won(rulingAbove)` says, once the appeal is known, whether the claimant ends up with a title to enforce.
+ * A first instance's stages: `head` up to the records going up (`awaitingAppeal`, where the appeal's own life
+ * runs), or the whole life when it is not appealed; `tail(won)` once the appeal has ruled, `won` saying whether the
+ * claimant ends up with a title to enforce.
  */
 export function firstInstancePath(procedure: Procedure, s: Story, appealed: boolean): { head: StageName[]; tail: (won: boolean) => StageName[] } {
   const closing = (): StageName[] => (s.reactivated ? ['archive', 'reactivation', 'archive'] : ['archive']);
