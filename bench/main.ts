@@ -94,6 +94,7 @@ async function sandboxFigures(): Promise<Record<string, unknown>> {
   const sbm = await sandboxMemory(quick ? 200 : 1000);
   line('sandbox_rss_mb', sbm.peakRssMb, `${sbm.requests} big-party requests, ${sbm.items} items held, in ${(sbm.ms / 1000).toFixed(0)} s`);
   line('sandbox_slowest_listing_page_ms', sbm.slowestListingPageMs, `page ${sbm.slowestListingPage} of ${Math.ceil(sbm.items / 100)} (100 items a page, all requests merged; page 1: ${sbm.firstListingPageMs} ms)`);
+  line('sandbox listing page ms by depth', '', Object.entries(sbm.listingPageMs).map(([page, ms]) => `p${page} ${ms}`).join(', '));
   const doc = largestDocument();
   line('sandbox largest document', doc.lawsuits, `${doc.name} (${doc.document})`);
   const byEndpoint: Record<string, number | null> = {};

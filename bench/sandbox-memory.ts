@@ -20,6 +20,8 @@ export interface SandboxMemoryFigures {
   slowestListingPage: number;
   /** The first page's time, measured the same way. */
   firstListingPageMs: number;
+  /** Each depth's time (ascending order), page number to ms. */
+  listingPageMs: Record<number, number>;
 }
 
 async function json(url: string, init?: RequestInit): Promise<any> {
@@ -66,6 +68,7 @@ export async function sandboxMemory(requests: number, concurrency = 32): Promise
     const lastPage = Math.ceil(items / 100);
     let slowest = { ms: 0, page: 1 };
     let first = 0;
+    const byPage: Record<number, number> = {};
     for (const page of [...Array.from({ length: 10 }, (_, d) => 1 + d * Math.floor(lastPage / 10)), lastPage]) {
       for (const order of ['asc', 'desc']) {
         let ms = Number.POSITIVE_INFINITY;
@@ -75,6 +78,7 @@ export async function sandboxMemory(requests: number, concurrency = 32): Promise
           if (k > 0) ms = Math.min(ms, performance.now() - t);
         }
         if (page === 1 && order === 'asc') first = ms;
+        if (order === 'asc') byPage[page] = Math.round(ms);
         if (ms > slowest.ms) slowest = { ms, page };
       }
     }
@@ -82,7 +86,7 @@ export async function sandboxMemory(requests: number, concurrency = 32): Promise
     peak = Math.max(peak, peakRss(sb.pid));
     return {
       requests, items, peakRssMb: Math.round(peak), ms: Date.now() - t0, heldAtEnd: stats.requests_held,
-      slowestListingPageMs: Math.round(slowest.ms * 10) / 10, slowestListingPage: slowest.page, firstListingPageMs: Math.round(first * 10) / 10,
+      slowestListingPageMs: Math.round(slowest.ms * 10) / 10, slowestListingPage: slowest.page, firstListingPageMs: Math.round(first * 10) / 10, listingPageMs: byPage,
     };
   } finally {
     clearInterval(timer);
