@@ -6,6 +6,7 @@ import { pipelineRun } from './pipeline-run.js';
 import { rateUse } from './rate-use.js';
 import { rebuildRun, type RebuildFigures } from './rebuild.js';
 import { round } from './round.js';
+import { largestDocument, sandboxEndpoints } from './sandbox-endpoints.js';
 import { sandboxMemory } from './sandbox-memory.js';
 import { transferRun } from './transfer-run.js';
 
@@ -13,7 +14,9 @@ import { transferRun } from './transfer-run.js';
 // the last line is one JSON object for scripts. BENCH_QUICK=1 runs smaller volumes (no 100k run);
 // BENCH_ONLY=calls runs only the calls-per-document part (four mixes, both ways of reading responses; BENCH_MIX=a,b
 // only those mixes, e.g. BENCH_MIX=individuals-empty);
-// BENCH_ONLY=rebuild only `lawsuit-etl rebuild` at 10k and 100k lawsuits (BENCH_QUICK: 2k and 20k).
+// BENCH_ONLY=rebuild only `lawsuit-etl rebuild` at 10k and 100k lawsuits (BENCH_QUICK: 2k and 20k);
+// BENCH_ONLY=load only the load of a first night beside read_json and the merge of a second;
+// BENCH_ONLY=sandbox only the sandbox's own memory and listing speed (parts 6 and 7).
 
 const quick = process.env.BENCH_QUICK === '1';
 const only = process.env.BENCH_ONLY;
@@ -106,6 +109,29 @@ async function loadFigures(): Promise<{ load_lawsuits_per_sec: number; load_vs_d
   return { load_lawsuits_per_sec: Math.round(load.ours.lawsuitsPerSec), load_vs_duckdb: load.ratio, load_merge_lawsuits_per_sec: merge.lawsuitsPerSec };
 }
 
+/**
+ * 6. The sandbox's own memory serving a backfill's worst case (big-party requests, all kept for the run) and the
+ * slowest page of its merged listing; 7. its peak per endpoint on the 1M universe's largest document, under the
+ * CLI's 128 MB heap.
+ */
+async function sandboxFigures(): Promise<Record<string, unknown>> {
+  const sbm = await sandboxMemory(quick ? 200 : 1000);
+  line('sandbox_rss_mb', sbm.peakRssMb, `${sbm.requests} big-party requests, ${sbm.items} items held, in ${(sbm.ms / 1000).toFixed(0)} s`);
+  line('sandbox_slowest_listing_page_ms', sbm.slowestListingPageMs, `page ${sbm.slowestListingPage} of ${Math.ceil(sbm.items / 100)} (100 items a page, all requests merged; page 1: ${sbm.firstListingPageMs} ms)`);
+  line('sandbox listing page ms by depth', '', Object.entries(sbm.listingPageMs).map(([page, ms]) => `p${page} ${ms}`).join(', '));
+  const doc = largestDocument();
+  line('sandbox largest document', doc.lawsuits, `${doc.name} (${doc.document})`);
+  const byEndpoint: Record<string, number | null> = {};
+  for (const e of await sandboxEndpoints(doc)) {
+    line(`sandbox_peak_rss_mb ${e.endpoint}`, e.peakRssMb ?? 'crashed', `${e.detail}, ${(e.ms / 1000).toFixed(1)} s`);
+    byEndpoint[e.endpoint] = e.peakRssMb;
+  }
+  return {
+    sandbox_rss_mb: sbm.peakRssMb, sandbox_slowest_listing_page_ms: sbm.slowestListingPageMs, sandbox_first_listing_page_ms: sbm.firstListingPageMs,
+    sandbox_largest_document_lawsuits: doc.lawsuits, sandbox_peak_rss_mb_by_endpoint: byEndpoint,
+  };
+}
+
 async function main(): Promise<void> {
   console.log('lawsuit-etl benchmark (sandbox)\n');
   if (only === 'calls') {
@@ -120,7 +146,11 @@ async function main(): Promise<void> {
     console.log(JSON.stringify(await loadFigures()));
     return;
   }
-  if (only !== undefined && only !== '') throw new Error(`BENCH_ONLY=${only}: the parts that run alone are "calls", "rebuild" and "load"`);
+  if (only === 'sandbox') {
+    console.log(JSON.stringify(await sandboxFigures()));
+    return;
+  }
+  if (only !== undefined && only !== '') throw new Error(`BENCH_ONLY=${only}: the parts that run alone are "calls", "rebuild", "load" and "sandbox"`);
 
   // 1. rate-limit use: the limiter is not told the limit; 60 calls per 20 s is the real 180/min at a third of the window
   const rate = await rateUse({ limit: 60, windowMs: 20_000, calls: quick ? 150 : 300 });
@@ -169,9 +199,8 @@ async function main(): Promise<void> {
   const tr = await transferRun(quick ? 100 : 300);
   line(`transfer_rss_mb (${tr.fileMb} MB csv)`, tr.peakRssMb, `${tr.loadedRows} of ${tr.rows} rows in ${(tr.ms / 1000).toFixed(0)} s, exit ${tr.exitCode}`);
 
-  // 6. the sandbox's own memory serving a backfill's worst case: big-party requests, all kept for the run
-  const sbm = await sandboxMemory(quick ? 200 : 1000);
-  line('sandbox_rss_mb', sbm.peakRssMb, `${sbm.requests} big-party requests, ${sbm.items} items held, in ${(sbm.ms / 1000).toFixed(0)} s`);
+  // 6-7. the sandbox's own memory and listing speed
+  const sandbox = await sandboxFigures();
 
   console.log(JSON.stringify({
     rate_use: rate.adaptive.rateUse, share_429: rate.adaptive.share429,
@@ -180,7 +209,7 @@ async function main(): Promise<void> {
     ...load,
     rebuild_lawsuits_per_sec: rebuild.lawsuitsPerSec, rebuild_peak_rss_mb: rebuild.peakRssMb, rss_mb_10k: r10.peakRssMb, rss_mb_100k: rss100,
     rss_growth: rss100 === null ? null : round(rss100 / r10.peakRssMb), transfer_rss_mb: tr.peakRssMb,
-    sandbox_rss_mb: sbm.peakRssMb, ...floor,
+    ...sandbox, ...floor,
   }));
 }
 

@@ -1,8 +1,11 @@
 // Kinds of case, each coherent the way real ones are: a justice branch, the classes it is filed under, the
 // appeal it gets, the subjects it is about and who brings it against whom. A labour claim is an employee against
 // an employer about labour rights; a tax enforcement is a public entity against a taxpayer about a tax; a
-// criminal action is the Ministério Público against a defendant. The tests hold the universe to these rules.
+// criminal action is the Ministério Público against a defendant. A rite has its value ceiling in minimum wages (a
+// labour claim up to 40 is sumaríssimo; a social-security claim above 60 leaves the JEF), and subjects follow the
+// counterpart's business. The tests hold the universe to these rules.
 
+import type { Sector } from './company-names.js';
 import type { CaseGroup } from './tribunals.js';
 
 /** Who stands on one side: an individual or a company (with the share of companies, and of those, of big litigants). */
@@ -10,86 +13,130 @@ export interface PrivateSide { company: number; big: number }
 /** The side is the case's public entity (see public-entities.ts). */
 export type Side = PrivateSide | 'entity';
 
+/** How the case runs (procedure.ts): the stages and their order. */
+export type Procedure = 'ordinary' | 'smallClaims' | 'socialSecurity' | 'labour' | 'labourSummary' | 'execution' | 'taxExecution' | 'criminal' | 'electoral';
+
 export interface CaseKind {
   name: string;
-  justice: '8' | '5' | '4';
+  justice: '8' | '5' | '4' | '6' | '9';
   group: CaseGroup;
   area: string;
+  procedure: Procedure;
   /** First-instance classes (TPU codes), one drawn per case. */
   classes: string[];
-  /** Class of the appeal heard under the same number at the second instance. */
-  appealClass: string;
+  /** Class of the appeal heard under the same number at the second instance; absent: no appeal is filed. */
+  appealClass?: string;
   /** Whether interlocutory appeals (Agravo de Instrumento, 202) are filed, under a number of their own. */
   interlocutoryAppeals: boolean;
+  /** The superior court a second-instance judgment may be taken to, and the class it is heard under there. */
+  superior?: { court: 'STJ' | 'TST'; class: string };
   /** Subjects (TPU codes) of this kind; a case gets one to three of them. */
   subjects: string[];
+  /** Subjects by the counterpart's business (company-names.ts), drawn instead of `subjects` when it has a list. */
+  subjectsBySector?: Partial<Record<Sector, string[]>>;
   active: Side;
   passive: Side;
   /** Case value, log10 of BRL (uniform between the two); absent: no value (criminal cases). */
   amountLog10?: [number, number];
+  /**
+   * The rite's value ceiling in minimum wages at filing: a claim up to it is filed as `within`, above it as
+   * `above` (labour: sumaríssimo up to 40; federal: the JEF up to 60). Without `above` the claim is kept under it.
+   */
+  ceiling?: { wages: number; within?: string; above?: string };
 }
 
 const IND: PrivateSide = { company: 0, big: 0 };
 
+const CONSUMER_GENERIC = ['7779', '7780', '7768', '11974', '6226', '7781'];
+
 export const KINDS = {
   consumer: {
-    name: 'consumer', justice: '8', group: 'smallClaims', area: 'Cível', classes: ['436'], appealClass: '460', interlocutoryAppeals: false,
-    subjects: ['7779', '7780', '6226', '7781', '7768', '7617', '7760', '7761', '6233', '7752', '7772', '11806', '4829', '4832', '11974'],
-    active: IND, passive: { company: 1, big: 0.7 }, amountLog10: [3.3, 4.7],
+    name: 'consumer', justice: '8', group: 'smallClaims', area: 'Cível', procedure: 'smallClaims', classes: ['436'], appealClass: '460', interlocutoryAppeals: false,
+    subjects: CONSUMER_GENERIC,
+    subjectsBySector: {
+      bank: ['7752', '7772', '11806', '6226', '7779', '11974'], telecom: ['7617', '6226', '7779', '11974'], energy: ['7760', '7779', '7780'],
+      water: ['7761', '7779', '7780'], airline: ['4829', '4832', '7779', '7780'], insurer: ['6233', '7779', '11974', '7768'],
+    },
+    active: IND, passive: { company: 1, big: 0.7 }, amountLog10: [3.3, 4.7], ceiling: { wages: 40 },
   },
   civil: {
-    name: 'civil', justice: '8', group: 'civil', area: 'Cível', classes: ['7'], appealClass: '198', interlocutoryAppeals: true,
+    name: 'civil', justice: '8', group: 'civil', area: 'Cível', procedure: 'ordinary', classes: ['7'], appealClass: '198', interlocutoryAppeals: true,
+    superior: { court: 'STJ', class: '1032' },
     subjects: ['10433', '10439', '10441', '7698', '7691', '9587', '9596', '10671'],
+    subjectsBySector: { bank: ['9607', '10433', '7698', '10671'], transport: ['10441', '10439', '10433'], construction: ['9587', '7691', '10671', '10439'] },
     active: { company: 0.35, big: 0.2 }, passive: { company: 0.6, big: 0.35 }, amountLog10: [3.7, 6.3],
   },
   lease: {
-    name: 'lease', justice: '8', group: 'civil', area: 'Cível', classes: ['7'], appealClass: '198', interlocutoryAppeals: true,
+    name: 'lease', justice: '8', group: 'civil', area: 'Cível', procedure: 'ordinary', classes: ['7'], appealClass: '198', interlocutoryAppeals: true,
+    superior: { court: 'STJ', class: '1032' },
     subjects: ['11000', '9612', '10467'], active: { company: 0.3, big: 0 }, passive: { company: 0.15, big: 0 }, amountLog10: [3.3, 5],
   },
   titleExecution: {
-    name: 'titleExecution', justice: '8', group: 'civil', area: 'Cível', classes: ['159'], appealClass: '198', interlocutoryAppeals: true,
-    subjects: ['4970', '4980', '4972', '4960', '9607'], active: { company: 1, big: 0.6 }, passive: { company: 0.4, big: 0 }, amountLog10: [3.5, 6],
+    name: 'titleExecution', justice: '8', group: 'civil', area: 'Cível', procedure: 'execution', classes: ['159'], appealClass: '198', interlocutoryAppeals: true,
+    subjects: ['4970', '4980', '4972'], subjectsBySector: { bank: ['4960', '4970', '4980'] },
+    active: { company: 1, big: 0.6 }, passive: { company: 0.4, big: 0 }, amountLog10: [3.5, 6],
   },
   alimony: {
-    name: 'alimony', justice: '8', group: 'family', area: 'Cível', classes: ['69'], appealClass: '198', interlocutoryAppeals: true,
+    name: 'alimony', justice: '8', group: 'family', area: 'Cível', procedure: 'ordinary', classes: ['69'], appealClass: '198', interlocutoryAppeals: true,
     subjects: ['5779', '6239', '5788'], active: IND, passive: IND, amountLog10: [3, 4.5],
   },
   municipalTax: {
-    name: 'municipalTax', justice: '8', group: 'tax', area: 'Cível', classes: ['1116'], appealClass: '198', interlocutoryAppeals: true,
+    name: 'municipalTax', justice: '8', group: 'tax', area: 'Cível', procedure: 'taxExecution', classes: ['1116'], appealClass: '198', interlocutoryAppeals: true,
     subjects: ['5952', '5951', '10536', '6017'], active: 'entity', passive: { company: 0.45, big: 0.2 }, amountLog10: [2.7, 5.5],
   },
   stateTax: {
-    name: 'stateTax', justice: '8', group: 'tax', area: 'Cível', classes: ['1116'], appealClass: '198', interlocutoryAppeals: true,
+    name: 'stateTax', justice: '8', group: 'tax', area: 'Cível', procedure: 'taxExecution', classes: ['1116'], appealClass: '198', interlocutoryAppeals: true,
     subjects: ['5946', '5953', '6017'], active: 'entity', passive: { company: 0.7, big: 0.3 }, amountLog10: [3.5, 7],
   },
   stateFazenda: {
-    name: 'stateFazenda', justice: '8', group: 'publicLaw', area: 'Cível', classes: ['7'], appealClass: '198', interlocutoryAppeals: true,
+    name: 'stateFazenda', justice: '8', group: 'publicLaw', area: 'Cível', procedure: 'ordinary', classes: ['7'], appealClass: '198', interlocutoryAppeals: true,
+    superior: { court: 'STJ', class: '1032' },
     subjects: ['11884', '10069', '9992'], active: { company: 0.1, big: 0 }, passive: 'entity', amountLog10: [3.5, 6],
   },
   stateCriminal: {
-    name: 'stateCriminal', justice: '8', group: 'criminal', area: 'Criminal', classes: ['283', '10943'], appealClass: '417', interlocutoryAppeals: false,
+    name: 'stateCriminal', justice: '8', group: 'criminal', area: 'Criminal', procedure: 'criminal', classes: ['283', '10943'], appealClass: '417', interlocutoryAppeals: false,
     subjects: ['3416', '3417', '3419', '5566', '3431', '3435', '3608', '3385', '3402', '10949'], active: 'entity', passive: IND,
   },
   labour: {
-    name: 'labour', justice: '5', group: 'labour', area: 'Trabalhista', classes: ['985', '1125'], appealClass: '1009', interlocutoryAppeals: false,
+    name: 'labour', justice: '5', group: 'labour', area: 'Trabalhista', procedure: 'labour', classes: ['985'], appealClass: '1009', interlocutoryAppeals: false,
+    superior: { court: 'TST', class: '1008' },
     subjects: ['2546', '2641', '1998', '2212', '2210', '8821', '8820', '8823', '2435', '1904', '1907', '2666', '2117', '1681', '2458', '2697', '2540', '2021', '1855', '1723', '2569', '8808', '2704'],
+    active: IND, passive: { company: 0.95, big: 0.3 }, amountLog10: [3.7, 5.7], ceiling: { wages: 40, within: 'labourSummary' },
+  },
+  labourSummary: {
+    name: 'labourSummary', justice: '5', group: 'labour', area: 'Trabalhista', procedure: 'labourSummary', classes: ['1125'], appealClass: '1009', interlocutoryAppeals: false,
+    subjects: ['2546', '2641', '1998', '2212', '2210', '8821', '8820', '8823', '1904', '2666', '2540', '2021', '1855'],
     active: IND, passive: { company: 0.95, big: 0.3 }, amountLog10: [3.7, 5.7],
   },
   socialSecurity: {
-    name: 'socialSecurity', justice: '4', group: 'socialSecurity', area: 'Cível', classes: ['436'], appealClass: '460', interlocutoryAppeals: false,
-    subjects: ['6095', '6101', '6096', '6118', '6100', '6114', '6104', '6103'], active: IND, passive: 'entity', amountLog10: [3.5, 5],
+    name: 'socialSecurity', justice: '4', group: 'federalSmallClaims', area: 'Cível', procedure: 'socialSecurity', classes: ['436'], appealClass: '460', interlocutoryAppeals: false,
+    subjects: ['6095', '6101', '6096', '6118', '6100', '6114', '6104', '6103'], active: IND, passive: 'entity', amountLog10: [3.5, 5.2],
+    ceiling: { wages: 60, above: 'socialSecurityOrdinary' },
+  },
+  socialSecurityOrdinary: {
+    name: 'socialSecurityOrdinary', justice: '4', group: 'socialSecurity', area: 'Cível', procedure: 'socialSecurity', classes: ['7'], appealClass: '198', interlocutoryAppeals: true,
+    subjects: ['6095', '6096', '6118', '6100', '6104'], active: IND, passive: 'entity', amountLog10: [3.5, 5.2],
   },
   federalTax: {
-    name: 'federalTax', justice: '4', group: 'tax', area: 'Cível', classes: ['1116'], appealClass: '198', interlocutoryAppeals: true,
+    name: 'federalTax', justice: '4', group: 'tax', area: 'Cível', procedure: 'taxExecution', classes: ['1116'], appealClass: '198', interlocutoryAppeals: true,
     subjects: ['5933', '6035', '6039', '6060', '5917', '6017'], active: 'entity', passive: { company: 0.8, big: 0.3 }, amountLog10: [4, 7.5],
   },
   federalCivil: {
-    name: 'federalCivil', justice: '4', group: 'publicLaw', area: 'Cível', classes: ['7'], appealClass: '198', interlocutoryAppeals: true,
-    subjects: ['9992', '11884', '4842', '9607'], active: { company: 0.2, big: 0 }, passive: 'entity', amountLog10: [3.5, 6],
+    name: 'federalCivil', justice: '4', group: 'publicLaw', area: 'Cível', procedure: 'ordinary', classes: ['7'], appealClass: '198', interlocutoryAppeals: true,
+    superior: { court: 'STJ', class: '1032' },
+    subjects: ['9992', '11884'], subjectsBySector: { bank: ['9607', '4842', '10433'] }, active: { company: 0.2, big: 0 }, passive: 'entity', amountLog10: [3.5, 6],
   },
   federalCriminal: {
-    name: 'federalCriminal', justice: '4', group: 'criminal', area: 'Criminal', classes: ['283'], appealClass: '417', interlocutoryAppeals: false,
+    name: 'federalCriminal', justice: '4', group: 'criminal', area: 'Criminal', procedure: 'criminal', classes: ['283'], appealClass: '417', interlocutoryAppeals: false,
     subjects: ['3574', '3432', '3614', '3539', '3608'], active: 'entity', passive: IND,
+  },
+  electoral: {
+    name: 'electoral', justice: '6', group: 'electoral', area: 'Eleitoral', procedure: 'electoral', classes: ['11541'], interlocutoryAppeals: false,
+    subjects: ['11667', '11679', '12635'], active: 'entity', passive: IND,
+  },
+  stateMilitary: {
+    name: 'stateMilitary', justice: '9', group: 'military', area: 'Criminal', procedure: 'criminal', classes: ['11037'], appealClass: '417', interlocutoryAppeals: false,
+    subjects: ['11353'], active: 'entity', passive: IND,
   },
 } satisfies Record<string, CaseKind>;
 

@@ -69,6 +69,11 @@ export interface CallContext {
 export interface Reply {
   status: number;
   body?: unknown;
+  /**
+   * The body as JSON text in pieces, instead of `body`: written piece by piece as the client reads (chunked), so
+   * that an answer of any size holds one piece in memory at a time.
+   */
+  stream?: Iterable<string>;
   headers?: Record<string, string>;
   /** The route wrote the answer itself on ctx.res; the server only counts it (status is what was sent). */
   handled?: boolean;

@@ -1,20 +1,27 @@
 // Turns a plan, its parties and its visible steps into the lawsuit object of the spec, as a given caller
-// would see it: secrecy masking, the sparse shape of document and name searches, tribunal quirks.
+// would see it: secrecy masking, the sparse shape of document and name searches, the historical answer's shape,
+// tribunal quirks.
 
 import { hex8, isoOf } from './fast-format.js';
 import { hash } from './random.js';
 import type { Plan } from './plan.js';
 import type { InternalParty } from './parties.js';
-import { stepText } from './step-texts.js';
+import { stepText, type StepTextContext } from './step-texts.js';
 import { phaseOf, statusOf, type StepPoint } from './timeline.js';
 import { tpuClass, tpuSubject } from './tpu.js';
 import { courtName } from './tribunals.js';
 
 export type Json = Record<string, unknown>;
 
+/**
+ * 'full' for lawsuit_cnj/lawsuit_id searches; 'search' for document and name searches (sparse tribunals leave out
+ * steps, attachments, phase and status); 'historical' for the synchronous historical query, which never carries
+ * steps or attachments (REFERENCE.md), so they are not even built.
+ */
+export type Shape = 'full' | 'search' | 'historical';
+
 export interface ViewOptions {
-  /** 'full' for lawsuit_cnj/lawsuit_id searches; 'search' for document and name searches (may be sparse). */
-  shape: 'full' | 'search';
+  shape: Shape;
   /** A stored credential (customer_key) lifts secrecy levels 1 to 4 (never 5). */
   privileged: boolean;
 }
@@ -38,6 +45,25 @@ function sourceName(p: Plan): string {
   const j = p.tribunal.j;
   const system = j === '5' ? 'PJe' : j === '4' ? (p.tribunal.acronym === 'TRF3' ? 'PJe' : 'eproc') : p.tribunal.acronym === 'TJSP' ? 'ESAJ' : 'PJe';
   return `${p.tribunal.acronym} - ${system}${p.instance >= 2 ? ' 2º grau' : ''}`;
+}
+
+/** Movements whose step comes with a document: the initial petition, a judgment, a ruling. */
+const SENTENCE_CODES = new Set(['219', '220', '221', '466', '463', '196', '471']);
+const RULING_CODES = new Set(['237', '238', '239', '235']);
+function attachmentName(s: StepPoint, instance: number): string | undefined {
+  const code = s.act.code;
+  if (code === '26' && instance === 1) return 'Petição Inicial.pdf';
+  if (SENTENCE_CODES.has(code)) return 'Sentença.pdf';
+  return RULING_CODES.has(code) ? 'Acórdão.pdf' : undefined;
+}
+
+/** Where the case's appeal goes and comes back from, and what it is called, as the first instance writes it. */
+function textContext(p: Plan, court: string): StepTextContext {
+  const group = p.kind.group;
+  const base = { group, instance: p.instance, court };
+  if (group === 'smallClaims' || group === 'federalSmallClaims') return { ...base, toAbove: 'à Turma Recursal', fromAbove: 'da Turma Recursal', appealName: 'recurso inominado' };
+  const above = p.tribunal.acronym;
+  return { ...base, toAbove: `ao ${above}`, fromAbove: `do ${above}`, appealName: group === 'labour' ? 'recurso ordinário' : 'apelação' };
 }
 
 export function buildLawsuit(
@@ -80,12 +106,13 @@ export function buildLawsuit(
   });
   const stepCount = steps.length;
   const court = courtName(t, p.kind.group, p.instance, p.courtPick, p.city, p.origin);
-  const textCtx = { group: p.kind.group, instance: p.instance, court, tribunal: t.acronym };
-  const textOf = (s: StepPoint) => stepText(s.movement.code, textCtx, hash(seed, 830, i, s.k));
-  const outSteps = steps.map((s, n) => {
+  const textCtx = textContext(p, court);
+  const textOf = (s: StepPoint) => stepText(s.act, textCtx, hash(seed, 830, i, s.k));
+  const historical = view.shape === 'historical';
+  const outSteps = historical ? [] : steps.map((s, n) => {
     const st: Json = {
       lawsuit_cnj: p.code, lawsuit_instance: p.instance, private: blank, step_id: stepId(seed, i, s.k),
-      tags: { crawl_id: crawlId }, step_type: s.movement.code, step_date: iso(s.dateMs),
+      tags: { crawl_id: crawlId }, step_type: s.act.code, step_date: iso(s.dateMs),
     };
     if (!blank) st.content = textOf(s);
     if (n === 0) st.steps_count = stepCount;
@@ -115,10 +142,9 @@ export function buildLawsuit(
     courts: t.courtsWithoutCode ? [{ name: court }] : [{ code: courtCode, name: court }],
     parties: outParties,
     steps: outSteps,
-    attachments: level === 0 && p.hasAttachments
-      ? steps.filter((s) => s.stage === 'start' || s.stage === 'judgment').map((s) => ({
-        attachment_id: stepId(seed, i, s.k + 1000), attachment_date: iso(s.dateMs),
-        attachment_name: s.stage === 'start' ? 'Petição Inicial.pdf' : 'Sentença.pdf',
+    attachments: level === 0 && p.hasAttachments && !historical
+      ? steps.filter((s) => attachmentName(s, p.instance) !== undefined).map((s) => ({
+        attachment_id: stepId(seed, i, s.k + 1000), attachment_date: iso(s.dateMs), attachment_name: attachmentName(s, p.instance),
       }))
       : [],
     related_lawsuits: [],
@@ -130,7 +156,7 @@ export function buildLawsuit(
     state: t.uf,
     city: p.city,
     justice_description: t.justiceDescription,
-    phase: phaseOf(p, seed, last),
+    phase: phaseOf(last),
     status: statusOf(last),
     name: level >= 5 ? SECRET : `${activeName} x ${passiveName}`,
   };
@@ -149,8 +175,11 @@ export function buildLawsuit(
     obj.updated_at = iso(crawlMs);
   }
   if (p.freeJustice !== undefined) obj.free_justice = p.freeJustice;
-  if (t.extras) Object.assign(obj, t.extras((hash(seed, 870, i) >>> 0) / 4294967296));
-  if (view.shape === 'search' && t.sparse) {
+  if (t.extras) Object.assign(obj, t.extras({ u: (hash(seed, 870, i) >>> 0) / 4294967296, instance: p.instance, origin: p.origin, city: p.city, group: p.kind.group, court }));
+  if (historical) {
+    delete obj.steps;
+    delete obj.attachments;
+  } else if (view.shape === 'search' && t.sparse) {
     delete obj.steps;
     delete obj.attachments;
     delete obj.phase;

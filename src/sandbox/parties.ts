@@ -4,7 +4,8 @@
 // appeal may add a lawyer), whichever kind of appeal it is.
 
 import type { Side } from './case-kinds.js';
-import { Companies, Individuals, Lawyers } from './people.js';
+import type { Sector } from './company-names.js';
+import { Companies, Individuals, Lawyers, sectionIndex } from './people.js';
 import { hash, Perm, unit } from './random.js';
 import type { Plan } from './plan.js';
 import type { SideName } from './vocab.js';
@@ -33,6 +34,10 @@ const IND_SLOTS = 4;
 const COMP_SLOTS = 2;
 /** 0-1 the active side's lawyers, 2-3 the passive side's, 4-5 lawyers joining at the second instance. */
 const LAW_SLOTS = 6;
+/** Slots of a side's second lawyer: the only ones an intern may take, beside the side's first lawyer. */
+const SECOND_LAWYER = new Set([1, 3]);
+/** Share of the other slots given to counsel from another state's section (large firms act nationwide). */
+const OUT_OF_STATE_PERCENT = 8;
 /** Among the company slots of lawsuits distributed since July 2026, share going to the new companies. */
 const NEW_COMPANY_PERCENT = 25;
 
@@ -72,8 +77,15 @@ export class Cast {
     }
     return c.big + (v % c.numeric);
   }
-  private lawyerAt(base: number, j: number): number {
-    return this.lawPerm.forward(base * LAW_SLOTS + j) % this.lawyers.count;
+  /**
+   * The lawyer of slot j of a case whose first instance sits in state `uf`: of the state's section as a rule, from
+   * any section now and then; a side's second lawyer may be an intern of the state's section.
+   */
+  private lawyerAt(base: number, j: number, uf: string): number {
+    const v = this.lawPerm.forward(base * LAW_SLOTS + j);
+    const u = sectionIndex(uf);
+    if (SECOND_LAWYER.has(j)) return this.lawyers.anyOf(u, v);
+    return hash(this.seed, 631, base, j) % 100 < OUT_OF_STATE_PERCENT ? this.lawyers.nationalOf(v) : this.lawyers.fullOf(u, v);
   }
 
   /** Base lawsuits (first instance) in whose slots an individual may stand; a superset, to be verified. */
@@ -96,10 +108,19 @@ export class Cast {
     }
     return out;
   }
+  /** Every slot value lawyerAt could map to lawyer l, in each of its three ways (a superset, to be verified). */
   candidatesOfLawyer(l: number): number[] {
     const out: number[] = [];
+    const w = this.lawyers;
     const space = this.count * LAW_SLOTS;
-    for (let v = l; v < space; v += this.lawyers.count) out.push(Math.floor(this.lawPerm.backward(v) / LAW_SLOTS));
+    const u = w.sectionOf(l);
+    const offset = l - w.start[u];
+    const walk = (first: number, step: number) => { for (let v = first; v < space; v += step) out.push(Math.floor(this.lawPerm.backward(v) / LAW_SLOTS)); };
+    walk(offset, w.size[u]);
+    if (offset < w.full[u]) {
+      walk(offset, w.full[u]);
+      walk(w.fullBefore[u] + offset, w.fullTotal);
+    }
     return out;
   }
 
@@ -121,22 +142,37 @@ export class Cast {
     const a = main(kind.active, 'Active', 0);
     const p = main(kind.passive, 'Passive', 1);
     // The Ministério Público acts through its own members, not through lawyers.
-    const prosecutes = a.kind === 'entity' && (plan.entity!.role === 'stateProsecutor' || plan.entity!.role === 'federalProsecutor');
+    const prosecutes = a.kind === 'entity' && ['stateProsecutor', 'federalProsecutor', 'electoralProsecutor'].includes(plan.entity!.role);
     const nActiveLawyers = prosecutes ? 0 : 1 + (h(2) % 3 === 0 ? 1 : 0);
     const nPassiveLawyers = h(3) % 10 < 2 ? 0 : 1 + (h(3) % 4 === 0 ? 1 : 0);
-    for (let s = 0; s < nActiveLawyers; s++) a.lawyers.push(this.lawyerAt(b, s));
-    for (let s = 0; s < nPassiveLawyers; s++) p.lawyers.push(this.lawyerAt(b, 2 + s));
+    const uf = plan.uf;
+    for (let s = 0; s < nActiveLawyers; s++) a.lawyers.push(this.lawyerAt(b, s, uf));
+    for (let s = 0; s < nPassiveLawyers; s++) p.lawyers.push(this.lawyerAt(b, 2 + s, uf));
     // At the second instance a party may take on a lawyer of its own for the appeal.
     if (plan.instance >= 2 && hash(this.seed, 620, plan.index) % 10 < 3) {
       const joins = hash(this.seed, 621, plan.index) % 2 === 0 && !prosecutes ? a : p;
-      joins.lawyers.push(this.lawyerAt(b, joins === a ? 4 : 5));
+      joins.lawyers.push(this.lawyerAt(b, joins === a ? 4 : 5, uf));
     }
     const out: PartySkeleton[] = [a, p];
-    // The spec's irregularity: a lawyer the tribunal does not tie to a party is listed among the parties.
-    if (p.lawyers.length > 0 && h(4) % 100 < 8) out.push({ kind: 'lawyer', person: p.lawyers.shift()!, side: 'Passive', lawyers: [] });
+    // The spec's irregularity: a lawyer the tribunal does not tie to a party is listed among the parties (the
+    // side's only lawyer, so that an intern is never left alone for it).
+    if (p.lawyers.length === 1 && h(4) % 100 < 8) out.push({ kind: 'lawyer', person: p.lawyers.shift()!, side: 'Passive', lawyers: [] });
     const extras = h(5) % 100 < 20 ? (h(5) % 100 < 6 ? 2 : 1) : 0;
     for (let s = 0; s < extras; s++) out.push({ kind: 'individual', person: this.individualAt(b, 2 + s), side: h(6 + s) % 3 === 0 ? 'Unknown' : 'Interested', lawyers: [] });
     return out;
+  }
+
+  /**
+   * The business of the case's counterpart: the defendant's when it is a company (or the federal bank), else the
+   * plaintiff's; undefined between individuals and public bodies. Subjects are drawn by it.
+   */
+  sectorOf(plan: Plan): Sector | undefined {
+    const [a, p] = this.skeleton(plan);
+    for (const q of [p, a]) {
+      if (q.kind === 'company') return this.companies.sector(q.person);
+      if (q.kind === 'entity' && plan.entity?.role === 'federalBank') return 'bank';
+    }
+    return undefined;
   }
 
   /** The parties of a lawsuit as the universe knows them (documents never masked). */

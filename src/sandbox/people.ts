@@ -1,12 +1,14 @@
 // The people of the universe: individuals (CPF), companies (CNPJ, alphanumeric for those registered from July
-// 2026) and lawyers (OAB).
+// 2026) and lawyers (OAB, by section).
 // Each is an index; its document and name are pure functions of the index, and both can be inverted
 // (document -> index, name -> indexes), which is how searches avoid scanning the lawsuits.
 
 import { cnpjCheckDigits, cpfCheckDigits } from './check-digits.js';
-import { hash, Perm, unit } from './random.js';
+import { BIG_LITIGANTS, companyName, NAME_FORMS, type Sector } from './company-names.js';
+import { OAB_ISSUED, OAB_LOWEST } from './oab-sections.js';
+import { hash, Perm } from './random.js';
 import { normalizeName } from './text.js';
-import { BIG_LITIGANT_WORDS, COMPANY_HEADS, COMPANY_TAILS, FIRST_NAMES, SURNAMES, UFS } from './vocab.js';
+import { FIRST_NAMES, SURNAMES, UFS } from './vocab.js';
 
 function dedupe(list: readonly string[]): string[] {
   const seen = new Set<string>();
@@ -91,37 +93,96 @@ export class Individuals {
   }
 }
 
-const OAB_SPACE = 998_000;
-const OAB_UF_WEIGHTS = UFS.map((uf) => ({ SP: 30, RJ: 12, MG: 10, RS: 7, PR: 6, BA: 4, DF: 4, PE: 3, CE: 3 } as Record<string, number>)[uf] ?? 1);
-const OAB_UF_CUM = ((): number[] => { let s = 0; return OAB_UF_WEIGHTS.map((w) => (s += w)); })();
+/** Share of each section's lawyers who are interns (estagiários, OAB suffix E). */
+const INTERN_SHARE = 0.04;
+const UF_INDEX = new Map(UFS.map((uf, k) => [uf, k]));
 
+/**
+ * Lawyers, in one block per OAB section (state), each block as large as the section's share of the country's
+ * roll: [start, start + full) lawyers, then the section's interns. A lawyer's OAB number is a seeded bijection of
+ * their place in the block onto the numbers the section has issued, so that the number can be inverted.
+ */
 export class Lawyers {
   private readonly names: NamePool;
-  private readonly oabPerm: Perm;
-  constructor(readonly count: number, private readonly seed: number) {
-    this.names = new NamePool(count, Math.max(1, Math.min(PERSON_NAME_SPACE, Math.floor(count * 0.9))), PERSON_NAME_SPACE, hash(seed, 201));
-    this.oabPerm = new Perm(Math.max(count, OAB_SPACE), hash(seed, 202));
+  readonly count: number;
+  /** Per section (UFS order): first index, lawyers (not interns), whole block. */
+  readonly start: number[] = [];
+  readonly full: number[] = [];
+  readonly size: number[] = [];
+  /** Cumulative count of full lawyers before each section (the national pool of out-of-state counsel). */
+  readonly fullBefore: number[] = [];
+  readonly fullTotal: number;
+  private readonly numberPerm: Perm[];
+  constructor(wanted: number, private readonly seed: number) {
+    const roll = UFS.reduce((s, uf) => s + OAB_ISSUED[uf], 0);
+    let start = 0;
+    let fullBefore = 0;
+    this.numberPerm = UFS.map((uf, k) => {
+      const issued = OAB_ISSUED[uf] - OAB_LOWEST + 1;
+      const size = Math.min(issued, Math.max(4, Math.round((wanted * OAB_ISSUED[uf]) / roll)));
+      const full = Math.max(1, size - Math.round(size * INTERN_SHARE));
+      this.start.push(start);
+      this.size.push(size);
+      this.full.push(full);
+      this.fullBefore.push(fullBefore);
+      start += size;
+      fullBefore += full;
+      return new Perm(issued, hash(seed, 202, k));
+    });
+    this.count = start;
+    this.fullTotal = fullBefore;
+    this.names = new NamePool(this.count, Math.max(1, Math.min(PERSON_NAME_SPACE, Math.floor(this.count * 0.9))), PERSON_NAME_SPACE, hash(seed, 201));
   }
   name(l: number): string {
     return personName(this.names.nameNumber(l));
   }
-  /** Normalised OAB: number without leading zeros, UF, optional supplementary letter. */
+  /** Section (index in UFS) of lawyer l. */
+  sectionOf(l: number): number {
+    let lo = 0;
+    let hi = this.start.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.start[mid] <= l) lo = mid; else hi = mid - 1;
+    }
+    return lo;
+  }
+  isIntern(l: number): boolean {
+    const u = this.sectionOf(l);
+    return l - this.start[u] >= this.full[u];
+  }
+  /** A lawyer (never an intern) of section u, by a slot value v. */
+  fullOf(u: number, v: number): number {
+    return this.start[u] + (v % this.full[u]);
+  }
+  /** A member of section u, intern or not, by a slot value v. */
+  anyOf(u: number, v: number): number {
+    return this.start[u] + (v % this.size[u]);
+  }
+  /** A lawyer of any section, by a slot value v (counsel from out of state). */
+  nationalOf(v: number): number {
+    const k = v % this.fullTotal;
+    let u = 0;
+    while (u + 1 < this.fullBefore.length && this.fullBefore[u + 1] <= k) u++;
+    return this.start[u] + (k - this.fullBefore[u]);
+  }
+  /** Normalised OAB: number without leading zeros, UF, optional supplementary letter (E: intern). */
   oab(l: number): string {
-    const number = this.oabPerm.forward(l) + 1000;
-    const h = hash(this.seed, 203, l);
-    const x = unit(h) * OAB_UF_CUM[OAB_UF_CUM.length - 1];
-    let i = 0;
-    while (OAB_UF_CUM[i] <= x) i++;
-    const letter = h % 41 === 0 ? 'A' : h % 53 === 0 ? 'E' : '';
-    return `${number}${UFS[i]}${letter}`;
+    const u = this.sectionOf(l);
+    const number = this.numberPerm[u].forward(l - this.start[u]) + OAB_LOWEST;
+    const letter = this.isIntern(l) ? 'E' : hash(this.seed, 203, l) % 41 === 0 ? 'A' : '';
+    return `${number}${UFS[u]}${letter}`;
   }
   fromOab(normalized: string): number | undefined {
     const m = /^(\d+)([A-Z]{2})[A-Z]?$/.exec(normalized);
     if (!m) return undefined;
-    const n = Number(m[1]) - 1000;
-    if (n < 0 || n >= Math.max(this.count, OAB_SPACE)) return undefined;
-    const l = this.oabPerm.backward(n);
-    return l < this.count && this.oab(l) === normalized ? l : undefined;
+    const u = UF_INDEX.get(m[2]);
+    if (u === undefined) return undefined;
+    const n = Number(m[1]) - OAB_LOWEST;
+    if (n < 0 || n >= this.numberPerm[u].size) return undefined;
+    const offset = this.numberPerm[u].backward(n);
+    if (offset >= this.size[u]) return undefined;
+    const l = this.start[u] + offset;
+    return this.oab(l) === normalized ? l : undefined;
   }
   withName(normalized: string): number[] {
     const m = personNameIndex(normalized);
@@ -129,25 +190,31 @@ export class Lawyers {
   }
 }
 
+export const sectionIndex = (uf: string): number => UF_INDEX.get(uf) ?? 0;
+
 const CNPJ_ROOT_SPACE = 100_000_000;
 const B36_7 = 36 ** 7;
 const ALNUM_MUL = 7919;
 const ALNUM_ADD = 1_234_567_891;
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-const COMPANY_NAME_SPACE = COMPANY_HEADS.length * SUR.length * COMPANY_TAILS.length;
-const BIG_NAME_SPACE = BIG_LITIGANT_WORDS.length * UFS.length;
+const COMPANY_NAME_SPACE = NAME_FORMS.length * SUR.length;
+const BIG_NAME_SPACE = BIG_LITIGANTS.length * UFS.length;
 
+/** Name number m: form m mod forms, surname the rest. */
 function smallCompanyName(m: number): string {
-  const h = m % COMPANY_HEADS.length;
-  const r = Math.floor(m / COMPANY_HEADS.length);
-  return `${COMPANY_HEADS[h]} ${SUR[r % SUR.length]} ${COMPANY_TAILS[Math.floor(r / SUR.length)]}`;
+  return companyName(NAME_FORMS[m % NAME_FORMS.length], SUR[Math.floor(m / NAME_FORMS.length) % SUR.length]);
 }
 function bigCompanyName(b: number): string {
   const m = b % BIG_NAME_SPACE;
-  const word = BIG_LITIGANT_WORDS[m % BIG_LITIGANT_WORDS.length];
-  const region = Math.floor(m / BIG_LITIGANT_WORDS.length);
+  const word = BIG_LITIGANTS[m % BIG_LITIGANTS.length].word;
+  const region = Math.floor(m / BIG_LITIGANTS.length);
   return region === 0 ? `${word} S.A.` : `${word} ${UFS[(region + 24) % UFS.length]} S.A.`;
 }
+/** Small-company names parsed back: `head surname [tail]`, heads of one or two words. */
+const FORM_BY_NAME = new Map<string, number>();
+NAME_FORMS.forEach((f, k) => {
+  for (const s of SUR) FORM_BY_NAME.set(normalizeName(companyName(f, s)), k + NAME_FORMS.length * SUR_IX.get(normalizeName(s))!);
+});
 
 /** Alphanumeric CNPJs are issued to companies registered from this day on (REFERENCE.md: July 2026). */
 export const ALPHANUMERIC_CNPJ_FROM = Date.UTC(2026, 6, 1);
@@ -176,6 +243,11 @@ export class Companies {
   }
   name(k: number): string {
     return k < this.big ? bigCompanyName(k) : smallCompanyName(this.smallNames.nameNumber(k - this.big));
+  }
+  /** The business its name tells. */
+  sector(k: number): Sector {
+    if (k < this.big) return BIG_LITIGANTS[(k % BIG_NAME_SPACE) % BIG_LITIGANTS.length].sector;
+    return NAME_FORMS[this.smallNames.nameNumber(k - this.big) % NAME_FORMS.length].sector;
   }
   isAlphanumeric(k: number): boolean {
     return k >= this.alnumStart;
@@ -226,18 +298,7 @@ export class Companies {
     return out;
   }
   private smallNameNumber(normalized: string): number | undefined {
-    const heads = COMPANY_HEADS.map(normalizeName);
-    const tails = COMPANY_TAILS.map(normalizeName);
-    const sp = normalized.indexOf(' ');
-    const h = heads.indexOf(normalized.slice(0, sp));
-    if (sp < 0 || h < 0) return undefined;
-    const rest = normalized.slice(sp + 1);
-    const sp2 = rest.indexOf(' ');
-    if (sp2 < 0) return undefined;
-    const s = SUR_IX.get(rest.slice(0, sp2));
-    const t = tails.indexOf(rest.slice(sp2 + 1));
-    if (s === undefined || t < 0) return undefined;
-    return h + COMPANY_HEADS.length * (s + SUR.length * t);
+    return FORM_BY_NAME.get(normalized);
   }
 }
 

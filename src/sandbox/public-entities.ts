@@ -6,10 +6,11 @@
 import { cnpjCheckDigits } from './check-digits.js';
 import { KINDS, type CaseKind } from './case-kinds.js';
 import { hashString } from './random.js';
+import { ofCity } from './places.js';
 import { normalizeName } from './text.js';
 import { TRIBUNALS, type TribunalDef } from './tribunals.js';
 
-export type EntityRole = 'municipality' | 'state' | 'stateProsecutor' | 'union' | 'inss' | 'federalProsecutor' | 'federalBank';
+export type EntityRole = 'municipality' | 'state' | 'stateProsecutor' | 'union' | 'inss' | 'federalProsecutor' | 'federalBank' | 'electoralProsecutor';
 
 export interface PublicEntity {
   index: number;
@@ -50,18 +51,23 @@ function buildEntities(): Array<Omit<PublicEntity, 'index' | 'document'>> {
       ? [[KINDS.stateTax, 3], [KINDS.municipalTax, 3], [KINDS.stateFazenda, 3]]
       : [[KINDS.stateTax, 3], [KINDS.stateFazenda, 2]];
     out.push({ name: stateName, role: 'state', tribunal: t, kinds: stateKinds, weight: Math.max(1, Math.round(t.weight * 1.5)) });
-    out.push({ name: prosecutor, role: 'stateProsecutor', tribunal: t, kinds: [[KINDS.stateCriminal, 1]], weight: Math.max(1, Math.round(t.weight * 1.2)) });
+    // Where the state has a military court, its prosecutor also accuses military police officers there (a small share).
+    const militaryCourt = TRIBUNALS.some((m) => m.j === '9' && m.uf === t.uf);
+    const prosecutorKinds: Array<[CaseKind, number]> = militaryCourt ? [[KINDS.stateCriminal, 100], [KINDS.stateMilitary, 1.5]] : [[KINDS.stateCriminal, 1]];
+    out.push({ name: prosecutor, role: 'stateProsecutor', tribunal: t, kinds: prosecutorKinds, weight: Math.max(1, Math.round(t.weight * 1.2)) });
     if (t.uf === 'DF') continue;
     t.cities.forEach((city, k) => {
       // The capital (first city) carries most of a state's municipal cases.
       const share = k === 0 ? 1.6 : 0.5;
-      out.push({ name: `Município de ${city}`, role: 'municipality', tribunal: t, city, kinds: [[KINDS.municipalTax, 5], [KINDS.stateFazenda, 1]], weight: Math.max(1, Math.round(t.weight * share)) });
+      out.push({ name: `Município ${ofCity(city)}`, role: 'municipality', tribunal: t, city, kinds: [[KINDS.municipalTax, 5], [KINDS.stateFazenda, 1]], weight: Math.max(1, Math.round(t.weight * share)) });
     });
   }
   out.push({ name: 'União - Fazenda Nacional', role: 'union', kinds: [[KINDS.federalTax, 4], [KINDS.federalCivil, 1]], weight: 16 });
   out.push({ name: 'Instituto Nacional do Seguro Social - INSS', role: 'inss', kinds: [[KINDS.socialSecurity, 1]], weight: 14 });
   out.push({ name: 'Ministério Público Federal', role: 'federalProsecutor', kinds: [[KINDS.federalCriminal, 1]], weight: 4 });
   out.push({ name: 'Caixa Econômica Federal', role: 'federalBank', kinds: [[KINDS.federalCivil, 1]], weight: 6 });
+  // Electoral representations, about 0.4% of all cases (election years only).
+  out.push({ name: 'Ministério Público Eleitoral', role: 'electoralProsecutor', kinds: [[KINDS.electoral, 1]], weight: 6 });
   return out;
 }
 

@@ -209,6 +209,26 @@ function inDialect(d: Dialect, reply: Reply): Reply {
   return reply.status < 400 ? reply : { ...reply, body: dialectError(d, reply.status, reply.body) };
 }
 
+/**
+ * Writes a streamed reply piece by piece, waiting for the socket to drain (backpressure), so the pieces not yet
+ * written are not yet made. Truncated: the first piece only, then the connection dropped, as `send` cuts a body.
+ */
+async function sendStream(res: ServerResponse, reply: Reply, extra: Record<string, string>, truncate: boolean): Promise<void> {
+  res.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', ...extra, ...(reply.headers ?? {}) });
+  for (const piece of reply.stream!) {
+    if (res.destroyed) return;
+    if (!res.write(piece)) {
+      await new Promise<void>((resolve) => {
+        const done = () => { res.off('drain', done); res.off('close', done); resolve(); };
+        res.on('drain', done);
+        res.on('close', done);
+      });
+    }
+    if (truncate) { res.socket?.destroy(); return; }
+  }
+  res.end();
+}
+
 function send(res: ServerResponse, reply: Reply, extra: Record<string, string>, truncate = false): void {
   const text = reply.body === undefined ? '' : JSON.stringify(reply.body);
   const buf = Buffer.from(text, 'utf8');
@@ -306,7 +326,8 @@ async function handle(state: SandboxState, router: Router, req: IncomingMessage,
   }
   if (faults.slowMs > 0) await sleep(faults.slowMs);
   record(faults.truncate ? `${reply.status}-truncated` : reply.status);
-  answer(reply, faults.truncate);
+  if (reply.stream && reply.status < 300) await sendStream(res, reply, rateHeadersOf(reply.status), faults.truncate);
+  else answer(reply, faults.truncate);
 }
 
 function parseJson(raw: string): { ok: true; value: unknown } | { ok: false } {

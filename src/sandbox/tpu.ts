@@ -30,6 +30,10 @@ export const TPU_CLASSES: readonly TpuItem[] = [
   { code: '460', name: 'Recurso Inominado Cível' },
   { code: '1009', name: 'Recurso Ordinário Trabalhista' },
   { code: '417', name: 'Apelação Criminal' },
+  { code: '1032', name: 'Recurso Especial' },
+  { code: '1008', name: 'Recurso de Revista' },
+  { code: '11541', name: 'Representação' },
+  { code: '11037', name: 'Ação Penal Militar - Procedimento Ordinário' },
 ];
 
 export const TPU_SUBJECTS: readonly TpuItem[] = [
@@ -135,6 +139,12 @@ export const TPU_SUBJECTS: readonly TpuItem[] = [
   { code: '4842', name: 'Reajuste de Prestações', parent: '4839', root: '9985' },
   // DIREITO PROCESSUAL CIVIL E DO TRABALHO (8826)
   { code: '10671', name: 'Obrigação de Fazer / Não Fazer', parent: '9148', root: '8826' },
+  // DIREITO ELEITORAL and DIREITO PENAL MILITAR: codes and names as the TSE's and the military courts' DataJud
+  // payloads show them; their parents in the tree are not in this extract.
+  { code: '11667', name: 'Propaganda Política - Propaganda Eleitoral - Extemporânea/Antecipada' },
+  { code: '11679', name: 'Propaganda Política - Propaganda Eleitoral - Internet' },
+  { code: '12635', name: 'Propaganda Política - Propaganda Eleitoral - Divulgação de Notícia Sabidamente Falsa' },
+  { code: '11353', name: 'Corrupção passiva' },
 ];
 
 export const TPU_MOVEMENTS: readonly TpuItem[] = [
@@ -151,12 +161,23 @@ export const TPU_MOVEMENTS: readonly TpuItem[] = [
   { code: '219', name: 'Procedência' },
   { code: '220', name: 'Improcedência' },
   { code: '221', name: 'Procedência em Parte' },
+  { code: '466', name: 'Homologação de Transação' },
+  { code: '463', name: 'Desistência' },
+  { code: '471', name: 'Pronúncia de Decadência ou Prescrição' },
+  { code: '196', name: 'Extinção da execução ou do cumprimento da sentença' },
+  { code: '11385', name: 'Execução/Cumprimento de Sentença Iniciada (o)' },
+  { code: '417', name: 'Inclusão em pauta' },
   { code: '237', name: 'Provimento' },
+  { code: '238', name: 'Provimento em Parte' },
   { code: '239', name: 'Não-Provimento' },
+  { code: '235', name: 'Não Conhecimento de recurso' },
+  { code: '200', name: 'Não-Acolhimento de Embargos de Declaração' },
   { code: '123', name: 'Remessa' },
   { code: '848', name: 'Trânsito em julgado' },
   { code: '22', name: 'Baixa Definitiva' },
+  { code: '245', name: 'Provisório' },
   { code: '246', name: 'Definitivo' },
+  { code: '893', name: 'Desarquivamento' },
 ];
 
 const byCode = (list: readonly TpuItem[]) => new Map(list.map((x) => [x.code, x]));

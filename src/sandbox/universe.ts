@@ -3,12 +3,12 @@
 // name, CNJ number, lawsuit id -> lawsuits) walk the seeded bijections of plan.ts and parties.ts.
 
 import { isValidCnj } from './check-digits.js';
-import { buildLawsuit, type Json } from './lawsuit-object.js';
+import { buildLawsuit, type Json, type Shape } from './lawsuit-object.js';
 import { Cast, type InternalParty, type PartyKind } from './parties.js';
 import { Planner, type Plan } from './plan.js';
 import { PublicEntities } from './public-entities.js';
 import { normalizeName } from './text.js';
-import { stepsUpTo, type StepPoint } from './timeline.js';
+import { secondInstanceDistribution, stepsUpTo, type StepPoint } from './timeline.js';
 
 export interface UniverseOptions {
   /** Seed of every generated value. Default 1. */
@@ -27,7 +27,7 @@ export interface Observation {
 
 export interface LawsuitViewOptions {
   onDemand?: boolean;
-  shape?: 'full' | 'search';
+  shape?: Shape;
   privileged?: boolean;
 }
 
@@ -44,6 +44,8 @@ export class Universe {
     this.cast = new Cast(this.seed, this.count);
     this.entities = new PublicEntities((cnpj) => this.cast.companies.fromDocument(cnpj) !== undefined);
     this.planner = new Planner(this.seed, this.count, this.entities);
+    this.planner.sectorOf = (p) => this.cast.sectorOf(p);
+    this.planner.twinDistribution = (base, kind, i) => secondInstanceDistribution(this.planner, base, kind, i);
   }
 
   plan(i: number): Plan {
@@ -68,15 +70,15 @@ export class Universe {
     let parties: InternalParty[] | undefined;
     let steps: StepPoint[] | undefined;
     const cast = this.cast;
-    const seed = this.seed;
+    const planner = this.planner;
     return {
       plan, observedMs,
       get parties() { return (parties ??= cast.parties(plan)); },
-      get steps() { return (steps ??= stepsUpTo(plan, seed, observedMs)); },
+      get steps() { return (steps ??= stepsUpTo(planner, plan, observedMs)); },
     };
   }
 
-  render(o: Observation, shape: 'full' | 'search' = 'full', privileged = false): Json {
+  render(o: Observation, shape: Shape = 'full', privileged = false): Json {
     return buildLawsuit(this.seed, o.plan, o.parties, o.steps, o.observedMs, { shape, privileged });
   }
 

@@ -1,6 +1,6 @@
-// Vocabulary of the synthetic universe: Brazilian names of people and companies, sides and states. Pools are
-// limited on purpose so that name searches meet homonyms. Tribunals are in tribunals.ts, the CNJ's tables in
-// tpu.ts.
+// Vocabulary of the synthetic universe: Brazilian names of people, sides and states. Pools are limited on purpose
+// so that name searches meet homonyms. Company names are in company-names.ts, tribunals in tribunals.ts, the CNJ's
+// tables in tpu.ts.
 
 export const FIRST_NAMES = [
   'Ana', 'Maria', 'José', 'João', 'Antônio', 'Francisco', 'Carlos', 'Paulo', 'Pedro', 'Lucas', 'Luiz', 'Marcos',
@@ -27,19 +27,6 @@ export const SURNAMES = [
   'Lacerda', 'Amaral', 'Bastos', 'Paiva', 'Figueiredo', 'Sampaio', 'Vasconcelos', 'Magalhães', 'Antunes', 'Reis',
   'Honorato', 'Bittencourt', 'Damasceno', 'Falcão', 'Galvão', 'Jardim', 'Leal', 'Lobo', 'Muniz', 'Neves', 'Pimentel',
   'Quintana', 'Sobral', 'Toledo', 'Valente',
-];
-
-export const COMPANY_HEADS = [
-  'Banco', 'Companhia', 'Construtora', 'Transportadora', 'Comercial', 'Indústria', 'Distribuidora', 'Seguradora',
-  'Telecomunicações', 'Agropecuária', 'Farmácia', 'Supermercados', 'Metalúrgica', 'Incorporadora', 'Hospital',
-  'Cooperativa', 'Editora', 'Logística', 'Energia', 'Tecnologia',
-];
-export const COMPANY_TAILS = ['S.A.', 'Ltda', 'Ltda - ME', 'EIRELI', 'S/A', 'Ltda - EPP', 'Participações S.A.'];
-
-/** Big litigants: few companies that appear in very many lawsuits (banks, telecoms, the State). */
-export const BIG_LITIGANT_WORDS = [
-  'Banco Nacional', 'Telefonia Brasil', 'Seguros Unidos', 'Energia Paulista', 'Varejo Nacional', 'Crédito Fácil',
-  'Aviação Brasileira', 'Saneamento Estadual', 'Previdência Privada', 'Construtora Horizonte',
 ];
 
 /** Step texts of the transfer files' own generator (transfer/flat-source.ts). */

@@ -25,6 +25,7 @@ function cnjOk(code: string): boolean {
 const TRIBUNAL_CODES: Record<string, string> = {
   TJSP: '8.26', TJRJ: '8.19', TJMG: '8.13', TJRS: '8.21', TJPR: '8.16', TJBA: '8.05', TJPE: '8.17', TJDFT: '8.07', TJCE: '8.06', TJAL: '8.02',
   TRT1: '5.01', TRT2: '5.02', TRT3: '5.03', TRT15: '5.15', TRF1: '4.01', TRF2: '4.02', TRF3: '4.03', TRF4: '4.04',
+  'TRE-SP': '6.26', 'TRE-RJ': '6.19', 'TRE-MG': '6.13', TJMSP: '9.26', TJMMG: '9.13', TJMRS: '9.21', STJ: '3.00', TST: '5.00',
 };
 
 describe('generated documents', () => {

@@ -2,32 +2,38 @@
 // query"): answered at once from the datalake, i.e. the lagging database view of the same universe and the
 // same filters as POST /requests. POST /requests/create with create_complete_request also starts an
 // asynchronous request, whose id is then the answer's request_id.
+//
+// Memory: a party can have tens of thousands of lawsuits (1M universe: a municipality with 28,500). The historical
+// answer is written lawsuit by lawsuit as the client reads it (a stream, never one array nor one string), without
+// steps and attachments, which the provider leaves out of by-document historical queries (REFERENCE.md); the
+// grouped summary keeps running counts of each lawsuit's cover values and builds no lawsuit object at all.
 
-import type { Json } from '../lawsuit-object.js';
 import { validationError, type Reply, type RouteModule, type SandboxState } from '../context.js';
 import { uuidOf } from '../random.js';
 import { runSearch, type Hit } from '../search.js';
 import type { NormalizedSearch } from '../search-validation.js';
-import { groupLawsuits, searchedRoles, type GroupInput } from '../sync/grouped.js';
+import { coverOf, GroupTally, searchedRoles } from '../sync/grouped.js';
 import { validateSyncBody, type SyncBody, type SyncKind } from '../sync/validate.js';
 
-function lawsuitOf(state: SandboxState, s: NormalizedSearch, h: Hit, now: number, processStatus: boolean): { obj: Json; input: GroupInput } | undefined {
-  const { universe, options } = state;
-  const o = universe.observe(h.index, now, false);
-  if (!o) return undefined;
-  const privileged = s.customerKey !== undefined && options.credentialKeys.includes(s.customerKey);
-  let obj = universe.render(o, 'full', privileged);
-  const input: GroupInput = { lawsuit: obj, roles: searchedRoles(s, o.parties) };
-  const byNumber = s.type === 'lawsuit_cnj' || s.type === 'lawsuit_id';
-  // Document and name searches may leave out steps and attachments, as their asynchronous answers do.
-  if (!byNumber && o.plan.tribunal.sparse) { delete obj.steps; delete obj.attachments; }
-  if (!processStatus) obj = withoutStatus(obj);
-  return { obj, input };
-}
+/** Lawsuits written to the socket at a time: few enough to stay small, enough to keep writes few. */
+const LAWSUITS_PER_CHUNK = 25;
 
-function withoutStatus(obj: Json): Json {
-  const { phase: _p, status: _s, ...rest } = obj;
-  return rest;
+/** The historical answer as JSON text, a chunk of lawsuits at a time, pulled as the socket drains. */
+function* historicalBody(state: SandboxState, s: NormalizedSearch, hits: readonly Hit[], now: number, processStatus: boolean, requestId: string): Generator<string> {
+  const { universe, options } = state;
+  const privileged = s.customerKey !== undefined && options.credentialKeys.includes(s.customerKey);
+  yield `{"has_lawsuits":${hits.length > 0},"request_id":${JSON.stringify(requestId)},"response_data":[`;
+  let chunk = '';
+  let written = 0;
+  for (let k = 0; k < hits.length; k++) {
+    const o = universe.observe(hits[k].index, now, false);
+    if (!o) continue;
+    const obj = universe.render(o, 'historical', privileged);
+    if (!processStatus) { delete obj.phase; delete obj.status; }
+    chunk += (written++ > 0 ? ',' : '') + JSON.stringify(obj);
+    if (written % LAWSUITS_PER_CHUNK === 0) { yield chunk; chunk = ''; }
+  }
+  yield `${chunk}]}`;
 }
 
 export const syncRoutes: RouteModule = (state) => {
@@ -44,10 +50,7 @@ export const syncRoutes: RouteModule = (state) => {
   return [
     {
       method: 'POST', path: '/lawsuits', api: true,
-      handle: handler('historical', (b, hits, { now }) => {
-        const data = hits.map((h) => lawsuitOf(state, b.search, h, now, b.processStatus)?.obj).filter((x): x is Json => x !== undefined);
-        return { status: 200, body: { has_lawsuits: data.length > 0, request_id: syncId(), response_data: data } };
-      }),
+      handle: handler('historical', (b, hits, { now }) => ({ status: 200, stream: historicalBody(state, b.search, hits, now, b.processStatus, syncId()) })),
     },
     {
       method: 'POST', path: '/requests/count', api: true,
@@ -56,8 +59,12 @@ export const syncRoutes: RouteModule = (state) => {
     {
       method: 'POST', path: '/requests/create/grouped', api: true,
       handle: handler('grouped', (b, hits, { now }) => {
-        const inputs = hits.map((h) => lawsuitOf(state, b.search, h, now, true)?.input).filter((x): x is GroupInput => x !== undefined);
-        return { status: 200, body: groupLawsuits(inputs) };
+        const tally = new GroupTally();
+        for (const h of hits) {
+          const o = state.universe.observe(h.index, now, false);
+          if (o) tally.add(coverOf(o), searchedRoles(b.search, o.parties));
+        }
+        return { status: 200, body: tally.result() };
       }),
     },
     {

@@ -1,10 +1,15 @@
 // The grouped summary of a search (POST /requests/create/grouped): how many of the lawsuits found share each
-// value of the cover information. Pure: it reads the lawsuit objects as rendered and the searched party's
-// roles, so it agrees by construction with what POST /lawsuits would list.
+// value of the cover information. It reads each lawsuit's cover (coverOf: the same values the lawsuit object
+// shows, from the plan and the last step, without building the object) and the searched party's roles, one
+// lawsuit at a time into running counts: a party with tens of thousands of lawsuits costs the counts, not the
+// lawsuits (1M universe, 28,500 lawsuits: the former array of whole lawsuits did not fit a 128 MB heap).
 
 import type { NormalizedSearch } from '../search-validation.js';
 import type { InternalParty } from '../parties.js';
 import { normalizeDocument, normalizeName } from '../text.js';
+import { phaseOf } from '../timeline.js';
+import { tpuClass, tpuSubject } from '../tpu.js';
+import type { Observation } from '../universe.js';
 
 export interface GroupedEntry { count: number; value: string | number }
 
@@ -33,43 +38,66 @@ export function searchedRoles(s: NormalizedSearch, parties: InternalParty[]): Ar
   return out;
 }
 
-export interface GroupInput {
-  /** The lawsuit object with phase and status present. */
-  lawsuit: Record<string, unknown>;
-  roles: Array<{ side: string; personType: string }>;
+/** The cover values of one lawsuit the summary counts: what its lawsuit object shows under these names. */
+export interface Cover {
+  classifications: string[];
+  subjects: string[];
+  area: string;
+  tribunal: string;
+  justice: string;
+  phase: string;
+  state: string;
+  instance: number;
 }
 
-const names = (v: unknown): string[] =>
-  Array.isArray(v) ? v.map((x) => (x && typeof x === 'object' ? (x as { name?: unknown }).name : undefined)).filter((x): x is string => typeof x === 'string') : [];
-const one = (v: unknown): string[] => (typeof v === 'string' && v !== '' ? [v] : []);
+export function coverOf(o: Observation): Cover {
+  const p = o.plan;
+  return {
+    classifications: [tpuClass(p.classCode).name],
+    subjects: p.subjectCodes.map((c) => tpuSubject(c).name),
+    area: p.kind.area,
+    tribunal: p.tribunal.acronym,
+    justice: p.tribunal.justiceDescription,
+    phase: phaseOf(o.steps[o.steps.length - 1]),
+    state: p.tribunal.uf,
+    instance: p.instance,
+  };
+}
 
 /**
- * Each lawsuit counts once per distinct value of a dimension (a lawsuit with two subjects counts in both).
- * Entries are ordered by count, largest first, then by value, so the answer is stable.
+ * Running counts: each lawsuit counts once per distinct value of a dimension (a lawsuit with two subjects counts
+ * in both). Entries are ordered by count, largest first, then by value, so the answer is stable.
  */
-export function groupLawsuits(items: readonly GroupInput[]): GroupedResult {
-  const maps = Object.fromEntries(GROUP_NAMES.map((g) => [g, new Map<string | number, number>()])) as Record<GroupName, Map<string | number, number>>;
-  const add = (g: GroupName, values: Array<string | number>) => {
-    for (const v of new Set(values)) maps[g].set(v, (maps[g].get(v) ?? 0) + 1);
-  };
-  for (const { lawsuit: l, roles } of items) {
-    add('classifications', names(l.classifications));
-    add('subjects', names(l.subjects));
-    add('areas', one(l.area));
-    add('tribunals', one(l.tribunal_acronym));
-    add('justices', one(l.justice_description));
-    add('phases', one(l.phase));
-    add('states', one(l.state));
-    add('instances', typeof l.instance === 'number' ? [l.instance] : []);
+export class GroupTally {
+  private readonly maps = Object.fromEntries(GROUP_NAMES.map((g) => [g, new Map<string | number, number>()])) as Record<GroupName, Map<string | number, number>>;
+  private count = 0;
+
+  add(c: Cover, roles: ReadonlyArray<{ side: string; personType: string }>): void {
+    this.count++;
+    this.tally('classifications', c.classifications);
+    this.tally('subjects', c.subjects);
+    this.tally('areas', [c.area]);
+    this.tally('tribunals', [c.tribunal]);
+    this.tally('justices', [c.justice]);
+    this.tally('phases', [c.phase]);
+    this.tally('states', [c.state]);
+    this.tally('instances', [c.instance]);
     // The spec shows sides and person types in upper case in this summary only (e.g. PASSIVE).
-    add('sides', roles.map((r) => r.side.toUpperCase()));
-    add('person_types', roles.map((r) => r.personType.toUpperCase()));
+    this.tally('sides', roles.map((r) => r.side.toUpperCase()));
+    this.tally('person_types', roles.map((r) => r.personType.toUpperCase()));
   }
-  const out = { lawsuits_count: items.length } as GroupedResult;
-  for (const g of GROUP_NAMES) {
-    out[g] = [...maps[g].entries()]
-      .map(([value, count]) => ({ count, value }))
-      .sort((a, b) => b.count - a.count || (String(a.value) < String(b.value) ? -1 : String(a.value) > String(b.value) ? 1 : 0));
+
+  result(): GroupedResult {
+    const out = { lawsuits_count: this.count } as GroupedResult;
+    for (const g of GROUP_NAMES) {
+      out[g] = [...this.maps[g].entries()]
+        .map(([value, count]) => ({ count, value }))
+        .sort((a, b) => b.count - a.count || (String(a.value) < String(b.value) ? -1 : String(a.value) > String(b.value) ? 1 : 0));
+    }
+    return out;
   }
-  return out;
+
+  private tally(g: GroupName, values: ReadonlyArray<string | number>): void {
+    for (const v of new Set(values)) if (v !== '') this.maps[g].set(v, (this.maps[g].get(v) ?? 0) + 1);
+  }
 }
