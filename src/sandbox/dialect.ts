@@ -10,7 +10,7 @@ export type DialectName = (typeof DIALECT_NAMES)[number];
  * The dialect of a sandbox started without one (CLI, embedded sandbox, tests). `spec` while the client only
  * speaks the spec's reading; flipping it to `documented` is this one edit.
  */
-export const DEFAULT_DIALECT: DialectName = 'spec';
+export const DEFAULT_DIALECT: DialectName = 'documented';
 
 export type Direction = 'asc' | 'desc';
 /** The listings whose paging, order and envelope the dialect decides. */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { query, scratch } from '../support/pipeline.js';
-import { apiEnv, counters, runCli, sandboxProcess, type SandboxProcess } from '../support/cli.js';
+import { apiEnv, bought, counters, runCli, sandboxProcess, type SandboxProcess } from '../support/cli.js';
 import { cpfs } from '../support/documents.js';
 
 // Through the real CLI against a sandbox in its own process: a wrong key fails fast (one wave of calls, exit 3),
@@ -58,14 +58,14 @@ describe('a night against an upstream that refuses, stalls or is absent', () => 
     const [stage] = await query<{ status: string; still: number }>(env.LAWSUIT_WAREHOUSE,
       `SELECT status, (counts->>'still_running')::INTEGER AS still FROM run_stages WHERE stage = 'search'`);
     expect(stage).toEqual({ status: 'ok', still: stuck });
-    const bought = (await counters(sb.url)).by_endpoint['POST /requests']?.['200'] ?? 0;
+    const sold = await bought(sb.url);
 
     // the provider's clock moves past the long pending time: the next run only collects
     await fetch(`${sb.url}/_sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_days: 0.02 }) });
     const second = runCli(['run'], env);
     expect(second.status, second.stdout + second.stderr).toBe(0);
     expect(second.stdout).toMatch(new RegExp(`documents\\s+ok\\s+.* 0 searched, ${stuck} resumed`));
-    expect((await counters(sb.url)).by_endpoint['POST /requests']?.['200'] ?? 0).toBe(bought);
+    expect(await bought(sb.url)).toBe(sold);
     const [left] = await query<{ n: number }>(env.LAWSUIT_WAREHOUSE, `SELECT count(*)::INTEGER AS n FROM requests WHERE status NOT IN ('completed')`);
     expect(left.n).toBe(0);
   });

@@ -62,7 +62,7 @@ it('schedule with a metrics port: /healthz 200, /metrics in Prometheus text, its
   const m = parsePrometheusText(await res.text());
   const v = (name: string, labels: Record<string, string> = {}) => sampleValue(m, name, labels);
   expect(v('lawsuit_etl_job_runs_total', { job: 'nightly', outcome: 'ok' })).toBe(1);
-  expect(v('lawsuit_etl_api_calls_total', { job: 'nightly', method: 'POST', route: '/requests', status: '200' })).toBe(5);
+  expect(v('lawsuit_etl_api_calls_total', { job: 'nightly', method: 'POST', route: '/requests', status: '201' })).toBe(5);
   // the sweep reads the five requests' responses across requests: one page or more, not one per request
   expect(v('lawsuit_etl_api_calls_total', { job: 'nightly', method: 'GET', route: '/responses', status: '200' })).toBeGreaterThanOrEqual(1);
   expect(v('lawsuit_etl_api_rate_limit', { job: 'nightly' })).toBe(180);

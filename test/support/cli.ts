@@ -93,11 +93,17 @@ export async function killedAndResumed(point: string, files: Record<string, stri
     expect(killed.signal, `${point} should have killed the run: ${killed.stderr}`).toBe('SIGKILL');
     const resumed = runCli(['run'], env);
     expect(resumed.status, `${point}: ${resumed.stderr}`).toBe(0);
-    const searches = (await counters(own.url)).by_endpoint['POST /requests']?.['200'] ?? 0;
+    const searches = await bought(own.url);
     return { env, resumed, searches };
   } finally {
     await own.stop();
   }
+}
+
+/** Searches the sandbox sold: POST /requests answered with a success (200 in the spec's dialect, 201 or 202 in the documented one). */
+export async function bought(url: string): Promise<number> {
+  const by = (await counters(url)).by_endpoint['POST /requests'] ?? {};
+  return (by['200'] ?? 0) + (by['201'] ?? 0) + (by['202'] ?? 0);
 }
 
 export async function counters(url: string): Promise<{ total: number; by_endpoint: Record<string, Record<string, number>> }> {

@@ -10,7 +10,7 @@ let sandbox: Sandbox;
 let api: LawsuitApi;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: SEED, lawsuits: LAWSUITS, rateLimit: 100_000 });
+  sandbox = await startSandbox({ seed: SEED, lawsuits: LAWSUITS, rateLimit: 100_000, dialect: 'spec' });
   api = clientFor(sandbox);
 });
 afterAll(async () => {

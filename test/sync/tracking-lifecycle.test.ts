@@ -11,7 +11,7 @@ let api: LawsuitApi;
 const T0 = new Date('2025-03-01T02:00:00Z');
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: SEED, lawsuits: LAWSUITS, now: T0, rateLimit: 100_000 });
+  sandbox = await startSandbox({ seed: SEED, lawsuits: LAWSUITS, now: T0, rateLimit: 100_000, dialect: 'spec' });
   api = clientFor(sandbox);
 });
 afterAll(async () => {

@@ -1,6 +1,7 @@
 // Shared set-up of the transfer tests: the transfer routes' own server, the real API client pointed at it,
 // a fresh warehouse file and a logger whose every line is kept for inspection.
 
+import { DIALECTS } from '../../src/sandbox/dialect.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,7 +51,8 @@ export function clientFor(baseUrl: string): { http: HttpClient; api: TransferFil
 }
 
 export async function harness(opts: TransferTestServerOptions = {}): Promise<Harness> {
-  const server = await startTransferTestServer({ seed: 7, ...opts });
+  // The spec's reading of the transfer routes; the client's reading of the documented one is tested end to end.
+  const server = await startTransferTestServer({ seed: 7, dialect: DIALECTS.spec, ...opts });
   const { api } = clientFor(server.baseUrl);
   const dir = mkdtempSync(join(tmpdir(), 'transfer-test-'));
   const whPath = join(dir, 'wh.duckdb');

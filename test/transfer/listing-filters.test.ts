@@ -1,3 +1,4 @@
+import { DIALECTS } from '../../src/sandbox/dialect.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTransferTestServer, type TransferTestServer } from '../support/transfer-test-server.js';
 
@@ -14,7 +15,8 @@ async function list(query: string): Promise<{ status: number; body: Env & { erro
 }
 
 beforeAll(async () => {
-  s = await startTransferTestServer({ seed: 11, catalogue: { count: 15, errorCount: 3, maxBytes: 64 * 1024 } });
+  // The spec's reading of the transfer routes (the documented one: test/sandbox/documented-transfer-files.test.ts).
+  s = await startTransferTestServer({ seed: 11, dialect: DIALECTS.spec, catalogue: { count: 15, errorCount: 3, maxBytes: 64 * 1024 } });
 });
 afterAll(async () => s.close());
 
