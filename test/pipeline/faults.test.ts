@@ -12,15 +12,17 @@ import { apiEnv, counters, runCli, runFiles, sandboxProcess, warehouseFingerprin
 // without a single response of the other client's requests.
 
 const FAULTS = '5xx=0.05,reset=0.03,reset_after=0.03,slow=0.05:400,truncate=0.03,storm=0.04:1500,pending_long=0.2:1500,cancel=0.1,post_after_store=0.1,'
-  + 'foreign=0.2:500';
+  + 'foreign=0.2:500,no_rate_headers=0.3';
 
-describe('a run with every fault switched on', () => {
+// In the provider's documented dialect and in the spec's reading alike (README, "The provider's dialect").
+describe.each(['documented', 'spec'])('a run with every fault switched on, in the %s dialect', (dialect) => {
   let clean: SandboxProcess;
   let faulty: SandboxProcess;
   const tmp = scratch();
   const documents = join(tmp.dir, 'documents.csv');
   beforeAll(async () => {
-    [clean, faulty] = await Promise.all([sandboxProcess(['--rate-limit', '100000']), sandboxProcess(['--rate-limit', '100000', '--faults', FAULTS])]);
+    const args = ['--rate-limit', '100000', '--dialect', dialect];
+    [clean, faulty] = await Promise.all([sandboxProcess(args), sandboxProcess([...args, '--faults', FAULTS])]);
     const lines = readFileSync('config/documents.example.csv', 'utf8').split('\n');
     writeFileSync(documents, lines.slice(0, 30).join('\n'));
   });
