@@ -4,14 +4,18 @@ import { round } from './round.js';
 
 // Calls per document against the floor. A night is bounded by the key's rate limit (180 calls a minute, some
 // 259,200 a day), not by CPU, so every call spent is a document not searched. The floor of a night is one
-// POST /requests per document searched, ceil(responses / 100) listing calls, and the polls completion needs
-// (the batched requests listing and the single probes, as the run made them: the same for both strategies).
+// POST /requests per document searched, ceil(responses / page size) listing calls at the page size the run
+// learned the upstream serves (1000 in the documented dialect, 100 in the spec's), and the polls completion
+// needs (the batched requests listing and the single probes, as the run made them: the same for both strategies).
 // `calls_vs_floor` = calls made / floor; `documents_per_key_day` = 259,200 / calls per document.
 
 export const KEY_CALLS_PER_DAY = 180 * 60 * 24;
 
 export interface CallsFigures {
   mix: string;
+  dialect: string;
+  /** The page size the run learned (upstream_dialects), the floor's. */
+  pageSize: number;
   strategy: 'sweep' | 'per-request';
   exitCode: number | null;
   documents: number;
@@ -26,7 +30,7 @@ export interface CallsFigures {
   ms: number;
 }
 
-interface Inspected { calls: number; byRoute: Record<string, number>; responses: number; documents: number }
+interface Inspected { calls: number; byRoute: Record<string, number>; responses: number; documents: number; pageSize: number }
 
 async function inspect(path: string): Promise<Inspected> {
   const wh = await Warehouse.open(path, { readOnly: true });
@@ -40,21 +44,23 @@ async function inspect(path: string): Promise<Inspected> {
     }
     const [r] = await wh.all<{ responses: number; documents: number }>(
       'SELECT (SELECT count(*) FROM responses_raw) AS responses, (SELECT count(*) FROM requests) AS documents');
-    return { calls: summary.api.calls, byRoute, responses: r.responses, documents: r.documents };
+    const [d] = await wh.all<{ dialect: string }>('SELECT dialect::VARCHAR AS dialect FROM upstream_dialects LIMIT 1');
+    const pageSize = d ? (JSON.parse(d.dialect) as { pageSize: number }).pageSize : 100;
+    return { calls: summary.api.calls, byRoute, responses: r.responses, documents: r.documents, pageSize };
   } finally {
     await wh.close();
   }
 }
 
-/** One night of `csv` read with `strategy`, against a sandbox of its own started with `sandboxArgs`. */
-export async function callsRun(mix: string, csv: string, strategy: 'sweep' | 'per-request', sandboxArgs: string[]): Promise<CallsFigures> {
-  const r = await pipelineRun({ csv, sandboxArgs, env: { LAWSUIT_RESPONSES_STRATEGY: strategy }, inspect });
+/** One night of `csv` read with `strategy`, against a sandbox of its own speaking `dialect`, started with `sandboxArgs`. */
+export async function callsRun(mix: string, csv: string, strategy: 'sweep' | 'per-request', sandboxArgs: string[], dialect = 'documented'): Promise<CallsFigures> {
+  const r = await pipelineRun({ csv, sandboxArgs: [...sandboxArgs, '--dialect', dialect], env: { LAWSUIT_RESPONSES_STRATEGY: strategy }, inspect });
   const i = r.inspected!;
   const submissions = i.byRoute['POST /requests'] ?? 0;
   const polls = (i.byRoute['GET /requests'] ?? 0) + (i.byRoute['GET /requests/:id'] ?? 0);
-  const floor = submissions + Math.ceil(i.responses / 100) + polls;
+  const floor = submissions + Math.ceil(i.responses / i.pageSize) + polls;
   return {
-    mix, strategy, exitCode: r.exitCode, documents: i.documents, calls: i.calls, submissions, polls,
+    mix, dialect, pageSize: i.pageSize, strategy, exitCode: r.exitCode, documents: i.documents, calls: i.calls, submissions, polls,
     listingCalls: i.byRoute['GET /responses'] ?? 0, responses: i.responses, floor,
     callsVsFloor: round(i.calls / floor), documentsPerKeyDay: Math.round(KEY_CALLS_PER_DAY / (i.calls / Math.max(1, i.documents))), ms: r.ms,
   };
