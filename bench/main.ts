@@ -35,7 +35,8 @@ async function rateFigures(): Promise<Record<string, number>> {
   const size = { limit: 60, windowMs: 20_000, calls: quick ? 150 : 300 };
   const rate = await rateUse(size);
   const show = (name: string, f: RateFigures | DialectRateFigures) => {
-    line(`rate_use (${name})`, f.rateUse, `${f.calls} calls in ${(f.ms / 1000).toFixed(1)} s, ideal ${(f.idealMs / 1000).toFixed(1)} s${'failed' in f ? `, ${f.failed} failed` : ''}`);
+    const dialect = 'failed' in f ? `, ${f.failed} failed, ${f.retries} retries (${f.network} network), limit ${f.learnedLimit} per ${f.windowMs} ms` : '';
+    line(`rate_use (${name})`, f.rateUse, `${f.calls} calls in ${(f.ms / 1000).toFixed(1)} s, ideal ${(f.idealMs / 1000).toFixed(1)} s${dialect}`);
     line(`share_429 (${name})`, f.share429, `${f.status429} answered 429`);
   };
   show('adaptive limiter', rate.adaptive);

@@ -18,8 +18,11 @@ import { round } from './round.js';
 
 export interface RateFigures { calls: number; ms: number; idealMs: number; rateUse: number; share429: number; status429: number; fluidUse: number }
 
-/** Against an upstream of the documented dialect: also the calls that failed after their retries. */
-export interface DialectRateFigures extends RateFigures { failed: number }
+/**
+ * Against an upstream of the documented dialect: also the calls that failed after their retries, the retries
+ * (of 429s and network failures alike) and what the limiter learned, so that an outlier shows its cause.
+ */
+export interface DialectRateFigures extends RateFigures { failed: number; retries: number; network: number; learnedLimit?: number; windowMs?: number }
 
 /** The least time C calls can take under a sliding window of `limit` calls per `windowMs`. */
 export function idealSpanMs(calls: number, limit: number, windowMs: number): number {
@@ -88,7 +91,12 @@ export async function rateUseDocumented(opts: { limit: number; windowMs: number;
     const { calls, status429 } = up.counters();
     const idealMs = idealSpanMs(opts.calls, opts.limit, opts.windowMs);
     const fluidMs = Math.max(0, (opts.calls - opts.limit) / opts.limit) * opts.windowMs;
-    return { calls, ms, idealMs, rateUse: round(idealMs / ms), share429: round(status429 / Math.max(calls, 1), 4), status429, fluidUse: round(fluidMs / ms), failed };
+    const st = http.stats();
+    const snap = limiter.snapshot();
+    return {
+      calls, ms, idealMs, rateUse: round(idealMs / ms), share429: round(status429 / Math.max(calls, 1), 4), status429, fluidUse: round(fluidMs / ms), failed,
+      retries: st.retries, network: st.byStatus.network ?? 0, learnedLimit: snap.limit, windowMs: snap.windowMs,
+    };
   } finally {
     limiter.close();
     await http.close();
