@@ -205,7 +205,7 @@ export class AdaptiveLimiter {
     const now = this.now();
     // The headers are read here, once per answer; every later step works on the checked figures.
     const read = readRateHeaders(fb.headers, now, { maxResetAheadMs: this.cfg.maxPauseMs });
-    const rate = fb.retryAfterMs === undefined ? read : { ...read, retryAfterMs: fb.retryAfterMs };
+    const rate = fb.retryAfterMs === undefined ? read : { ...read, retryAfterMs: fb.retryAfterMs, namesTime: true as const };
     this.state = answerCall(this.cfg, this.state, id, { status: fb.status, rate, latencyMs: fb.latencyMs }, now, this.queue.size > 0);
     if (this.closed) return;
     if (this.queue.concurrency !== this.state.concurrency.current) this.queue.concurrency = this.state.concurrency.current;

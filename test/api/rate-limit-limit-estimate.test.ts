@@ -32,6 +32,7 @@ describe('limitAfterAcceptance: an accepted call proves L above the calls surely
 describe('limitAfterRefusal: a refused call proves L at most the calls that may have been in its window', () => {
   it.each<[string, CallLog, LimitEstimate, LimitEstimate]>([
     ['one call at a time: exactly the calls before it', [...sequential(60), no(60, 600, 610)], { lo: 60 }, { lo: 60, hi: 60, hiAt: 999 }],
+    ['a call started in the millisecond of its answer may have been counted before it', [...sequential(59, 0, 1), ok(59, 60, 60), no(60, 60, 60)], { lo: 60 }, { lo: 60, hi: 60, hiAt: 999 }],
     ['calls in flight when it was refused may have been counted before it', [...sequential(58), { id: 58, at: 580 }, no(59, 585, 600)], { lo: 58 }, { lo: 58, hi: 59, hiAt: 999 }],
     ['refused calls count too (the provider counts them)', [...sequential(3), no(3, 30, 40), no(4, 50, 60)], {}, { lo: 0, hi: 4, hiAt: 999 }],
     ['calls answered more than W before it started have left', [ok(0, 0, 10), ok(1, 20, 30), no(2, W + 20, W + 30)], {}, { lo: 0, hi: 1, hiAt: 999 }],

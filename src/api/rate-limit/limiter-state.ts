@@ -82,7 +82,7 @@ function learningLimit(s: LimiterState): boolean {
 /** L as paced by: the service's Limit, or while it names no time and sends none, the one learned; under the ceiling. */
 export function pacingLimit(cfg: LimiterConfig, s: LimiterState, now: number): number | undefined {
   if (!learningLimit(s)) return effectiveLimit(s.budget, cfg);
-  return effectiveLimit({ limit: learnedLimit(s.limits, s.believedWindowMs, now) }, cfg);
+  return effectiveLimit({ limit: learnedLimit(s.limits, pacingWindow(s) ?? s.believedWindowMs, now) }, cfg);
 }
 
 /** Calls let out at once to find L, while no refusal has taught it and no ceiling is configured. */
