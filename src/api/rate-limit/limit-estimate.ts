@@ -5,8 +5,8 @@ import type { CallLog, SentCall } from './call-log.js';
 //   - an accepted call proves L > the calls surely in the window when it was counted (answered before it
 //     started, started less than W before its answer): `lo`, the most the service has accepted in one window;
 //   - a refused call proves L <= the calls that may have been in the window then (any of ours, refused ones too,
-//     since the provider counts those: REFERENCE.md, started before its answer and not answered more than W
-//     before it started): `hi`, the limit paced at.
+//     since the provider counts those: REFERENCE.md, started no later than its answer and not answered more
+//     than W before it started): `hi`, the limit paced at.
 // Before a refusal, calls go k at a time, k = 1 + whole windows spent so without one, so that finding L costs
 // at most k 429s: one call at a time fills a window whenever a call takes less than W / L (a third of a second
 // at the documented 180 per 60 s), and k grows only on links slower than that.
@@ -21,7 +21,7 @@ export interface LimitEstimate {
   readonly hi?: number;
   /** When `hi` was last learned, epoch ms. */
   readonly hiAt?: number;
-  /** When calls began to go beyond `lo` with no `hi` known, epoch ms. */
+  /** When calls began to go k at a time with no `hi` known, epoch ms. */
   readonly exploringSince?: number;
 }
 
