@@ -3,7 +3,7 @@ import { startSandbox } from '../src/sandbox/server.js';
 import { callsRun, type CallsFigures } from './calls.js';
 import { companyDocuments, documentsFinding, individualDocuments, ordinaryDocuments, ordinaryMix } from './documents.js';
 import { pipelineRun } from './pipeline-run.js';
-import { rateUse } from './rate-use.js';
+import { rateUse, rateUseDocumented, type DialectRateFigures, type RateFigures } from './rate-use.js';
 import { rebuildRun, type RebuildFigures } from './rebuild.js';
 import { round } from './round.js';
 import { largestDocument, sandboxEndpoints } from './sandbox-endpoints.js';
@@ -12,11 +12,12 @@ import { transferRun } from './transfer-run.js';
 
 // `npm run bench`: the figures the nightly run is held to, measured against the sandbox, printed as a table;
 // the last line is one JSON object for scripts. BENCH_QUICK=1 runs smaller volumes (no 100k run);
-// BENCH_ONLY=calls runs only the calls-per-document part (four mixes, both ways of reading responses; BENCH_MIX=a,b
-// only those mixes, e.g. BENCH_MIX=individuals-empty);
+// BENCH_ONLY=calls runs only the calls-per-document part (four mixes, both ways of reading responses, both dialects;
+// BENCH_MIX=a,b only those mixes, e.g. BENCH_MIX=individuals-empty);
 // BENCH_ONLY=rebuild only `lawsuit-etl rebuild` at 10k and 100k lawsuits (BENCH_QUICK: 2k and 20k);
 // BENCH_ONLY=load only the load of a first night beside read_json and the merge of a second;
-// BENCH_ONLY=sandbox only the sandbox's own memory and listing speed (parts 6 and 7).
+// BENCH_ONLY=sandbox only the sandbox's own memory and listing speed (parts 6 and 7);
+// BENCH_ONLY=rate only the rate-limit use, against the sandbox and against the documented dialect's upstreams.
 
 const quick = process.env.BENCH_QUICK === '1';
 const only = process.env.BENCH_ONLY;
@@ -30,6 +31,34 @@ const line = (k: string, v: string | number, note = '') => console.log(`${k.padE
  * companies with thousands. The sandbox appends responses court by court (300 ms a court), so the sweep reads
  * while they arrive.
  */
+/**
+ * Rate-limit use: the limiter is not told the limit; 60 calls per 20 s is the real 180/min at a third of the
+ * window. Against the sandbox (Limit, Remaining, Reset and Retry-After), then against upstreams of the
+ * documented dialect (no Reset, no Retry-After, refused calls counted): one with Limit and Remaining only,
+ * one with no rate header at all.
+ */
+async function rateFigures(): Promise<Record<string, number>> {
+  const size = { limit: 60, windowMs: 20_000, calls: quick ? 150 : 300 };
+  const rate = await rateUse(size);
+  const show = (name: string, f: RateFigures | DialectRateFigures) => {
+    const dialect = 'failed' in f ? `, ${f.failed} failed, ${f.retries} retries (${f.network} network), limit ${f.learnedLimit} per ${f.windowMs} ms` : '';
+    line(`rate_use (${name})`, f.rateUse, `${f.calls} calls in ${(f.ms / 1000).toFixed(1)} s, ideal ${(f.idealMs / 1000).toFixed(1)} s${dialect}`);
+    line(`share_429 (${name})`, f.share429, `${f.status429} answered 429`);
+  };
+  show('adaptive limiter', rate.adaptive);
+  show('fixed concurrency 8', rate.fixed);
+  const lr = await rateUseDocumented({ ...size, headers: 'limit-remaining' });
+  show('Limit/Remaining only', lr);
+  const none = await rateUseDocumented({ ...size, headers: 'none' });
+  show('no rate header', none);
+  return {
+    rate_use: rate.adaptive.rateUse, share_429: rate.adaptive.share429,
+    fixed_rate_use: rate.fixed.rateUse, fixed_share_429: rate.fixed.share429,
+    rate_use_limit_remaining_only: lr.rateUse, share_429_limit_remaining_only: lr.share429,
+    rate_use_no_headers: none.rateUse, share_429_no_headers: none.share429,
+  };
+}
+
 async function callsAgainstFloor(): Promise<Record<string, number>> {
   const seedSb = await startSandbox({ seed: 7, lawsuits: 1_000_000 });
   const chosen = process.env.BENCH_MIX ? new Set(process.env.BENCH_MIX.split(',')) : undefined;
@@ -158,14 +187,14 @@ async function main(): Promise<void> {
     console.log(JSON.stringify(await sandboxFigures()));
     return;
   }
-  if (only !== undefined && only !== '') throw new Error(`BENCH_ONLY=${only}: the parts that run alone are "calls", "rebuild", "load" and "sandbox"`);
+  if (only === 'rate') {
+    console.log(JSON.stringify(await rateFigures()));
+    return;
+  }
+  if (only !== undefined && only !== '') throw new Error(`BENCH_ONLY=${only}: the parts that run alone are "calls", "rebuild", "load", "sandbox" and "rate"`);
 
-  // 1. rate-limit use: the limiter is not told the limit; 60 calls per 20 s is the real 180/min at a third of the window
-  const rate = await rateUse({ limit: 60, windowMs: 20_000, calls: quick ? 150 : 300 });
-  line('rate_use (adaptive limiter)', rate.adaptive.rateUse, `${rate.adaptive.calls} calls in ${(rate.adaptive.ms / 1000).toFixed(1)} s, ideal ${(rate.adaptive.idealMs / 1000).toFixed(1)} s`);
-  line('share_429 (adaptive limiter)', rate.adaptive.share429, `${rate.adaptive.status429} answered 429`);
-  line('rate_use (fixed concurrency 8)', rate.fixed.rateUse, `${rate.fixed.calls} calls in ${(rate.fixed.ms / 1000).toFixed(1)} s`);
-  line('share_429 (fixed concurrency 8)', rate.fixed.share429, `${rate.fixed.status429} answered 429`);
+  // 1. rate-limit use, against the sandbox and against upstreams that name no time
+  const rate = await rateFigures();
 
   // 2. calls per document and polls per request: a nightly run over ordinary documents
   const seedSb = await startSandbox({ seed: 7, lawsuits: 1_000_000 });
@@ -211,8 +240,7 @@ async function main(): Promise<void> {
   const sandbox = await sandboxFigures();
 
   console.log(JSON.stringify({
-    rate_use: rate.adaptive.rateUse, share_429: rate.adaptive.share429,
-    fixed_rate_use: rate.fixed.rateUse, fixed_share_429: rate.fixed.share429,
+    ...rate,
     polls_per_request: pollsPerRequest, calls_per_document: callsPerDocument,
     ...load,
     rebuild_lawsuits_per_sec: rebuild.lawsuitsPerSec, rebuild_peak_rss_mb: rebuild.peakRssMb, rss_mb_10k: r10.peakRssMb, rss_mb_100k: rss100,

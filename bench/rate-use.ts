@@ -1,6 +1,9 @@
 import { request } from 'undici';
 import PQueue from 'p-queue';
 import { LawsuitApi } from '../src/api/client.js';
+import { HttpClient } from '../src/api/http.js';
+import { AdaptiveLimiter } from '../src/api/rate-limit.js';
+import { startDocumentedUpstream, type RateDialect } from './documented-rate-upstream.js';
 import { startSandbox } from '../src/sandbox/server.js';
 import { round } from './round.js';
 
@@ -14,6 +17,12 @@ import { round } from './round.js';
 // `fluidUse` for comparison with earlier runs.)
 
 export interface RateFigures { calls: number; ms: number; idealMs: number; rateUse: number; share429: number; status429: number; fluidUse: number }
+
+/**
+ * Against an upstream of the documented dialect: also the calls that failed after their retries, the retries
+ * (of 429s and network failures alike) and what the limiter learned, so that an outlier shows its cause.
+ */
+export interface DialectRateFigures extends RateFigures { failed: number; retries: number; network: number; learnedLimit?: number; windowMs?: number }
 
 /** The least time C calls can take under a sliding window of `limit` calls per `windowMs`. */
 export function idealSpanMs(calls: number, limit: number, windowMs: number): number {
@@ -59,5 +68,38 @@ async function measure(opts: { limit: number; windowMs: number; calls: number },
     return { calls: total, ms, idealMs, rateUse: round(idealMs / ms), share429: round(status429 / Math.max(total, 1), 4), status429, fluidUse: round(fluidMs / ms) };
   } finally {
     await sb.close();
+  }
+}
+
+/**
+ * The client's own HTTP layer and limiter against an upstream that names no time (no Reset, no Retry-After)
+ * and counts refused calls (bench/documented-rate-upstream.ts). The limiter is told the window, as a night
+ * is told the documented 60 s by default: the upstream is the documented 180 per 60 s at a third of the
+ * window, so that the bench takes seconds, not minutes. It is not told the limit.
+ */
+export async function rateUseDocumented(opts: { limit: number; windowMs: number; calls: number; headers: RateDialect }): Promise<DialectRateFigures> {
+  const up = await startDocumentedUpstream(opts);
+  const limiter = new AdaptiveLimiter({ maxConcurrency: 32, windowMs: opts.windowMs });
+  const http = new HttpClient({ apiKey: 'bench-key', urls: { requests: up.url, tracking: up.url, lawsuits: up.url, transfer: up.url }, limiter, connections: 32 });
+  let failed = 0;
+  try {
+    const t0 = Date.now();
+    await Promise.all(Array.from({ length: opts.calls }, (_, i) => http.call({
+      base: 'requests', method: 'GET', path: '/requests', route: 'GET /requests', query: { page: 1 + (i % 3), page_size: 1 }, parse: (b) => b,
+    }).catch(() => { failed++; })));
+    const ms = Date.now() - t0;
+    const { calls, status429 } = up.counters();
+    const idealMs = idealSpanMs(opts.calls, opts.limit, opts.windowMs);
+    const fluidMs = Math.max(0, (opts.calls - opts.limit) / opts.limit) * opts.windowMs;
+    const st = http.stats();
+    const snap = limiter.snapshot();
+    return {
+      calls, ms, idealMs, rateUse: round(idealMs / ms), share429: round(status429 / Math.max(calls, 1), 4), status429, fluidUse: round(fluidMs / ms), failed,
+      retries: st.retries, network: st.byStatus.network ?? 0, learnedLimit: snap.limit, windowMs: snap.windowMs,
+    };
+  } finally {
+    limiter.close();
+    await http.close();
+    await up.close();
   }
 }

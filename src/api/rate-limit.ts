@@ -2,9 +2,8 @@ import PQueue from 'p-queue';
 import { BACKOFF_DEFAULTS } from './backoff.js';
 import { API_CODES, ApiError } from './errors.js';
 import { inFlight } from './rate-limit/call-log.js';
-import { effectiveLimit } from './rate-limit/call-budget.js';
 import {
-  answerCall, availableNow, initialState, nextStart, pauseUntil, startCall, type LimiterConfig, type LimiterState,
+  answerCall, availableNow, initialState, knownLimit, nextStart, pacingWindow, pauseUntil, startCall, type LimiterConfig, type LimiterState,
 } from './rate-limit/limiter-state.js';
 import { readRateHeaders } from './rate-limit/rate-headers.js';
 
@@ -12,6 +11,9 @@ import { readRateHeaders } from './rate-limit/rate-headers.js';
 // sliding window, so they must share one budget. This file is the shell: it holds the limiter's state (a
 // value with pure transitions, rate-limit/limiter-state.ts), feeds it the clock and the answers, and steers
 // p-queue with pause()/start() and `concurrency`, sleeping on one timer until the next call may start.
+
+/** The provider's documented window: a sliding 60 s (REFERENCE.md, "The provider's documented dialect"). */
+export const DOCUMENTED_WINDOW_MS = 60_000;
 
 export interface LimiterOptions {
   /** Configured ceiling of calls in flight. Default 16; at least 1. */
@@ -39,6 +41,12 @@ export interface LimiterOptions {
    * Default 1000; 0 trusts whole seconds as rounded up.
    */
   wholeSecondMarginMs?: number;
+  /**
+   * The key's window as believed while the service names no time (no X-RateLimit-Reset, no Retry-After: the
+   * provider's documented dialect), in ms. Default 60 000, the documented sliding minute (REFERENCE.md); an
+   * answer's count may prove it shorter, and a 429 it let out lengthens it by a second.
+   */
+  windowMs?: number;
   /** How long to wait for an in-flight answer to refresh a spent budget whose reset time already passed, in ms. Default 1000. */
   awaitAnswerMs?: number;
   /**
@@ -72,7 +80,10 @@ export interface LimiterSnapshot {
   concurrency: number;
   inFlight: number;
   queued: number;
-  /** The window's size as learned from X-RateLimit-Limit (or configured), when known. */
+  /**
+   * The window's size as learned from X-RateLimit-Limit (or configured), or, from a service that names no time
+   * and sends no Limit, from its first refusal; when known.
+   */
   limit: number | undefined;
   /** Calls the limiter believes it may still start now, when known. */
   available: number | undefined;
@@ -82,8 +93,13 @@ export interface LimiterSnapshot {
   /** Highest concurrency reached so far. */
   peakConcurrency: number;
   rateLimited: number;
-  /** Upper bound of the window's length learned from the answers, in ms, when known. */
+  /**
+   * The window's length paced by, in ms, when known: the upper bound learned from the answers, or, while the
+   * service names no time, the believed one when shorter.
+   */
   windowMs: number | undefined;
+  /** No answer has named when a slot frees (Reset or Retry-After): the limiter paces itself. */
+  selfPaced: boolean;
   /** Calls in the service's window that the limiter's own log does not explain (another user of the key). */
   foreign: number;
 }
@@ -113,6 +129,7 @@ export class AdaptiveLimiter {
       awaitAnswerMs: opts.awaitAnswerMs ?? 1000,
       wholeSecondMarginMs: opts.wholeSecondMarginMs ?? 1000,
       maxPauseMs: opts.maxPauseMs ?? BACKOFF_DEFAULTS.maxWaitMs,
+      windowMs: opts.windowMs ?? DOCUMENTED_WINDOW_MS,
     };
     this.now = opts.now ?? Date.now;
     this.state = initialState(this.cfg, opts.initialConcurrency ?? 1);
@@ -162,14 +179,15 @@ export class AdaptiveLimiter {
       concurrency: this.queue.concurrency,
       inFlight: inFlight(s.log),
       queued: this.queue.size,
-      limit: effectiveLimit(s.budget, this.cfg),
+      limit: knownLimit(this.cfg, s),
       available: availableNow(this.cfg, s, this.now()),
       resetAt: s.budget.resetAt,
       pausedUntil: s.pausedUntil,
       paused: this.queue.isPaused,
       peakConcurrency: s.concurrency.peak,
       rateLimited: s.rateLimited,
-      windowMs: s.window.hi,
+      windowMs: pacingWindow(s),
+      selfPaced: !s.timesNamed,
       foreign: s.budget.foreign,
     };
   }
@@ -192,7 +210,7 @@ export class AdaptiveLimiter {
     const now = this.now();
     // The headers are read here, once per answer; every later step works on the checked figures.
     const read = readRateHeaders(fb.headers, now, { maxResetAheadMs: this.cfg.maxPauseMs });
-    const rate = fb.retryAfterMs === undefined ? read : { ...read, retryAfterMs: fb.retryAfterMs };
+    const rate = fb.retryAfterMs === undefined ? read : { ...read, retryAfterMs: fb.retryAfterMs, namesTime: true as const };
     this.state = answerCall(this.cfg, this.state, id, { status: fb.status, rate, latencyMs: fb.latencyMs }, now, this.queue.size > 0);
     if (this.closed) return;
     if (this.queue.concurrency !== this.state.concurrency.current) this.queue.concurrency = this.state.concurrency.current;

@@ -21,9 +21,12 @@ const sec = (ms: number): string => String(ms / 1000);
  * The provider's documented limit (REFERENCE.md: a sliding window, 429 past it with Retry-After), as the
  * sandbox serves it: Reset is the epoch second, rounded up, at which the oldest call leaves the window
  * (`resetPrecision`: 'floor' as a service might round it, 'fraction' with milliseconds). A refused call is
- * not counted. `limit` may change with the time.
+ * not counted, unless `countRefused` (the provider's documentation: refused calls count against the window
+ * too). `limit` may change with the time.
  */
-export function slidingWindow(opts: { limit: number | ((now: number) => number); windowMs: number; resetPrecision?: 'ceil' | 'floor' | 'fraction' }): FakeService {
+export function slidingWindow(opts: {
+  limit: number | ((now: number) => number); windowMs: number; resetPrecision?: 'ceil' | 'floor' | 'fraction'; countRefused?: boolean;
+}): FakeService {
   const log: number[] = [];
   const counted: number[] = [];
   const svc: FakeService = {
@@ -36,7 +39,10 @@ export function slidingWindow(opts: { limit: number | ((now: number) => number);
       if (allowed) {
         log.push(now);
         counted.push(now);
-      } else svc.refused++;
+      } else {
+        svc.refused++;
+        if (opts.countRefused) log.push(now);
+      }
       const oldestLeaves = (log[0] ?? now) + opts.windowMs;
       const reset = opts.resetPrecision === 'fraction' ? sec(oldestLeaves)
         : String(opts.resetPrecision === 'floor' ? Math.floor(oldestLeaves / 1000) : Math.ceil(oldestLeaves / 1000));
@@ -73,6 +79,17 @@ export function fixedWindow(opts: { limit: number; windowMs: number }): FakeServ
     },
   };
   return svc;
+}
+
+/**
+ * The provider as its documentation shows it (REFERENCE.md, "The provider's documented dialect"): a sliding
+ * window that counts refused calls too, no Reset and no Retry-After; `headers` 'limit-remaining' sends
+ * X-RateLimit-Limit and -Remaining on 200 answers only, 'none' no rate header at all.
+ */
+export function documentedDialect(opts: { limit: number; windowMs: number; headers: 'limit-remaining' | 'none' }): FakeService {
+  const keep = opts.headers === 'none' ? [] : ['x-ratelimit-limit', 'x-ratelimit-remaining'];
+  return withHeaders(slidingWindow({ limit: opts.limit, windowMs: opts.windowMs, countRefused: true }),
+    (h, _now, status) => (status === 200 ? Object.fromEntries(Object.entries(h).filter(([k]) => keep.includes(k))) : {}));
 }
 
 /** The same service with its headers rewritten (headers that lie, or none at all). */

@@ -36,6 +36,12 @@ describe('the call log', () => {
     expect(ownSince(log, 45)).toBe(2);
   });
 
+  it('a refused call that holds its slot (the documented dialect counts refused calls) leaves W after its answer too', () => {
+    const log: CallLog = [ended(0, 0, 50), { id: 1, at: 10, endedAt: 60, refused: true, holdsSlot: true }];
+    expect(ownLeaving(log, 1000, 20, 100)).toEqual([1070, 1080]);
+    expect(logEnd([{ id: 2, at: 0 }], 2, 10, 429, true).call).toEqual({ id: 2, at: 0, endedAt: 10, refused: true, holdsSlot: true });
+  });
+
   it('prunes ended calls beyond two windows and ten seconds, or beyond four times the limit, never one in flight', () => {
     const log: CallLog = [ended(0, 0, 10), { id: 1, at: 5 }, ended(2, 30_000, 30_010)];
     expect(pruneLog(log, 100_000, 20_000, 60)).toEqual(log.slice(1));

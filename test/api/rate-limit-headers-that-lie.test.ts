@@ -10,7 +10,7 @@ const read = (h: Record<string, string | string[] | undefined> | undefined) => r
 describe('readRateHeaders: honest headers', () => {
   it('reads Limit, Remaining, an epoch Reset with a fraction, and Retry-After', () => {
     expect(read({ 'x-ratelimit-limit': '180', 'x-ratelimit-remaining': '17', 'x-ratelimit-reset': epoch(now + 2500), 'retry-after': '3' }))
-      .toEqual({ limit: 180, remaining: 17, resetAt: now + 2500, resetWholeSecond: false, retryAfterMs: 3000 });
+      .toEqual({ limit: 180, remaining: 17, resetAt: now + 2500, resetWholeSecond: false, retryAfterMs: 3000, namesTime: true });
   });
 
   it('marks a whole-second Reset, which may have been rounded, and reads a small one as delta seconds', () => {
@@ -38,7 +38,7 @@ describe('readRateHeaders: headers that are missing or lie', () => {
 
   it('non-numeric values are dropped one by one, the others kept', () => {
     expect(read({ 'x-ratelimit-limit': 'lots', 'x-ratelimit-remaining': '5', 'x-ratelimit-reset': 'soon', 'retry-after': 'later' }))
-      .toEqual({ remaining: 5, resetWholeSecond: false });
+      .toEqual({ remaining: 5, resetWholeSecond: false, namesTime: true });
   });
 
   it('a count must be a plain non-negative integer: signs, fractions, exponents, hex and huge values are dropped', () => {
@@ -54,7 +54,7 @@ describe('readRateHeaders: headers that are missing or lie', () => {
 
   it('Remaining larger than Limit drops both: which one lies is unknown', () => {
     expect(read({ 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '160', 'x-ratelimit-reset': epoch(now + 1000) }))
-      .toEqual({ resetAt: now + 1000, resetWholeSecond: true });
+      .toEqual({ resetAt: now + 1000, resetWholeSecond: true, namesTime: true });
   });
 
   it('a Reset in the past is kept: it says a slot has freed already', () => {
@@ -63,12 +63,19 @@ describe('readRateHeaders: headers that are missing or lie', () => {
 
   it('a Reset further ahead than the longest pause is not believed, as epoch or as delta seconds', () => {
     expect(read({ 'x-ratelimit-reset': epoch(now + 300_000) }).resetAt).toBe(now + 300_000);
-    expect(read({ 'x-ratelimit-reset': epoch(now + 301_000) })).toEqual({ resetWholeSecond: false });
-    expect(read({ 'x-ratelimit-reset': '86400' })).toEqual({ resetWholeSecond: false });
+    expect(read({ 'x-ratelimit-reset': epoch(now + 301_000) })).toEqual({ resetWholeSecond: false, namesTime: true });
+    expect(read({ 'x-ratelimit-reset': '86400' })).toEqual({ resetWholeSecond: false, namesTime: true });
     expect(readRateHeaders({ 'x-ratelimit-reset': '86400' }, now, { maxResetAheadMs: 86_400_000 }).resetAt).toBe(now + 86_400_000);
   });
 
+  it('a Reset or Retry-After header, even one dropped, says the service names when a slot frees; Limit and Remaining alone do not', () => {
+    expect(read({ 'retry-after': 'later' }).namesTime).toBe(true);
+    expect(read({ 'x-ratelimit-reset': 'soon' }).namesTime).toBe(true);
+    expect(read({ 'x-ratelimit-limit': '180', 'x-ratelimit-remaining': '17' }).namesTime).toBeUndefined();
+    expect(read({ 'x-ratelimit-reset': ' ', 'retry-after': '' }).namesTime).toBeUndefined();
+  });
+
   it('a negative Reset is dropped', () => {
-    expect(read({ 'x-ratelimit-reset': '-5' })).toEqual({ resetWholeSecond: false });
+    expect(read({ 'x-ratelimit-reset': '-5' })).toEqual({ resetWholeSecond: false, namesTime: true });
   });
 });

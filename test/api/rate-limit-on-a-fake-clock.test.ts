@@ -128,11 +128,13 @@ describe('headers that lie', () => {
 });
 
 describe('headers missing', () => {
-  it('no rate-limit headers at all, only Retry-After on a 429: concurrency grows, every 429 is waited out', async () => {
+  it('no rate-limit headers at all, only Retry-After on a 429: one call at a time finds the limit, every 429 is waited out', async () => {
+    // Until the first 429 names a time, this service is the documented dialect without headers: one call at a
+    // time finds the limit (4 429s, rate use 0.94); concurrency grown to 32 met it with 35 429s (rate use 0.95).
     const svc = withHeaders(slidingWindow({ limit: L, windowMs: W }), (h): Headers => (h['retry-after'] === undefined ? {} : { 'retry-after': h['retry-after'] }));
     const r = await runCalls(svc, advance, { calls: CALLS, latencyMs: flat });
     expect(svc.counted).toHaveLength(CALLS);
-    expect(r.peakInFlight).toBeGreaterThan(L / 2);
+    expect(r.answered429).toBeLessThanOrEqual(5);
     expect(r.answered429 / r.starts.length).toBeLessThan(0.12);
     expect(BEST / r.spanMs).toBeGreaterThanOrEqual(0.9);
   });

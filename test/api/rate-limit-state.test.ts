@@ -6,7 +6,7 @@ import { readRateHeaders } from '../../src/api/rate-limit/rate-headers.js';
 // one call alone. Pure: the clock is an argument, nothing waits.
 
 const cfg: LimiterConfig = {
-  maxConcurrency: 16, marginMs: 20, latencyFactor: 3, latencySlackMs: 100, awaitAnswerMs: 1000, wholeSecondMarginMs: 1000, maxPauseMs: 300_000,
+  maxConcurrency: 16, marginMs: 20, latencyFactor: 3, latencySlackMs: 100, awaitAnswerMs: 1000, wholeSecondMarginMs: 1000, maxPauseMs: 300_000, windowMs: 60_000,
 };
 const T = Date.parse('2026-01-01T00:00:00Z');
 const rate = (h: Record<string, string>, now: number) => readRateHeaders(h, now, { maxResetAheadMs: cfg.maxPauseMs });
@@ -18,9 +18,8 @@ function exchange(s: LimiterState, at: number, latency: number, status: number, 
 }
 
 describe('a 429 pauses every call', () => {
-  const s0 = initialState(cfg, 4);
   const refused = (headers: Record<string, string>, config = cfg) => {
-    const started = startCall(config, s0, T);
+    const started = startCall(config, initialState(config, 4), T);
     return answerCall(config, started.state, started.id, { status: 429, rate: rate(headers, T + 10) }, T + 10, true);
   };
 
@@ -39,8 +38,10 @@ describe('a 429 pauses every call', () => {
     expect(refused({ 'x-ratelimit-limit': '180', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(T / 1000 + 7) }).pausedUntil).toBe(T + 8000 + 20);
   });
 
-  it('with neither, 100 ms', () => {
-    expect(refused({}).pausedUntil).toBe(T + 10 + 100 + 20);
+  it('with neither (the documented dialect), until the oldest of our calls in the window leaves it: here the refused call itself, W later', () => {
+    // It was 100 ms: against an upstream naming no time and counting refused calls, 192 of 484 calls were 429 (issue 22).
+    expect(refused({}).pausedUntil).toBe(T + 10 + 60_000 + 20);
+    expect(refused({}, { ...cfg, windowMs: 20_000 }).pausedUntil).toBe(T + 10 + 20_000 + 20);
   });
 
   it('never longer than maxPauseMs', () => {
@@ -86,5 +87,59 @@ describe('the whole-second guess is tried by one call alone', () => {
     const started = startCall(cfg, trial.state, T + 10_330);
     const refused = answerCall(cfg, started.state, started.id, { status: 429, rate: rate({ 'retry-after': '1' }, T + 10_340) }, T + 10_340, true);
     expect(refused.window).toEqual({ hi: 11_700, guess: 11_000 });
+  });
+});
+
+describe('a service that names no time (the documented dialect): the limiter paces itself', () => {
+  const W = 20_000;
+  const own = { ...cfg, windowMs: W };
+  const lr = (remaining: number) => ({ 'x-ratelimit-limit': '3', 'x-ratelimit-remaining': String(remaining) });
+
+  it('with Limit and Remaining: mirrors its calls one believed window after their answers, and nothing else', () => {
+    let s = initialState(own, 4);
+    s = exchange(s, T, 10, 200, lr(2));
+    s = exchange(s, T + 10, 10, 200, lr(1));
+    s = exchange(s, T + 20, 10, 200, lr(0));
+    expect(s.timesNamed).toBe(false);
+    expect(nextStart(own, s, T + 30).at).toBe(T + 10 + W + 20);
+  });
+
+  it('a refusal holds its slot, and the pause lasts until the oldest of ours leaves the window', () => {
+    let s = initialState(own, 4);
+    s = exchange(s, T, 10, 200, lr(2));
+    s = exchange(s, T + 10, 10, 200, lr(1));
+    s = exchange(s, T + 20, 10, 200, lr(0));
+    // Another program took a slot: the limiter believed it had none, yet it sends nothing before T + W; say a
+    // call goes at T + 40 anyway (pauseUntil is the shell's only override) and is refused.
+    s = exchange(s, T + 40, 10, 429, {});
+    expect(s.log.at(-1)).toMatchObject({ refused: true, holdsSlot: true });
+    // W is trusted a second less: the oldest of ours leaves 21 s after its answer.
+    expect(s.pausedUntil).toBe(T + 10 + W + 1000 + 20);
+    // Three of ours and the refused one are in the window of 3: two must leave.
+    expect(nextStart(own, s, s.pausedUntil).at).toBe(T + 20 + W + 1000 + 20);
+  });
+
+  it('once a time is named, a refusal holds no slot (the sandbox does not count refused calls)', () => {
+    let s = initialState(own, 4);
+    s = exchange(s, T, 10, 429, { 'retry-after': '1' });
+    expect(s.timesNamed).toBe(true);
+    expect(s.log.at(-1)).toEqual({ id: 0, at: T, endedAt: T + 10, refused: true });
+  });
+
+  it('with no rate header: one call at a time until the first refusal, then mirroring at the limit it taught', () => {
+    let s = initialState(own, 4);
+    for (let i = 0; i < 3; i++) {
+      const started = startCall(own, s, T + i * 10);
+      // While one is in flight, the next waits for its answer.
+      expect(nextStart(own, started.state, T + i * 10 + 5).at).toBe(T + i * 10 + 5 + own.awaitAnswerMs);
+      s = answerCall(own, started.state, started.id, { status: 200, rate: rate({}, T + i * 10 + 10), latencyMs: 10 }, T + i * 10 + 10, true);
+      expect(s.concurrency.current).toBe(1);
+      expect(nextStart(own, s, T + i * 10 + 10).at).toBe(T + i * 10 + 10);
+    }
+    s = exchange(s, T + 30, 10, 429, {});
+    expect(s.limits).toMatchObject({ lo: 3, hi: 3 });
+    expect(s.pausedUntil).toBe(T + 10 + W + 20);
+    // The window holds our three and the refused one: the next goes when the second leaves.
+    expect(nextStart(own, s, s.pausedUntil).at).toBe(T + 20 + W + 20);
   });
 });

@@ -40,8 +40,8 @@ export interface BudgetDecision { budget: Budget; at: number }
 
 export const EMPTY_BUDGET: Budget = { foreign: 0 };
 
-/** The window's size: the service's Limit, or the configured ceiling when lower. */
-export function effectiveLimit(b: Budget, opts: Pick<BudgetOptions, 'limit'>): number | undefined {
+/** The window's size: the service's Limit (or the limit learned without one), or the configured ceiling when lower. */
+export function effectiveLimit(b: Pick<Budget, 'limit'>, opts: Pick<BudgetOptions, 'limit'>): number | undefined {
   if (opts.limit === undefined) return b.limit;
   return b.limit === undefined ? opts.limit : Math.min(opts.limit, b.limit);
 }
@@ -93,15 +93,17 @@ export function budgetAfterRefusal(b: Budget, retryAfterMs: number | undefined, 
   return next;
 }
 
-/** Calls that may start now if the window is `windowMs` long. */
-export function mirrorFree(b: Budget, log: CallLog, windowMs: number, opts: BudgetOptions, now: number): number {
-  return (effectiveLimit(b, opts) ?? 0) - b.foreign - ownLeaving(log, windowMs, opts.marginMs, now).length;
+/** Calls that may start now if the window is `windowMs` long and holds `limit` calls (default: the budget's). */
+export function mirrorFree(b: Budget, log: CallLog, windowMs: number, opts: BudgetOptions, now: number, limit = effectiveLimit(b, opts) ?? 0): number {
+  return limit - b.foreign - ownLeaving(log, windowMs, opts.marginMs, now).length;
 }
 
-/** When the next call may start if the window is `windowMs` long. */
-export function mirrorReadyAt(b: Budget, log: CallLog, windowMs: number, inFlight: number, opts: BudgetOptions, now: number): BudgetDecision {
+/** When the next call may start if the window is `windowMs` long and holds `limit` calls (default: the budget's). */
+export function mirrorReadyAt(
+  b: Budget, log: CallLog, windowMs: number, inFlight: number, opts: BudgetOptions, now: number, limit = effectiveLimit(b, opts) ?? 0,
+): BudgetDecision {
   const own = ownLeaving(log, windowMs, opts.marginMs, now);
-  const room = (effectiveLimit(b, opts) ?? 0) - b.foreign;
+  const room = limit - b.foreign;
   if (own.length < room) return { budget: b, at: now };
   // Enough of our own calls leave the window in time order: wait for the one that makes room (an answer
   // still awaited gates again when it comes).

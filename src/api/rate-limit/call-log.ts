@@ -16,8 +16,13 @@ export interface SentCall {
   readonly endedAt?: number;
   /** Answered with a status other than 429: surely counted. */
   readonly counted?: boolean;
-  /** Answered 429: the service did not count it. */
+  /** Answered 429: the service did not count it, unless `holdsSlot`. */
   readonly refused?: boolean;
+  /**
+   * Refused, yet counted against the window all the same: the provider documents that refused calls count
+   * (REFERENCE.md), and its dialect names no time (limiter-state.ts decides).
+   */
+  readonly holdsSlot?: boolean;
   /** Sent alone on the guess of a whole-second window, before the safe bound allowed it. */
   readonly trial?: boolean;
 }
@@ -28,11 +33,17 @@ export function logStart(log: CallLog, call: SentCall): CallLog {
   return [...log, call];
 }
 
-/** The log with call `id` ended at `now`; `status` absent when no answer came. Also returns the ended call. */
-export function logEnd(log: CallLog, id: number, now: number, status: number | undefined): { log: CallLog; call: SentCall | undefined } {
+/**
+ * The log with call `id` ended at `now`; `status` absent when no answer came; `refusalCounts` when a 429 holds
+ * its slot all the same. Also returns the ended call.
+ */
+export function logEnd(
+  log: CallLog, id: number, now: number, status: number | undefined, refusalCounts = false,
+): { log: CallLog; call: SentCall | undefined } {
   const i = log.findIndex((c) => c.id === id);
   if (i < 0) return { log, call: undefined };
-  const call: SentCall = { ...log[i], endedAt: now, ...(status === 429 ? { refused: true } : status !== undefined ? { counted: true } : {}) };
+  const refused = refusalCounts ? { refused: true, holdsSlot: true } : { refused: true };
+  const call: SentCall = { ...log[i], endedAt: now, ...(status === 429 ? refused : status !== undefined ? { counted: true } : {}) };
   return { log: [...log.slice(0, i), call, ...log.slice(i + 1)], call };
 }
 
@@ -48,14 +59,14 @@ export function trialInFlight(log: CallLog): boolean {
 
 /**
  * When each of our calls that may still be in a window of `windowMs` leaves it (`marginMs` after W from its
- * answer), soonest first. A refused call was never counted; one in flight leaves at an unknown time, after
- * its answer (Infinity).
+ * answer), soonest first. A refused call was never counted, unless it holds its slot; one in flight leaves at
+ * an unknown time, after its answer (Infinity).
  */
 export function ownLeaving(log: CallLog, windowMs: number, marginMs: number, now: number): number[] {
   const out: number[] = [];
   for (let i = log.length - 1; i >= 0; i--) {
     const c = log[i];
-    if (c.refused) continue;
+    if (c.refused && !c.holdsSlot) continue;
     const leaves = c.endedAt === undefined ? Infinity : c.endedAt + windowMs + marginMs;
     if (leaves > now) out.push(leaves);
     else if (c.at + 2 * windowMs < now) break;

@@ -58,3 +58,9 @@ export function adjustConcurrency(c: Concurrency, room: ConcurrencyRoom, opts: C
 export function halveConcurrency(c: Concurrency): Concurrency {
   return { ...c, current: Math.max(1, Math.floor(c.current / 2)) };
 }
+
+/** Exactly `n` in flight (within the ceiling): the calls let out at once to find an untold limit (limit-estimate.ts). */
+export function concurrencyOf(c: Concurrency, n: number, opts: Pick<ConcurrencyOptions, 'maxConcurrency'>): Concurrency {
+  const current = Math.min(opts.maxConcurrency, Math.max(1, n));
+  return current === c.current ? c : { ...c, current, peak: Math.max(c.peak, current) };
+}

@@ -2,12 +2,13 @@ import {
   EMPTY_BUDGET, budgetAfterRefusal, budgetAfterStart, budgetFromAnswer, effectiveLimit, fallbackReadyAt, foreignFromAnswer, mirrorFree,
   mirrorReadyAt, type Budget, type BudgetOptions,
 } from './call-budget.js';
-import { inFlight, logEnd, logStart, pruneLog, trialInFlight, type CallLog } from './call-log.js';
+import { inFlight, logEnd, logStart, ownLeaving, pruneLog, trialInFlight, type CallLog } from './call-log.js';
 import {
-  adjustConcurrency, halveConcurrency, initialConcurrency, observeLatency, type Concurrency, type ConcurrencyOptions,
+  adjustConcurrency, concurrencyOf, halveConcurrency, initialConcurrency, observeLatency, type Concurrency, type ConcurrencyOptions,
 } from './concurrency.js';
+import { explorers, learnedLimit, limitAfterAcceptance, limitAfterRefusal, type LimitEstimate } from './limit-estimate.js';
 import type { RateHeaders } from './rate-headers.js';
-import { learnWindow, refuteWindow, type WindowEstimate, type WindowMargins } from './window-estimate.js';
+import { learnWindow, refuteWindow, windowInUse, type WindowEstimate, type WindowMargins } from './window-estimate.js';
 
 // The whole limiter as a value with pure transitions: a call starts, a call is answered, the next start is
 // decided, a pause is taken. The clock is an argument; the p-queue shell (../rate-limit.ts) holds the value,
@@ -18,16 +19,30 @@ import { learnWindow, refuteWindow, type WindowEstimate, type WindowMargins } fr
 // the call it made W earlier leaves the window (call-log.ts, window-estimate.ts, call-budget.ts). A 429 is an
 // exception (the model was wrong, or someone else uses the key): concurrency halves, the bound on W widens by
 // a second (unless it was a trial of the guess), and every call waits for what the service asked.
+//
+// Until an answer names when a slot frees (a Reset or a Retry-After header), the limiter paces itself: the
+// provider documents neither (REFERENCE.md). W is then the one believed (`windowMs`, the documented 60 s by
+// default) unless the count proves it shorter; L is the Limit header, or learned from the first refusal
+// (limit-estimate.ts); and a 429 pauses until the oldest of our calls in the window leaves it, a wait of at
+// most W. Once a service has named a time, its word paces as it always did.
 
 export interface LimiterConfig extends BudgetOptions, ConcurrencyOptions, WindowMargins {
   /** Longest wait taken on the service's word (Retry-After, or a Reset after a 429), in ms. */
   maxPauseMs: number;
+  /** The window believed while no answer has named a time, in ms. */
+  windowMs: number;
 }
 
 export interface LimiterState {
   readonly log: CallLog;
   readonly nextId: number;
   readonly window: WindowEstimate;
+  /** The W believed while the service names no time: `windowMs`, lengthened by the 429s it let out. */
+  readonly believedWindowMs: number;
+  /** Some answer carried a Reset or a Retry-After: the service's word paces. */
+  readonly timesNamed: boolean;
+  /** L as learned while the service names no time and sends no Limit. */
+  readonly limits: LimitEstimate;
   readonly budget: Budget;
   readonly concurrency: Concurrency;
   /** No call starts before this, epoch ms. */
@@ -49,19 +64,48 @@ export interface Answer {
 
 export function initialState(cfg: LimiterConfig, initial: number): LimiterState {
   return {
-    log: [], nextId: 0, window: {}, budget: EMPTY_BUDGET, concurrency: initialConcurrency(cfg.maxConcurrency, initial),
-    pausedUntil: 0, nextIsTrial: false, rateLimited: 0,
+    log: [], nextId: 0, window: {}, believedWindowMs: cfg.windowMs, timesNamed: false, limits: {}, budget: EMPTY_BUDGET,
+    concurrency: initialConcurrency(cfg.maxConcurrency, initial), pausedUntil: 0, nextIsTrial: false, rateLimited: 0,
   };
 }
 
+/** The W paced by: the proven bound, or while the service names no time, the one believed when shorter. */
+export function pacingWindow(s: LimiterState): number | undefined {
+  return windowInUse(s.window, s.timesNamed ? undefined : s.believedWindowMs);
+}
+
+/** L is being learned: the service names no time and sends no Limit. */
+function learningLimit(s: LimiterState): boolean {
+  return !s.timesNamed && s.budget.limit === undefined;
+}
+
+/** L as paced by: the service's Limit, or while it names no time and sends none, the one learned; under the ceiling. */
+export function pacingLimit(cfg: LimiterConfig, s: LimiterState, now: number): number | undefined {
+  if (!learningLimit(s)) return effectiveLimit(s.budget, cfg);
+  return effectiveLimit({ limit: learnedLimit(s.limits, pacingWindow(s) ?? s.believedWindowMs, now) }, cfg);
+}
+
+/** Calls let out at once to find L, while no refusal has taught it and no ceiling is configured. */
+function exploring(cfg: LimiterConfig, s: LimiterState, now: number): number | undefined {
+  if (!learningLimit(s) || cfg.limit !== undefined) return undefined;
+  return explorers(s.limits, pacingWindow(s) ?? s.believedWindowMs, now, cfg.maxConcurrency);
+}
+
+/** L as known (told, configured or learned from a refusal), not the calls let out to find it. */
+export function knownLimit(cfg: LimiterConfig, s: LimiterState): number | undefined {
+  return effectiveLimit(learningLimit(s) ? { limit: s.limits.hi } : s.budget, cfg);
+}
+
 /** The window is known well enough to mirror our own calls one window later. */
-export function mirroring(cfg: LimiterConfig, s: LimiterState): boolean {
-  return s.window.hi !== undefined && effectiveLimit(s.budget, cfg) !== undefined;
+export function mirroring(cfg: LimiterConfig, s: LimiterState, now: number): boolean {
+  return pacingWindow(s) !== undefined && pacingLimit(cfg, s, now) !== undefined;
 }
 
 /** Calls the limiter believes it may start now, when known. */
 export function availableNow(cfg: LimiterConfig, s: LimiterState, now: number): number | undefined {
-  return s.window.hi !== undefined && mirroring(cfg, s) ? mirrorFree(s.budget, s.log, s.window.hi, cfg, now) : s.budget.available;
+  const w = pacingWindow(s);
+  const limit = pacingLimit(cfg, s, now);
+  return w !== undefined && limit !== undefined ? mirrorFree(s.budget, s.log, w, cfg, now, limit) : s.budget.available;
 }
 
 /** A call starts now; `id` names it when it ends. */
@@ -74,17 +118,21 @@ export function startCall(cfg: LimiterConfig, s: LimiterState, now: number): { s
       nextId: id + 1,
       log: logStart(s.log, s.nextIsTrial ? { id, at: now, trial: true } : { id, at: now }),
       nextIsTrial: false,
-      budget: budgetAfterStart(s.budget, mirroring(cfg, s)),
+      budget: budgetAfterStart(s.budget, mirroring(cfg, s, now)),
     },
   };
 }
 
 /** Call `id` was answered (or failed) now; `demand` says callers are waiting. */
 export function answerCall(cfg: LimiterConfig, s: LimiterState, id: number, a: Answer, now: number, demand: boolean): LimiterState {
-  const ended = logEnd(s.log, id, now, a.status);
+  const timesNamed = s.timesNamed || a.rate.namesTime === true;
+  // The documented dialect names no time and counts refused calls against the window (REFERENCE.md); a service
+  // that names times (the spec's reading, the sandbox) does not count them, and holding their slots against it
+  // cost a whole window per refused trial (rate use 0.80 where 0.98 is held).
+  const ended = logEnd(s.log, id, now, a.status, !timesNamed);
   const sent = ended.call;
   if (sent === undefined) return s;
-  let log = ended.log;
+  const log = ended.log;
   const { limit, remaining } = a.rate;
   // A Reset in whole seconds may have been rounded down by the service (README, "Spec gaps"): count it as up
   // to `wholeSecondMarginMs` later; a Reset given with a fraction is taken as exact.
@@ -95,31 +143,54 @@ export function answerCall(cfg: LimiterConfig, s: LimiterState, id: number, a: A
     const inWindow = limit - remaining;
     const reset = a.rate.resetAt === undefined ? undefined : { at: a.rate.resetAt, wholeSecond: a.rate.resetWholeSecond };
     window = learnWindow(window, log, sent, inWindow, reset, cfg, now);
-    if (window.hi !== undefined) budget = foreignFromAnswer(budget, log, sent, window.hi, inWindow, resetAt, cfg);
+    const w = pacingWindow({ ...s, timesNamed, window });
+    if (w !== undefined) budget = foreignFromAnswer(budget, log, sent, w, inWindow, resetAt, cfg);
   }
+  let next: LimiterState = { ...s, log, timesNamed, window, budget };
+  const w = pacingWindow(next);
+  // Without a Limit, while no time is named, each verdict teaches L (limit-estimate.ts).
+  const learning = learningLimit(next) && w !== undefined && a.status !== undefined;
+  if (learning && a.status !== 429) next = { ...next, limits: limitAfterAcceptance(next.limits, log, sent, w) };
+  if (learning && a.status === 429) next = { ...next, limits: limitAfterRefusal(next.limits, log, sent, w, now) };
   let concurrency = a.latencyMs !== undefined && a.status !== undefined ? observeLatency(s.concurrency, a.latencyMs) : s.concurrency;
-  log = pruneLog(log, now, window.hi, budget.limit);
-  let next: LimiterState = { ...s, log, window, budget, concurrency };
+  next = { ...next, log: pruneLog(log, now, w, pacingLimit(cfg, next, now)), concurrency };
 
   if (a.status === 429) {
+    // What the refusal teaches: with a time named, the window (refuteWindow); without one, L when it was not
+    // told (above), else the model let a call out too early and W is trusted a second less.
+    if (timesNamed) next = { ...next, window: refuteWindow(window, sent.trial === true) };
+    else if (!learning) next = { ...next, window: refuteWindow(window, false), believedWindowMs: s.believedWindowMs + 1000 };
     // Retry-After is the service's word for this very refusal: honoured whether shorter or longer than the
-    // Reset. Without it, the last Reset; never longer than `maxPauseMs` (a lie must not hold the night).
-    const asked = a.rate.retryAfterMs ?? Math.max(0, (budget.resetAt ?? now) - now);
+    // Reset. Without it, the last Reset. Without either (the documented dialect), nothing says when a slot
+    // frees: every call waits until the oldest of ours in the window leaves it, at most W after this refusal,
+    // never a fixed guess that storms or stalls. Never longer than `maxPauseMs` (a lie must not hold the night).
+    const asked = a.rate.retryAfterMs ?? Math.max(0, (budget.resetAt ?? oldestLeaves(next, log, now)) - now);
     const wait = Math.min(asked, cfg.maxPauseMs);
     next = {
       ...next,
       rateLimited: s.rateLimited + 1,
       concurrency: halveConcurrency(concurrency),
-      window: refuteWindow(window, sent.trial === true),
       budget: budgetAfterRefusal(budget, a.rate.retryAfterMs === undefined ? undefined : wait, now, cfg),
     };
     return pauseUntil(next, now + Math.max(wait, 100) + cfg.marginMs, now);
   }
   if (a.status !== undefined && a.status < 500) {
-    concurrency = adjustConcurrency(concurrency, { free: availableNow(cfg, next, now), limit: effectiveLimit(budget, cfg), demand }, cfg);
+    concurrency = adjustConcurrency(concurrency, { free: availableNow(cfg, next, now), limit: pacingLimit(cfg, next, now), demand }, cfg);
+    // While L is sought, exactly the explorers fly, whatever the growth rule says.
+    const k = exploring(cfg, next, now);
+    if (k !== undefined) concurrency = concurrencyOf(concurrency, k, cfg);
     next = { ...next, concurrency };
   }
   return next;
+}
+
+/**
+ * When the oldest of our calls that may be in the window leaves it; at most W away, since the refused call just
+ * answered holds its slot in the documented dialect (and is the fallback otherwise).
+ */
+function oldestLeaves(s: LimiterState, log: CallLog, now: number): number {
+  const w = pacingWindow(s) ?? s.believedWindowMs;
+  return ownLeaving(log, w, 0, now).find((t) => t !== Infinity) ?? now + w;
 }
 
 /** Hold every call until `at`. A shorter pause never cuts a longer one short. */
@@ -131,17 +202,22 @@ export function pauseUntil(s: LimiterState, at: number, now: number): LimiterSta
 export function nextStart(cfg: LimiterConfig, s: LimiterState, now: number): { state: LimiterState; at: number } {
   if (s.pausedUntil > now) return { state: s, at: s.pausedUntil };
   const flying = inFlight(s.log);
-  if (!mirroring(cfg, s) || s.window.hi === undefined) {
+  // Finding L: k calls in flight at a time, so that the first refusal costs at most k 429s.
+  const k = exploring(cfg, s, now);
+  if (k !== undefined) return { state: s, at: flying < k ? now : now + cfg.awaitAnswerMs };
+  const w = pacingWindow(s);
+  const limit = pacingLimit(cfg, s, now);
+  if (w === undefined || limit === undefined) {
     const d = fallbackReadyAt(s.budget, flying, cfg, now);
     return { state: { ...s, budget: d.budget }, at: d.at };
   }
-  const safe = mirrorReadyAt(s.budget, s.log, s.window.hi, flying, cfg, now);
+  const safe = mirrorReadyAt(s.budget, s.log, w, flying, cfg, now, limit);
   const afterSafe = { ...s, budget: safe.budget };
   // Trials only in a window our own log explains: a foreign call would make the count prove nothing.
   if (safe.at <= now || s.window.guess === undefined || trialInFlight(s.log) || safe.budget.foreign > 0) return { state: afterSafe, at: safe.at };
   // The guess would let a call out before the safe bound: one call goes alone, and its answer (the count of
   // the window) proves the guess or, as a 429, refutes it.
-  const guessed = mirrorReadyAt(safe.budget, s.log, s.window.guess, flying, cfg, now);
+  const guessed = mirrorReadyAt(safe.budget, s.log, s.window.guess, flying, cfg, now, limit);
   if (guessed.at > now) return { state: { ...s, budget: guessed.budget }, at: Math.min(guessed.at, safe.at) };
   return { state: { ...s, budget: guessed.budget, nextIsTrial: true }, at: now };
 }

@@ -18,6 +18,11 @@ export interface RateHeaders {
   resetWholeSecond: boolean;
   /** Retry-After, in ms. */
   retryAfterMs?: number;
+  /**
+   * The answer carried X-RateLimit-Reset or Retry-After, readable or not: a service that names when a slot
+   * frees. The provider's documented dialect names neither (REFERENCE.md), and is then paced by the limiter alone.
+   */
+  namesTime?: true;
 }
 
 export interface ReadRateHeadersOptions {
@@ -53,11 +58,13 @@ export function readRateHeaders(headers: HeaderBag | undefined, now: number, opt
   const rawReset = first(headers, 'x-ratelimit-reset');
   let resetAt = parseResetAt(rawReset, now);
   if (resetAt !== undefined && resetAt - now > opts.maxResetAheadMs) resetAt = undefined;
+  const rawRetryAfter = first(headers, 'retry-after');
   const out: RateHeaders = { resetWholeSecond: resetAt !== undefined && rawReset !== undefined && !rawReset.includes('.') };
+  if ((rawReset ?? '').trim() !== '' || (rawRetryAfter ?? '').trim() !== '') out.namesTime = true;
   if (limit !== undefined) out.limit = limit;
   if (remaining !== undefined) out.remaining = remaining;
   if (resetAt !== undefined) out.resetAt = resetAt;
-  const retryAfterMs = parseRetryAfter(first(headers, 'retry-after'), now);
+  const retryAfterMs = parseRetryAfter(rawRetryAfter, now);
   if (retryAfterMs !== undefined) out.retryAfterMs = retryAfterMs;
   return out;
 }

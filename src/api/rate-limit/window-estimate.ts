@@ -14,6 +14,9 @@ import type { CallLog, SentCall } from './call-log.js';
 //     at or below Reset - start. That guess is tried by one call alone, sent before the safe bound allows;
 //     its count proves it (the rule above) or its 429 refutes it and the next second is tried. Against the
 //     documented header no trial is refused; against a service rounding down, one is.
+//   - A service that names no time (neither Reset nor Retry-After: the provider's documented dialect) gives no
+//     Reset to date the window by; the W believed (configured, by default the documented 60 s) paces until
+//     the count rule proves a shorter one, and each 429 the model let out lengthens it by a second.
 
 export interface WindowEstimate {
   /** Upper bound of W, in ms: mirroring our own calls this long after their answers is safe. */
@@ -96,4 +99,13 @@ export function refuteWindow(est: WindowEstimate, trial: boolean): WindowEstimat
     return { hi: est.hi, guess: est.hi !== undefined && next < est.hi ? next : undefined };
   }
   return est.hi === undefined ? est : { hi: est.hi + 1000, guess: est.guess };
+}
+
+/**
+ * The W to pace by: the proven bound, or, given a window believed (while the service names no time: the
+ * configured or documented W), the shorter of that and the bound. Undefined when neither is known.
+ */
+export function windowInUse(est: WindowEstimate, believedMs: number | undefined): number | undefined {
+  if (believedMs === undefined) return est.hi;
+  return est.hi === undefined ? believedMs : Math.min(est.hi, believedMs);
 }
