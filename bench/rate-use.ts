@@ -54,7 +54,9 @@ export async function rateUse(opts: { limit: number; windowMs: number; calls: nu
 }
 
 async function measure(opts: { limit: number; windowMs: number; calls: number }, client: (url: string, calls: number) => Promise<void>): Promise<RateFigures> {
-  const sb = await startSandbox({ rateLimit: opts.limit, rateWindowMs: opts.windowMs });
+  // The spec's dialect, which names the time (Reset, Retry-After): the limiter learns this window from it. The
+  // documented dialect names none; its figures come from documented-rate-upstream.ts, at the window it documents.
+  const sb = await startSandbox({ rateLimit: opts.limit, rateWindowMs: opts.windowMs, dialect: 'spec' });
   try {
     const t0 = Date.now();
     await client(sb.url, opts.calls);
