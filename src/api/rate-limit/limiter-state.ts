@@ -2,7 +2,7 @@ import {
   EMPTY_BUDGET, budgetAfterRefusal, budgetAfterStart, budgetFromAnswer, effectiveLimit, fallbackReadyAt, foreignFromAnswer, mirrorFree,
   mirrorReadyAt, type Budget, type BudgetOptions,
 } from './call-budget.js';
-import { inFlight, logEnd, logStart, ownLeaving, pruneLog, trialInFlight, type CallLog } from './call-log.js';
+import { inFlight, logEnd, logStart, ownLeaving, ownSince, pruneLog, trialInFlight, type CallLog } from './call-log.js';
 import {
   adjustConcurrency, concurrencyOf, halveConcurrency, initialConcurrency, observeLatency, type Concurrency, type ConcurrencyOptions,
 } from './concurrency.js';
@@ -164,7 +164,9 @@ export function answerCall(cfg: LimiterConfig, s: LimiterState, id: number, a: A
     // Reset. Without it, the last Reset. Without either (the documented dialect), nothing says when a slot
     // frees: every call waits until the oldest of ours in the window leaves it, at most W after this refusal,
     // never a fixed guess that storms or stalls. Never longer than `maxPauseMs` (a lie must not hold the night).
-    const asked = a.rate.retryAfterMs ?? Math.max(0, (budget.resetAt ?? oldestLeaves(next, log, now)) - now);
+    const asked = a.rate.retryAfterMs ?? (budget.resetAt !== undefined
+      ? Math.max(0, budget.resetAt - now)
+      : notTheWindow(s, log, now) ? NOT_THE_WINDOW_PAUSE_MS : Math.max(0, oldestLeaves(next, log, now) - now));
     const wait = Math.min(asked, cfg.maxPauseMs);
     next = {
       ...next,
@@ -182,6 +184,22 @@ export function answerCall(cfg: LimiterConfig, s: LimiterState, id: number, a: A
     next = { ...next, concurrency };
   }
   return next;
+}
+
+/** The pause after a 429 that cannot be the window's (notTheWindow): a passing refusal, not a full window. */
+export const NOT_THE_WINDOW_PAUSE_MS = 1_000;
+
+/**
+ * Whether a 429 that names no time cannot be the window's: the service told its Limit, and our calls in the
+ * window with the others' it reported are under nine tenths of it. A refusal then is passing (an overloaded
+ * front, a fault): waiting a whole window for it cost a night of 29 documents three minutes (three 60 s pauses
+ * against a limit of 100,000, the every-fault test).
+ */
+function notTheWindow(s: LimiterState, log: CallLog, now: number): boolean {
+  const told = s.budget.limit;
+  if (told === undefined) return false;
+  const w = pacingWindow(s) ?? s.believedWindowMs;
+  return ownSince(log, now - w) + s.budget.foreign < told * 0.9;
 }
 
 /**
