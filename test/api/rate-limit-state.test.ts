@@ -47,10 +47,14 @@ describe('a 429 pauses every call', () => {
   it('with neither, but a Limit told and the window far from full: a passing refusal, paused a second, not a window', () => {
     // An answer told Limit 100,000 and Remaining 99,990: a 429 then is not the window's (a fault, an overloaded
     // front); waiting a window for it cost the every-fault night three minutes.
-    const told = exchange(initialState(cfg, 4), T, 10, 200, { 'x-ratelimit-limit': '100000', 'x-ratelimit-remaining': '99990' });
-    const started = startCall(cfg, told, T + 20);
-    const s = answerCall(cfg, started.state, started.id, { status: 429, rate: rate({}, T + 30) }, T + 30, true);
-    expect(s.pausedUntil).toBe(T + 30 + 1000 + 20);
+    for (const reset of [{}, { 'x-ratelimit-reset': String(T / 1000 + 60) }]) {
+      // with or without a Reset a window away: neither the pause nor the budget waits for it
+      const told = exchange(initialState(cfg, 4), T, 10, 200, { 'x-ratelimit-limit': '100000', 'x-ratelimit-remaining': '99990', ...reset });
+      const started = startCall(cfg, told, T + 20);
+      const s = answerCall(cfg, started.state, started.id, { status: 429, rate: rate({}, T + 30) }, T + 30, true);
+      expect(s.pausedUntil).toBe(T + 30 + 1000 + 20);
+      expect(nextStart(cfg, s, T + 1050).at).toBeLessThan(T + 2100);
+    }
     // Near the told limit, it is the window's: until the oldest of our calls leaves it.
     const full = exchange(initialState(cfg, 4), T, 10, 200, { 'x-ratelimit-limit': '100000', 'x-ratelimit-remaining': '5' });
     const s2 = startCall(cfg, full, T + 20);

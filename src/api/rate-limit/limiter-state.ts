@@ -164,15 +164,17 @@ export function answerCall(cfg: LimiterConfig, s: LimiterState, id: number, a: A
     // Reset. Without it, the last Reset. Without either (the documented dialect), nothing says when a slot
     // frees: every call waits until the oldest of ours in the window leaves it, at most W after this refusal,
     // never a fixed guess that storms or stalls. Never longer than `maxPauseMs` (a lie must not hold the night).
-    const asked = a.rate.retryAfterMs ?? (budget.resetAt !== undefined
-      ? Math.max(0, budget.resetAt - now)
-      : notTheWindow(s, log, now) ? NOT_THE_WINDOW_PAUSE_MS : Math.max(0, oldestLeaves(next, log, now) - now));
+    // A refusal the told Limit says cannot be the window's is passing, whatever a Reset says of the window: it
+    // is waited out as if the service had said a second (the budget too, which would otherwise wait for the Reset).
+    const passing = a.rate.retryAfterMs === undefined && notTheWindow(s, log, now);
+    const named = a.rate.retryAfterMs ?? (passing ? NOT_THE_WINDOW_PAUSE_MS : undefined);
+    const asked = named ?? (budget.resetAt !== undefined ? Math.max(0, budget.resetAt - now) : Math.max(0, oldestLeaves(next, log, now) - now));
     const wait = Math.min(asked, cfg.maxPauseMs);
     next = {
       ...next,
       rateLimited: s.rateLimited + 1,
       concurrency: halveConcurrency(concurrency),
-      budget: budgetAfterRefusal(budget, a.rate.retryAfterMs === undefined ? undefined : wait, now, cfg),
+      budget: budgetAfterRefusal(budget, named === undefined ? undefined : wait, now, cfg),
     };
     return pauseUntil(next, now + Math.max(wait, 100) + cfg.marginMs, now);
   }
@@ -192,8 +194,8 @@ export const NOT_THE_WINDOW_PAUSE_MS = 1_000;
 /**
  * Whether a 429 that names no time cannot be the window's: the service told its Limit, and our calls in the
  * window with the others' it reported are under nine tenths of it. A refusal then is passing (an overloaded
- * front, a fault): waiting a whole window for it cost a night of 29 documents three minutes (three 60 s pauses
- * against a limit of 100,000, the every-fault test).
+ * front, a fault): waiting for the Reset or a whole window for it cost a night of 29 documents three minutes
+ * (three 60 s pauses against a limit of 100,000, the every-fault test).
  */
 function notTheWindow(s: LimiterState, log: CallLog, now: number): boolean {
   const told = s.budget.limit;
