@@ -114,7 +114,9 @@ function mergedRows(t: Table, src: Source): string {
   const versions = carried.map((c) => `{'k': '${c.name}', 'v': ${q('v', c.name)}}`).join(', ');
   return `WITH k_rows AS MATERIALIZED (${src.stored})
 SELECT * EXCLUDE (${carried.map((c) => q('v', c.name)).join(', ')}),
-  nullif(to_json(map_from_entries(list_filter([${versions}], e -> e.v IS NOT NULL AND e.v <> payload_version))), '{}')::JSON AS column_versions
+  -- Only a row some of whose values came from an older payload builds the JSON (the common row has none).
+  CASE WHEN ${carried.map((c) => `coalesce(${q('v', c.name)} = payload_version, true)`).join(' AND ')} THEN NULL
+    ELSE to_json(map_from_entries(list_filter([${versions}], e -> e.v IS NOT NULL AND e.v <> payload_version)))::JSON END AS column_versions
 FROM (${merged})`;
 }
 
