@@ -3,6 +3,7 @@ import { EtlError } from '../shared/errors.js';
 import { codeOf, decide } from '../shared/failure-policy.js';
 import type { HttpClient } from './http.js';
 import { readEnvelope, walkItems, walkPages, type Cursor, type Page, type WalkOptions } from './paginate.js';
+import { NewestFirstWatch } from './listing-order.js';
 import { sameSearch } from './search-match.js';
 import type { RequestObject, Search } from '../spec/types.js';
 import { record, str, obj } from './validate.js';
@@ -133,6 +134,29 @@ export class RequestsResource {
   }
 
   /**
+   * Every page of the requests created at or after `since` (epoch ms on the provider's clock), asked newest
+   * first by the documented names (an upstream may ignore either: NewestFirstWatch tells from the pages). An
+   * upstream that refuses the names it does not know (400, as the spec's reading does) is asked again with the
+   * spec's alone, and then lists its whole history.
+   */
+  walkSince(since: number, opts: { status?: string[] } & WalkOptions = {}): AsyncGenerator<Page<RequestObject>> {
+    let plain = false;
+    const { status, ...walk } = opts;
+    const page = async (c: Cursor): Promise<Page<RequestObject>> => {
+      if (!plain) {
+        try {
+          return await this.list({ page: c.page, pageSize: 100, status, createdGte: new Date(since).toISOString(), newestFirst: true }, c.next);
+        } catch (e) {
+          if (codeOf(e) !== 'API_VALIDATION' || c.page !== 1) throw e;
+          plain = true;
+        }
+      }
+      return this.list({ page: c.page, pageSize: 100, status }, c.next);
+    };
+    return walkPages(page, { label: 'GET /requests', ...walk });
+  }
+
+  /**
    * The most recent request for `search` the provider created at or after our local time `since` (epoch ms or
    * Date), or undefined when the listing proves there is none. The provider's created_at is compared on its own
    * clock (see providerTimeOf), never on ours.
@@ -149,43 +173,21 @@ export class RequestsResource {
     const bound = this.providerTimeOf(local);
     let stoppedEarly: string | undefined;
     let best: RequestObject | undefined;
-    // Whether the pages read so far are newest first: never increasing, and decreasing at least once.
-    let last: number | undefined;
-    let nonIncreasing = true;
-    let decreased = false;
-    // An upstream that refuses the names it does not know (400) is asked again with the spec's alone, and read whole.
-    let plain = false;
-    const page = async (c: Cursor): Promise<Page<RequestObject>> => {
-      if (!plain) {
-        try {
-          return await this.list({ page: c.page, pageSize: 100, createdGte: new Date(bound).toISOString(), newestFirst: true }, c.next);
-        } catch (e) {
-          if (codeOf(e) !== 'API_VALIDATION' || c.page !== 1) throw e;
-          plain = true;
-        }
-      }
-      return this.list({ page: c.page, pageSize: 100 }, c.next);
-    };
-    const walk = walkPages(page, {
-      label: 'GET /requests', onStop: (why, fields) => { stoppedEarly = why; this.opts.logger?.warn(fields, why); },
-    });
+    const order = new NewestFirstWatch();
+    const walk = this.walkSince(bound, { onStop: (why, fields) => { stoppedEarly = why; this.opts.logger?.warn(fields, why); } });
     for await (const page of walk) {
       // The page's own Date header has already narrowed the provider's clock.
       const from = this.providerTimeOf(local);
+      order.saw(page.items.map((r) => Date.parse(r.created_at)));
       let older = false;
       for (const r of page.items) {
         const at = Date.parse(r.created_at);
         if (Number.isNaN(at)) continue;
-        if (last !== undefined) {
-          if (at > last) nonIncreasing = false;
-          else if (at < last) decreased = true;
-        }
-        last = at;
         if (at < from) { older = true; continue; }
         if (opts.exclude?.has(r.request_id) || !sameSearch(search, r.search)) continue;
         if (!best || at > Date.parse(best.created_at)) best = r;
       }
-      if (older && nonIncreasing && decreased) return best;
+      if (older && order.shown()) return best;
     }
     if (stoppedEarly) throw new LookupUnprovenError(`cannot tell whether an unanswered submission reached the provider (${stoppedEarly}): not submitted again until a look-up can tell`);
     return best;
