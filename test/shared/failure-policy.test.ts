@@ -3,31 +3,31 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { API_CODES, ApiError, errorForNetwork, errorForStatus } from '../../src/api/errors.js';
 import { EtlError } from '../../src/shared/errors.js';
-import { decide, FAILURE_RULES, reachOf, stageStatusFor } from '../../src/shared/failure-policy.js';
+import { FAILURE_RULES, reachOf, resolveFailure, stageStatusFor, type ResponseAction } from '../../src/shared/failure-policy.js';
 
 const noRedact = (s: string) => s;
 const status = (n: number) => errorForStatus(n, {}, 'POST /requests', noRedact);
 
 describe('the failure policy', () => {
   it('decides retry, look-up or fail from the error and whether the call may be billed', () => {
-    const rows: Array<[string, unknown, 'retry' | 'lookup' | 'fail', 'retry' | 'lookup' | 'fail']> = [
+    const rows: Array<[string, unknown, ResponseAction, ResponseAction]> = [
       // what, error, idempotent call, unsafe call (POST /requests)
-      ['429', status(429), 'retry', 'retry'],
+      ['429', status(429), 'wait-rate-limit', 'wait-rate-limit'],
       ['500', status(500), 'retry', 'lookup'],
       ['503', status(503), 'retry', 'lookup'],
       ['connection refused', errorForNetwork(Object.assign(new Error('x'), { code: 'ECONNREFUSED' }), 'r'), 'retry', 'retry'],
       ['reset after sending', errorForNetwork(Object.assign(new Error('x'), { code: 'ECONNRESET' }), 'r'), 'retry', 'lookup'],
-      ['401', status(401), 'fail', 'fail'],
-      ['403', status(403), 'fail', 'fail'],
-      ['400', status(400), 'fail', 'fail'],
-      ['404', status(404), 'fail', 'fail'],
-      ['409', status(409), 'fail', 'fail'],
-      ['a plain Error', new Error('boom'), 'fail', 'fail'],
-      ['a warehouse error', new EtlError('WAREHOUSE_SQL', 'x'), 'fail', 'fail'],
+      ['401', status(401), 'give-up', 'give-up'],
+      ['403', status(403), 'give-up', 'give-up'],
+      ['400', status(400), 'give-up', 'give-up'],
+      ['404', status(404), 'give-up', 'give-up'],
+      ['409', status(409), 'give-up', 'give-up'],
+      ['a plain Error', new Error('boom'), 'give-up', 'give-up'],
+      ['a warehouse error', new EtlError('WAREHOUSE_SQL', 'x'), 'give-up', 'give-up'],
     ];
     for (const [what, e, idem, unsafe] of rows) {
-      expect(decide(e, 'idempotent'), what).toBe(idem);
-      expect(decide(e, 'unsafe'), what).toBe(unsafe);
+      expect(resolveFailure(e, { safety: 'idempotent' }).action, what).toBe(idem);
+      expect(resolveFailure(e, { safety: 'unsafe' }).action, what).toBe(unsafe);
     }
   });
 
