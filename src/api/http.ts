@@ -83,7 +83,7 @@ export class HttpClient {
       // Past the wait budget an upstream still failing is not waited for, by this call or any other.
       stop: (e) => (spends && this.budget.failedOver(e)) || this.closed,
       backoff: (n, e) => this.backoff(n, e, spends),
-      sleep: (ms) => sleepUnless(this.stopping.signal, ms),
+      sleep: (ms) => this.wait(ms),
       onRetry: (e, n, ms, action) => {
         this.counters.retried();
         const err = e as ApiError;
