@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import { EtlError } from '../shared/errors.js';
-import { codeOf, decide } from '../shared/failure-policy.js';
+import { codeOf } from '../shared/failure-policy.js';
 import type { HttpClient } from './http.js';
+import { retrying, type Healed } from './retry-loop.js';
 import { readEnvelope, walkItems, walkPages, type Cursor, type Page, type WalkOptions } from './paginate.js';
 import { NewestFirstWatch } from './listing-order.js';
 import { sameSearch } from './search-match.js';
@@ -10,8 +11,9 @@ import { record, str, obj } from './validate.js';
 
 // Asynchronous requests. POST /requests may be billed, so it is never sent twice for one search unless the
 // first surely was not acted on: the HTTP layer retries it only after a 429 or a refused connection, and
-// after an ambiguous failure (a reset or time-out once the body was sent, or a 5xx) this module first looks
-// for the request in the listing, and submits again only when it is not there.
+// after an ambiguous failure (a reset or time-out once the body was sent, or a 5xx) the failure policy asks
+// for a look-up, which this module makes (in the one retry loop): it looks for the request in the listing, and
+// submits again only when it is not there.
 
 export function parseRequest(v: unknown): RequestObject {
   const r = record<RequestObject>(v, 'request', ['request_id', 'status']);
@@ -23,7 +25,7 @@ export function parseRequest(v: unknown): RequestObject {
 export interface CreateRequestOptions {
   /** Limiter priority. Default 1, so that submissions are not starved by polling. */
   priority?: number;
-  /** Wait before looking for a request whose creation went unanswered, in ms. Default 1000. */
+  /** Least wait before looking for a request whose creation went unanswered (the backoff comes on top), in ms. Default 1000. */
   lookupDelayMs?: number;
   /** How many times an ambiguous failure is resolved by a look-up before giving up. Default 3. */
   maxLookups?: number;
@@ -70,27 +72,37 @@ export class RequestsResource {
 
   async create(search: Search, opts: CreateRequestOptions = {}): Promise<RequestObject> {
     const since = Date.now();
-    const maxLookups = opts.maxLookups ?? 3;
-    for (let lookups = 0; ; lookups++) {
-      try {
-        const res = await this.http.call({
-          base: 'requests', method: 'POST', path: '/requests', route: 'POST /requests',
-          // The spec shows the request returned; the documentation lists 201 and 202 as success.
-          body: { search }, safety: 'unsafe', priority: opts.priority ?? 1, parse: parseRequest, ok: [200, 201, 202],
-        });
-        return res.body;
-      } catch (e) {
-        if (decide(e, 'unsafe') !== 'lookup' || lookups >= maxLookups) throw e;
+    const lookupDelayMs = opts.lookupDelayMs ?? this.opts.lookupDelayMs ?? 1000;
+    const lookup = async (): Promise<Healed<RequestObject>> => {
+      const found = await this.findSubmitted(search, since, { exclude: opts.exclude });
+      if (!found) return 'again';
+      this.opts.logger?.info({ request_id: found.request_id }, 'request was created despite the failed answer');
+      return { result: found };
+    };
+    return retrying({
+      attempt: async () => (await this.http.call({
+        base: 'requests', method: 'POST', path: '/requests', route: 'POST /requests',
+        // The spec shows the request returned; the documentation lists 201 and 202 as success.
+        body: { search }, safety: 'unsafe', priority: opts.priority ?? 1, parse: parseRequest, ok: [200, 201, 202],
+      })).body,
+      call: { safety: 'unsafe' },
+      // What a plain retry can fix the client did already; here a creation that may have been made is looked for,
+      // and submitted again only when the listing proves it was not.
+      acts: { lookup },
+      retries: opts.maxLookups ?? 3,
+      // The provider needs a moment to list what it made: the delay is a floor, the client's backoff (a 503's
+      // Retry-After honoured, jittered) comes on top, but for a Retry-After too long to honour (a look-up is a
+      // read the client retries on its own terms).
+      backoff: (n, e) => {
+        const d = this.http.backoffFor(n, e);
+        return { ms: lookupDelayMs + (d.giveUp ? 0 : d.ms), giveUp: false };
+      },
+      sleep: (ms) => this.http.wait(ms),
+      onRetry: (e) => {
         const err = e as { code?: string; statusCode?: number };
         this.opts.logger?.warn({ route: 'POST /requests', code: err.code, status: err.statusCode }, 'request creation unanswered; looking for it before submitting again');
-        await new Promise((r) => setTimeout(r, opts.lookupDelayMs ?? this.opts.lookupDelayMs ?? 1000));
-        const found = await this.findSubmitted(search, since, { exclude: opts.exclude });
-        if (found) {
-          this.opts.logger?.info({ request_id: found.request_id }, 'request was created despite the failed answer');
-          return found;
-        }
-      }
-    }
+      },
+    });
   }
 
   private walkDefaults(): WalkOptions {

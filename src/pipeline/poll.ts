@@ -1,6 +1,6 @@
 import { NewestFirstWatch } from '../api/listing-order.js';
 import type { RequestObject } from '../spec/types.js';
-import { codeOf, isTransient, reachOf } from '../shared/failure-policy.js';
+import { codeOf, reachOf, resolveFailure } from '../shared/failure-policy.js';
 import { sleep, type RunContext } from './context.js';
 
 // Polling costs calls and calls are the run's budget, so completion is learnt in batches: one page of the
@@ -192,17 +192,17 @@ async function probeRound(
       if (DONE.includes(r.status)) finish(r);
     } catch (e) {
       stats.calls++;
-      if (reachOf(e, 'item') === 'run') throw e;
-      const code = codeOf(e);
-      if (code === 'API_NOT_FOUND') {
+      const r = resolveFailure(e, { ofRequest: true });
+      if (r.reach === 'run') throw e;
+      if (r.action === 'resubmit') {
         if (waiting.delete(w.requestId)) {
           stats.lost++;
           on.lost(w.requestId, (e as Error).message);
         }
-      } else if (!isTransient(e)) {
+      } else if (!r.transient) {
         if (waiting.delete(w.requestId)) on.failed(w.requestId, e);
       }
-      // a passing failure: asked again at its next probe
+      // a passing failure the client has retried as far as it would: asked again at the request's next probe
     }
   }));
 }
