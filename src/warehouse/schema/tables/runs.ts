@@ -33,7 +33,7 @@ export const runs: Table = {
     { name: 'parties', type: 'INTEGER', comment: 'parties in the warehouse after the run' },
     { name: 'steps', type: 'INTEGER', comment: 'steps in the warehouse after the run' },
     { name: 'errors', type: 'INTEGER', comment: 'failures listed in the summary' },
-    { name: 'summary', type: 'JSON', comment: 'the whole run summary as printed (JSON)' },
+    { name: 'summary', type: 'JSON', privacy: 'withheld', comment: 'the whole run summary as printed (JSON)' },
   ],
 };
 
@@ -63,8 +63,8 @@ export const rejectedInputs: Table = {
   columns: [
     { name: 'run_id', type: 'VARCHAR', notNull: true, comment: C.run_id },
     { name: 'line', type: 'INTEGER', notNull: true, comment: 'line number in the list (header = 1)' },
-    { name: 'value', type: 'VARCHAR', comment: 'the rejected key as written' },
-    { name: 'reason', type: 'VARCHAR', notNull: true, comment: 'why it was rejected' },
+    { name: 'value', type: 'VARCHAR', privacy: 'withheld', comment: 'the rejected key as written' },
+    { name: 'reason', type: 'VARCHAR', notNull: true, privacy: 'cpf text', comment: 'why it was rejected' },
     { name: 'source', type: 'VARCHAR', comment: 'the documents list file' },
     { name: 'rejected_at', type: 'TIMESTAMPTZ', notNull: true, default: 'current_timestamp', comment: 'when it was rejected' },
   ],
