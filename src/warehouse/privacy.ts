@@ -121,7 +121,7 @@ const MACROS = [
 const macroName = (m: string): string => m.slice(0, m.indexOf('('));
 
 /** The two HMAC pads of `secret` as hex (RFC 2104: a key longer than the hash's block is hashed first). */
-export function hmacPads(secret: string): { ipad: string; opad: string } {
+function hmacPads(secret: string): { ipad: string; opad: string } {
   let key = Buffer.from(secret, 'utf8');
   if (key.length > 64) key = createHash('sha256').update(key).digest();
   const block = Buffer.alloc(64);

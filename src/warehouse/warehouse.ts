@@ -19,7 +19,7 @@ export interface WarehouseOptions {
   threads?: number;
   /** DuckDB memory limit, e.g. '1GB'. Default: DuckDB's own (80% of RAM). */
   memoryLimit?: string;
-  /** Migrations to apply instead of the built-in list (tests). Default MIGRATIONS. */
+  /** Test seam: migrations to apply instead of the built-in list (their DDL still from the declaration). Default MIGRATIONS. */
   migrations?: readonly Migration[];
 }
 

@@ -1,5 +1,5 @@
 import { addColumnDdl, dropNotNullDdl, tableDdl } from '../schema/ddl.js';
-import { SCHEMA, tableOf } from '../schema/index.js';
+import { columnOf, SCHEMA, tableOf } from '../schema/index.js';
 import type { Schema, Table } from '../schema/types.js';
 import { MIGRATIONS } from './index.js';
 import type { Change, Migration } from './migration.js';
@@ -59,7 +59,7 @@ function statementOf(steps: readonly Step[], index: number, schema: Schema): str
   const opts = c.kind !== 'dropNotNull' && c.ifNotExists ? { ifNotExists: true } : {};
   if (c.kind === 'create') return [tableDdl(t, opts)];
   if (c.kind === 'dropNotNull') return [dropNotNullDdl(t.name, c.column)];
-  return c.columns.map((name) => addColumnDdl(t.name, t.columns.find((x) => x.name === name)!, opts));
+  return c.columns.map((name) => addColumnDdl(t.name, columnOf(t, name), opts));
 }
 
 /**

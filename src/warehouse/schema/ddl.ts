@@ -6,7 +6,7 @@ import type { Column, Table } from './types.js';
 // scratch catalog from it to compare with a migrated file.
 
 /** Whether the statement leaves an object that already exists alone (a table an older version made itself). */
-export interface DdlOptions { ifNotExists?: boolean }
+interface DdlOptions { ifNotExists?: boolean }
 
 /** A column's definition: its name, type, NOT NULL and DEFAULT. */
 function columnDdl(c: Column): string {

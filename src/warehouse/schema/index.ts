@@ -33,4 +33,3 @@ export function columnOf(table: Table, name: string): Column {
   return c;
 }
 
-export type { Column, MergeRule, Schema, StageTable, StageType, Table, View } from './types.js';

@@ -1,6 +1,6 @@
 // The shape of the warehouse's declaration (schema/index.ts): each table once, with everything the code derives
-// from it — the DDL, the staging columns, the merge statements, COMMENT ON, the Parquet exports, their privacy
-// and the key checks. The migrations (../migrations/) are the order in which the declared tables and columns
+// from it — the DDL, the staging columns, the merge statements, COMMENT ON, the Parquet exports and their
+// privacy. The migrations (../migrations/) are the order in which the declared tables and columns
 // came to be, and the data moves between; their DDL is generated from this declaration
 // (../migrations/statements.ts).
 
@@ -83,7 +83,7 @@ export interface Table {
   name: string;
   comment: string;
   columns: readonly Column[];
-  /** The key: unique in every warehouse (schema/keys.ts checks it). */
+  /** The key: unique in every warehouse (the schema tests check it on migrated files). */
   key?: readonly string[];
   /**
    * The key is kept unique by the loader (anti-joins, per-lawsuit replacement, one detection per run), not by a

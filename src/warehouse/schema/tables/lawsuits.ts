@@ -1,7 +1,7 @@
 import { C, MERGE_COLUMNS } from '../common.js';
 import type { Table } from '../types.js';
 
-export const lawsuits: Table = {
+const lawsuits: Table = {
   name: 'lawsuits',
   comment: 'One row per lawsuit instance, merged from every payload seen: each column holds the value of the newest payload that carries it (README, "The merge rule").',
   key: ['code', 'instance'],
@@ -52,7 +52,7 @@ export const lawsuits: Table = {
   ],
 };
 
-export const parties: Table = {
+const parties: Table = {
   name: 'parties',
   comment: 'Parties of each lawsuit (plaintiffs, defendants, ...), as in its newest payload with a parties list.',
   key: ['code', 'instance', 'party_index'], keptByLoader: true,
@@ -73,7 +73,7 @@ export const parties: Table = {
   ],
 };
 
-export const lawyers: Table = {
+const lawyers: Table = {
   name: 'lawyers',
   comment: 'Lawyers of each party.',
   key: ['code', 'instance', 'party_index', 'lawyer_index'], keptByLoader: true,
@@ -92,7 +92,7 @@ export const lawyers: Table = {
   ],
 };
 
-export const steps: Table = {
+const steps: Table = {
   name: 'steps',
   comment: 'Steps (movements) of each lawsuit: the union over every payload seen, never deleted; each column from the newest payload that carries it.',
   key: ['code', 'instance', 'step_id'], keptByLoader: true,
@@ -112,7 +112,7 @@ export const steps: Table = {
   ],
 };
 
-export const subjects: Table = {
+const subjects: Table = {
   name: 'subjects',
   comment: 'Subjects (assuntos) of each lawsuit.',
   key: ['code', 'instance', 'item_code'], keptByLoader: true,
@@ -126,7 +126,7 @@ export const subjects: Table = {
   ],
 };
 
-export const classifications: Table = {
+const classifications: Table = {
   name: 'classifications',
   comment: 'Classes (classes processuais) of each lawsuit.',
   key: ['code', 'instance', 'item_code'], keptByLoader: true,
@@ -140,7 +140,7 @@ export const classifications: Table = {
   ],
 };
 
-export const courts: Table = {
+const courts: Table = {
   name: 'courts',
   comment: 'Courts (varas) a lawsuit passed through.',
   key: ['code', 'instance', 'court_index'], keptByLoader: true,
@@ -155,7 +155,7 @@ export const courts: Table = {
   ],
 };
 
-export const attachments: Table = {
+const attachments: Table = {
   name: 'attachments',
   comment: 'Attachments (documents filed) of each lawsuit.',
   key: ['code', 'instance', 'attachment_index'], keptByLoader: true,

@@ -1,7 +1,7 @@
 import { C } from '../common.js';
 import type { Table } from '../types.js';
 
-export const requests: Table = {
+const requests: Table = {
   name: 'requests',
   comment: 'Asynchronous requests (POST /requests) and how far their responses were loaded: the resumable ledger.',
   key: ['request_id'],
@@ -31,7 +31,7 @@ export const requests: Table = {
   ],
 };
 
-export const requestPages: Table = {
+const requestPages: Table = {
   name: 'request_pages',
   comment: 'Response pages loaded per request by page number, before schema version 50 (per-request reading now keeps an item offset, requests.items_loaded).',
   key: ['request_id', 'page'],
@@ -43,7 +43,7 @@ export const requestPages: Table = {
   ],
 };
 
-export const submissions: Table = {
+const submissions: Table = {
   name: 'submissions',
   comment: 'Submission intents: written before POST /requests so that a crash in between cannot pay for a request twice.',
   key: ['search_hash', 'started_at'],
@@ -57,7 +57,7 @@ export const submissions: Table = {
   ],
 };
 
-export const responseSweeps: Table = {
+const responseSweeps: Table = {
   name: 'response_sweeps',
   comment: 'Sweeps of GET /responses across requests by creation time: each one\'s cursor, written with the responses it covers (resume), and what it read.',
   key: ['sweep_id'],

@@ -1,7 +1,7 @@
 import { C } from '../common.js';
 import type { Table } from '../types.js';
 
-export const schemaMigrations: Table = {
+const schemaMigrations: Table = {
   name: 'schema_migrations',
   comment: 'Schema versions applied to this file (one row per migration).',
   key: ['version'],
@@ -12,7 +12,7 @@ export const schemaMigrations: Table = {
   ],
 };
 
-export const runs: Table = {
+const runs: Table = {
   name: 'runs',
   comment: 'One row per run of the tool (nightly run, transfer, query, track): when, how it ended and what it did.',
   key: ['run_id'],
@@ -37,7 +37,7 @@ export const runs: Table = {
   ],
 };
 
-export const runStages: Table = {
+const runStages: Table = {
   name: 'run_stages',
   comment: 'One row per stage of every run (rebuild, documents, search, transfer, changes, query, track, exports, publish): how each ended and what it did.',
   key: ['run_id', 'stage'],
@@ -55,7 +55,7 @@ export const runStages: Table = {
   ],
 };
 
-export const rejectedInputs: Table = {
+const rejectedInputs: Table = {
   name: 'rejected_inputs',
   comment: 'Lines of the documents list that could not be used, with the reason.',
   key: ['run_id', 'line'],

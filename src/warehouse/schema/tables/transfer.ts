@@ -8,7 +8,7 @@ const FROM_FILE: readonly Column[] = [
 ];
 const ADDED_COLUMN = 'column a transfer file added beyond the known flat schema (name and type as the file gave them)';
 
-export const transferFiles: Table = {
+const transferFiles: Table = {
   name: 'transfer_files',
   comment: 'Transfer files offered by the provider and what became of them here.',
   key: ['transfer_file_id'],
@@ -35,7 +35,7 @@ export const transferFiles: Table = {
   ],
 };
 
-export const transferLawsuits: Table = {
+const transferLawsuits: Table = {
   name: 'transfer_lawsuits',
   comment: 'Lawsuit rows from transfer files (flat schema), one row per file row.',
   addedColumns: ADDED_COLUMN,
@@ -59,7 +59,7 @@ export const transferLawsuits: Table = {
   ],
 };
 
-export const transferParties: Table = {
+const transferParties: Table = {
   name: 'transfer_parties',
   comment: 'Party rows from transfer files (flat schema).',
   addedColumns: ADDED_COLUMN,
@@ -76,7 +76,7 @@ export const transferParties: Table = {
   ],
 };
 
-export const transferSteps: Table = {
+const transferSteps: Table = {
   name: 'transfer_steps',
   comment: 'Step rows from transfer files (flat schema).',
   addedColumns: ADDED_COLUMN,
