@@ -81,7 +81,7 @@ export function parseSandboxArgs(argv: string[]): SandboxOptions {
   return o;
 }
 
-export interface SandboxCliIo {
+interface SandboxCliIo {
   /** Where the base address line goes. Default process.stdout. */
   out?: { write(s: string): unknown };
   /** Resolves when the sandbox should stop, besides SIGTERM/SIGINT (tests use it). */

@@ -92,7 +92,6 @@ export interface RouteDef {
 
 /** A route file exports one of these; src/sandbox/routes/index.ts lists them. */
 export type RouteModule = (state: SandboxState) => RouteDef[];
-export type RouteHandler = RouteDef['handle'];
 
 export function validationError(reasons: string[], status = 400, message = 'Validation failed'): Reply {
   return { status, body: { error: { name: 'ValidationError', message, data: reasons } } };

@@ -3,7 +3,7 @@
 // dialect"), which a client meets in production. Each row is one way they differ; the routes read their row
 // and nothing else in the sandbox names a dialect, so a new difference is one new row here.
 
-export const DIALECT_NAMES = ['documented', 'spec'] as const;
+const DIALECT_NAMES = ['documented', 'spec'] as const;
 export type DialectName = (typeof DIALECT_NAMES)[number];
 
 /**
@@ -16,7 +16,7 @@ export type Direction = 'asc' | 'desc';
 /** The listings whose paging, order and envelope the dialect decides. */
 export type Listing = 'responses' | 'requests' | 'tracking';
 
-export interface ListingSort {
+interface ListingSort {
   /** Names of the sort parameters the listing honours; none: it takes no sort (the names are unknown to it). */
   names?: { field: string; direction: string };
   /** Order of the listing when no honoured sort is given (by creation time). */

@@ -15,7 +15,7 @@ import { validateSearchBody, type NormalizedSearch } from './search-validation.j
 import type { Universe } from './universe.js';
 
 /** What the foreign client works with: the same universe, store, rate window and switches as the caller. */
-export interface ForeignClientDeps { universe: Universe; store: RequestStore; limiter: SlidingWindowLimiter; faults: FaultInjector }
+interface ForeignClientDeps { universe: Universe; store: RequestStore; limiter: SlidingWindowLimiter; faults: FaultInjector }
 
 /** At most this many ticks are caught up at once (after a jump of the clock, the older ones are skipped). */
 const MAX_CATCH_UP = 200;

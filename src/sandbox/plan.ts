@@ -17,7 +17,6 @@ import type { PublicEntities, PublicEntity } from './public-entities.js';
 import { cumulate, hash, Perm, unit, uuidFrom, weighted } from './random.js';
 import { placesFor, TRIBUNAL_BY_ACRONYM, TRIBUNALS, type TribunalDef } from './tribunals.js';
 
-export { DAY_MS } from './days.js';
 /** Lawsuits are distributed uniformly over these years; those after the clock do not exist yet. */
 const FIRST_DISTRIBUTION = Date.UTC(2008, 0, 1);
 const LAST_DISTRIBUTION = Date.UTC(2027, 11, 31);

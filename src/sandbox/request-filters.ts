@@ -10,7 +10,7 @@ import { SEARCH_TYPES, type SearchType } from './search-validation.js';
 import { showableStatuses } from './shown-status.js';
 import { normalizeDocument, normalizeName, normalizeOab } from './text.js';
 
-export type RequestMatcher = (r: StoredRequest, shownStatus: string) => boolean;
+type RequestMatcher = (r: StoredRequest, shownStatus: string) => boolean;
 
 const ORIGINS = ['api', 'tracking'];
 

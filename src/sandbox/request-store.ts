@@ -17,14 +17,14 @@ import { runSearch } from './search.js';
 import type { NormalizedSearch } from './search-validation.js';
 import type { Universe } from './universe.js';
 
-export type RequestStatus = 'created' | 'pending' | 'started' | 'cancelling' | 'cancelled' | 'completed';
+type RequestStatus = 'created' | 'pending' | 'started' | 'cancelling' | 'cancelled' | 'completed';
 export const REQUEST_STATUSES: readonly RequestStatus[] = ['created', 'pending', 'started', 'cancelling', 'cancelled', 'completed'];
 export const FINISHED: readonly RequestStatus[] = ['cancelled', 'completed'];
 
 export type ItemKind = 'lawsuit' | 'error';
 
 /** Integers of a request: a plain array when short (smaller than a typed array's own header), else 4 bytes each. */
-export type Ints = Int32Array | number[];
+type Ints = Int32Array | number[];
 const SHORT = 16;
 const ints = (values: number[]): Ints => (values.length === 0 ? NONE : values.length <= SHORT ? values : Int32Array.from(values));
 
@@ -64,9 +64,9 @@ export interface StoredRequest {
   cancelledMs?: number;
 }
 
-export interface RequestFaults { pendingLongMs: number; cancel: boolean }
+interface RequestFaults { pendingLongMs: number; cancel: boolean }
 
-export interface StoreOptions {
+interface StoreOptions {
   seed: number;
   /** Part of every id: two boots with one seed never give the same request or response id. */
   bootId: string;

@@ -3,7 +3,7 @@
 // every key, so that a client's handling of a plan without transfer files (or tracking...) can be exercised.
 
 /** The resources a plan may leave out, and the API routes each one covers. */
-export const RESOURCES = ['requests', 'responses', 'tracking', 'lawsuits', 'transfer'] as const;
+const RESOURCES = ['requests', 'responses', 'tracking', 'lawsuits', 'transfer'] as const;
 export type Resource = (typeof RESOURCES)[number];
 
 const ROUTE_RESOURCE: Record<string, Resource> = {

@@ -9,7 +9,7 @@ import type { InternalParty } from './parties.js';
 export interface Hit { index: number; code: string; instance: number; tribunal: string }
 
 /** Sides where the searched party stands in this lawsuit (empty for lawsuit_cnj / lawsuit_id searches). */
-export function searchedSides(s: NormalizedSearch, parties: InternalParty[]): Set<string> {
+function searchedSides(s: NormalizedSearch, parties: InternalParty[]): Set<string> {
   const sides = new Set<string>();
   for (const q of parties) {
     switch (s.type) {
@@ -38,7 +38,7 @@ function passesCodes(ie: IncludeExclude | undefined, codes: string[]): boolean {
 }
 
 /** Whether an observed lawsuit passes the search's filters (lawsuit_instance included). */
-export function passesFilters(s: NormalizedSearch, o: Observation): boolean {
+function passesFilters(s: NormalizedSearch, o: Observation): boolean {
   const f: NormalizedFilter = s.filter;
   const p = o.plan;
   if (s.instance !== undefined && p.instance !== s.instance) return false;
@@ -62,7 +62,7 @@ export function passesFilters(s: NormalizedSearch, o: Observation): boolean {
   return true;
 }
 
-export function candidates(u: Universe, s: NormalizedSearch): number[] {
+function candidates(u: Universe, s: NormalizedSearch): number[] {
   switch (s.type) {
     case 'cpf': case 'cnpj': return u.lawsuitsOfDocument(s.key);
     case 'oab': return u.lawsuitsOfOab(s.key);

@@ -24,11 +24,6 @@ import { runSearch } from './search.js';
 import { validateSearchBody } from './search-validation.js';
 import { Universe } from './universe.js';
 
-export type { RouteDef, RouteModule, RouteHandler, Reply, CallContext, SandboxState } from './context.js';
-export type { FaultSettings } from './faults.js';
-export type { DialectName } from './dialect.js';
-export type { CounterSnapshot } from './counters.js';
-
 export interface SandboxOptions {
   /** TCP port; 0 picks a free one. Default 0. */
   port?: number;
@@ -74,7 +69,7 @@ export interface SandboxOptions {
 }
 
 /** Default retention of finished requests: longer than a night's run, short enough to bound a backfill's memory. */
-export const DEFAULT_RETENTION_MS = 12 * 3_600_000;
+const DEFAULT_RETENTION_MS = 12 * 3_600_000;
 
 /** Every problem of the options at once (RangeError), or the options resolved. */
 function resolveOptions(opts: SandboxOptions): { options: ResolvedOptions; forbid: Resource[]; faults: FaultSettings; dialect: Dialect } {

@@ -26,7 +26,7 @@ export interface StepPoint {
 }
 
 /** What writing a life needs to know of the universe: the plans, and what kind of second instance a case has. */
-export interface CaseSource {
+interface CaseSource {
   readonly seed: number;
   plan(i: number): Plan;
   /** The kind of the second instance of base case `base` ('none' without one). */
@@ -156,7 +156,7 @@ function appellateLife(src: CaseSource, p: Plan): StepPoint[] {
 }
 
 /** Every step of lawsuit p's life, oldest first, whatever the time. */
-export function lifeOf(src: CaseSource, p: Plan): StepPoint[] {
+function lifeOf(src: CaseSource, p: Plan): StepPoint[] {
   const kept = lives.get(src)?.get(p.index);
   if (kept) return kept;
   return remember(src, p.index, p.instance === 1 ? firstInstanceLife(src, p) : appellateLife(src, p));

@@ -10,7 +10,7 @@ import { PublicEntities } from './public-entities.js';
 import { normalizeName } from './text.js';
 import { secondInstanceDistribution, stepsUpTo, type StepPoint } from './timeline.js';
 
-export interface UniverseOptions {
+interface UniverseOptions {
   /** Seed of every generated value. Default 1. */
   seed?: number;
   /** Number of lawsuit instances. Default 20000; works at 1,000,000 with constant memory. */
@@ -25,7 +25,7 @@ export interface Observation {
   observedMs: number;
 }
 
-export interface LawsuitViewOptions {
+interface LawsuitViewOptions {
   onDemand?: boolean;
   shape?: Shape;
   privileged?: boolean;

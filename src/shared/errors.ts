@@ -11,7 +11,7 @@ import { isTransient } from './failure-policy.js';
 export const EXIT = { ok: 0, unexpected: 1, usage: 2, auth: 3, partial: 4, tryLater: 75 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
-export interface EtlErrorOptions { cause?: unknown; exitCode?: ExitCode; details?: Record<string, unknown> }
+interface EtlErrorOptions { cause?: unknown; exitCode?: ExitCode; details?: Record<string, unknown> }
 
 export class EtlError extends Error {
   readonly code: string;

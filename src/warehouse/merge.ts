@@ -23,7 +23,7 @@ import { stageName } from './stage.js';
  * two payloads of one lawsuit never tie: the provider's response ids are unique, and a payload seen twice is the
  * same payload. The times are SQL expressions of TIMESTAMPTZ, the id of VARCHAR.
  */
-export function versionSql(crawled: string, updated: string, created: string, responseId: string): string {
+function versionSql(crawled: string, updated: string, created: string, responseId: string): string {
   const time = (e: string): string =>
     `CASE WHEN ${e} IS NULL OR ${e} = '-infinity' THEN '0' WHEN ${e} = 'infinity' THEN '2' `
     + `ELSE '1' || lpad(to_hex((epoch_us(${e})::HUGEINT + 9223372036854775808)::UBIGINT), 16, '0') END`;
@@ -146,7 +146,7 @@ FROM ${m} m WHERE ${keyOn(t, t.name, 'm')} AND NOT m.wins AND NOT m.changed
   };
 }
 
-export interface ChildStatements { table: string; flag: string; del: string; ins: string; insNew: string }
+interface ChildStatements { table: string; flag: string; del: string; ins: string; insNew: string }
 
 /** Every merge statement of `schema`, as load.ts runs them. */
 export function mergeStatements(schema: Schema = SCHEMA) {

@@ -11,7 +11,7 @@ import { shownStatus } from '../shown-status.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export function renderRequest(state: SandboxState, r: StoredRequest, now: number, shown?: { status: string; updatedMs: number }): Record<string, unknown> {
+function renderRequest(state: SandboxState, r: StoredRequest, now: number, shown?: { status: string; updatedMs: number }): Record<string, unknown> {
   return {
     request_id: r.id,
     search: JSON.parse(r.echoJson),

@@ -14,7 +14,7 @@ import { shownStatus } from '../shown-status.js';
 const iso = (ms: number) => new Date(ms).toISOString();
 const RESPONSE_TYPES = ['lawsuit', 'application_error', 'parties', 'attachments', 'steps', 'lawsuits'];
 
-export function renderItem(state: SandboxState, r: StoredRequest, n: number, now: number): Record<string, unknown> {
+function renderItem(state: SandboxState, r: StoredRequest, n: number, now: number): Record<string, unknown> {
   const { universe, store, options } = state;
   const s = r.search;
   const kind = store.itemKind(r, n);

@@ -8,12 +8,12 @@ import { validateSearchBody } from '../search-validation.js';
 import { TRACKING_STATUSES, TrackingStore, type StoredTracking } from '../sync/tracking-store.js';
 
 /** Key of `state.extensions` under which the tracking store lives (white-box tests reach it there). */
-export const TRACKING_STORE_KEY = 'tracking.store';
+const TRACKING_STORE_KEY = 'tracking.store';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export function trackingStoreOf(state: SandboxState): TrackingStore {
+function trackingStoreOf(state: SandboxState): TrackingStore {
   let store = state.extensions.get(TRACKING_STORE_KEY) as TrackingStore | undefined;
   if (!store) { store = new TrackingStore(state.options.seed, state.options.bootId); state.extensions.set(TRACKING_STORE_KEY, store); }
   return store;

@@ -7,7 +7,7 @@ import { uuidOf } from '../random.js';
 import type { NormalizedSearch } from '../search-validation.js';
 
 export const TRACKING_STATUSES = ['created', 'active', 'updated', 'updating', 'paused'] as const;
-export type TrackingStatus = (typeof TRACKING_STATUSES)[number];
+type TrackingStatus = (typeof TRACKING_STATUSES)[number];
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
