@@ -110,21 +110,6 @@ function cycleWithin(graph: ImportGraph, members: ReadonlySet<string>, start: st
   return [start, start];
 }
 
-/** A rule on edges: no file under `from` imports a file under `to`. */
-export interface ForbiddenImport { from: string; to: string; why: string }
-
-/** The edges of `graph` a rule forbids, as `importer -> imported (why)`. */
-export function forbiddenImports(graph: ImportGraph, rules: readonly ForbiddenImport[]): string[] {
-  const under = (file: string, dir: string) => file.startsWith(dir.endsWith('/') ? dir : `${dir}/`);
-  const out: string[] = [];
-  for (const [from, targets] of graph) {
-    for (const to of targets) {
-      for (const r of rules) if (under(from, r.from) && under(to, r.to)) out.push(`${from} -> ${to} (${r.why})`);
-    }
-  }
-  return out.sort();
-}
-
 /** The imports of files under `dir` that leave it (tooling and tests live outside, and production code needs neither). */
 export function importsLeaving(graph: ImportGraph, dir: string): string[] {
   const out: string[] = [];
