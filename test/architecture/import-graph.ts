@@ -25,7 +25,7 @@ export function readImportGraph(root: string, dir: string): Map<string, string[]
   return graph;
 }
 
-function tsFiles(dir: string): string[] {
+export function tsFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const p = join(dir, e.name);
     if (e.isDirectory()) return tsFiles(p);
@@ -33,7 +33,7 @@ function tsFiles(dir: string): string[] {
   });
 }
 
-const toPosix = (p: string): string => p.split(sep).join('/');
+export const toPosix = (p: string): string => p.split(sep).join('/');
 
 /** Files that import each other round (a strongly connected component), and one cycle through them to show. */
 export interface ImportCycle {
