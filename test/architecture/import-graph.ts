@@ -25,6 +25,16 @@ export function readImportGraph(root: string, dir: string): Map<string, string[]
   return graph;
 }
 
+/** Every `.ts` file under `dir` (relative to `root`) and the packages and Node modules it imports, as written. */
+export function readPackageImports(root: string, dir: string): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of tsFiles(join(root, dir))) {
+    const specs = ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles.map((f) => f.fileName);
+    graph.set(toPosix(relative(root, file)), [...new Set(specs.filter((s) => !s.startsWith('.')))].sort());
+  }
+  return graph;
+}
+
 export function tsFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const p = join(dir, e.name);

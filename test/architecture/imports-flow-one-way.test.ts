@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { importCycles, importsLeaving, projectRoot, readImportGraph } from './import-graph.js';
-import { breaksNoLongerThere, edgesAgainstTable, foldersOutsideTable, readLayerTable } from './layer-table.js';
+import { importCycles, importsLeaving, projectRoot, readImportGraph, readPackageImports } from './import-graph.js';
+import { breaksNoLongerThere, edgesAgainstTable, foldersOutsideTable, packagesAgainstTable, readLayerTable } from './layer-table.js';
 
 // STYLE.md: data flows one way (documents -> plan -> api -> rows -> warehouse -> exports), the spec's vocabulary
 // sits on the ground floor (src/spec), and the client and the sandbox are two readings of the spec kept apart so
@@ -35,6 +35,11 @@ describe('the import graph of src/', () => {
     expect(breaksNoLongerThere(graph, table)).toEqual([]);
   });
 
+  test('imports no package into a folder whose row says so (src/spec: Node\'s own modules alone)', () => {
+    expect(table.rules.filter((r) => !r.packages).map((r) => r.folder)).toContain('src/spec');
+    expect(packagesAgainstTable(readPackageImports(projectRoot(), 'src'), table)).toEqual([]);
+  });
+
   test('imports nothing from outside src/ (bench/ and test/ are tooling the image does not ship)', () => {
     expect(importsLeaving(graph, 'src')).toEqual([]);
   });
@@ -61,7 +66,7 @@ describe('the checks themselves', () => {
   const doc = [
     '| folder | what it holds | may import |',
     '|---|---|---|',
-    '| `src/spec/` | the vocabulary; never `api/` | nothing of ours |',
+    '| `src/spec/` | the vocabulary; never `api/` | nothing of ours; no package |',
     '| `src/api/` | the client | `spec/` |',
     '| `src/sandbox/` | the emulator | nothing of ours |',
     '| `src/cli` | the shell | everything |',
@@ -73,14 +78,15 @@ describe('the checks themselves', () => {
   test('read the table: the last column\'s folders, "everything", "nothing of ours", and the breaks listed by name', () => {
     expect(readLayerTable(doc)).toEqual({
       rules: [
-        { folder: 'src/spec', mayImport: [] },
-        { folder: 'src/api', mayImport: ['src/spec'] },
-        { folder: 'src/sandbox', mayImport: [] },
-        { folder: 'src/cli', mayImport: 'everything' },
+        { folder: 'src/spec', mayImport: [], packages: false },
+        { folder: 'src/api', mayImport: ['src/spec'], packages: true },
+        { folder: 'src/sandbox', mayImport: [], packages: true },
+        { folder: 'src/cli', mayImport: 'everything', packages: true },
       ],
       knownBreaks: [{ file: 'src/api/h.ts', folder: 'src/sandbox' }, { file: 'src/api/gone.ts', folder: 'src/sandbox' }],
     });
     expect(() => readLayerTable('| `src/input/` | the list | `spec/`, never `api/` |')).toThrow(/src\/input: "may import" must be/);
+    expect(() => readLayerTable('| `src/input/` | the list | `spec/`; no undici |')).toThrow(/src\/input: after "may import"/);
   });
 
   test('report each edge against the table with the rule it breaks, and each import leaving the tree', () => {
@@ -108,5 +114,8 @@ describe('the checks themselves', () => {
       'src/input/ has files but no row',
     ]);
     expect(importsLeaving(toy, 'src')).toEqual(['src/sandbox/s.ts -> ../test/support/t.ts']);
+    expect(packagesAgainstTable(new Map([
+      ['src/spec/x.ts', ['node:crypto', 'lodash']], ['src/api/h.ts', ['undici', 'node:http']],
+    ]), table)).toEqual(['src/spec/x.ts -> lodash (src/spec/ imports no package: ARCHITECTURE.md)']);
   });
 });

@@ -4,8 +4,11 @@ import type { ImportGraph } from './import-graph.js';
 // it (the backquoted folders of its last column) and checks an import graph against it. Nothing here knows the
 // folders' names, so a rule changes by editing the table alone.
 
-/** One row of the table: files of `folder` (e.g. `src/api`) may import files of these folders, or of any. */
-export interface LayerRule { folder: string; mayImport: readonly string[] | 'everything' }
+/**
+ * One row of the table: files of `folder` (e.g. `src/api`) may import files of these folders, or of any; and
+ * packages, unless `packages` is false (then Node's own `node:` modules alone).
+ */
+export interface LayerRule { folder: string; mayImport: readonly string[] | 'everything'; packages: boolean }
 
 /** An edge the document names as breaking its table: `file` imports files of `folder`. */
 export interface KnownBreak { file: string; folder: string }
@@ -18,8 +21,8 @@ const FOLDER = /^[a-z][a-z0-9-]*\/$/;
 
 /**
  * The rules and known breaks a document states. The last cell of a row is `everything`, `nothing of ours`, or
- * a comma-separated list of folders in backquotes (`api/`); anything else in it is an error, so that prose such
- * as "never `api/`" cannot be read as a permission.
+ * a comma-separated list of folders in backquotes (`api/`), then optionally `; no package`; anything else in it
+ * is an error, so that prose such as "never `api/`" cannot be read as a permission.
  */
 export function readLayerTable(markdown: string): LayerTable {
   const rules: LayerRule[] = [];
@@ -28,7 +31,11 @@ export function readLayerTable(markdown: string): LayerTable {
     const row = ROW.exec(line);
     if (row) {
       const cells = line.split('|').map((c) => c.trim()).filter((c, i, all) => i > 0 && i < all.length - 1);
-      rules.push({ folder: row[1], mayImport: mayImport(row[1], cells[cells.length - 1] ?? '') });
+      const [folders, ...rest] = (cells[cells.length - 1] ?? '').split(';').map((c) => c.trim());
+      if (rest.length > 1 || (rest.length === 1 && rest[0] !== 'no package')) {
+        throw new Error(`${row[1]}: after "may import"'s folders only "; no package" may follow, not ${JSON.stringify(rest.join(';'))}`);
+      }
+      rules.push({ folder: row[1], mayImport: mayImport(row[1], folders), packages: rest.length === 0 });
       continue;
     }
     const b = BREAK.exec(line);
@@ -91,4 +98,15 @@ export function breaksNoLongerThere(graph: ImportGraph, table: LayerTable): stri
   return table.knownBreaks
     .filter((k) => !(graph.get(k.file) ?? []).some((to) => folderOf(to) === k.folder))
     .map((k) => `${k.file} -> ${k.folder}/ is listed as breaking the table but the file no longer imports it`);
+}
+
+/** Packages imported by files of a folder whose row says "no package" (Node's `node:` modules are not packages). */
+export function packagesAgainstTable(packages: ImportGraph, table: LayerTable): string[] {
+  const bare = new Set(table.rules.filter((r) => !r.packages).map((r) => r.folder));
+  const out: string[] = [];
+  for (const [from, specs] of packages) {
+    if (!bare.has(folderOf(from))) continue;
+    for (const s of specs) if (!s.startsWith('node:')) out.push(`${from} -> ${s} (${folderOf(from)}/ imports no package: ARCHITECTURE.md)`);
+  }
+  return out.sort();
 }
