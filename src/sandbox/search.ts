@@ -75,11 +75,13 @@ export function candidates(u: Universe, s: NormalizedSearch): number[] {
 /**
  * The lawsuits a search returns at time t, grouped by tribunal (the service works court by court) and
  * in index order inside each group. Level-5 secret lawsuits are only reachable by their number or id.
+ * `among` are the search's candidates when the caller kept them (they do not depend on time, and finding them
+ * is most of a document search's cost: a tracking re-runs its search from them).
  */
-export function runSearch(u: Universe, s: NormalizedSearch, t: number): Hit[] {
+export function runSearch(u: Universe, s: NormalizedSearch, t: number, among: Iterable<number> = candidates(u, s)): Hit[] {
   const byNumber = s.type === 'lawsuit_cnj' || s.type === 'lawsuit_id';
   const hits: Hit[] = [];
-  for (const i of candidates(u, s)) {
+  for (const i of among) {
     const o = u.observe(i, t, s.onDemand);
     if (!o) continue;
     if (!byNumber && o.plan.secrecy >= 5) continue;
