@@ -17,10 +17,23 @@ export type ChangeKind = 'new' | 'steps';
 export function changeOf(u: Universe, i: number, before: number, at: number, onDemand: boolean): ChangeKind | undefined {
   const then = u.observe(i, before, onDemand);
   if (!then) return u.observe(i, at, onDemand) ? 'new' : undefined;
-  // The same crawl shows the same steps: the common case, decided without writing the lawsuit's life.
-  if (then.observedMs === u.observedAt(then.plan, at, onDemand)) return undefined;
+  if (!recrawled(u, i, before, at, onDemand)) return undefined;
   const now = u.observe(i, at, onDemand)!;
   return now.steps.length !== then.steps.length ? 'steps' : undefined;
+}
+
+/**
+ * The instant whose state a caller at `t` sees of lawsuit i: `t` itself on demand, else the database's last crawl
+ * of it. Decided from the crawl's schedule alone, without the lawsuit's plan or life, so that the common case of a
+ * re-run (not re-crawled: the same crawl shows the same steps) costs next to nothing.
+ */
+export function viewedAt(u: Universe, i: number, t: number, onDemand: boolean): number {
+  return onDemand ? t : u.planner.snapshotMs(u.planner.crawlOf(i), t);
+}
+
+/** Whether the view of lawsuit i may differ between the two instants (re-crawled in between, or on demand). */
+export function recrawled(u: Universe, i: number, before: number, at: number, onDemand: boolean): boolean {
+  return viewedAt(u, i, before, onDemand) !== viewedAt(u, i, at, onDemand);
 }
 
 export interface ChangedLawsuit {

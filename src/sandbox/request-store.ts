@@ -15,7 +15,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { hashString, uuidOf } from './random.js';
-import { runSearch, type Hit } from './search.js';
+import { runSearch } from './search.js';
 import type { NormalizedSearch } from './search-validation.js';
 import type { Universe } from './universe.js';
 
@@ -24,6 +24,9 @@ export const REQUEST_STATUSES: readonly RequestStatus[] = ['created', 'pending',
 export const FINISHED: readonly RequestStatus[] = ['cancelled', 'completed'];
 
 export type ItemKind = 'lawsuit' | 'error';
+
+/** A lawsuit a request holds, and the court it comes from (a request's items are appended court by court). */
+export interface RunLawsuit { index: number; tribunal: string }
 
 /** Integers of a request: a plain array when short (smaller than a typed array's own header), else 4 bytes each. */
 export type Ints = Int32Array | number[];
@@ -228,7 +231,7 @@ export class RequestStore {
    * Records a tracking's run made at `at`: a request of origin `tracking` whose lawsuits the tracking chose
    * (tracking/runs.ts), queued `queueMs` before its courts are searched one after the other like any request's.
    */
-  createRun(apiKey: string, run: { trackingId: string; search: NormalizedSearch; echoJson: string; hits: readonly Hit[]; at: number; queueMs: number; foreign: boolean }): StoredRequest {
+  createRun(apiKey: string, run: { trackingId: string; search: NormalizedSearch; echoJson: string; hits: readonly RunLawsuit[]; at: number; queueMs: number; foreign: boolean }): StoredRequest {
     return this.admit(apiKey, {
       search: run.search, echoJson: run.echoJson, signature: 0, hits: run.hits, cached: NONE, cachedObservedAt: run.at, now: run.at,
       queueMs: run.queueMs, cancel: false, foreign: run.foreign, initial: 'pending', errorItem: false, trackingId: run.trackingId,
@@ -237,7 +240,7 @@ export class RequestStore {
 
   /** Stores a request whose lawsuits are known, with its timeline: queued, then court after court. */
   private admit(apiKey: string, a: {
-    search: NormalizedSearch; echoJson: string; signature: number; hits: readonly Hit[]; cached: Ints; cachedObservedAt: number; now: number;
+    search: NormalizedSearch; echoJson: string; signature: number; hits: readonly RunLawsuit[]; cached: Ints; cachedObservedAt: number; now: number;
     queueMs: number; cancel: boolean; foreign: boolean; initial: 'pending' | 'created'; errorItem: boolean; trackingId?: string;
   }): StoredRequest {
     this.sweep();

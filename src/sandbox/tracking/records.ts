@@ -6,6 +6,7 @@
 import { uuidOf } from '../random.js';
 import type { StoredRequest } from '../request-store.js';
 import type { NormalizedSearch } from '../search-validation.js';
+import type { TrackedSearch } from './tracked-search.js';
 
 export type TrackingState = 'running' | 'paused' | 'deleted';
 
@@ -19,8 +20,8 @@ export interface StoredTracking {
   search: NormalizedSearch;
   /** The search as requests echo it, serialised once: every run's request shares this string. */
   echoJson: string;
-  /** The search's candidate lawsuits: they do not depend on time, and finding them is most of a search's cost. */
-  candidates: Int32Array;
+  /** The search kept between runs (what it found last, where to look again). */
+  tracked: TrackedSearch;
   recurrence: number;
   createdMs: number;
   state: TrackingState;
@@ -30,8 +31,6 @@ export interface StoredTracking {
   pausedMs?: number;
   /** The next run on the schedule (its index, schedule.ts). */
   nextRun: number;
-  /** Instant of the latest run made: a run in the `changed` mode sends what changed since. */
-  lastRunMs?: number;
   /** The latest run's request, and how many runs were made. */
   latest?: StoredRequest;
   runs: number;

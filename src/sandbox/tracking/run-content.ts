@@ -3,11 +3,6 @@
 // the search, or with new steps, changes.ts) and the first on request (`every`), so that a client can be tried
 // against both. A tracking's first run has nothing to compare with: it sends every lawsuit either way.
 
-import { changeOf } from '../changes.js';
-import { runSearch, type Hit } from '../search.js';
-import type { Universe } from '../universe.js';
-import type { StoredTracking } from './records.js';
-
 export const RUN_CONTENTS = ['changed', 'every'] as const;
 export type RunContent = (typeof RUN_CONTENTS)[number];
 
@@ -17,12 +12,4 @@ export function parseRunContent(value: unknown, field: string, problems: string[
   if (typeof value === 'string' && (RUN_CONTENTS as readonly string[]).includes(value)) return value as RunContent;
   problems.push(`${field} must be one of ${RUN_CONTENTS.join(', ')} (got ${JSON.stringify(value)})`);
   return undefined;
-}
-
-/** The lawsuits tracking t's run at `at` sends, grouped by tribunal like any search's. */
-export function runHits(u: Universe, t: StoredTracking, at: number, content: RunContent): Hit[] {
-  const hits = runSearch(u, t.search, at, t.candidates);
-  const before = t.lastRunMs;
-  if (content === 'every' || before === undefined) return hits;
-  return hits.filter((h) => changeOf(u, h.index, before, at, t.search.onDemand) !== undefined);
 }

@@ -6,12 +6,12 @@
 // was running at its instant.
 
 import type { RequestStore } from '../request-store.js';
-import { candidates } from '../search.js';
 import type { NormalizedSearch } from '../search-validation.js';
 import type { Universe } from '../universe.js';
 import { TrackingRecords, type StoredTracking } from './records.js';
-import { runHits, type RunContent } from './run-content.js';
+import type { RunContent } from './run-content.js';
 import { firstRunAfter, MAX_RUNS_PER_CATCH_UP, RUN_QUEUE_MS, runInstant } from './schedule.js';
+import { TrackedSearch } from './tracked-search.js';
 
 export interface TrackingsDeps { universe: Universe; requests: RequestStore; seed: number; bootId: string }
 
@@ -36,7 +36,7 @@ export class Trackings {
     this.catchUp(apiKey, now);
     const t = this.records.add({
       apiKey, userId: this.deps.requests.userIdOf(apiKey), foreign: opts.foreign ?? false, search,
-      candidates: Int32Array.from(candidates(this.deps.universe, search)), recurrence, createdMs: now,
+      tracked: new TrackedSearch(this.deps.universe, search), recurrence, createdMs: now,
     });
     this.wake(t);
     return t;
@@ -85,9 +85,8 @@ export class Trackings {
   }
 
   private run(t: StoredTracking, at: number): void {
-    const hits = runHits(this.deps.universe, t, at, this.content);
+    const hits = t.tracked.run(at, this.content);
     t.latest = this.deps.requests.createRun(t.apiKey, { trackingId: t.id, search: t.search, echoJson: t.echoJson, hits, at, queueMs: RUN_QUEUE_MS, foreign: t.foreign });
-    t.lastRunMs = at;
     t.runs++;
   }
 }
