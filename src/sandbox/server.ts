@@ -138,7 +138,7 @@ export interface Sandbox {
   day(): number;
   /** The lawsuits a search (the `search` object of POST /requests) returns now, or as of a day or instant. */
   truth(search: object, asOf?: AsOf): Array<{ code: string; instance: number }>;
-  /** What trackings' runs send from now on (the option `trackingRuns`). */
+  /** What trackings' runs due from now on send (the option `trackingRuns`). */
   setTrackingRuns(content: RunContent): void;
   /** Has another client sharing `apiKey` (default the first valid key) track up to `count` documents of its own. */
   foreignTrackings(count: number, recurrence: number, apiKey?: string): StoredTracking[];
@@ -223,7 +223,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       if (!v.ok) throw new RangeError(`invalid search: ${v.reasons.join('; ')}`);
       return runSearch(universe, v.search, instantOf(state.clock, asOf)).map((h) => ({ code: h.code, instance: h.instance }));
     },
-    setTrackingRuns: (content) => trackings.setRunContent(content),
+    setTrackingRuns: (content) => trackings.setRunContent(content, state.clock.now()),
     foreignTrackings: (count, recurrence, apiKey = options.apiKeys[0]) => state.foreign.track(apiKey, count, recurrence, state.clock.now()),
     sampleDocuments: (n, seedOffset) => sampleDocuments(universe, state.clock.now(), n, seedOffset),
   };

@@ -44,11 +44,11 @@ export const trackingIntrospectionRoutes: RouteModule = (state) => {
     { method: 'GET', path: '/_sandbox/tracking-runs', api: false, handle: () => ({ status: 200, body: { content: trackings.runContent() } }) },
     {
       method: 'POST', path: '/_sandbox/tracking-runs', api: false,
-      handle: ({ body }) => {
+      handle: ({ body, now }) => {
         const problems: string[] = [];
         const content = parseRunContent((body as { content?: unknown } | undefined)?.content, 'content', problems);
         if (!content) return validationError(problems.length ? problems : [`body must be {content: ${RUN_CONTENTS.join(' | ')}}`]);
-        trackings.setRunContent(content);
+        trackings.setRunContent(content, now);
         return { status: 200, body: { content } };
       },
     },

@@ -76,6 +76,11 @@ export class TrackingRecords {
     return this.byKey.get(apiKey) ?? [];
   }
 
+  /** The keys that hold records. */
+  keys(): Iterable<string> {
+    return this.byKey.keys();
+  }
+
   /** Records a change of state at `at`; a deleted record frees its search for a new tracking. */
   setState(t: StoredTracking, state: TrackingState, at: number): void {
     if (t.state === state || t.state === 'deleted') return;

@@ -27,8 +27,9 @@ export class Trackings {
   runContent(): RunContent {
     return this.content;
   }
-  /** Runs made from now on send this; those already made keep what they sent. */
-  setRunContent(c: RunContent): void {
+  /** The runs due from `now` on send this; those due before, made or not yet, send what was asked until now. */
+  setRunContent(c: RunContent, now: number): void {
+    for (const key of this.records.keys()) this.catchUp(key, now);
     this.content = c;
   }
 
