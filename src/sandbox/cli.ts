@@ -5,9 +5,10 @@ import { DEFAULT_DIALECT, parseDialect } from './dialect.js';
 import { startSandbox, type SandboxOptions } from './server.js';
 import { parseFaults } from './faults.js';
 import { parseResources } from './resource-plan.js';
+import { parseRunContent } from './tracking/run-content.js';
 import { parseTransferFaults } from './transfer/faults.js';
 
-const USAGE = 'usage: sandbox [--port N] [--host H] [--seed N] [--api-key K]... [--lawsuits N] [--rate-limit N] [--rate-window-ms N] [--court-delay-ms N] [--faults SPEC] [--transfer-faults SPEC] [--now ISO] [--boot-id ID] [--forbid RESOURCE,...] [--retention-ms N] [--dialect documented|spec]';
+const USAGE = 'usage: sandbox [--port N] [--host H] [--seed N] [--api-key K]... [--lawsuits N] [--rate-limit N] [--rate-window-ms N] [--court-delay-ms N] [--faults SPEC] [--transfer-faults SPEC] [--now ISO] [--boot-id ID] [--forbid RESOURCE,...] [--retention-ms N] [--dialect documented|spec] [--day-ms N] [--tracking-runs changed|every]';
 
 /** The sandbox's flags, declared for the CLI's help (commander); parseSandboxArgs reads exactly these. */
 export const SANDBOX_FLAGS: ReadonlyArray<{ flag: string; help: string }> = [
@@ -25,6 +26,8 @@ export const SANDBOX_FLAGS: ReadonlyArray<{ flag: string; help: string }> = [
   { flag: '--boot-id <id>', help: 'pins the boot id in every id it hands out (tests); default random per process' },
   { flag: '--forbid <resources>', help: 'resources its plan leaves out, answered 403: requests, responses, tracking, lawsuits, transfer; default none' },
   { flag: '--retention-ms <n>', help: 'how long a finished request and its responses are kept; default 43200000 (12 h)' },
+  { flag: '--day-ms <n>', help: 'real milliseconds a sandbox day lasts (the clock runs faster below a day); default 86400000' },
+  { flag: '--tracking-runs <content>', help: 'what a tracking\'s run sends after its first: changed (the lawsuits changed since the previous run) or every (every lawsuit found); default changed' },
   { flag: '--dialect <name>', help: `the API's dialect: documented (the provider's documentation) or spec (the spec's literal reading); default ${DEFAULT_DIALECT}` },
 ];
 
@@ -73,6 +76,13 @@ export function parseSandboxArgs(argv: string[]): SandboxOptions {
       }
       case '--now': o.now = value(); break;
       case '--dialect': o.dialect = parseDialect(value() ?? '', '--dialect', problems); break;
+      case '--day-ms': {
+        const n = num(flag, value());
+        if (n === 0) problems.push('--day-ms needs a positive number');
+        else o.dayMs = n;
+        break;
+      }
+      case '--tracking-runs': o.trackingRuns = parseRunContent(value() ?? '', '--tracking-runs', problems); break;
       default: problems.push(`unknown flag ${a}`);
     }
   }

@@ -10,6 +10,7 @@ import type { ForeignClient } from './foreign-client.js';
 import type { SlidingWindowLimiter } from './rate-limit.js';
 import type { RequestStore } from './request-store.js';
 import type { ResourcePlan } from './resource-plan.js';
+import type { Trackings } from './tracking/trackings.js';
 import type { Universe } from './universe.js';
 
 export interface ResolvedOptions {
@@ -35,6 +36,8 @@ export interface SandboxState {
   universe: Universe;
   clock: SandboxClock;
   store: RequestStore;
+  /** The trackings and their runs (made as requests in `store`). */
+  trackings: Trackings;
   faults: FaultInjector;
   counters: Counters;
   limiter: SlidingWindowLimiter;

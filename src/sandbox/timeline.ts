@@ -156,7 +156,7 @@ function appellateLife(src: CaseSource, p: Plan): StepPoint[] {
 }
 
 /** Every step of lawsuit p's life, oldest first, whatever the time. */
-function lifeOf(src: CaseSource, p: Plan): StepPoint[] {
+export function lifeOf(src: CaseSource, p: Plan): StepPoint[] {
   const kept = lives.get(src)?.get(p.index);
   if (kept) return kept;
   return remember(src, p.index, p.instance === 1 ? firstInstanceLife(src, p) : appellateLife(src, p));

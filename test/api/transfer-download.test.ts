@@ -90,8 +90,8 @@ describe('transfer files', () => {
     stubs.push(store);
     api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(store) });
     const e = await api.transfer.download(`${store.url}/bucket/x.parquet?${SIG}`, join(dir, 'slow.parquet'), { retries: 0 }).catch((x: unknown) => x as ApiError);
-    expect(e.code).toBe('API_DOWNLOAD_FAILED');
-    expect(e.hints.retryAfter).toBe('7');
+    expect((e as ApiError).code).toBe('API_DOWNLOAD_FAILED');
+    expect((e as ApiError).hints.retryAfter).toBe('7');
     expect(store.calls.length).toBe(1);
   });
 

@@ -15,7 +15,7 @@ function renderRequest(state: SandboxState, r: StoredRequest, now: number, shown
   return {
     request_id: r.id,
     search: JSON.parse(r.echoJson),
-    origin: 'api',
+    origin: state.store.originOf(r),
     origin_id: state.store.originIdOf(r),
     user_id: r.userId,
     status: shown?.status ?? shownStatus(state, r, state.store.statusAt(r, now)),

@@ -32,7 +32,7 @@ function renderItem(state: SandboxState, r: StoredRequest, n: number, now: numbe
   const item: Record<string, unknown> = {
     request_id: r.id,
     response_id: store.responseIdOf(r, n),
-    origin: 'api',
+    origin: state.store.originOf(r),
     origin_id: state.store.originIdOf(r),
     response_type: kind === 'error' ? 'application_error' : 'lawsuit',
     response_data: data,
