@@ -76,10 +76,17 @@ describe('checking a page before trusting it', () => {
     expect(untrustedPage({ ...q, until: undefined }, [1_000, 9_000], [])).toBeUndefined();
   });
   it('names the check that failed', () => {
-    expect(untrustedPage(q, [999, 1_500], [])).toMatch(/before the lower bound.*created_at filter is not honoured/);
-    expect(untrustedPage(q, [1_500, 2_001], [])).toMatch(/after the upper bound/);
-    expect(untrustedPage(q, [1_600, 1_500], [])).toMatch(/not in creation order.*order is not honoured/);
-    expect(untrustedPage(q, [Number.NaN], ['yesterday'])).toMatch(/no readable created_at \("yesterday"\)/);
+    expect(untrustedPage(q, [999, 1_500], [])?.reason).toMatch(/before the lower bound.*created_at filter is not honoured/);
+    expect(untrustedPage(q, [1_500, 2_001], [])?.reason).toMatch(/after the upper bound/);
+    expect(untrustedPage(q, [1_600, 1_500], [])?.reason).toMatch(/not in creation order.*order is not honoured/);
+    expect(untrustedPage(q, [Number.NaN], ['yesterday'])?.reason).toMatch(/no readable created_at \("yesterday"\)/);
+  });
+  it('says when it is the order that failed, and only then', () => {
+    expect(untrustedPage(q, [1_600, 1_500], [])?.order).toBe(true);
+    expect(untrustedPage({ ...q, page: 2 }, [1_200], [], 1_300)?.order).toBe(true);
+    expect(untrustedPage(q, [999, 1_500], [])?.order).toBe(false);
+    expect(untrustedPage(q, [1_500, 2_001], [])?.order).toBe(false);
+    expect(untrustedPage(q, [Number.NaN], ['yesterday'])?.order).toBe(false);
   });
 });
 

@@ -101,6 +101,8 @@ describe('the responses sweep', () => {
       expect(h.notes).toHaveLength(1);
       expect(h.notes[0]).toMatch(why);
       expect(h.logs()).toMatch(why);
+      // Only the order's failure tells the night that the sort names do not work (remembered for the next).
+      expect(h.orderBroken).toBe(mode === 'newest_first' ? 1 : 0);
       // the three finished are handed over now; the fourth, still running, is read per request when it finishes
       expect(h.perRequest.sort()).toEqual(['m0', 'm1', 'm2']);
       expect(h.sweep.isMember('m3')).toBe(false);

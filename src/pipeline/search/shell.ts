@@ -69,8 +69,9 @@ export class SearchShell {
   }
 
   /** What the sweep tells the stage, as events; its notes go to `note`. */
-  sweepEvents(note: (text: string) => void): SweepEvents {
+  sweepEvents(note: (text: string) => void, orderBroken: () => Promise<void>): SweepEvents {
     return {
+      orderBroken: () => this.task(orderBroken),
       loaded: (requestId) => this.dispatch({ kind: 'loaded', requestId, pages: 0 }),
       perRequest: (request) => this.dispatch({ kind: 'handed-over', request }),
       note,

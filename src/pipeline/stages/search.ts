@@ -1,5 +1,6 @@
 import type { RunContext } from '../context.js';
-import { dialectOrAssumed, sweepParamsOf } from '../dialect.js';
+import { codeOf } from '../../shared/failure-policy.js';
+import { dialectOrAssumed, rememberSortBroken, sweepParamsOf } from '../dialect.js';
 import { PageSizer } from '../page-size.js';
 import { pollUntilFinished, type PollStats } from '../poll.js';
 import { reportOf, leftRunning } from '../search/report.js';
@@ -101,8 +102,14 @@ async function openSearch(ctx: RunContext, night: NightData): Promise<SearchShel
       ? 'responses read per request: what the upstream accepts could not be learned tonight (lawsuit-etl doctor)'
       : 'responses read per request: the upstream honours no sort name on its responses listing (lawsuit-etl doctor)');
   }
+  // Tonight's pages broke the order the learned sort names ask for: the next night does not take them as settled
+  // (rememberSortBroken; names pinned by the operator stay as they are).
+  const orderBroken = async (): Promise<void> => {
+    await rememberSortBroken(ctx, dialect.dialect)
+      .catch((e: unknown) => ctx.log.warn({ code: codeOf(e) }, 'could not record that the sort names failed: the next night uses them again'));
+  };
   if (ctx.cfg.responsesStrategy === 'sweep' && sweepParams) {
-    shell.sweep = await ResponseSweep.open(ctx, shell.sink, sizer, { params: sweepParams, pageSize: dialect.dialect.pageSize }, shell.sweepEvents(note));
+    shell.sweep = await ResponseSweep.open(ctx, shell.sink, sizer, { params: sweepParams, pageSize: dialect.dialect.pageSize }, shell.sweepEvents(note, orderBroken));
   } else {
     await ResponseSweep.close(ctx, shell.sink, sweepParams ? 'the run reads responses per request (LAWSUIT_RESPONSES_STRATEGY)' : 'the upstream honours no sort name');
   }

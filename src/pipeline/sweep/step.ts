@@ -41,7 +41,7 @@ export type SweepAction =
   | { kind: 'confirm'; ids: readonly string[]; commit: Commit }
   | { kind: 'commit'; commit: Commit }
   | { kind: 'hand-over'; ids: readonly string[]; why: string }
-  | { kind: 'stop'; status: 'fallback' | 'switched'; reason: string };
+  | { kind: 'stop'; status: 'fallback' | 'switched'; reason: string; orderBroken?: true };
 
 export type ReadAction = Extract<SweepAction, { kind: 'read' }>;
 export type ConfirmAction = Extract<SweepAction, { kind: 'confirm' }>;
@@ -111,14 +111,14 @@ export function afterPage(s: SweepState, read: ReadAction, page: { items: readon
   const times = items.map((i) => timeOf(i.created_at));
   const sameRun = q.page > 1 && s.run?.from === q.from && s.run.size === q.size;
   const bad = untrustedPage(q, times, items.map((i) => i.created_at), sameRun ? s.cursor.last : undefined);
-  if (bad) return stop('fallback', `the responses listing across requests cannot be trusted: ${bad}`);
+  if (bad) return stop('fallback', `the responses listing across requests cannot be trusted: ${bad.reason}`, bad.order);
   // A run of pages at one anchor starts at page 1; one resumed mid-way (after a kill) cannot be counted.
   const run = sameRun && s.run ? s.run : (s.run = { from: q.from, size: q.size, ids: new Set(), checkable: q.page === 1 });
   for (const i of items) run.ids.add(i.response_id);
   const adv = advance(s.cursor, q, times, items.map((i) => i.response_id));
   if (adv.end && run.checkable && run.ids.size !== page.allCount) {
     return stop('fallback', `the responses listing across requests counted ${page.allCount} responses in the range read but its pages held `
-      + `${run.ids.size}: it does not follow its order or its pages`);
+      + `${run.ids.size}: it does not follow its order or its pages`, true);
   }
   if (adv.end) s.verifiedTo = coveredBefore(adv.cursor);
   // A page of nothing new can happen once (an anchor moved into a millisecond already read); again and again,
@@ -235,8 +235,8 @@ export function stopped(s: SweepState, status: 'fallback' | 'switched', reason: 
   };
 }
 
-function stop(status: 'fallback' | 'switched', reason: string): SweepAction {
-  return { kind: 'stop', status, reason };
+function stop(status: 'fallback' | 'switched', reason: string, orderBroken = false): SweepAction {
+  return orderBroken ? { kind: 'stop', status, reason, orderBroken } : { kind: 'stop', status, reason };
 }
 
 function sweepEntry(s: SweepState, e: { read: number; skipped: number; pages: number; ours: Array<{ requestId: string; items: number }>; complete: readonly Member[] }): ReadEntry {

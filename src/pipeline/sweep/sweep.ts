@@ -42,6 +42,8 @@ export interface SweepEvents {
   note(text: string): void;
   /** The provider refused the listing (403) or the key (401): the stage stops, the sweep waits in the ledger. */
   refused(e: unknown): void;
+  /** The listing did not keep the order asked for: the sort names it was asked by do not work on this upstream. */
+  orderBroken(): void;
 }
 
 /** How the sweep asks: the listing's names (learned or pinned) and the page size the upstream serves. */
@@ -229,7 +231,7 @@ export class ResponseSweep {
       case 'confirm': return this.confirm(a);
       case 'commit': return this.commit(a.commit);
       case 'hand-over': this.handOver(a.ids, a.why); return undefined;
-      case 'stop': this.stop(a.status, a.reason); return IDLE;
+      case 'stop': if (a.orderBroken) this.io.events.orderBroken(); this.stop(a.status, a.reason); return IDLE;
       case 'idle': return IDLE;
     }
   }

@@ -16,7 +16,7 @@ export const T0 = Date.parse('2026-11-21T03:00:00Z');
 
 export interface Harness {
   model: ProviderModel; wh: Warehouse; sweep: ResponseSweep; logs: () => string;
-  loaded: string[]; perRequest: string[]; notes: string[]; refused: unknown[];
+  loaded: string[]; perRequest: string[]; notes: string[]; refused: unknown[]; orderBroken: number;
   submit(id: string, t: number): Promise<boolean>;
   finish(req: RequestObject): void;
 }
@@ -31,9 +31,10 @@ export async function harness(mode: ListingMode = 'honest', prepare?: (m: Provid
   const api = { responses: { listAcross: async (q: Record<string, string | number | undefined>) => model.listAcross(q), list: async (q: object) => model.listAlone(q) } };
   const ctx = { cfg, wh, runId: 'run-1', log: cap.logger, signal: new AbortController().signal, api } as unknown as RunContext;
   const sink = new PageSink(wh, { runId: 'run-1' });
-  const h = { model, wh, logs: cap.text, loaded: [] as string[], perRequest: [] as string[], notes: [] as string[], refused: [] as unknown[] } as Harness;
+  const h = { model, wh, logs: cap.text, loaded: [] as string[], perRequest: [] as string[], notes: [] as string[], refused: [] as unknown[], orderBroken: 0 } as Harness;
   h.sweep = await ResponseSweep.open(ctx, sink, new PageSizer({ max: 100, targetBytes: 4e6 }), { params: DEFAULT_SWEEP_PARAMS, pageSize: 100 }, {
     loaded: (id) => h.loaded.push(id), perRequest: (r) => h.perRequest.push(r.request_id), note: (t) => h.notes.push(t), refused: (e) => h.refused.push(e),
+    orderBroken: () => { h.orderBroken++; },
   });
   h.submit = async (id, t) => {
     await upsertRequest(wh, { request_id: id, status: 'pending', created_at: new Date(t) });
