@@ -30,7 +30,7 @@ COPY config ./config
 # The documents list is the operator's to give: mount it read-only at this path. No example list is ever
 # searched against the paid service; without the file, `schedule` and `run` stop at start with exit 2.
 ENV LAWSUIT_DOCUMENTS=/app/lists/documents.csv
-# The scheduler's /healthz, /livez and Prometheus /metrics (README "Health and metrics"), on all interfaces so
+# The scheduler's /healthz, /livez and Prometheus /metrics (docs/operating.md "Health and metrics"), on all interfaces so
 # probes and Prometheus reach it; `-e LAWSUIT_METRICS_PORT=` turns it off.
 ENV LAWSUIT_METRICS_PORT=9464
 EXPOSE 9464

@@ -21,7 +21,7 @@ export interface BackoffOptions {
 export interface RetryHints {
   /** The Retry-After header: delta seconds or an HTTP date. */
   retryAfter?: string | null;
-  /** X-RateLimit-Reset: epoch seconds, or delta seconds when below 1e9 (README, "Spec gaps"). */
+  /** X-RateLimit-Reset: epoch seconds, or delta seconds when below 1e9 (docs/dialect-and-spec-gaps.md, "Spec gaps"). */
   rateLimitReset?: string | null;
   /** X-RateLimit-Remaining: the reset matters only when nothing remains. */
   rateLimitRemaining?: string | null;

@@ -1,5 +1,5 @@
-// The provider's dialect: what the upstream actually accepts, learned and verified instead of assumed (README,
-// "The provider's dialect"). The spec names the responses listing's sort and date filters by meaning only and
+// The provider's dialect: what the upstream actually accepts, learned and verified instead of assumed
+// (docs/dialect-and-spec-gaps.md, "The provider's dialect"). The spec names the responses listing's sort and date filters by meaning only and
 // caps pages at 100; the provider's documentation names the sort `orderField`/`orderDirection`, shows pages of
 // up to 1000 and writes counts as strings. Which of these an upstream honours is found out on its own answers:
 // the judgements here are pure, made from what a probe saw (src/pipeline/dialect.ts runs the probe).

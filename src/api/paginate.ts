@@ -26,7 +26,7 @@ export interface Page<T> {
 
 /**
  * A count of the envelope: a whole number, or one written as a string of digits (the provider's documentation
- * shows `"page": "1"`; README, "The provider's dialect"). Anything else is not a count.
+ * shows `"page": "1"`; docs/dialect-and-spec-gaps.md, "The provider's dialect"). Anything else is not a count.
  */
 function count(o: Obj, key: string, what: string, fallback: number): number {
   const v = o[key];

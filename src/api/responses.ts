@@ -6,7 +6,7 @@ import type { ResponseItem } from '../spec/types.js';
 import { record } from './validate.js';
 import type { SortNames } from './dialect.js';
 
-// GET /responses, the results of asynchronous requests. Filter names follow README, "Spec gaps".
+// GET /responses, the results of asynchronous requests. Filter names follow docs/dialect-and-spec-gaps.md, "Spec gaps".
 
 export function parseResponseItem(v: unknown): ResponseItem {
   return record<ResponseItem>(v, 'response item', ['response_id', 'request_id', 'response_type']);
@@ -75,7 +75,7 @@ export class ResponsesResource {
 
   /**
    * One page of the responses of every request of the key (no `request_id`), with filters whose names are the
-   * caller's (the spec gives them by meaning only: configuration, README "Spec gaps").
+   * caller's (the spec gives them by meaning only: configuration, docs/dialect-and-spec-gaps.md "Spec gaps").
    */
   listAcross(query: Record<string, string | number | undefined>, opts: { priority?: number } = {}): Promise<Page<ResponseItem>> {
     return this.page(query, opts);

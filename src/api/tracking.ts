@@ -5,7 +5,7 @@ import type { Search, Tracking } from '../spec/types.js';
 import { record } from './validate.js';
 
 // Tracking (monitoring) records. A duplicate is answered 409 with the existing id in error.data
-// (README, "Spec gaps"); that is an expected outcome, not a failure, so it comes back as a value. For the
+// (docs/dialect-and-spec-gaps.md, "Spec gaps"); that is an expected outcome, not a failure, so it comes back as a value. For the
 // same reason a creation may be retried after an ambiguous failure: a second one can only meet that 409.
 
 export function parseTracking(v: unknown): Tracking {

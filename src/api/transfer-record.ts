@@ -1,4 +1,4 @@
-// Reading a transfer-file record as loosely as the provider documents it (README, "The provider's dialect"):
+// Reading a transfer-file record as loosely as the provider documents it (docs/dialect-and-spec-gaps.md, "The provider's dialect"):
 // the spec names the statuses completed, error and downloaded, the documentation also pending, available and
 // consumed; `file_size` is shown as 0.038 (not bytes); the name of the download address's field is not shown.
 // Each rule is strict where a mistake costs data (a size check that would refuse every file, a file loaded

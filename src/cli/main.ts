@@ -1,5 +1,5 @@
 #!/usr/bin/env -S node --max-old-space-size=128 --max-semi-space-size=4
-// The heap flags in the line above are the run's memory budget beside DuckDB's own (see README, Memory).
+// The heap flags in the line above are the run's memory budget beside DuckDB's own (see docs/operating.md, "Memory").
 import { configurationProblems, ConfigError, isEtlError, EXIT, type EtlError, type ExitCode } from '../shared/errors.js';
 import { logger } from '../shared/logger.js';
 import { printable } from '../shared/printable.js';

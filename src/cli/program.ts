@@ -68,7 +68,7 @@ const COMMANDS: Record<CommandName, CommandSpec> = {
 
 const API_NEEDED = `
 The API: LAWSUIT_API_KEY or LAWSUIT_API_KEY_FILE, and LAWSUIT_REQUESTS_URL, LAWSUIT_TRACKING_URL,
-LAWSUIT_LAWSUITS_URL, LAWSUIT_TRANSFER_URL (not needed with --sandbox or --dry-run). Every variable: README.md.`;
+LAWSUIT_LAWSUITS_URL, LAWSUIT_TRANSFER_URL (not needed with --sandbox or --dry-run). Every variable: docs/operating.md.`;
 const EXIT_CODES = `
 Exit codes: 0 all done; 1 unexpected failure; 2 bad usage or configuration; 3 the API key was refused;
 4 finished, but some documents, files or stages failed or were refused, the wait budget ran out, or the run
@@ -85,14 +85,14 @@ at once); the scheduler then exits 0. A command's exit 75 is skipped-locked whil
 a failure otherwise.
 /healthz answers 503 once a job failed LAWSUIT_HEALTH_MAX_FAILURES times in a row (default 3) or has not
 succeeded for twice its period.
-The jobs it starts need what their commands need (lawsuit-etl <command> --help). Every variable: README.md.`;
+The jobs it starts need what their commands need (lawsuit-etl <command> --help). Every variable: docs/operating.md.`;
 
 /** The help's closing text: what the command needs of the API (COMMAND_NEEDS says), and the exit codes. */
 function footer(command?: CommandName): string {
   const sends = command === undefined || (command in COMMAND_NEEDS && COMMAND_NEEDS[command as ConfiguredCommand].api);
   if (command === 'schedule') return `${SCHEDULE_RULES}\n${EXIT_CODES}`;
   if (command === 'sandbox') return '\nIt is the API: it needs no key or address of its own.';
-  return sends ? `${API_NEEDED}\n${EXIT_CODES}` : `\nIt sends nothing to the API: no key or address is needed. Every variable: README.md.\n${EXIT_CODES}`;
+  return sends ? `${API_NEEDED}\n${EXIT_CODES}` : `\nIt sends nothing to the API: no key or address is needed. Every variable: docs/operating.md.\n${EXIT_CODES}`;
 }
 
 export function packageVersion(): string {

@@ -24,7 +24,7 @@ interface CsvOptions {
 }
 
 /**
- * Longest record, in bytes (README, "The documents list"). A documents list's line is a key and a few flags,
+ * Longest record, in bytes (docs/operating.md, "The documents list"). A documents list's line is a key and a few flags,
  * some 100 bytes; 64 KiB leaves room for any label while a 50 MB line cannot exhaust a 128 MB heap.
  */
 export const MAX_RECORD_BYTES = 64 * 1024;

@@ -1,7 +1,7 @@
 // The documents list's text encoding. The contract says UTF-8, but a list saved by a spreadsheet as "CSV"
 // is Windows-1252 (Latin-1 plus a few signs) on most Brazilian desktops: every accented name is then an
 // invalid UTF-8 line. Rejecting each of them costs the whole list, so the file is classified line by line
-// first and read in the encoding most of its lines are written in (README, "Spec gaps"). Pure, streaming.
+// first and read in the encoding most of its lines are written in (docs/dialect-and-spec-gaps.md, "Spec gaps"). Pure, streaming.
 
 export type TextEncodingName = 'utf-8' | 'windows-1252';
 

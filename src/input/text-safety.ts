@@ -2,7 +2,7 @@
 // characters (a NUL, a terminal escape), invisible ones (a zero-width space, a bidi override), the mark of a
 // character lost in an earlier conversion (U+FFFD), and the formula prefixes spreadsheets execute.
 
-/** Whitespace controls: around a value they are trimmed, inside a name they are spacing (README, spec gaps). */
+/** Whitespace controls: around a value they are trimmed, inside a name they are spacing (docs/dialect-and-spec-gaps.md, "Spec gaps"). */
 const SPACING = /[\t\n\v\f\r]/;
 /** Controls, invisible format characters, lone surrogates and the replacement character. */
 const UNSAFE = /[\p{Cc}\p{Cf}\p{Cs}\uFFFD]/u;

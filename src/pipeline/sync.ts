@@ -44,8 +44,8 @@ export interface QueryOptions {
 /**
  * Rows to a table in one statement: JSON text unnested by DuckDB, merged on the key. A row replaces the stored
  * one of its key only when it is not older by `versionedBy` (columns compared in order, an absent value oldest),
- * so that what the table holds is the newest answer whatever order answers were written in (README, "The merge
- * rule").
+ * so that what the table holds is the newest answer whatever order answers were written in (docs/warehouse.md,
+ * "The merge rule").
  */
 export async function upsertJsonRows(
   wh: Warehouse, table: string, columns: ReadonlyArray<readonly [name: string, type: string]>, key: readonly string[],

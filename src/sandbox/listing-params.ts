@@ -1,6 +1,6 @@
 // What every listing (GET /responses, /requests, /tracking) reads the same way: unknown parameters, page and
 // page_size, the sort, date bounds. The dialect (dialect.ts) decides each: the spec's reading refuses an
-// unknown name and a page_size over 100 (the validation convention, README "Spec gaps"); the documented one
+// unknown name and a page_size over 100 (the validation convention, docs/dialect-and-spec-gaps.md "Spec gaps"); the documented one
 // ignores unknown names and clamps page_size to 1000 silently, as the provider's documentation reads.
 
 import type { Dialect, Direction, Listing } from './dialect.js';

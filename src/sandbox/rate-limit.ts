@@ -5,7 +5,7 @@ export interface RateDecision {
   allowed: boolean;
   limit: number;
   remaining: number;
-  /** Unix epoch seconds at which the oldest call in the window leaves it (README, "Spec gaps"). */
+  /** Unix epoch seconds at which the oldest call in the window leaves it (docs/dialect-and-spec-gaps.md, "Spec gaps"). */
   resetEpochSec: number;
   /** Whole seconds to wait before a call can succeed (only meaningful when not allowed). */
   retryAfterSec: number;

@@ -52,7 +52,7 @@ function dateMs(v: unknown, field: string, reasons: string[]): number | undefine
 const FILTER_KEYS = ['side', 'distribution_date_gte', 'amount_gte', 'amount_lte', 'tribunals', 'subject_codes', 'classification_codes',
   'last_step_date_gte', 'last_step_date_lte', 'party_names', 'party_documents'];
 
-/** The validation convention (README, "Spec gaps"): a filter key the spec does not name is a 400, not ignored. */
+/** The validation convention (docs/dialect-and-spec-gaps.md, "Spec gaps"): a filter key the spec does not name is a 400, not ignored. */
 function unknownKeys(v: Record<string, unknown>, known: readonly string[], field: string, reasons: string[]): void {
   const unknown = Object.keys(v).filter((k) => !known.includes(k));
   if (unknown.length) reasons.push(`${field}: unknown key(s) ${unknown.join(', ')} (known: ${known.join(', ')})`);

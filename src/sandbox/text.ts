@@ -1,5 +1,5 @@
 // Text normalisation shared by the sandbox's lookups: names match case- and accent-insensitively
-// (README, "Spec gaps"), documents match digits-only (CNPJ keeps letters, upper case).
+// (docs/dialect-and-spec-gaps.md, "Spec gaps"), documents match digits-only (CNPJ keeps letters, upper case).
 
 export function normalizeName(s: string): string {
   return s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/\s+/g, ' ').trim();

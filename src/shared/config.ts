@@ -34,7 +34,7 @@ export interface Config {
   freshnessDays: number;
   /**
    * Items per page when reading responses (1..1000). Default: the largest the upstream serves, learned (up to
-   * 1000; README, "The provider's dialect"). Always under the byte budget of a page.
+   * 1000; docs/dialect-and-spec-gaps.md, "The provider's dialect"). Always under the byte budget of a page.
    */
   pageSize: number | undefined;
   /** Ceiling on concurrent API calls; the limiter learns the real budget below it. Default 16. */
@@ -45,7 +45,7 @@ export interface Config {
   sandboxSeed: number;
   /** Sandbox per-court delay in ms when `sandbox` is on. Default 0. */
   sandboxCourtDelayMs: number;
-  /** Sandbox fault spec when `sandbox` is on (see README). Default none. */
+  /** Sandbox fault spec when `sandbox` is on (docs/sandbox.md, "Faults"). Default none. */
   sandboxFaults?: string;
   /** DuckDB's memory limit for the run (it spills to disk beyond it), e.g. `256MB`. Default `128MB`. */
   duckdbMemoryLimit: string;
@@ -107,13 +107,13 @@ export interface Config {
    * starts and turns the summary into metrics. Default none.
    */
   summaryFile?: string;
-  /** What the Parquet exports may show of people (README "Sharing exports (LGPD)"). */
+  /** What the Parquet exports may show of people (docs/warehouse.md "Sharing exports (LGPD)"). */
   exportPrivacy: ExportPrivacy;
 }
 
 /**
  * The deadlines of one call, in ms, each from its own variable in seconds (decimals allowed). Nothing waits on the
- * network without one (README, "Deadlines").
+ * network without one (docs/operating.md, "Deadlines").
  */
 export interface CallDeadlines {
   /** Opening a connection to the service or to a download address. LAWSUIT_CONNECT_TIMEOUT_SECONDS, 0.01 to 600. Default 10 s. */

@@ -1,6 +1,6 @@
 // OAB (Brazilian bar) registrations come written many ways: `123456SP`, `SP123456`, `DF0012345`,
 // `123.456/SP`, `OAB/SP 123.456`, `OAB/SP nº 123.456`, with an optional supplementary letter (`123456SPA`,
-// `SP123456A`). One normal form (README, "Spec gaps"): `<number without leading zeros><UF>[letter]`.
+// `SP123456A`). One normal form (docs/dialect-and-spec-gaps.md, "Spec gaps"): `<number without leading zeros><UF>[letter]`.
 import { fail, quoted } from './parsed.js';
 import { isUf, type Uf } from './uf.js';
 

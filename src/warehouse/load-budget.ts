@@ -1,5 +1,5 @@
 // How much the loader takes on at once, in bytes, from DuckDB's memory limit. Measured on DuckDB 1.5.5 at the
-// run's default limit of 128 MB (README, "Memory"):
+// run's default limit of 128 MB (docs/operating.md, "Memory"):
 //
 // - A batch's payload is staged about four times over (the item, the lawsuit's raw, its steps' raw and
 //   content) before the merges copy it into the tables: three 10 MB lawsuits in one batch ran DuckDB out of

@@ -3,7 +3,7 @@
 // commits an append to a column or checkpoints it, it pins every such string of a 2,048-row stretch at once:
 // at the run's 128 MB, 20 lawsuits carrying a 3 MB string in a row failed every later commit and then the
 // checkpoint itself (FATAL: the database could not be used again), where the same bytes in 40 KB strings
-// spilled to disk and loaded. Measured on 1.5.5 and 1.5.6; README, "Memory".
+// spilled to disk and loaded. Measured on 1.5.5 and 1.5.6; docs/operating.md, "Memory".
 //
 // So the two archive columns, responses_raw.item and lawsuits.raw, keep a longer text in raw_parts, cut into
 // parts of at most PART_CHARS (v_responses_raw and v_lawsuit_raw put them back together), and any other

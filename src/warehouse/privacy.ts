@@ -83,7 +83,7 @@ function tablePrivacy(table: Table, lawsuits: Table): TablePrivacy {
   return { perLawsuit: has('code') && has('instance'), pseudonymise };
 }
 
-// Each macro is a rule of README "Sharing exports (LGPD)". A document is kept only when it is positively a
+// Each macro is a rule of docs/warehouse.md "Sharing exports (LGPD)". A document is kept only when it is positively a
 // company's CNPJ or a lawyer's OAB number and not shaped like a CPF; anything else that is not blank (a CPF,
 // an unknown type, a value that cannot be read) is hashed. A party's name is kept only when the party has a
 // company document and no other: a natural person, a lawyer, a party without documents are all hidden.

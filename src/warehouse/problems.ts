@@ -14,7 +14,7 @@ export const PROBLEM_DETAIL: Record<ProblemCode, string> = {
   not_a_number: 'the text is not a number: the column is left NULL',
   not_a_date: 'the text is not a date-time DuckDB can read: the column is left NULL',
   wrong_type: 'the value is not of the column\'s type: the column is left NULL',
-  too_long: 'the text is longer than a column holds (48 KB, README "Memory"): the column is left NULL; the payload is whole in responses_raw',
+  too_long: 'the text is longer than a column holds (48 KB, docs/operating.md "Memory"): the column is left NULL; the payload is whole in responses_raw',
   not_an_object: 'response_data is not an object: the item is kept in responses_raw only',
   too_large: 'the item is larger than the loader flattens: it is kept in responses_raw only, the rest of its page loaded',
 };
@@ -25,7 +25,7 @@ export function keyDetail(problem: ProblemCode): string {
 }
 
 /** The sentence for a too long key of a row of a lawsuit (a step's id, a subject's code): the row is left out. */
-export const TOO_LONG_KEY_DETAIL = 'the text is longer than a column holds (48 KB, README "Memory"), and it is the row\'s key: the row is left out; '
+export const TOO_LONG_KEY_DETAIL = 'the text is longer than a column holds (48 KB, docs/operating.md "Memory"), and it is the row\'s key: the row is left out; '
   + 'the payload is whole in responses_raw';
 
 /** A problem as flatten finds it; the loader adds the item's response id and the run. */

@@ -193,7 +193,7 @@ async function recoverWorkCopy(publishedPath: string, workPath: string, whOpts: 
   const reason = firstLine(cause);
   if (isWalReplayFailure(cause)) {
     log?.warn({ work_copy: workPath, reason },
-      'DuckDB cannot replay the work copy\'s WAL on open (a DuckDB 1.5 bug, see README "The DuckDB WAL bug"); replaying it through an attached database, nothing is lost');
+      'DuckDB cannot replay the work copy\'s WAL on open (a DuckDB 1.5 bug, see docs/warehouse.md "The DuckDB WAL bug"); replaying it through an attached database, nothing is lost');
     try {
       await replayWalThroughAttach(workPath, { memoryLimit: whOpts.memoryLimit, threads: whOpts.threads });
       return { wh: await Warehouse.open(workPath, whOpts), recovery: { how: 'wal-replayed', reason } };

@@ -5,7 +5,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 // before the database is registered, and fails with "INTERNAL Error: Failure while replaying WAL file ...
 // Calling DatabaseManager::GetDefaultDatabase with no default database set". The same WAL replays without
 // fault when the file is ATTACHed from another database, because a default database exists by then
-// (measured on both versions: rows, comments and added columns all come back). README, "The DuckDB WAL bug".
+// (measured on both versions: rows, comments and added columns all come back). docs/warehouse.md, "The DuckDB WAL bug".
 //
 // The warehouse no longer leaves catalog changes in the WAL (migrations and comments are checkpointed as they
 // are made), so this is for files written before that, or by a DuckDB that meets the bug in a new form.

@@ -24,7 +24,7 @@ export interface WarehouseOptions {
 }
 
 /**
- * DuckDB settings every warehouse opens with, measured on a 100k-lawsuit first run (README, "Benchmarks"):
+ * DuckDB settings every warehouse opens with, measured on a 100k-lawsuit first run (docs/benchmarks.md, "Benchmarks"):
  * - checkpoint_threshold: DuckDB checkpoints when the WAL reaches 16 MB by default, and each checkpoint
  *   rewrites the row groups still being filled, so a long load checkpointing every other batch did the same
  *   work many times (10k lawsuits: 5.8 s of commits against 3.4 s with one checkpoint at the end). The WAL is
@@ -102,7 +102,7 @@ export class Warehouse {
    * The checkpoint is not optional: DuckDB 1.5.5 and 1.5.6 cannot replay from the WAL an ALTER (a COMMENT ON
    * COLUMN, an ADD COLUMN) of a table that has a function DEFAULT such as current_timestamp ("Failure while
    * replaying WAL ... GetDefaultDatabase with no default database set"), so a catalog change left in the WAL
-   * makes the file unopenable after a kill (README, "The DuckDB WAL bug").
+   * makes the file unopenable after a kill (docs/warehouse.md, "The DuckDB WAL bug").
    */
   async migrate(): Promise<number[]> {
     const created = (await this.all<{ n: number }>(
@@ -133,7 +133,7 @@ export class Warehouse {
     } catch (e) {
       if (!/out of memory|failed to (pin|allocate)/i.test((e as Error).message)) throw e;
       throw new WarehouseError('WAREHOUSE_MEMORY', `DuckDB could not checkpoint ${this.path} within its memory limit (${firstLine((e as Error).cause ?? e)}): `
-        + 'raise LAWSUIT_DUCKDB_MEMORY_LIMIT (README, "Memory") and run again; the work copy is kept', e);
+        + 'raise LAWSUIT_DUCKDB_MEMORY_LIMIT (docs/operating.md, "Memory") and run again; the work copy is kept', e);
     }
   }
 

@@ -5,18 +5,20 @@ import { Warehouse } from '../../src/warehouse/warehouse.js';
 import { runCli } from '../support/cli.js';
 import { scratch } from '../support/pipeline.js';
 
-// The README's analyst queries (its section "For analysts"), each run as an analyst would: read-only, against a
-// warehouse made by `npm start` (`lawsuit-etl run --sandbox`, the compiled CLI that `npm test` builds first).
+// The analyst queries of docs/warehouse.md (its section "For analysts") and the three of the README's tour, each
+// run as an analyst would: read-only, against a warehouse made by `npm start` (`lawsuit-etl run --sandbox`, the
+// compiled CLI that `npm test` builds first).
 
 const tmp = scratch('analyst-queries-');
 const whPath = join(tmp.dir, 'warehouse.duckdb');
 
-/** The README from its analysts' section to the next section of the same level. */
+/** docs/warehouse.md from its analysts' section to the next section of the same level. */
 function analystSection(): string {
-  const readme = readFileSync('README.md', 'utf8');
-  const start = readme.indexOf('## For analysts');
-  const end = readme.indexOf('\n## ', start + 1);
-  return readme.slice(start, end < 0 ? undefined : end);
+  const doc = readFileSync('docs/warehouse.md', 'utf8');
+  const start = doc.indexOf('## For analysts');
+  expect(start, 'docs/warehouse.md has a section "## For analysts"').toBeGreaterThanOrEqual(0);
+  const end = doc.indexOf('\n## ', start + 1);
+  return doc.slice(start, end < 0 ? undefined : end);
 }
 
 interface Example { question: string; sql: string }
@@ -48,6 +50,13 @@ it('has ten example queries, each under its question', () => {
   const list = examples(analystSection());
   expect(list).toHaveLength(10);
   for (const e of list) expect(e.question, e.sql).toMatch(/[?:]$/);
+});
+
+it('the README\'s tour asks three of them, word for word', () => {
+  const ten = examples(analystSection());
+  const tour = examples(readFileSync('README.md', 'utf8'));
+  expect(tour).toHaveLength(3);
+  for (const q of tour) expect(ten, q.question).toContainEqual(q);
 });
 
 it('runs every example read-only without error, and most of them return rows', async () => {

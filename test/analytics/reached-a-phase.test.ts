@@ -4,18 +4,18 @@ import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { configFor, nightly, query, scratch } from '../support/pipeline.js';
 
-// README query 6, "Which lawsuits reached Sentença this week?", on a sandbox whose data moves: a lawsuit first
+// Query 6 of docs/warehouse.md, "Which lawsuits reached Sentença this week?", on a sandbox whose data moves: a lawsuit first
 // seen already in Sentença has not been seen reaching it; one whose recorded phase changed to Sentença has.
 
-function readmeQuery(question: string): string {
-  const readme = readFileSync('README.md', 'utf8');
-  const at = readme.indexOf(question);
-  const m = /```sql\n([\s\S]*?)```/.exec(readme.slice(at));
-  if (at < 0 || !m) throw new Error(`no query under "${question}" in the README`);
+function docQuery(question: string): string {
+  const doc = readFileSync('docs/warehouse.md', 'utf8');
+  const at = doc.indexOf(question);
+  const m = /```sql\n([\s\S]*?)```/.exec(doc.slice(at));
+  if (at < 0 || !m) throw new Error(`no query under "${question}" in docs/warehouse.md`);
   return m[1];
 }
 
-describe('README query 6 on data that moves', () => {
+describe('the analysts\' query 6 on data that moves', () => {
   let sb: Sandbox;
   const tmp = scratch();
   const wh = join(tmp.dir, 'warehouse.duckdb');
@@ -30,7 +30,7 @@ describe('README query 6 on data that moves', () => {
     const second = await nightly(cfg);
     expect(second.status, JSON.stringify(second.failures.slice(0, 3))).toBe('ok');
 
-    const reached = await query<{ code: string; instance: number; previous_phase: string | null }>(wh, readmeQuery('Which lawsuits reached Sentença this week?'));
+    const reached = await query<{ code: string; instance: number; previous_phase: string | null }>(wh, docQuery('Which lawsuits reached Sentença this week?'));
     const firstSeenInSentenca = await query<{ code: string; instance: number }>(wh, `
       SELECT code, instance FROM lawsuit_status_history h
       WHERE phase = 'Sentença' AND previous_phase IS NULL AND NOT EXISTS (

@@ -91,7 +91,7 @@ describe('authentication', () => {
   });
 
   it('400 becomes API_VALIDATION with the provider reasons, not retried', async () => {
-    // README, "Spec gaps": validation body {error: {name, message, data: [reasons]}}.
+    // docs/dialect-and-spec-gaps.md, "Spec gaps": validation body {error: {name, message, data: [reasons]}}.
     stub = await startStub((_req, res) => json(res, 400, { error: { name: 'ValidationError', message: 'invalid', data: ['search.search_key: bad check digit'] } }));
     api = client(stub);
     const e = await failure(api.requests.create({ search_type: 'cpf', search_key: '11111111111' }));

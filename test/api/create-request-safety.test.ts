@@ -80,7 +80,7 @@ describe('POST /requests retry safety', () => {
         req.socket.destroy();
         return;
       }
-      // Spec "List requests": links/meta envelope, newest first (README, "Spec gaps").
+      // Spec "List requests": links/meta envelope, newest first (docs/dialect-and-spec-gaps.md, "Spec gaps").
       if (call.method === 'GET' && call.path === '/rq/requests') return json(res, 200, s.list(stub.url, Number(call.query.get('page') ?? 1), Number(call.query.get('page_size') ?? 20)));
       json(res, 404, {});
     });
@@ -173,7 +173,7 @@ describe('POST /requests retry safety', () => {
     let posts = 0;
     const stub = await startStub((_req, res, call) => {
       posts++;
-      // README, "Spec gaps": 429 with Retry-After; the call was not processed.
+      // docs/dialect-and-spec-gaps.md, "Spec gaps": 429 with Retry-After; the call was not processed.
       if (posts === 1) return json(res, 429, { error: 'Too Many Requests', message: 'x', code: 'RATE_LIMITED' }, { 'retry-after': '0' });
       json(res, 200, s.create(call.body as { search: Search }));
     });

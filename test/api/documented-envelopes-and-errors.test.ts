@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { readProviderError } from '../../src/api/errors.js';
 import { readEnvelope } from '../../src/api/paginate.js';
 
-// The provider's documentation is looser than the spec (README, "The provider's dialect"): counts written as
+// The provider's documentation is looser than the spec (docs/dialect-and-spec-gaps.md, "The provider's dialect"): counts written as
 // strings of digits, errors nested with `data` a list or a single string. Both are read; anything that is not
 // a count still fails, naming the field.
 

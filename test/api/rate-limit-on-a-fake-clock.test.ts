@@ -60,7 +60,7 @@ describe('a sliding window, as the provider documents it', () => {
 describe('a fixed window, as many other APIs count', () => {
   // The limiter's model is the documented sliding window; against a fixed one its count rule dates calls out
   // of the window at each boundary, so it learns too short a window and meets 429s. This holds the cost of that
-  // mismatch (README, "Spec gaps"): every call answered, few 429s, most of the pace kept.
+  // mismatch (docs/dialect-and-spec-gaps.md, "Spec gaps"): every call answered, few 429s, most of the pace kept.
   it('every call is answered with under 12% of the answers 429, at 85% of the least possible time or better', async () => {
     const svc = fixedWindow({ limit: L, windowMs: W });
     const r = await runCalls(svc, advance, { calls: CALLS, latencyMs: flat });

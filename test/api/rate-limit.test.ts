@@ -17,7 +17,7 @@ afterEach(async () => {
 /**
  * The service's limit (REFERENCE.md: a sliding window per key, 429 past it with Retry-After), scaled down
  * to `limit` calls per `windowMs` so the test stays short. X-RateLimit-Reset is the epoch second (with a
- * fraction) at which the oldest call leaves the window (README, "Spec gaps").
+ * fraction) at which the oldest call leaves the window (docs/dialect-and-spec-gaps.md, "Spec gaps").
  */
 function slidingWindow(limit: number, windowMs: number, latencyMs: number) {
   const log: number[] = [];

@@ -20,7 +20,7 @@ describe('tracking', () => {
     stub = await startStub((_req, res, call) => {
       n++;
       if (n === 1) return json(res, 200, { tracking_id: TRK, status: 'created', recurrence: (call.body as { recurrence: number }).recurrence, search: (call.body as { search: unknown }).search, created_at: 'x' });
-      // README, "Spec gaps": duplicate -> 409 {error: {name: 'Conflict', message, data: [tracking_id]}}.
+      // docs/dialect-and-spec-gaps.md, "Spec gaps": duplicate -> 409 {error: {name: 'Conflict', message, data: [tracking_id]}}.
       json(res, 409, { error: { name: 'Conflict', message: 'already tracked', data: [TRK] } });
     });
     api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub) });

@@ -66,7 +66,7 @@ describe('retries against the service', () => {
     const times: number[] = [];
     stub = await startStub((_req, res) => {
       times.push(Date.now());
-      // README, "Spec gaps": 429 {code: RATE_LIMITED} with Retry-After in whole seconds.
+      // docs/dialect-and-spec-gaps.md, "Spec gaps": 429 {code: RATE_LIMITED} with Retry-After in whole seconds.
       if (times.length === 1) return json(res, 429, { error: 'Too Many Requests', message: 'slow down', code: 'RATE_LIMITED' }, { 'retry-after': '1' });
       json(res, 200, requestObject({ status: 'completed' }));
     });

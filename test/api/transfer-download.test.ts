@@ -26,7 +26,7 @@ const SIG = 'X-Amz-Signature=deadbeefcafe';
 /** Object storage on another origin; the pre-signed address is valid when it carries SIG. */
 async function storage(): Promise<Stub> {
   return startStub((_req, res, call) => {
-    // README, "Spec gaps": 403 once the address expired or was tampered with.
+    // docs/dialect-and-spec-gaps.md, "Spec gaps": 403 once the address expired or was tampered with.
     if (!call.query.toString().includes('deadbeefcafe')) { res.writeHead(403); return void res.end('<Error>Expired</Error>'); }
     if (call.path.endsWith('/short.parquet')) { res.writeHead(200); return void res.end(content.subarray(0, 100)); }
     res.writeHead(200, { 'content-type': 'application/octet-stream' });
@@ -39,7 +39,7 @@ describe('transfer files', () => {
     const store = await storage();
     stubs.push(store);
     const api0 = await startStub((_req, res, call) => {
-      // README, "Spec gaps": GET /transfer-file/<id> answers the record plus download_url.
+      // docs/dialect-and-spec-gaps.md, "Spec gaps": GET /transfer-file/<id> answers the record plus download_url.
       if (call.method === 'GET') return json(res, 200, { transfer_file_id: FILE_ID, name: 'x-part-00001.parquet', file_type: 'parquet', status: 'completed', file_size: content.length, download_url: `${store.url}/bucket/x.parquet?${SIG}` });
       // PATCH body {status, error_message?}.
       json(res, 200, { transfer_file_id: FILE_ID, name: 'x', file_type: 'parquet', status: (call.body as { status: string }).status });

@@ -5,7 +5,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { apiEnv, runCliAsync } from '../support/cli.js';
 import { query, scratch } from '../support/pipeline.js';
 
-// `lawsuit-etl doctor` against an upstream of each dialect (README, "The provider's dialect"): what it learns in
+// `lawsuit-etl doctor` against an upstream of each dialect (docs/dialect-and-spec-gaps.md, "The provider's dialect"): what it learns in
 // at most 10 calls, printed as JSON off a terminal, remembered in the warehouse, and nothing else written.
 
 const tmp = scratch('doctor-');

@@ -8,7 +8,7 @@ import { configFor, countOf, nightly, query, scratch } from '../support/pipeline
 // The warehouse must hold exactly the lawsuits the sandbox's ground truth says the example documents find:
 // nothing missing, nothing extra, every hit attributed to the search that found it.
 
-// In the provider's documented dialect and in the spec's reading alike (README, "The provider's dialect").
+// In the provider's documented dialect and in the spec's reading alike (docs/dialect-and-spec-gaps.md, "The provider's dialect").
 describe.each(['documented', 'spec'] as const)('a nightly run over config/documents.example.csv, in the %s dialect', (dialect) => {
   let sb: Sandbox;
   const tmp = scratch();

@@ -14,7 +14,7 @@ import { apiEnv, counters, runCli, runFiles, sandboxProcess, warehouseFingerprin
 const FAULTS = '5xx=0.05,reset=0.03,reset_after=0.03,slow=0.05:400,truncate=0.03,storm=0.04:1500,pending_long=0.2:1500,cancel=0.1,post_after_store=0.1,'
   + 'foreign=0.2:500,no_rate_headers=0.3';
 
-// In the provider's documented dialect and in the spec's reading alike (README, "The provider's dialect").
+// In the provider's documented dialect and in the spec's reading alike (docs/dialect-and-spec-gaps.md, "The provider's dialect").
 describe.each(['documented', 'spec'])('a run with every fault switched on, in the %s dialect', (dialect) => {
   let clean: SandboxProcess;
   let faulty: SandboxProcess;

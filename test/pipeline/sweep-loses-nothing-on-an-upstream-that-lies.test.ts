@@ -7,7 +7,7 @@ import { harness, T0 } from './support/sweep-harness.js';
 // Whatever the upstream does with the sweep's sort and bounds — honours them, ignores the sort and lists newest
 // first, stamps a court's responses in one millisecond, appends while pages are read — a request the sweep calls
 // loaded has every one of its responses loaded, and one it could not account for is handed to per-request
-// reading: what the ledger says is loaded is what the upstream holds. (README, "The provider's dialect".)
+// reading: what the ledger says is loaded is what the upstream holds. (docs/dialect-and-spec-gaps.md, "The provider's dialect".)
 
 let open: Warehouse | undefined;
 afterEach(async () => { await open?.close(); open = undefined; });

@@ -1,4 +1,4 @@
-// One validation convention for every endpoint (README, "Spec gaps"): an unknown query parameter, a value
+// One validation convention for every endpoint (docs/dialect-and-spec-gaps.md, "Spec gaps"): an unknown query parameter, a value
 // outside an enumeration and a filter key the spec does not name are all a 400 ValidationError that names the
 // problem; nothing is silently ignored.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';

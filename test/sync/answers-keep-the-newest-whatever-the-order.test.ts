@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { upsertJsonRows } from '../../src/pipeline/sync.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
 
-// Synchronous answers and tracking records follow the warehouse's merge rule too (README, "The merge rule"):
+// Synchronous answers and tracking records follow the warehouse's merge rule too (docs/warehouse.md, "The merge rule"):
 // per key, the newest answer (by its version columns), whatever order the answers were written in.
 
 let wh: Warehouse;

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { downloadAddressOf, sizeInBytes, transferStateOf } from '../../src/api/transfer-record.js';
 
-// A transfer-file record as loosely as the provider documents it (README, "The provider's dialect").
+// A transfer-file record as loosely as the provider documents it (docs/dialect-and-spec-gaps.md, "The provider's dialect").
 
 describe('transfer-file records', () => {
   it('both vocabularies of statuses are understood; any other is unknown, never ready', () => {

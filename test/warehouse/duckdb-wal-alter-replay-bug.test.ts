@@ -6,7 +6,7 @@ import { replayWalThroughAttach } from '../../src/warehouse/wal-recovery.js';
 import { scratch } from '../support/pipeline.js';
 import { killAfter } from './wal-child.js';
 
-// The DuckDB bug the warehouse works around (README, "The DuckDB WAL bug"), in its smallest form: a table
+// The DuckDB bug the warehouse works around (docs/warehouse.md, "The DuckDB WAL bug"), in its smallest form: a table
 // with a DEFAULT current_timestamp column, checkpointed; a row inserted and a column commented; the process
 // killed. DuckDB 1.5.5/1.5.6 then cannot open the file; the same WAL replays when the file is ATTACHed.
 // If the first expectation ever fails, DuckDB has fixed the bug: the workaround may go, the test with it.

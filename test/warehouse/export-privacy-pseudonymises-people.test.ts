@@ -26,7 +26,7 @@ let plain: ExportFile[];
 let otherSalt: ExportFile[];
 let withheld: number;
 
-/** The pseudonym as README "Sharing exports (LGPD)" defines it, computed here with Node's crypto. */
+/** The pseudonym as docs/warehouse.md "Sharing exports (LGPD)" defines it, computed here with Node's crypto. */
 const pseudonymOfDoc = (cpf: string, salt = SALT): string => createHmac('sha256', salt).update(`doc:${cpf.replace(/[^0-9A-Za-z]/g, '').toUpperCase()}`).digest('hex');
 const punctuated = (cpf: string): string => `${cpf.slice(0, 3)}.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-${cpf.slice(9)}`;
 const digitsOf = (s: string): string => s.replace(/[^0-9]/g, '');

@@ -70,7 +70,7 @@ test('a lawsuit larger than the loader flattens is kept raw with a problem, and 
     const [p] = await wh.all<{ code: string; field: string; problem: string; value: string }>('SELECT code, field, problem, value FROM load_problems');
     expect(p).toMatchObject({ code: CODE(1), field: '(item)', problem: 'too_large' });
     expect(p.value).toMatch(/^\d+ characters \(limit \d+\)$/);
-    // a text of many MB is read part by part (README, "Memory"): joined, the parts are the item as sent
+    // a text of many MB is read part by part (docs/operating.md, "Memory"): joined, the parts are the item as sent
     const parts = await wh.all<{ text: string }>(`SELECT text FROM raw_parts WHERE owner = 'responses_raw.item'
       AND response_id = (SELECT response_id FROM load_problems) ORDER BY part`);
     expect(parts.length).toBeGreaterThan(1000);

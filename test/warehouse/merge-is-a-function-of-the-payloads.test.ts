@@ -7,7 +7,7 @@ import { SCHEMA } from '../../src/warehouse/schema/index.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
 import { PAYLOAD_TABLES, reference, scenarioArb, toItems, type Payload, type Plan } from './support/payload-universe.js';
 
-// The warehouse is a function of the set of payloads the provider sent (README, "The merge rule"): the same set,
+// The warehouse is a function of the set of payloads the provider sent (docs/warehouse.md, "The merge rule"): the same set,
 // loaded in any order, in any split into nights and batches, with any payload repeated, gives the same tables,
 // `rebuild` gives them again, and every column holds what the rule picks, as an independent reference written
 // in plain TypeScript over the same payloads says. The payloads come from a small universe (three lawsuits,

@@ -51,7 +51,7 @@ it('every released migration runs the statements it ran when released', () => {
     const m = MIGRATIONS.find((x) => x.version === Number(v));
     const statements = m ? migrationStatements(m) : [ledgerStatement()];
     return `migration ${v} (${m?.name ?? 'the ledger'}) no longer runs what it ran when released. A change to a declared `
-      + `table or column needs a new migration that makes it (README, "Adding a column"); its statements are now:\n${statements.join(';\n')}`;
+      + `table or column needs a new migration that makes it (docs/development.md, "Adding a column"); its statements are now:\n${statements.join(';\n')}`;
   });
   expect(changed).toEqual([]);
 });

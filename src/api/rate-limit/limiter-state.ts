@@ -134,7 +134,7 @@ export function answerCall(cfg: LimiterConfig, s: LimiterState, id: number, a: A
   if (sent === undefined) return s;
   const log = ended.log;
   const { limit, remaining } = a.rate;
-  // A Reset in whole seconds may have been rounded down by the service (README, "Spec gaps"): count it as up
+  // A Reset in whole seconds may have been rounded down by the service (docs/dialect-and-spec-gaps.md, "Spec gaps"): count it as up
   // to `wholeSecondMarginMs` later; a Reset given with a fraction is taken as exact.
   const resetAt = a.rate.resetAt === undefined ? undefined : a.rate.resetAt + (a.rate.resetWholeSecond ? cfg.wholeSecondMarginMs : 0);
   let budget = budgetFromAnswer(s.budget, { limit, remaining, resetAt, refused: a.status === 429 }, inFlight(log), cfg);

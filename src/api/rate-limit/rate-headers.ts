@@ -14,7 +14,7 @@ export interface RateHeaders {
   remaining?: number;
   /** X-RateLimit-Reset as epoch ms: when the oldest call in the window leaves it, so that a slot frees. */
   resetAt?: number;
-  /** The Reset came in whole seconds and may have been rounded, either way (README, "Spec gaps"). */
+  /** The Reset came in whole seconds and may have been rounded, either way (docs/dialect-and-spec-gaps.md, "Spec gaps"). */
   resetWholeSecond: boolean;
   /** Retry-After, in ms. */
   retryAfterMs?: number;

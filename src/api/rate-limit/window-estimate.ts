@@ -4,7 +4,7 @@ import type { CallLog, SentCall } from './call-log.js';
 // from a 429 (REFERENCE.md: the window is the provider's, its length is not given in any header).
 //   - An answer whose Remaining says the window holds only that call dates the window: its Reset is when that
 //     very call leaves, so W <= Reset - (its start). Reset in whole seconds may be rounded either way
-//     (README, "Spec gaps"), so the whole-second margin is added and the bound holds for both.
+//     (docs/dialect-and-spec-gaps.md, "Spec gaps"), so the whole-second margin is added and the bound holds for both.
 //   - Remaining alone bounds W once calls leave the window: if an answer reports n calls in the window while
 //     n of ours were surely counted after call m (started after m's answer, answered before this one
 //     started), m has left, so W <= (this answer) - (m's start). No rounding assumption; it tightens the bound

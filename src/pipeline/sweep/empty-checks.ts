@@ -5,7 +5,7 @@
 // first EMPTY_CHECKS_FIRST such members, then the 4th, 8th, 16th, ... (log2 of the night's empty members,
 // 11 calls for 1,000). A listing that answers nothing is caught by the first member that has responses among
 // those; what it costs is that a night where a few documents in hundreds find something could, on such a
-// listing, miss them (README, "What a nightly run does", Collect).
+// listing, miss them (docs/operating.md, "What a nightly run does", Collect).
 
 /** Empty members checked on their own first, whatever the night's size. */
 export const EMPTY_CHECKS_FIRST = 3;

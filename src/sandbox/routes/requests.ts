@@ -60,7 +60,7 @@ export const requestRoutes: RouteModule = (state) => [
       const { page, pageSize, direction } = listingParams(state.dialect, 'requests', url, { filters: state.dialect.requestFilters }, reasons);
       const matches = requestFilters(state, url, reasons);
       if (reasons.length) return validationError(reasons);
-      // By creation: the spec's reading lists newest first, the documented examples oldest first (README, "Spec gaps").
+      // By creation: the spec's reading lists newest first, the documented examples oldest first (docs/dialect-and-spec-gaps.md, "Spec gaps").
       const all = inOrder(state.store.listOf(apiKey), direction)
         .map((r) => ({ r, shown: listedState(state, r, now) }))
         .filter(({ r, shown }) => matches(r, shown.status));

@@ -1,5 +1,5 @@
 // GET /responses: the response items of one request (or of all the key's requests), in the counts form of the
-// pagination envelope, with the filters README, "Spec gaps" names (the dialect's `responseFilters`: the
+// pagination envelope, with the filters docs/dialect-and-spec-gaps.md, "Spec gaps" names (the dialect's `responseFilters`: the
 // documented one knows only the creation-date bounds). Without request_id the items of every request are
 // merged by creation time (response-listing.ts).
 

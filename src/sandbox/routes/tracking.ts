@@ -1,6 +1,6 @@
 // The tracking endpoints: POST /tracking and GET /tracking (the dialect's envelope, order and filters), and the
 // single record's GET /tracking/<id> (with its latest run's request_id), POST /tracking/<id>/pause and /resume,
-// DELETE /tracking/<id>, which the documentation lists and the spec does not show (README, "The sandbox"). A
+// DELETE /tracking/<id>, which the documentation lists and the spec does not show (docs/sandbox.md, "The sandbox"). A
 // tracking of another key is unknown to the caller (404), as a request is.
 
 import { listParam, notFound, validationError, type Reply, type RouteModule, type SandboxState } from '../context.js';

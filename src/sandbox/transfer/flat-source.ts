@@ -16,7 +16,7 @@ export type FlatRow = Record<string, FlatValue>;
 type FlatColumnType = 'string' | 'int' | 'decimal' | 'timestamp' | 'bool';
 export interface FlatColumn { name: string; type: FlatColumnType }
 
-/** The columns of each kind of file, in file order (README, "Spec gaps", "Transfer-file contents"). */
+/** The columns of each kind of file, in file order (docs/dialect-and-spec-gaps.md, "Spec gaps", "Transfer-file contents"). */
 export const FLAT_SCHEMAS: Record<FlatKind, readonly FlatColumn[]> = {
   lawsuits: [
     { name: 'code', type: 'string' }, { name: 'instance', type: 'int' }, { name: 'tribunal_acronym', type: 'string' },

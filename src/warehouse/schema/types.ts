@@ -14,7 +14,7 @@ export type StageTable =
 
 /**
  * How the merge (merge.ts) sets a column of a row made from several payloads. Each rule depends only on the set
- * of payloads, never on the order, the batches or the nights they were loaded in (README, "The merge rule"):
+ * of payloads, never on the order, the batches or the nights they were loaded in (docs/warehouse.md, "The merge rule"):
  * - `carried`: the value of the newest payload that carries it (absent or NULL does not carry);
  * - `newest`: the newest payload's value, NULL included (its raw text, the response it came in);
  * - `earliest` / `latest`: the least / greatest value over every payload (the runs that first and last saw it).
@@ -47,7 +47,7 @@ export interface Column {
 
 /**
  * What a column holds that identifies a natural person, and so what `LAWSUIT_EXPORT_PRIVACY=pseudonymise` writes
- * in its place (privacy.ts; README, "Sharing exports (LGPD)"). A pseudonym is the keyed hash of the value. An
+ * in its place (privacy.ts; docs/warehouse.md, "Sharing exports (LGPD)"). A pseudonym is the keyed hash of the value. An
  * exported column whose name suggests a person or a document must say one of these
  * (test/warehouse/personal-columns-carry-a-privacy-attribute.test.ts).
  */

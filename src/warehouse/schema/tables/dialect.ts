@@ -2,7 +2,7 @@ import type { Table } from '../types.js';
 
 const upstreamDialects: Table = {
   name: 'upstream_dialects',
-  comment: 'What each upstream (by base address) was seen to accept: page size, sort names, envelope, rate headers, resources refused (README, "The provider\'s dialect").',
+  comment: 'What each upstream (by base address) was seen to accept: page size, sort names, envelope, rate headers, resources refused (docs/dialect-and-spec-gaps.md, "The provider\'s dialect").',
   key: ['base_url'],
   columns: [
     { name: 'base_url', type: 'VARCHAR', notNull: true, comment: 'the requests base address probed (no credentials, no query)' },

@@ -3,7 +3,7 @@ import type { Table } from '../types.js';
 
 const lawsuits: Table = {
   name: 'lawsuits',
-  comment: 'One row per lawsuit instance, merged from every payload seen: each column holds the value of the newest payload that carries it (README, "The merge rule").',
+  comment: 'One row per lawsuit instance, merged from every payload seen: each column holds the value of the newest payload that carries it (docs/warehouse.md, "The merge rule").',
   key: ['code', 'instance'],
   // Steps are a union over every payload, so their flag only says whether the payload carried any.
   stage: { as: 'lawsuits', extra: [['run_id', 'VARCHAR'], ['has_steps', 'BOOLEAN']] },
