@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { EtlError, EXIT } from '../shared/errors.js';
+import { EtlError } from '../shared/errors.js';
 import type { HealthReport } from './health.js';
 
 // The scheduler's HTTP port: `/healthz` (readiness: the jobs are loaded and none is failing or stale),
@@ -36,7 +36,7 @@ export async function startMetricsServer(opts: MetricsServerOptions): Promise<Me
   await new Promise<void>((resolve, reject) => {
     server.once('error', (e: NodeJS.ErrnoException) => reject(new EtlError('SCHEDULE_METRICS_LISTEN',
       `cannot serve /healthz and /metrics on ${opts.host ?? 'all interfaces'} port ${opts.port} (${e.code ?? e.message}): choose another LAWSUIT_METRICS_PORT / --metrics-port, or leave it unset`,
-      { exitCode: EXIT.usage, cause: e })));
+      { usage: true, cause: e })));
     server.listen({ port: opts.port, host: opts.host }, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;

@@ -12,7 +12,8 @@ import { JOB_OUTCOMES, lastSuccessMs, type JobOutcome, type JobState } from './s
 /** What a job's run ended with, as the scheduler saw it. */
 export interface RunEnd {
   outcome: JobOutcome;
-  code: number;
+  /** The command's exit status; undefined when none was started (another run held the lock). */
+  code?: number;
   durationMs: number;
   /** The job's state after the run (last success, failures in a row). */
   state: JobState;
@@ -43,7 +44,7 @@ export class SchedulerMetrics {
   constructor(opts: { healthy: () => boolean }) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
-    this.runs = new Counter({ name: 'lawsuit_etl_job_runs_total', help: 'Runs of each job by outcome: ok (exit 0), partial (exit 4), failed (any other end), skipped-locked (another run held the lock).', labelNames: ['job', 'outcome'], registers });
+    this.runs = new Counter({ name: 'lawsuit_etl_job_runs_total', help: 'Runs of each job by outcome: ok (exit 0), partial (finished with failures, or stopped after publishing), failed (any other end), skipped-locked (another run held the lock).', labelNames: ['job', 'outcome'], registers });
     this.running = new Gauge({ name: 'lawsuit_etl_job_running', help: '1 while the job runs.', labelNames: ['job'], registers });
     this.lastSuccess = new Gauge({ name: 'lawsuit_etl_job_last_success_timestamp_seconds', help: 'When the last successful run (exit 0 or 4) of the job started, in Unix seconds; absent before the first.', labelNames: ['job'], registers });
     this.lastDuration = new Gauge({ name: 'lawsuit_etl_job_last_duration_seconds', help: 'How long the last run of the job took.', labelNames: ['job'], registers });
@@ -82,7 +83,7 @@ export class SchedulerMetrics {
     this.running.set({ job }, 0);
     this.runs.inc({ job, outcome: end.outcome });
     this.lastDuration.set({ job }, end.durationMs / 1000);
-    this.lastExit.set({ job }, end.code);
+    if (end.code !== undefined) this.lastExit.set({ job }, end.code);
     this.jobState(job, end.state);
     if (end.summary) this.summary(job, end.summary);
   }
