@@ -1,21 +1,31 @@
+import { loadBudget } from '../src/warehouse/load-budget.js';
 import { Warehouse } from '../src/warehouse/warehouse.js';
 import { pipelineRun } from './pipeline-run.js';
 import { round } from './round.js';
 
 // Calls per document against the floor. A night is bounded by the key's rate limit (180 calls a minute, some
 // 259,200 a day), not by CPU, so every call spent is a document not searched. The floor of a night is one
-// POST /requests per document searched, ceil(responses / page size) listing calls at the page size the run
-// learned the upstream serves (1000 in the documented dialect, 100 in the spec's), and the polls completion
-// needs (the batched requests listing and the single probes, as the run made them: the same for both strategies).
+// POST /requests per document searched, the listing pages the responses need, and the polls completion needs
+// (the batched requests listing and the single probes, as the run made them: the same for both strategies). A
+// page holds at most the page size the run learned the upstream serves (1000 in the documented dialect, 100 in
+// the spec's) and at most the bytes a run holds a page to (half the loader's batch budget, 4 MB at the
+// production 128 MB: "always under the byte budget per page"), so the pages needed are the larger of
+// ceil(responses / page size) and ceil(their bytes / 4 MB): big litigants' lawsuits of many steps fill 4 MB
+// long before 1000 of them.
 // `calls_vs_floor` = calls made / floor; `documents_per_key_day` = 259,200 / calls per document.
 
 export const KEY_CALLS_PER_DAY = 180 * 60 * 24;
+
+/** The bytes a run holds a page to at the production memory limit (src/pipeline/stages/search.ts: half a batch). */
+const PAGE_BYTES = loadBudget(128 * 2 ** 20).batchBytes / 2;
 
 export interface CallsFigures {
   mix: string;
   dialect: string;
   /** The page size the run learned (upstream_dialects), the floor's. */
   pageSize: number;
+  /** Listing pages the floor counts: by items at pageSize, or by bytes at the page's byte budget, the larger. */
+  floorPages: number;
   strategy: 'sweep' | 'per-request';
   exitCode: number | null;
   documents: number;
@@ -30,7 +40,7 @@ export interface CallsFigures {
   ms: number;
 }
 
-interface Inspected { calls: number; byRoute: Record<string, number>; responses: number; documents: number; pageSize: number }
+interface Inspected { calls: number; byRoute: Record<string, number>; responses: number; responseBytes: number; documents: number; pageSize: number }
 
 async function inspect(path: string): Promise<Inspected> {
   const wh = await Warehouse.open(path, { readOnly: true });
@@ -42,11 +52,11 @@ async function inspect(path: string): Promise<Inspected> {
       const route = k.replace(/ \S+$/, '');
       byRoute[route] = (byRoute[route] ?? 0) + v;
     }
-    const [r] = await wh.all<{ responses: number; documents: number }>(
-      'SELECT (SELECT count(*) FROM responses_raw) AS responses, (SELECT count(*) FROM requests) AS documents');
+    const [r] = await wh.all<{ responses: number; documents: number; bytes: number }>(`SELECT (SELECT count(*) FROM responses_raw) AS responses,
+      (SELECT count(*) FROM requests) AS documents, (SELECT coalesce(sum(length(item::VARCHAR)), 0) FROM v_responses_raw)::DOUBLE AS bytes`);
     const [d] = await wh.all<{ dialect: string }>('SELECT dialect::VARCHAR AS dialect FROM upstream_dialects LIMIT 1');
     const pageSize = d ? (JSON.parse(d.dialect) as { pageSize: number }).pageSize : 100;
-    return { calls: summary.api.calls, byRoute, responses: r.responses, documents: r.documents, pageSize };
+    return { calls: summary.api.calls, byRoute, responses: r.responses, responseBytes: Number(r.bytes), documents: r.documents, pageSize };
   } finally {
     await wh.close();
   }
@@ -58,9 +68,10 @@ export async function callsRun(mix: string, csv: string, strategy: 'sweep' | 'pe
   const i = r.inspected!;
   const submissions = i.byRoute['POST /requests'] ?? 0;
   const polls = (i.byRoute['GET /requests'] ?? 0) + (i.byRoute['GET /requests/:id'] ?? 0);
-  const floor = submissions + Math.ceil(i.responses / i.pageSize) + polls;
+  const floorPages = Math.max(Math.ceil(i.responses / i.pageSize), Math.ceil(i.responseBytes / PAGE_BYTES));
+  const floor = submissions + floorPages + polls;
   return {
-    mix, dialect, pageSize: i.pageSize, strategy, exitCode: r.exitCode, documents: i.documents, calls: i.calls, submissions, polls,
+    mix, dialect, pageSize: i.pageSize, floorPages, strategy, exitCode: r.exitCode, documents: i.documents, calls: i.calls, submissions, polls,
     listingCalls: i.byRoute['GET /responses'] ?? 0, responses: i.responses, floor,
     callsVsFloor: round(i.calls / floor), documentsPerKeyDay: Math.round(KEY_CALLS_PER_DAY / (i.calls / Math.max(1, i.documents))), ms: r.ms,
   };

@@ -80,7 +80,7 @@ async function callsAgainstFloor(): Promise<Record<string, number>> {
       figures.push(f);
       const label = `${mix.name} (${strategy}${dialect === 'spec' ? ', spec' : ''})`;
       line(`calls_vs_floor ${label}`, f.callsVsFloor,
-        `${f.calls} calls for ${f.documents} documents (floor ${f.floor}: ${f.submissions} submissions, ${Math.ceil(f.responses / f.pageSize)} pages of ${f.pageSize} `
+        `${f.calls} calls for ${f.documents} documents (floor ${f.floor}: ${f.submissions} submissions, ${f.floorPages} pages (of ${f.pageSize} or 4 MB) `
         + `for ${f.responses} responses, ${f.polls} polls; read ${f.listingCalls}), exit ${f.exitCode}`);
       line(`documents_per_key_day ${label}`, f.documentsPerKeyDay);
     }

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { CallDeadlines } from '../shared/config.js';
-import { HttpClient, type CallEvent, type HttpStats } from './http.js';
+import type { CallEvent, HttpStats } from './call-stats.js';
+import { HttpClient } from './http.js';
 import { AdaptiveLimiter } from './rate-limit.js';
 import { RequestsResource } from './requests.js';
 import { ResponsesResource } from './responses.js';

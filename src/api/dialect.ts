@@ -26,6 +26,11 @@ export const MAX_PAGE_SIZE = 1000;
 export interface Dialect {
   /** Largest page GET /responses serves: 1000 asked, what came back taught (a 400 or a clamped page teaches less). */
   pageSize: number;
+  /**
+   * Whether a full page showed `pageSize` served. False: accepted on an empty listing, nothing to count by; the
+   * readers learn a silent clamp from the first page cut short (PageSizer.clamped).
+   */
+  pageSizeVerified: boolean;
   /** Sort names the responses listing honours; null when none does (then responses are read per request). */
   sort: SortNames | null;
   /** Whether `sort` was seen honoured (false: too few responses to tell; the sweep's checks decide). */
@@ -42,7 +47,7 @@ export interface Dialect {
 
 /** Until a probe has run: the documented names, unverified, and the spec's page size. */
 export const ASSUMED_DIALECT: Readonly<Dialect> = {
-  pageSize: 100, sort: SORT_CANDIDATES[0], sortVerified: false, envelope: 'unknown', countsAsStrings: false, rateHeaders: [], refused: [],
+  pageSize: 100, pageSizeVerified: false, sort: SORT_CANDIDATES[0], sortVerified: false, envelope: 'unknown', countsAsStrings: false, rateHeaders: [], refused: [],
 };
 
 export type SortJudgement = 'honoured' | 'ignored' | 'unknown';

@@ -5,7 +5,7 @@ export { AdaptiveLimiter, type LimiterOptions, type LimiterSnapshot, type Schedu
 export { retryDelay, parseResetAt, parseRetryAfter, type BackoffOptions, type RetryHints } from './backoff.js';
 export { walkPages, walkItems, readEnvelope, type Page, type Cursor } from './paginate.js';
 export { sameSearch } from './search-match.js';
-export type { CallEvent, HttpStats } from './http.js';
+export type { CallEvent, HttpStats } from './call-stats.js';
 export type { CreateRequestOptions, ListRequestsQuery } from './requests.js';
 export type { ResponsesQuery, WalkResponsesOptions } from './responses.js';
 export type { CreateTrackingResult, ListTrackingQuery } from './tracking.js';

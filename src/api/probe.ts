@@ -1,4 +1,5 @@
-import type { CallResult, HttpClient } from './http.js';
+import type { CallResult } from './call-spec.js';
+import type { HttpClient } from './http.js';
 import { readEnvelope, type Page } from './paginate.js';
 
 // One page of any listing, read as it comes: the items unchecked, the answer's headers kept. What the dialect

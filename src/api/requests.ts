@@ -1,16 +1,19 @@
 import type { Logger } from 'pino';
 import { EtlError } from '../shared/errors.js';
-import { codeOf, decide } from '../shared/failure-policy.js';
+import { codeOf } from '../shared/failure-policy.js';
 import type { HttpClient } from './http.js';
+import { retrying, type Healed } from './retry-loop.js';
 import { readEnvelope, walkItems, walkPages, type Cursor, type Page, type WalkOptions } from './paginate.js';
+import { NewestFirstWatch } from './listing-order.js';
 import { sameSearch } from './search-match.js';
 import type { RequestObject, Search } from '../spec/types.js';
 import { record, str, obj } from './validate.js';
 
 // Asynchronous requests. POST /requests may be billed, so it is never sent twice for one search unless the
 // first surely was not acted on: the HTTP layer retries it only after a 429 or a refused connection, and
-// after an ambiguous failure (a reset or time-out once the body was sent, or a 5xx) this module first looks
-// for the request in the listing, and submits again only when it is not there.
+// after an ambiguous failure (a reset or time-out once the body was sent, or a 5xx) the failure policy asks
+// for a look-up, which this module makes (in the one retry loop): it looks for the request in the listing, and
+// submits again only when it is not there.
 
 export function parseRequest(v: unknown): RequestObject {
   const r = record<RequestObject>(v, 'request', ['request_id', 'status']);
@@ -22,7 +25,7 @@ export function parseRequest(v: unknown): RequestObject {
 export interface CreateRequestOptions {
   /** Limiter priority. Default 1, so that submissions are not starved by polling. */
   priority?: number;
-  /** Wait before looking for a request whose creation went unanswered, in ms. Default 1000. */
+  /** Least wait before looking for a request whose creation went unanswered (the backoff comes on top), in ms. Default 1000. */
   lookupDelayMs?: number;
   /** How many times an ambiguous failure is resolved by a look-up before giving up. Default 3. */
   maxLookups?: number;
@@ -69,27 +72,37 @@ export class RequestsResource {
 
   async create(search: Search, opts: CreateRequestOptions = {}): Promise<RequestObject> {
     const since = Date.now();
-    const maxLookups = opts.maxLookups ?? 3;
-    for (let lookups = 0; ; lookups++) {
-      try {
-        const res = await this.http.call({
-          base: 'requests', method: 'POST', path: '/requests', route: 'POST /requests',
-          // The spec shows the request returned; the documentation lists 201 and 202 as success.
-          body: { search }, safety: 'unsafe', priority: opts.priority ?? 1, parse: parseRequest, ok: [200, 201, 202],
-        });
-        return res.body;
-      } catch (e) {
-        if (decide(e, 'unsafe') !== 'lookup' || lookups >= maxLookups) throw e;
+    const lookupDelayMs = opts.lookupDelayMs ?? this.opts.lookupDelayMs ?? 1000;
+    const lookup = async (): Promise<Healed<RequestObject>> => {
+      const found = await this.findSubmitted(search, since, { exclude: opts.exclude });
+      if (!found) return 'again';
+      this.opts.logger?.info({ request_id: found.request_id }, 'request was created despite the failed answer');
+      return { result: found };
+    };
+    return retrying({
+      attempt: async () => (await this.http.call({
+        base: 'requests', method: 'POST', path: '/requests', route: 'POST /requests',
+        // The spec shows the request returned; the documentation lists 201 and 202 as success.
+        body: { search }, safety: 'unsafe', priority: opts.priority ?? 1, parse: parseRequest, ok: [200, 201, 202],
+      })).body,
+      call: { safety: 'unsafe' },
+      // What a plain retry can fix the client did already; here a creation that may have been made is looked for,
+      // and submitted again only when the listing proves it was not.
+      acts: { lookup },
+      retries: opts.maxLookups ?? 3,
+      // The provider needs a moment to list what it made: the delay is a floor, the client's backoff (a 503's
+      // Retry-After honoured, jittered) comes on top, but for a Retry-After too long to honour (a look-up is a
+      // read the client retries on its own terms).
+      backoff: (n, e) => {
+        const d = this.http.backoffFor(n, e);
+        return { ms: lookupDelayMs + (d.giveUp ? 0 : d.ms), giveUp: false };
+      },
+      sleep: (ms) => this.http.wait(ms),
+      onRetry: (e) => {
         const err = e as { code?: string; statusCode?: number };
         this.opts.logger?.warn({ route: 'POST /requests', code: err.code, status: err.statusCode }, 'request creation unanswered; looking for it before submitting again');
-        await new Promise((r) => setTimeout(r, opts.lookupDelayMs ?? this.opts.lookupDelayMs ?? 1000));
-        const found = await this.findSubmitted(search, since, { exclude: opts.exclude });
-        if (found) {
-          this.opts.logger?.info({ request_id: found.request_id }, 'request was created despite the failed answer');
-          return found;
-        }
-      }
-    }
+      },
+    });
   }
 
   private walkDefaults(): WalkOptions {
@@ -133,6 +146,29 @@ export class RequestsResource {
   }
 
   /**
+   * Every page of the requests created at or after `since` (epoch ms on the provider's clock), asked newest
+   * first by the documented names (an upstream may ignore either: NewestFirstWatch tells from the pages). An
+   * upstream that refuses the names it does not know (400, as the spec's reading does) is asked again with the
+   * spec's alone, and then lists its whole history.
+   */
+  walkSince(since: number, opts: { status?: string[] } & WalkOptions = {}): AsyncGenerator<Page<RequestObject>> {
+    let plain = false;
+    const { status, ...walk } = opts;
+    const page = async (c: Cursor): Promise<Page<RequestObject>> => {
+      if (!plain) {
+        try {
+          return await this.list({ page: c.page, pageSize: 100, status, createdGte: new Date(since).toISOString(), newestFirst: true }, c.next);
+        } catch (e) {
+          if (codeOf(e) !== 'API_VALIDATION' || c.page !== 1) throw e;
+          plain = true;
+        }
+      }
+      return this.list({ page: c.page, pageSize: 100, status }, c.next);
+    };
+    return walkPages(page, { label: 'GET /requests', ...walk });
+  }
+
+  /**
    * The most recent request for `search` the provider created at or after our local time `since` (epoch ms or
    * Date), or undefined when the listing proves there is none. The provider's created_at is compared on its own
    * clock (see providerTimeOf), never on ours.
@@ -149,43 +185,21 @@ export class RequestsResource {
     const bound = this.providerTimeOf(local);
     let stoppedEarly: string | undefined;
     let best: RequestObject | undefined;
-    // Whether the pages read so far are newest first: never increasing, and decreasing at least once.
-    let last: number | undefined;
-    let nonIncreasing = true;
-    let decreased = false;
-    // An upstream that refuses the names it does not know (400) is asked again with the spec's alone, and read whole.
-    let plain = false;
-    const page = async (c: Cursor): Promise<Page<RequestObject>> => {
-      if (!plain) {
-        try {
-          return await this.list({ page: c.page, pageSize: 100, createdGte: new Date(bound).toISOString(), newestFirst: true }, c.next);
-        } catch (e) {
-          if (codeOf(e) !== 'API_VALIDATION' || c.page !== 1) throw e;
-          plain = true;
-        }
-      }
-      return this.list({ page: c.page, pageSize: 100 }, c.next);
-    };
-    const walk = walkPages(page, {
-      label: 'GET /requests', onStop: (why, fields) => { stoppedEarly = why; this.opts.logger?.warn(fields, why); },
-    });
+    const order = new NewestFirstWatch();
+    const walk = this.walkSince(bound, { onStop: (why, fields) => { stoppedEarly = why; this.opts.logger?.warn(fields, why); } });
     for await (const page of walk) {
       // The page's own Date header has already narrowed the provider's clock.
       const from = this.providerTimeOf(local);
+      order.saw(page.items.map((r) => Date.parse(r.created_at)));
       let older = false;
       for (const r of page.items) {
         const at = Date.parse(r.created_at);
         if (Number.isNaN(at)) continue;
-        if (last !== undefined) {
-          if (at > last) nonIncreasing = false;
-          else if (at < last) decreased = true;
-        }
-        last = at;
         if (at < from) { older = true; continue; }
         if (opts.exclude?.has(r.request_id) || !sameSearch(search, r.search)) continue;
         if (!best || at > Date.parse(best.created_at)) best = r;
       }
-      if (older && nonIncreasing && decreased) return best;
+      if (older && order.shown()) return best;
     }
     if (stoppedEarly) throw new LookupUnprovenError(`cannot tell whether an unanswered submission reached the provider (${stoppedEarly}): not submitted again until a look-up can tell`);
     return best;

@@ -1,4 +1,5 @@
-import type { HttpClient, Query } from './http.js';
+import type { Query } from './call-spec.js';
+import type { HttpClient } from './http.js';
 import { readEnvelope, walkPages, type Page } from './paginate.js';
 import { objectMembers, pageDataElements, rawTextOf, rememberRawText } from '../shared/raw-json.js';
 import type { ResponseItem } from '../spec/types.js';

@@ -4,10 +4,14 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Agent } from 'undici';
 import { DEFAULT_DEADLINES, type CallDeadlines } from '../shared/config.js';
-import { decide, fsCodeOf } from '../shared/failure-policy.js';
-import { API_CODES, ApiError, errorForNetwork, errorForTimeout, timeoutPhaseOf } from './errors.js';
-import { retryDelay, type BackoffOptions } from './backoff.js';
-import type { HttpClient, Query } from './http.js';
+import { fsCodeOf } from '../shared/failure-policy.js';
+import { hintsOf } from './answer.js';
+import { API_CODES, ApiError } from './errors.js';
+import { retryDelay, type BackoffOptions, type RetryHints } from './backoff.js';
+import { retrying, sleepUnless } from './retry-loop.js';
+import { attemptFailure, type AbortCause } from './transport.js';
+import type { Query } from './call-spec.js';
+import type { HttpClient } from './http.js';
 import { readEnvelope, walkItems, type Page, type WalkOptions } from './paginate.js';
 import type { TransferFile } from '../spec/types.js';
 import { record } from './validate.js';
@@ -47,7 +51,10 @@ export interface TransferListQuery {
 export interface DownloadOptions {
   /** The record's file_size, in bytes: a download of another size fails with API_DOWNLOAD_SIZE. */
   expectedSize?: number;
-  /** Retries after a 5xx or a network failure (an expired address is the caller's to refresh). Default 2. */
+  /**
+   * Retries after a 5xx or a network failure (an expired address is the caller's to refresh). Default 2; 0 for a
+   * caller that retries itself (its failure is then left unmarked by the loop).
+   */
   retries?: number;
 }
 
@@ -72,7 +79,7 @@ export class TransferFilesResource {
   constructor(private readonly http: HttpClient, private readonly opts: TransferFilesOptions = {}) {
     this.deadlines = { ...DEFAULT_DEADLINES, ...opts.deadlines };
     this.agent = new Agent({ connections: 4, connect: { timeout: this.deadlines.connectMs } });
-    opts.signal?.addEventListener('abort', () => { for (const a of this.inFlight) a.abort('closed'); }, { once: true });
+    opts.signal?.addEventListener('abort', () => { for (const a of this.inFlight) a.abort(CLOSED); }, { once: true });
   }
 
   async list(q: TransferListQuery = {}, next?: string): Promise<Page<TransferFile>> {
@@ -115,22 +122,27 @@ export class TransferFilesResource {
 
   /**
    * Streams the pre-signed address to `destPath` (through a temporary file renamed at the end, so a
-   * half-written file never has the final name).
+   * half-written file never has the final name). Retried in the one retry loop; an expired address is thrown to
+   * the caller, who fetches a fresh one (the transfer step, which asks for `retries: 0` and retries itself).
    */
   async download(url: string, destPath: string, opts: DownloadOptions = {}): Promise<DownloadResult> {
-    const retries = opts.retries ?? 2;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.downloadOnce(url, destPath, opts);
-      } catch (e) {
-        // Past the stage's wait budget, a failing download spends it, as a failing call does (http.ts).
-        const overBudget = this.http.failedOverBudget(e);
-        // The same address cannot heal an expiry: the caller fetches a fresh one (and counts that as its retry).
-        if (!(e instanceof ApiError) || decide(e, 'idempotent') !== 'retry' || e.code === API_CODES.downloadExpired || attempt >= retries || overBudget) throw e;
-        await abortableSleep(retryDelay(attempt, e.hints, this.opts).ms, this.opts.signal);
-        if (this.opts.signal?.aborted) throw e;
-      }
-    }
+    let overBudget = false;
+    return retrying({
+      attempt: async () => {
+        try {
+          return await this.downloadOnce(url, destPath, opts);
+        } catch (e) {
+          // Past the stage's wait budget, a failing download spends it, as a failing call does (http.ts).
+          overBudget = this.http.failedOverBudget(e);
+          throw e;
+        }
+      },
+      acts: { retry: 'again', 'wait-rate-limit': 'again' },
+      retries: opts.retries ?? 2,
+      stop: () => overBudget,
+      backoff: (n, e) => retryDelay(n, (e as { hints?: RetryHints }).hints, this.opts),
+      sleep: (ms) => sleepUnless(this.opts.signal, ms),
+    });
   }
 
   private async downloadOnce(url: string, destPath: string, opts: DownloadOptions): Promise<DownloadResult> {
@@ -138,7 +150,9 @@ export class TransferFilesResource {
     this.inFlight.add(abort);
     let timer: NodeJS.Timeout | undefined;
     try {
-      return await this.downloadWithin(url, destPath, opts, abort, (ms) => { timer = setTimeout(() => abort.abort('deadline'), ms); });
+      return await this.downloadWithin(url, destPath, opts, abort, (ms) => {
+        timer = setTimeout(() => abort.abort({ kind: 'deadline', phase: 'body', ms } satisfies AbortCause), ms);
+      });
     } finally {
       clearTimeout(timer);
       this.inFlight.delete(abort);
@@ -149,14 +163,9 @@ export class TransferFilesResource {
     const route = 'GET download';
     const { headersMs, downloadMs } = this.deadlines;
     // Cut off at the body's deadline, by SIGTERM, or by undici's own connect and headers deadlines.
-    const failure = (e: unknown): ApiError => {
-      if (abort.signal.reason === 'closed') return new ApiError(API_CODES.closed, 'download cut off: the run is stopping', { route, ambiguous: true });
-      if (abort.signal.reason === 'deadline') return errorForTimeout('body', downloadMs, route);
-      const phase = timeoutPhaseOf(e);
-      if (phase) return errorForTimeout(phase, phase === 'connect' ? this.deadlines.connectMs : phase === 'headers' ? headersMs : downloadMs, route);
-      return errorForNetwork(e, route);
-    };
-    if (this.opts.signal?.aborted) abort.abort('closed');
+    const failure = (e: unknown): ApiError => attemptFailure(abort.signal.aborted ? abort.signal.reason as AbortCause : undefined, e, route,
+      { ...this.deadlines, bodyMs: downloadMs }, 'download');
+    if (this.opts.signal?.aborted) abort.abort(CLOSED);
     let target: URL;
     try {
       target = new URL(url);
@@ -179,7 +188,8 @@ export class TransferFilesResource {
         throw new ApiError(API_CODES.downloadExpired, 'download refused (403): the pre-signed address expired or was altered; get a fresh one', { statusCode: 403, route });
       }
       const passing = res.statusCode >= 500 || res.statusCode === 429 || res.statusCode === 408;
-      throw new ApiError(passing ? API_CODES.downloadFailed : API_CODES.downloadRefused, `download failed with status ${res.statusCode}`, { statusCode: res.statusCode, route });
+      // The storage's Retry-After, when it names one, is the retry's floor as the service's is.
+      throw new ApiError(passing ? API_CODES.downloadFailed : API_CODES.downloadRefused, `download failed with status ${res.statusCode}`, { statusCode: res.statusCode, route, hints: hintsOf(res.headers) });
     }
     const tmp = `${destPath}.part`;
     let bytes = 0;
@@ -210,20 +220,9 @@ export class TransferFilesResource {
 
   /** Cuts off a download still in flight and destroys the sockets. */
   async close(): Promise<void> {
-    for (const a of this.inFlight) a.abort('closed');
+    for (const a of this.inFlight) a.abort(CLOSED);
     await this.agent.destroy().catch(() => undefined);
   }
 }
 
-function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = (): void => {
-      clearTimeout(t);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const t = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
+const CLOSED: AbortCause = { kind: 'closed' };

@@ -6,7 +6,7 @@
 // rejected with its length, and reading resumes on the next line.
 import { decode, undecodable, type TextEncodingName } from './encoding.js';
 
-export type Delimiter = ',' | ';';
+type Delimiter = ',' | ';';
 
 export type CsvItem =
   /** A record: `line` is the physical line (1-based) it starts on; `raw` is its text as written. */
@@ -14,7 +14,7 @@ export type CsvItem =
   /** A record that could not be read; `raw` is (the start of) its first line. Reading resumed on the next line. */
   | { kind: 'error'; line: number; raw: string; reason: string };
 
-export interface CsvOptions {
+interface CsvOptions {
   /** Field delimiter; default: `;` if the first line has a `;` and no `,` outside quotes, else `,`. */
   delimiter?: Delimiter;
   /** How the bytes are read (see encoding.ts); default UTF-8. */

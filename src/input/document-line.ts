@@ -25,7 +25,7 @@ function parseCount(v: string): number | undefined {
   return Number(s);
 }
 
-export type LineResult = { ok: true; doc: DocumentSpec } | { ok: false; reasons: string[] };
+type LineResult = { ok: true; doc: DocumentSpec } | { ok: false; reasons: string[] };
 
 /** The search key's type and normal form, or why there is none. */
 function readKey(rawKey: string, typeCell: string): { type: SearchType; key: string } | { reason: string } {

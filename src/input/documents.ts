@@ -10,7 +10,7 @@ import { COLUMNS, readLine, type Column } from './document-line.js';
 import { EncodingSniffer, sniffEncoding, type EncodingVerdict } from './encoding.js';
 import type { DocumentsList, Duplicate, Rejection } from './types.js';
 
-export type { DocumentSpec, DocumentsList, Duplicate, Rejection, SearchType } from './types.js';
+export type { DocumentSpec, DocumentsList, SearchType } from './types.js';
 export { MAX_RECORD_BYTES } from './csv.js';
 
 /** Longest `value` kept for a rejected line, in characters. */

@@ -6,13 +6,13 @@ import { UUID } from './infer.js';
 import { formulaPrefix, unsafeCharacter } from './text-safety.js';
 import type { SearchType } from './types.js';
 
-export type NormaliseResult = { ok: true; key: string } | { ok: false; reason: string };
+type NormaliseResult = { ok: true; key: string } | { ok: false; reason: string };
 
 /**
  * Longest name searched, in characters. Long company names run to some 150 characters; anything far longer
  * is a pasted paragraph or an attack, and every search is paid.
  */
-export const MAX_NAME_LENGTH = 300;
+const MAX_NAME_LENGTH = 300;
 
 const fail = (reason: string): NormaliseResult => ({ ok: false, reason });
 const asKey = (r: Parsed): NormaliseResult => (r.ok ? { ok: true, key: r.value } : r);

@@ -55,6 +55,12 @@ export async function collectRequest(ctx: RunContext, req: RequestObject, sink: 
     // the walk whatever the count said, so a listing claiming a billion items of nothing is read once.
     let total = res.allCount;
     let end = res.items.length < size || total <= (page - 1) * size + res.items.length;
+    if (res.items.length < size && total > (page - 1) * size + res.items.length && sizer.clamped(size, res.items.length)) {
+      // The upstream cut the page short of what was asked: it serves no more a page. Nothing of it is loaded;
+      // the walk asks again from the same offset at the size it serves.
+      ctx.log.warn({ request_id: requestId, asked: size, served: res.items.length }, 'GET /responses serves fewer responses a page than asked: reading on at the size it serves');
+      continue;
+    }
     if (res.items.length < size && total > (page - 1) * size + res.items.length) {
       ctx.log.warn({ request_id: requestId, page, announced: total }, 'GET /responses announced more responses than it has: a short page ends the walk');
       total = offset + fresh.length;

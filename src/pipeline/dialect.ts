@@ -46,7 +46,10 @@ export async function probeDialect(api: LawsuitApi, opts: ProbeOptions = {}): Pr
   let first;
   try {
     first = await read('requests', '/responses', { page: 1, page_size: MAX_PAGE_SIZE });
-    d.pageSize = judgePageSize(MAX_PAGE_SIZE, first.items.length, first.allCount) ?? ASSUMED_DIALECT.pageSize;
+    const judged = judgePageSize(MAX_PAGE_SIZE, first.items.length, first.allCount);
+    // Accepted on an empty listing: taken, unverified (the readers learn a silent clamp from the first short page).
+    d.pageSize = judged ?? (first.allCount === 0 ? MAX_PAGE_SIZE : ASSUMED_DIALECT.pageSize);
+    d.pageSizeVerified = judged !== undefined;
   } catch (e) {
     if (isForbidden(e)) {
       d.refused.push('responses');
@@ -55,13 +58,14 @@ export async function probeDialect(api: LawsuitApi, opts: ProbeOptions = {}): Pr
       // Refused: the spec's maximum, read once to see the envelope.
       first = await read('requests', '/responses', { page: 1, page_size: ASSUMED_DIALECT.pageSize });
       d.pageSize = ASSUMED_DIALECT.pageSize;
+      d.pageSizeVerified = true;
     } else throw e;
   }
   if (first) {
     d.envelope = first.form ?? 'unknown';
     d.countsAsStrings = first.countsAsStrings === true;
-    findings.push({ topic: 'page size', result: d.pageSize === MAX_PAGE_SIZE || first.allCount === 0
-      ? `${d.pageSize} (asked ${MAX_PAGE_SIZE}, got ${first.items.length} of ${first.allCount}${first.allCount === 0 ? ': nothing to tell by; the spec\'s 100 kept' : ''})`
+    findings.push({ topic: 'page size', result: d.pageSize === MAX_PAGE_SIZE
+      ? `${d.pageSize} (asked ${MAX_PAGE_SIZE}, got ${first.items.length} of ${first.allCount}${d.pageSizeVerified ? '' : ': accepted, not verified on an empty listing'})`
       : `${d.pageSize} (${MAX_PAGE_SIZE} refused or cut short)` });
     findings.push({ topic: 'envelope', result: `${d.envelope} form${d.countsAsStrings ? ', counts written as strings' : ''}` });
   }
@@ -140,13 +144,13 @@ export async function nightDialect(ctx: RunContext, opts: { probe: boolean }): P
   // Both pinned: nothing left to learn, nothing sent to learn it.
   if (pageSize !== undefined && p) {
     const sort: SortNames = { field: p.orderBy, value: p.orderByValue, direction: p.order, asc: p.orderAsc, desc: 'desc' };
-    return { dialect: { ...ASSUMED_DIALECT, pageSize, sort, sortVerified: false }, source: 'pinned', calls: 0 };
+    return { dialect: { ...ASSUMED_DIALECT, pageSize, pageSizeVerified: true, sort, sortVerified: false }, source: 'pinned', calls: 0 };
   }
   const base = dialectBase(ctx.cfg);
   const stored = await readDialect(ctx.wh, base);
   let out: NightDialect;
   // A dialect learned when too few responses were there to tell the sort is probed again.
-  const settled = (d: Dialect): boolean => d.sortVerified || d.sort === null;
+  const settled = (d: Dialect): boolean => (d.sortVerified || d.sort === null) && d.pageSizeVerified;
   if (stored && Date.now() - stored.learnedAt.getTime() < MAX_AGE_MS && settled({ ...ASSUMED_DIALECT, ...(stored.dialect as Dialect) })) out = { dialect: { ...ASSUMED_DIALECT, ...(stored.dialect as Dialect) }, source: 'remembered', calls: 0 };
   else if (!opts.probe) out = { dialect: { ...ASSUMED_DIALECT }, source: 'assumed', calls: 0 };
   else {

@@ -1,3 +1,4 @@
+import PQueue from 'p-queue';
 import type { ResponseItem } from '../spec/types.js';
 import { loadResponseItems, type LoadCounts } from '../warehouse/load.js';
 import { recordReads, type ReadEntry } from '../warehouse/read-ledger.js';
@@ -32,10 +33,10 @@ interface Waiter { page: PendingPage; bytes: number; resolve: (c: LoadCounts) =>
 
 export class PageSink {
   private buffer: Waiter[] = [];
-  private buffered = 0;
-  private bufferedBytes = 0;
-  private flushing: Promise<void> | undefined;
-  private readonly space: Array<() => void> = [];
+  /** Items, and characters of their text, added and not yet committed (waiting, or in the transaction). */
+  private held = { items: 0, bytes: 0 };
+  /** One transaction at a time; a flush waiting its turn takes every page buffered when it starts. */
+  private readonly flushes = new PQueue({ concurrency: 1 });
 
   constructor(private readonly wh: Warehouse, private readonly opts: PageSinkOptions) {}
 
@@ -44,8 +45,8 @@ export class PageSink {
    * faster than the warehouse loads them wait on the provider, not in memory.
    */
   async room(): Promise<void> {
-    const maxBytes = this.opts.maxBytes ?? this.wh.budget.batchBytes;
-    while (this.buffered >= (this.opts.maxItems ?? 500) || this.bufferedBytes >= maxBytes) await new Promise<void>((r) => this.space.push(r));
+    // Only a commit makes room: each one ends with no transaction running until the next starts.
+    while (this.full()) await this.flushes.onPendingZero();
   }
 
   /** Resolves once the page is committed (with the counts of the whole batch it went in). */
@@ -53,23 +54,20 @@ export class PageSink {
     await this.room();
     const bytes = itemsBytes(page.items);
     const done = new Promise<LoadCounts>((resolve, reject) => this.buffer.push({ page, bytes, resolve, reject }));
-    this.buffered += page.items.length;
-    this.bufferedBytes += bytes;
-    this.kick();
+    this.held.items += page.items.length;
+    this.held.bytes += bytes;
+    if (this.flushes.size === 0) void this.flushes.add(() => this.flush());
     return done;
   }
 
-  private kick(): void {
-    if (this.flushing || this.buffer.length === 0) return;
-    this.flushing = this.flush().finally(() => {
-      this.flushing = undefined;
-      this.kick();
-    });
+  private full(): boolean {
+    return this.held.items >= (this.opts.maxItems ?? 500) || this.held.bytes >= (this.opts.maxBytes ?? this.wh.budget.batchBytes);
   }
 
   private async flush(): Promise<void> {
     const batch = this.buffer;
     this.buffer = [];
+    if (batch.length === 0) return;
     const items = batch.flatMap((w) => w.page.items);
     const bytes = batch.reduce((n, w) => n + w.bytes, 0);
     try {
@@ -86,9 +84,8 @@ export class PageSink {
     } catch (e) {
       for (const w of batch) w.reject(e);
     } finally {
-      this.buffered -= items.length;
-      this.bufferedBytes -= bytes;
-      for (const r of this.space.splice(0)) r();
+      this.held.items -= items.length;
+      this.held.bytes -= bytes;
     }
   }
 }

@@ -8,7 +8,7 @@ import { itemBytes } from '../warehouse/load.js';
 // back as the items turn out smaller. Items of ordinary searches are a few KB: the size stays at its maximum.
 
 export interface PageSizerOptions {
-  /** Most items a page: the configured page size (1..100). */
+  /** Most items a page: the page size the upstream serves, learned or pinned (1..1000; src/pipeline/dialect.ts). */
   max: number;
   /** Bytes of item text a page should stay near (a few MB: the loader's batch budget / 2). */
   targetBytes: number;
@@ -23,9 +23,11 @@ export function itemsBytes(items: readonly unknown[]): number {
 
 export class PageSizer {
   private current: number;
+  private max: number;
 
   constructor(private readonly opts: PageSizerOptions) {
-    this.current = Math.max(1, Math.min(100, Math.floor(opts.max)));
+    this.max = Math.max(1, Math.floor(opts.max));
+    this.current = this.max;
   }
 
   /** Items to ask for next. */
@@ -40,7 +42,19 @@ export class PageSizer {
   measured(items: readonly unknown[]): void {
     if (items.length === 0) return;
     const fits = Math.max(1, Math.floor(this.opts.targetBytes / (itemsBytes(items) / items.length)));
-    this.current = Math.max(1, Math.min(this.opts.max, fits, this.current * 2));
+    this.current = Math.max(1, Math.min(this.max, fits, this.current * 2));
+  }
+
+  /**
+   * A page held fewer items than asked though the listing counted more: the upstream serves at most `served`
+   * a page (a page size not verified yet, cut short silently). Returns false when that teaches nothing new (the
+   * page is then short for another reason: a listing that lies).
+   */
+  clamped(asked: number, served: number): boolean {
+    if (served <= 0 || served >= asked || served >= this.max) return false;
+    this.max = served;
+    this.current = Math.min(this.current, served);
+    return true;
   }
 
   /**

@@ -1,6 +1,6 @@
-import { walkPages } from '../api/paginate.js';
+import { NewestFirstWatch } from '../api/listing-order.js';
 import type { RequestObject } from '../spec/types.js';
-import { codeOf, isTransient, reachOf } from '../shared/failure-policy.js';
+import { codeOf, reachOf, resolveFailure } from '../shared/failure-policy.js';
 import { sleep, type RunContext } from './context.js';
 
 // Polling costs calls and calls are the run's budget, so completion is learnt in batches: one page of the
@@ -142,13 +142,17 @@ export async function pollUntilFinished(ctx: RunContext, waiting: Map<string, Wa
 async function listingRound(ctx: RunContext, waiting: Map<string, Waiting>, finish: (r: RequestObject) => void, stats: PollStats): Promise<boolean> {
   const oldest = Math.min(...[...waiting.values()].map((w) => w.createdAt));
   const seen = new Set<string>();
-  // The listing is newest first: past the oldest request waited for (less a minute of clock slack) nothing
-  // more can be ours. A listing that lies about its pages cannot hold the round: walkPages ends it.
-  const pages = walkPages((c) => ctx.api.requests.list({ page: c.page, pageSize: 100, status: DONE }, c.next), {
-    label: 'GET /requests', signal: ctx.signal, maxPages: 1_000, onStop: (why, fields) => ctx.log.warn(fields, why),
+  // The requests created since the oldest waited for (less a minute of clock slack), newest first where the
+  // upstream honours it: past the first older one nothing more can be ours, once the pages have shown they
+  // descend (NewestFirstWatch; the provider's examples list oldest first). A listing that lies about its pages
+  // cannot hold the round: walkPages ends it.
+  const order = new NewestFirstWatch();
+  const pages = ctx.api.requests.walkSince(oldest - 60_000, {
+    status: DONE, signal: ctx.signal, maxPages: 1_000, onStop: (why, fields) => ctx.log.warn(fields, why),
   });
   for await (const res of pages) {
     stats.calls++;
+    order.saw(res.items.map((r) => Date.parse(r.created_at)));
     let older = false;
     for (const r of res.items) {
       if (waiting.has(r.request_id) && DONE.includes(r.status)) {
@@ -158,7 +162,7 @@ async function listingRound(ctx: RunContext, waiting: Map<string, Waiting>, fini
       const at = Date.parse(r.created_at);
       if (!Number.isNaN(at) && at < oldest - 60_000) older = true;
     }
-    if (older || waiting.size === 0) break;
+    if ((older && order.shown()) || waiting.size === 0) break;
   }
   for (const w of waiting.values()) if (!seen.has(w.requestId)) w.unseenRounds = (w.unseenRounds ?? 0) + 1;
   return seen.size > 0;
@@ -188,17 +192,17 @@ async function probeRound(
       if (DONE.includes(r.status)) finish(r);
     } catch (e) {
       stats.calls++;
-      if (reachOf(e, 'item') === 'run') throw e;
-      const code = codeOf(e);
-      if (code === 'API_NOT_FOUND') {
+      const r = resolveFailure(e, { ofRequest: true });
+      if (r.reach === 'run') throw e;
+      if (r.action === 'resubmit') {
         if (waiting.delete(w.requestId)) {
           stats.lost++;
           on.lost(w.requestId, (e as Error).message);
         }
-      } else if (!isTransient(e)) {
+      } else if (!r.transient) {
         if (waiting.delete(w.requestId)) on.failed(w.requestId, e);
       }
-      // a passing failure: asked again at its next probe
+      // a passing failure the client has retried as far as it would: asked again at the request's next probe
     }
   }));
 }

@@ -1,9 +1,8 @@
-import { isApiError } from '../api/errors.js';
 import type { RequestObject, Search } from '../spec/types.js';
 import { upsertRequest } from '../warehouse/ledger.js';
 import { EtlError } from '../shared/errors.js';
 import { failpoint } from '../shared/failpoint.js';
-import { codeOf } from '../shared/failure-policy.js';
+import { codeOf, mayHaveActed, ruleFor } from '../shared/failure-policy.js';
 import type { RunContext } from './context.js';
 import type { PlannedSearch } from './plan.js';
 
@@ -35,7 +34,8 @@ export async function resolveOpenIntents(ctx: RunContext, known: ReadonlySet<str
     try {
       found = await ctx.api.requests.findSubmitted(search, intent.started_at.getTime(), { exclude: claimed });
     } catch (e) {
-      if (codeOf(e) !== 'REQUEST_LOOKUP_UNPROVEN') throw e;
+      // A look-up that could not tell leaves the search for the next run's look-up; anything else ends the stage.
+      if (!ruleFor(e).deferred) throw e;
       held.set(intent.search_hash, e as Error);
       ctx.log.warn({ search_type: search.search_type, code: codeOf(e) }, (e as Error).message);
       continue;
@@ -108,7 +108,7 @@ export async function submitOne(ctx: RunContext, planned: PlannedSearch, exclude
   } catch (e) {
     // The provider surely has no request only when the client says so; otherwise the intent stays open
     // and the next run looks the request up before submitting again.
-    if (isApiError(e) && (e.notProcessed || (e.statusCode !== undefined && e.statusCode >= 400 && e.statusCode < 500))) {
+    if (!mayHaveActed(e)) {
       await ctx.wh.transaction(() => ctx.wh.run(`DELETE FROM submissions WHERE search_hash = $1 AND started_at = $2::TIMESTAMPTZ`, [planned.searchHash, startedAt]));
     }
     throw e;

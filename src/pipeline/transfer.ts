@@ -9,15 +9,17 @@
 import { mkdir, rm } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { EtlError } from '../shared/errors.js';
-import { codeOf, decide, reachOf } from '../shared/failure-policy.js';
+import { codeOf, reachOf, ruleFor } from '../shared/failure-policy.js';
 import { scrubText } from '../shared/logger.js';
 import {
   loadTransferFile, markTransferDownloaded, markTransferError, transferFileStates,
   type TransferDb, type TransferFileMeta,
 } from '../warehouse/transfer-load.js';
 import { sleep } from './context.js';
-import { stagingPath, UnsafeNameError } from './transfer-name.js';
+import { stagingPath } from './transfer-name.js';
 import { sizeInBytes, transferStateOf } from '../api/transfer-record.js';
+import { retryDelay, type RetryHints } from '../api/backoff.js';
+import { retrying } from '../api/retry-loop.js';
 
 /** A transfer-file record as the step reads it (the fields of REFERENCE.md it uses). */
 export interface TransferRecordLike extends TransferFileMeta {
@@ -50,7 +52,10 @@ export interface RunTransferDeps {
   log: Logger;
   /** Attempts after the first for a file whose download or load failed. Default 3. */
   retries?: number;
-  /** First backoff wait, doubled at each retry, in ms. Default 1000. An expired address is fetched again at once. */
+  /**
+   * Window of the first backoff (full jitter, doubling at each retry; a Retry-After of the storage is a floor), in
+   * ms. Default 1000. An expired address is fetched again at once.
+   */
   backoffMs?: number;
   /** Aborted on SIGTERM: no new file is started; the one in hand is finished. */
   signal?: AbortSignal;
@@ -77,8 +82,6 @@ export interface TransferSummary {
   /** Files left alone for a status neither the spec nor the documentation names (each said in a warning). */
   unknownStatus: number;
 }
-
-const EXPIRED = 'API_DOWNLOAD_EXPIRED';
 
 export async function runTransfer(deps: RunTransferDeps): Promise<TransferSummary> {
   const { api, wh, log } = deps;
@@ -142,69 +145,81 @@ async function patchDownloaded(deps: RunTransferDeps, id: string): Promise<boole
 
 type OneResult = { ok: true; rows: number } | { ok: false; code: string; reason: string };
 
+/** What one file's attempts have learnt: its record, where it is staged, how many attempts it took. */
+interface FileInHand { meta: TransferRecordLike; path?: string; attempts: number }
+
+/**
+ * One file through the one retry loop: each attempt fetches a fresh address, downloads and loads. A passing
+ * failure (the download's, or reading the file) is tried again after a backoff, an expired address at once; the
+ * address itself is fetched by a call the client has retried already, which the policy then gives up on (no
+ * second round of sends for it).
+ */
 async function transferOne(deps: RunTransferDeps, listed: TransferRecordLike): Promise<OneResult> {
+  const file: FileInHand = { meta: listed, attempts: 0 };
+  try {
+    return await retrying({
+      attempt: (n) => attemptFile(deps, listed, file, n),
+      // An expired address: the next attempt fetches a fresh one.
+      acts: { retry: 'again', 'wait-rate-limit': 'again', 'refresh-address': 'again' },
+      retries: deps.retries ?? 3,
+      backoff: (n, e, action) => (action === 'refresh-address'
+        ? { ms: 0, giveUp: false }
+        : { ms: retryDelay(n, (e as { hints?: RetryHints }).hints, { baseDelayMs: deps.backoffMs ?? 1000 }).ms, giveUp: false }),
+      sleep: (ms) => sleep(ms, deps.signal),
+      onRetry: (e, attempt, waitMs, action) => deps.log.warn({ transferFileId: listed.transfer_file_id, attempt, code: codeOf(e), reason: reasonOf(e), waitMs },
+        action === 'refresh-address' ? 'download address expired; fetching a fresh one' : 'transfer file failed; retrying'),
+    });
+  } catch (e) {
+    // A refusal of the resource or the key, our own disk failing, a crash test's signal: not this file's, the stage's.
+    if (reachOf(e, 'item') !== 'item') throw e;
+    return fileFailed(deps, listed, file, e);
+  }
+}
+
+async function attemptFile(deps: RunTransferDeps, listed: TransferRecordLike, file: FileInHand, n: number): Promise<OneResult> {
   const { api, log } = deps;
   const id = listed.transfer_file_id;
-  const retries = deps.retries ?? 3;
-  const backoff = deps.backoffMs ?? 1000;
-  let meta: TransferRecordLike = listed;
-  let lastError: unknown;
-  let attempts = 0;
-  let path: string | undefined;
-  try {
-    path = stagingPath(deps.stagingDir, id, listed.name);
-    for (let attempt = 0; attempt <= retries; attempt++) {
-      attempts = attempt + 1;
-      try {
-        // The address lives five minutes: fetch it right before each download, never earlier.
-        const fresh = await api.get(id);
-        meta = { ...listed, ...fresh };
-        if (meta.name !== listed.name) path = stagingPath(deps.stagingDir, id, meta.name);
-        if (!fresh.download_url) throw new EtlError('TRANSFER_NO_ADDRESS', 'the provider gave no download address for this file');
-        const started = Date.now();
-        const { bytes } = await api.download(fresh.download_url, path, { expectedSize: sizeInBytes(meta.file_size), retries: 0 });
-        // transfer_files.file_size is bytes: the bytes downloaded, whatever unit the record's field is in.
-        const loaded = await loadTransferFile(deps.wh, { meta: { ...meta, file_size: bytes }, path, runId: deps.runId, attempts });
-        log.info({ transferFileId: id, name: meta.name, fileType: meta.file_type, bytes, rows: loaded.rows, table: loaded.table, attempt, ms: Date.now() - started }, 'transfer file loaded');
-        await rm(path, { force: true });
-        if (deps.onLoaded) await deps.onLoaded(id);
-        await patchDownloaded(deps, id);
-        return { ok: true, rows: loaded.rows };
-      } catch (e) {
-        if (e instanceof CrashSignal) throw e;
-        // A refusal of the resource or the key, or our own disk failing, is not this file's: it ends the stage.
-        if (reachOf(e, 'item') !== 'item') throw e;
-        lastError = e;
-        if (decide(e, 'idempotent') !== 'retry' || attempt >= retries) break;
-        const expired = codeOf(e) === EXPIRED;
-        const waitMs = expired ? 0 : backoff * 2 ** attempt;
-        log.warn({ transferFileId: id, attempt, code: codeOf(e), reason: reasonOf(e), waitMs }, expired ? 'download address expired; fetching a fresh one' : 'transfer file failed; retrying');
-        if (waitMs) await sleep(waitMs, deps.signal);
-        // Stopped while waiting to try again: the file is not in error, the next run tries it.
-        if (deps.signal?.aborted) throw new EtlError('API_CLOSED', 'stopped by SIGTERM before the file\'s next attempt');
-      }
-    }
-  } catch (e) {
-    if (!(e instanceof UnsafeNameError)) throw e;
-    lastError = e;
-  }
-  if (path) await rm(path, { force: true }).catch(() => undefined);
-  if (path) await rm(`${path}.part`, { force: true }).catch(() => undefined);
-  const reason = reasonOf(lastError);
+  // Stopped while waiting to try again: the file is not in error, the next run tries it.
+  if (n > 0 && deps.signal?.aborted) throw new EtlError('API_CLOSED', 'stopped by SIGTERM before the file\'s next attempt');
+  if (n === 0) file.path = stagingPath(deps.stagingDir, id, listed.name);
+  file.attempts = n + 1;
+  // The address lives five minutes: fetch it right before each download, never earlier.
+  const fresh = await api.get(id);
+  const meta = file.meta = { ...listed, ...fresh };
+  const path = meta.name === listed.name ? file.path! : file.path = stagingPath(deps.stagingDir, id, meta.name);
+  if (!fresh.download_url) throw new EtlError('TRANSFER_NO_ADDRESS', 'the provider gave no download address for this file');
+  const started = Date.now();
+  // No retries of its own: this loop retries the download, with a fresh address each time.
+  const { bytes } = await api.download(fresh.download_url, path, { expectedSize: sizeInBytes(meta.file_size), retries: 0 });
+  // transfer_files.file_size is bytes: the bytes downloaded, whatever unit the record's field is in.
+  const loaded = await loadTransferFile(deps.wh, { meta: { ...meta, file_size: bytes }, path, runId: deps.runId, attempts: file.attempts });
+  log.info({ transferFileId: id, name: meta.name, fileType: meta.file_type, bytes, rows: loaded.rows, table: loaded.table, attempt: n, ms: Date.now() - started }, 'transfer file loaded');
+  await rm(path, { force: true });
+  if (deps.onLoaded) await deps.onLoaded(id);
+  await patchDownloaded(deps, id);
+  return { ok: true, rows: loaded.rows };
+}
+
+/** Records a file that failed for good: at the provider (unless left for the next run) and in the warehouse. */
+async function fileFailed(deps: RunTransferDeps, listed: TransferRecordLike, file: FileInHand, e: unknown): Promise<OneResult> {
+  const id = listed.transfer_file_id;
+  if (file.path) await rm(file.path, { force: true }).catch(() => undefined);
+  if (file.path) await rm(`${file.path}.part`, { force: true }).catch(() => undefined);
+  const reason = reasonOf(e);
   let patched = false;
   // A file left because the wait budget ran out on a failing upstream is not in error: the provider's team is not
   // told, and the next run tries it again (as it does every file not loaded).
-  if (codeOf(lastError) !== 'API_OUT_OF_TIME') {
+  if (!ruleFor(e).deferred) {
     try {
-      await api.patch(id, 'error', reason);
+      await deps.api.patch(id, 'error', reason);
       patched = true;
-    } catch (e) {
-      log.warn({ transferFileId: id, code: codeOf(e), reason: reasonOf(e) }, 'could not mark the transfer file error at the provider');
+    } catch (err) {
+      deps.log.warn({ transferFileId: id, code: codeOf(err), reason: reasonOf(err) }, 'could not mark the transfer file error at the provider');
     }
   }
-  await markTransferError(deps.wh, { ...meta, file_size: sizeInBytes(meta.file_size) ?? null }, reason, deps.runId, attempts, patched);
-  log.error({ transferFileId: id, name: safeName(listed.name), code: codeOf(lastError), reason, attempts }, 'transfer file failed');
-  return { ok: false, code: codeOf(lastError), reason };
+  await markTransferError(deps.wh, { ...file.meta, file_size: sizeInBytes(file.meta.file_size) ?? null }, reason, deps.runId, file.attempts, patched);
+  deps.log.error({ transferFileId: id, name: safeName(listed.name), code: codeOf(e), reason, attempts: file.attempts }, 'transfer file failed');
+  return { ok: false, code: codeOf(e), reason };
 }
 
 /** Thrown by `onLoaded` in crash tests to leave the run at once, as a killed process would. */

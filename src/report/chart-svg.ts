@@ -41,7 +41,7 @@ export async function loadChartDrawer(): Promise<DrawChart> {
  * They are renamed after the chart and numbered in the order they appear in it. The namespace declarations go
  * too (an HTML parser puts `<svg>` in its namespace itself), so the file names no address at all.
  */
-export function inlineSvg(svg: string, spec: Pick<ChartSpec, 'id' | 'title'>): string {
+function inlineSvg(svg: string, spec: Pick<ChartSpec, 'id' | 'title'>): string {
   const names = new Map<string, string>();
   const next = new Map<string, number>();
   return svg

@@ -27,7 +27,7 @@ export const TRIBUNALS_SHOWN = 25;
 /** Phases drawn in their own colour; the rest share one. */
 export const PHASES_SHOWN = 10;
 /** Points of the API time line: a nine-hour night has some 3 000 slices of 10 s, too thin to tell apart as bars. */
-export const TIMELINE_POINTS = 240;
+const TIMELINE_POINTS = 240;
 
 export const STATUS_COLOURS: Record<string, string> = {
   ok: '#3a8f5c', failed: '#c0392b', refused: '#d9822b', skipped: '#9aa0a6', interrupted: '#7d5ba6',
@@ -50,7 +50,7 @@ export function clock(ms: number): string {
 
 const base = { animation: false, textStyle: { fontFamily: 'sans-serif' } };
 
-export function stageTimesChart(s: RunSummary): ChartSpec {
+function stageTimesChart(s: RunSummary): ChartSpec {
   const spec: ChartSpec = {
     id: 'stages', title: 'Time per stage', width: WIDTH, height: 70 + 30 * s.stages.length,
     caption: 'Seconds each stage took, in the order they ran; the colour is how it ended.',
@@ -72,7 +72,7 @@ export function stageTimesChart(s: RunSummary): ChartSpec {
   };
 }
 
-export interface TimelinePoint { at: number; calls: number; limited: number; limit: number | null; remaining: number | null }
+interface TimelinePoint { at: number; calls: number; limited: number; limit: number | null; remaining: number | null }
 
 /**
  * The time line with its silent slices filled in (a slice is recorded only when a call was made) and merged
@@ -120,7 +120,7 @@ export function apiCallsChart(s: RunSummary): ChartSpec {
   };
 }
 
-export function changesChart(s: RunSummary): ChartSpec {
+function changesChart(s: RunSummary): ChartSpec {
   const kinds = s.changes ? CHANGE_KINDS.filter((k) => (s.changes!.counts[k] ?? 0) > 0) : [];
   const spec: ChartSpec = {
     id: 'changes', title: 'What changed tonight', width: WIDTH, height: 70 + 30 * Math.max(kinds.length, 1),

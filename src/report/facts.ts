@@ -9,10 +9,10 @@ import type { Warehouse } from '../warehouse/warehouse.js';
 /** The rejected lines a report lists; the rest are counted and left to `rejected_inputs`. */
 export const REJECTED_SHOWN = 200;
 /** The phase moves (from -> to) a report lists, the most frequent first. */
-export const PHASE_MOVES_SHOWN = 15;
+const PHASE_MOVES_SHOWN = 15;
 
 export interface TribunalPhaseCount { tribunal: string | null; phase: string | null; lawsuits: number }
-export interface PhaseMove { from: string | null; to: string | null; lawsuits: number }
+interface PhaseMove { from: string | null; to: string | null; lawsuits: number }
 export interface RejectedLine { line: number; value: string | null; reason: string }
 
 export interface ReportFacts {

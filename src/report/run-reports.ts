@@ -44,7 +44,7 @@ async function writeAtomically(path: string, text: string): Promise<void> {
 }
 
 /** A run's record, as a report needs it, from an open warehouse. `runId` undefined: the last run that has a summary. */
-export async function readReportInput(wh: Warehouse, runId?: string): Promise<ReportInput> {
+async function readReportInput(wh: Warehouse, runId?: string): Promise<ReportInput> {
   const rows = runId === undefined
     ? await wh.all<{ run_id: string; summary: string | null }>(
       'SELECT run_id, summary::VARCHAR AS summary FROM runs WHERE summary IS NOT NULL ORDER BY started_at DESC, run_id DESC LIMIT 1')
@@ -63,7 +63,7 @@ export async function readReportInput(wh: Warehouse, runId?: string): Promise<Re
   return { summary: summary as RunSummary, facts: await readReportFacts(wh, row.run_id) };
 }
 
-export interface WriteRunReportsOptions {
+interface WriteRunReportsOptions {
   /** The published warehouse, opened read-only (a run may be loading its work copy meanwhile). */
   warehouse: string;
   reportsDir: string;

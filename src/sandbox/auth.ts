@@ -1,12 +1,12 @@
 // api-key authentication with the spec's exact 401 and 403 bodies. Keys never appear in a message.
 
-export interface AuthKeys {
+interface AuthKeys {
   apiKeys: string[];
   noPermissionKeys: string[];
   overQuotaKeys: string[];
 }
 
-export type AuthResult = { ok: true; key: string } | { ok: false; status: 401 | 403; body: Record<string, unknown> };
+type AuthResult = { ok: true; key: string } | { ok: false; status: 401 | 403; body: Record<string, unknown> };
 
 export function authenticate(header: string | string[] | undefined, keys: AuthKeys): AuthResult {
   const value = Array.isArray(header) ? header[0] : header;

@@ -9,7 +9,7 @@ import type { Sector } from './company-names.js';
 import type { CaseGroup } from './tribunals.js';
 
 /** Who stands on one side: an individual or a company (with the share of companies, and of those, of big litigants). */
-export interface PrivateSide { company: number; big: number }
+interface PrivateSide { company: number; big: number }
 /** The side is the case's public entity (see public-entities.ts). */
 export type Side = PrivateSide | 'entity';
 

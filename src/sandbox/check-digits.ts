@@ -32,7 +32,7 @@ export function cnpjCheckDigits(body12: string): string {
 }
 
 /** Remainder of a long digit string modulo 97, in chunks so no precision is lost past 2^53. */
-export function mod97(digits: string): number {
+function mod97(digits: string): number {
   let r = 0;
   for (let i = 0; i < digits.length; i += 7) {
     const chunk = digits.slice(i, i + 7);

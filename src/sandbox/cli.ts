@@ -10,6 +10,7 @@ import { parseDialect } from './dialect.js';
 import { startSandbox, type SandboxOptions } from './server.js';
 import { parseFaults } from './faults.js';
 import { parseResources } from './resource-plan.js';
+import { parseRunContent } from './tracking/run-content.js';
 import { parseTransferFaults } from './transfer/faults.js';
 
 /** The sandbox's flags: the option table's (src/shared/options/table.ts, `flagOf: sandbox`), by option name. */
@@ -37,6 +38,12 @@ const APPLY: Partial<Record<OptionName, (o: SandboxOptions, v: string, flag: str
     o.transfer = { ...o.transfer, faults: parsed.faults };
   },
   dialect: (o, v, flag, problems) => { o.dialect = parseDialect(v, flag, problems); },
+  dayMs: (o, v, flag, problems) => {
+    const n = Number(v);
+    if (v.trim() === '' || !Number.isFinite(n) || n <= 0) problems.push(`${flag} needs a positive number`);
+    else o.dayMs = n;
+  },
+  trackingRuns: (o, v, flag, problems) => { o.trackingRuns = parseRunContent(v, flag, problems); },
 };
 
 /** Parses the sandbox's flags; throws a RangeError naming every bad flag at once. */
@@ -56,7 +63,7 @@ export function parseSandboxArgs(argv: string[]): SandboxOptions {
   return o as SandboxOptions;
 }
 
-export interface SandboxCliIo {
+interface SandboxCliIo {
   /** Where the base address line goes. Default process.stdout. */
   out?: { write(s: string): unknown };
   /** Resolves when the sandbox should stop, besides SIGTERM/SIGINT (tests use it). */

@@ -6,7 +6,7 @@
 export type Sector = 'bank' | 'insurer' | 'telecom' | 'energy' | 'water' | 'airline' | 'retail' | 'construction'
   | 'transport' | 'industry' | 'agro' | 'health' | 'tech' | 'publisher' | 'pension';
 
-export interface NameForm { head: string; tail: string; sector: Sector }
+interface NameForm { head: string; tail: string; sector: Sector }
 
 const form = (head: string, sector: Sector, tails: string[]): NameForm[] => tails.map((tail) => ({ head, tail, sector }));
 

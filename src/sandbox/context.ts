@@ -10,6 +10,7 @@ import type { ForeignClient } from './foreign-client.js';
 import type { SlidingWindowLimiter } from './rate-limit.js';
 import type { RequestStore } from './request-store.js';
 import type { ResourcePlan } from './resource-plan.js';
+import type { Trackings } from './tracking/trackings.js';
 import type { Universe } from './universe.js';
 
 export interface ResolvedOptions {
@@ -35,6 +36,8 @@ export interface SandboxState {
   universe: Universe;
   clock: SandboxClock;
   store: RequestStore;
+  /** The trackings and their runs (made as requests in `store`). */
+  trackings: Trackings;
   faults: FaultInjector;
   counters: Counters;
   limiter: SlidingWindowLimiter;
@@ -92,7 +95,6 @@ export interface RouteDef {
 
 /** A route file exports one of these; src/sandbox/routes/index.ts lists them. */
 export type RouteModule = (state: SandboxState) => RouteDef[];
-export type RouteHandler = RouteDef['handle'];
 
 export function validationError(reasons: string[], status = 400, message = 'Validation failed'): Reply {
   return { status, body: { error: { name: 'ValidationError', message, data: reasons } } };

@@ -3,7 +3,7 @@
 // dialect"), which a client meets in production. Each row is one way they differ; the routes read their row
 // and nothing else in the sandbox names a dialect, so a new difference is one new row here.
 
-export const DIALECT_NAMES = ['documented', 'spec'] as const;
+const DIALECT_NAMES = ['documented', 'spec'] as const;
 export type DialectName = (typeof DIALECT_NAMES)[number];
 
 /**
@@ -16,7 +16,7 @@ export type Direction = 'asc' | 'desc';
 /** The listings whose paging, order and envelope the dialect decides. */
 export type Listing = 'responses' | 'requests' | 'tracking';
 
-export interface ListingSort {
+interface ListingSort {
   /** Names of the sort parameters the listing honours; none: it takes no sort (the names are unknown to it). */
   names?: { field: string; direction: string };
   /** Order of the listing when no honoured sort is given (by creation time). */
@@ -48,6 +48,8 @@ export interface Dialect {
   sort: Record<Listing, ListingSort>;
   /** GET /requests filters beyond paging and sort (request-filters.ts reads them). */
   requestFilters: readonly string[];
+  /** GET /tracking filters beyond paging and sort (routes/tracking.ts reads them). */
+  trackingFilters: readonly string[];
   /** GET /responses filters beyond request_id, paging and sort (routes/responses.ts reads them). */
   responseFilters: readonly string[];
   /** Status of a successful POST /requests. */
@@ -60,6 +62,9 @@ export interface Dialect {
   runningAlias?: { status: string; every: number };
   /** POST /requests for a lawsuit number whose lawsuit is secret to the caller (no lifting credential): 403. */
   refuseSecretSearch: boolean;
+  /** What a tracking shows once it has run once and not yet re-run: the spec names `active` beside `updated`; the
+   * documentation (which calls `active` an older name) shows `updated` after every run. */
+  trackingRanOnce: 'active' | 'updated';
   transfer: TransferDialect;
 }
 
@@ -75,10 +80,12 @@ const SPEC: Dialect = {
     tracking: { byDefault: 'asc' },
   },
   requestFilters: ['status'],
+  trackingFilters: ['status'],
   responseFilters: ['response_type', 'request_status', 'request_created_at_gte', 'request_created_at_lte', 'created_at_gte', 'created_at_lte'],
   createdStatus: 200,
   rateHeaders: { reset: true, retryAfter: true, onErrors: true },
   refuseSecretSearch: false,
+  trackingRanOnce: 'active',
   transfer: {
     statuses: { completed: 'completed', error: 'error', downloaded: 'downloaded' },
     patchStatuses: { downloaded: 'downloaded', error: 'error' },
@@ -103,6 +110,7 @@ const DOCUMENTED: Dialect = {
     tracking: { names: DOCUMENTED_SORT, byDefault: 'asc' },
   },
   requestFilters: ['status', 'created_at_gte', 'created_at_lte', 'origin', 'origin_id', 'search_type', 'search_key', 'lawsuit_instance'],
+  trackingFilters: ['status', 'search_type', 'search_key', 'created_at_gte', 'created_at_lte'],
   responseFilters: ['created_at_gte', 'created_at_lte'],
   createdStatus: 201,
   errorNames: {
@@ -113,6 +121,7 @@ const DOCUMENTED: Dialect = {
   rateHeaders: { reset: false, retryAfter: false, onErrors: false },
   runningAlias: { status: 'processing', every: 3 },
   refuseSecretSearch: true,
+  trackingRanOnce: 'updated',
   transfer: {
     // A file the provider failed to prepare, or one a client reported failing, is back with the provider.
     statuses: { completed: 'available', error: 'pending', downloaded: 'consumed' },

@@ -87,7 +87,7 @@ export function toFaultSettings(f: FaultSettings | string | undefined): FaultSet
   return f === undefined ? {} : typeof f === 'string' ? parseFaults(f) : { ...f };
 }
 
-export interface CallFaults {
+interface CallFaults {
   storm429: boolean;
   error5xx: number | undefined;
   reset: boolean;

@@ -6,16 +6,22 @@
 // key calls again, each at its own tick's instant (always later than the key's previous call, so the key's
 // requests stay in creation order). Each one takes a slot of the key's rate window when it is made, and is not
 // made when the window is full: the foreign client met a 429.
+//
+// It may also own trackings on the key (`track`, through /_sandbox/): their runs are requests of origin
+// `tracking` on the key like the caller's trackings' runs, their responses in GET /responses without request_id,
+// and the trackings themselves in GET /tracking; the caller must tell them from its own by the ids it created.
 
 import type { FaultInjector } from './faults.js';
 import { hash } from './random.js';
 import type { SlidingWindowLimiter } from './rate-limit.js';
 import type { RequestStore } from './request-store.js';
 import { validateSearchBody, type NormalizedSearch } from './search-validation.js';
+import type { StoredTracking } from './tracking/records.js';
+import type { Trackings } from './tracking/trackings.js';
 import type { Universe } from './universe.js';
 
-/** What the foreign client works with: the same universe, store, rate window and switches as the caller. */
-export interface ForeignClientDeps { universe: Universe; store: RequestStore; limiter: SlidingWindowLimiter; faults: FaultInjector }
+/** What the foreign client works with: the same universe, store, trackings, rate window and switches as the caller. */
+export interface ForeignClientDeps { universe: Universe; store: RequestStore; trackings: Trackings; limiter: SlidingWindowLimiter; faults: FaultInjector }
 
 /** At most this many ticks are caught up at once (after a jump of the clock, the older ones are skipped). */
 const MAX_CATCH_UP = 200;
@@ -45,6 +51,21 @@ export class ForeignClient {
       const search = searches[hash(seed, 911, k) % searches.length];
       this.deps.store.create(apiKey, search, k * pace.tickMs, { pendingLongMs: 0, cancel: false }, { foreign: true });
     }
+  }
+
+  /**
+   * Tracks up to `count` documents of its portfolio on `apiKey` at `now` (those it, or anyone on the key, already
+   * tracks are skipped): the trackings it made.
+   */
+  track(apiKey: string, count: number, recurrence: number, now: number): StoredTracking[] {
+    const made: StoredTracking[] = [];
+    const { trackings } = this.deps;
+    for (const search of this.searches(now)) {
+      if (made.length >= count) break;
+      if (trackings.records.existing(apiKey, search)) continue;
+      made.push(trackings.create(apiKey, search, recurrence, now, { foreign: true }));
+    }
+    return made;
   }
 
   /** Documents of the foreign client's own portfolio: parties of lawsuits drawn apart from the samples'. */

@@ -20,7 +20,7 @@ export type Json = Record<string, unknown>;
  */
 export type Shape = 'full' | 'search' | 'historical';
 
-export interface ViewOptions {
+interface ViewOptions {
   shape: Shape;
   /** A stored credential (customer_key) lifts secrecy levels 1 to 4 (never 5). */
   privileged: boolean;
@@ -37,7 +37,7 @@ export function levelSeen(secrecy: number, privileged: boolean): number {
   return privileged && secrecy < 5 ? 0 : secrecy;
 }
 
-export function stepId(seed: number, i: number, k: number): string {
+function stepId(seed: number, i: number, k: number): string {
   return hex(hash(seed, 800, i, k)) + hex(hash(seed, 801, i, k)).slice(0, 8);
 }
 

@@ -5,9 +5,9 @@
 
 import type { Dialect, Direction, Listing } from './dialect.js';
 
-export interface ListingParams { page: number; pageSize: number; direction: Direction }
+interface ListingParams { page: number; pageSize: number; direction: Direction }
 
-export interface ListingNames {
+interface ListingNames {
   /** Names the listing knows before page and page_size (e.g. request_id), in the order a 400 lists them. */
   leading?: readonly string[];
   /** Filters the listing knows after the sort names. */

@@ -12,10 +12,10 @@ import type { SideName } from './vocab.js';
 
 export type PartyKind = 'individual' | 'company' | 'lawyer' | 'entity';
 
-export interface InternalLawyer { lawyer: number; name: string; oab: string; side: SideName }
+interface InternalLawyer { lawyer: number; name: string; oab: string; side: SideName }
 
 /** A party as indexes: its pool, its index there, its side, its lawyers' indexes. */
-export interface PartySkeleton { kind: PartyKind; person: number; side: SideName; lawyers: number[] }
+interface PartySkeleton { kind: PartyKind; person: number; side: SideName; lawyers: number[] }
 
 export interface InternalParty {
   kind: PartyKind;

@@ -19,7 +19,7 @@ const SUR = dedupe(SURNAMES);
 const FIRST_IX = new Map(FIRST.map((n, i) => [normalizeName(n), i]));
 const SUR_IX = new Map(SUR.map((n, i) => [normalizeName(n), i]));
 /** Number of distinct three-part personal names. */
-export const PERSON_NAME_SPACE = FIRST.length * SUR.length * (SUR.length - 1);
+const PERSON_NAME_SPACE = FIRST.length * SUR.length * (SUR.length - 1);
 
 function personName(m: number): string {
   const f = m % FIRST.length;
@@ -217,7 +217,7 @@ NAME_FORMS.forEach((f, k) => {
 });
 
 /** Alphanumeric CNPJs are issued to companies registered from this day on (REFERENCE.md: July 2026). */
-export const ALPHANUMERIC_CNPJ_FROM = Date.UTC(2026, 6, 1);
+const ALPHANUMERIC_CNPJ_FROM = Date.UTC(2026, 6, 1);
 const DAY_MS = 86_400_000;
 
 /**

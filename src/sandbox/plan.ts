@@ -17,7 +17,6 @@ import type { PublicEntities, PublicEntity } from './public-entities.js';
 import { cumulate, hash, Perm, unit, uuidFrom, weighted } from './random.js';
 import { placesFor, TRIBUNAL_BY_ACRONYM, TRIBUNALS, type TribunalDef } from './tribunals.js';
 
-export { DAY_MS } from './days.js';
 /** Lawsuits are distributed uniformly over these years; those after the clock do not exist yet. */
 const FIRST_DISTRIBUTION = Date.UTC(2008, 0, 1);
 const LAST_DISTRIBUTION = Date.UTC(2027, 11, 31);
@@ -249,8 +248,7 @@ export class Planner {
       : (hs < 900 ? 0 : hs < 940 ? 1 : hs < 960 ? 2 : hs < 980 ? 3 : hs < 995 ? 4 : 5);
     // Some courts move a case fast, most at their ordinary pace; an election's courts in days.
     const pace = kind.justice === '6' ? 0.15 : hi(3) % 100 < 6 ? 0.4 : 0.7 + 0.8 * unit(hi(4));
-    const crawlCycleMs = (1 + (hi(7) % 30)) * DAY_MS;
-    const crawlOffsetMs = hi(8) % crawlCycleMs;
+    const { crawlCycleMs, crawlOffsetMs } = this.crawlOf(i);
     // The number and the id are strings with check digits: built only when asked for (a search verifies
     // thousands of candidates and needs neither); a twin's distribution and a case's subjects likewise.
     const own = appeal === 'interlocutory' || appeal === 'superior';
@@ -286,8 +284,22 @@ export class Planner {
     return plan;
   }
 
+  /**
+   * How often the service database re-crawls lawsuit i (every 1 to 30 days) and at what phase: drawn from i's own
+   * hashes alone, so that whether a lawsuit was re-crawled between two instants is known without its plan.
+   */
+  crawlOf(i: number): { crawlCycleMs: number; crawlOffsetMs: number } {
+    const crawlCycleMs = (1 + (hash(this.seed, 47, i) % 30)) * DAY_MS;
+    return { crawlCycleMs, crawlOffsetMs: hash(this.seed, 48, i) % crawlCycleMs };
+  }
+
   /** When the service database last crawled lawsuit i, as seen at time t (lags t by less than 30 days). */
-  snapshotMs(p: Plan, t: number): number {
+  snapshotMs(p: Pick<Plan, 'crawlCycleMs' | 'crawlOffsetMs'>, t: number): number {
     return p.crawlOffsetMs + Math.floor((t - p.crawlOffsetMs) / p.crawlCycleMs) * p.crawlCycleMs;
+  }
+
+  /** The first crawl at or after instant `ms` (a lawsuit distributed at `ms` is in the database from then on). */
+  firstCrawlFrom(p: Pick<Plan, 'crawlCycleMs' | 'crawlOffsetMs'>, ms: number): number {
+    return p.crawlOffsetMs + Math.ceil((ms - p.crawlOffsetMs) / p.crawlCycleMs) * p.crawlCycleMs;
   }
 }

@@ -10,7 +10,7 @@ import { ofCity } from './places.js';
 import { normalizeName } from './text.js';
 import { TRIBUNALS, type TribunalDef } from './tribunals.js';
 
-export type EntityRole = 'municipality' | 'state' | 'stateProsecutor' | 'union' | 'inss' | 'federalProsecutor' | 'federalBank' | 'electoralProsecutor';
+type EntityRole = 'municipality' | 'state' | 'stateProsecutor' | 'union' | 'inss' | 'federalProsecutor' | 'federalBank' | 'electoralProsecutor';
 
 export interface PublicEntity {
   index: number;

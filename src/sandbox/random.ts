@@ -3,7 +3,7 @@
 // (Math.imul) keeps generation cheap: no BigInt on the hot path.
 
 /** Avalanche mix of one 32-bit value (murmur3 finaliser). */
-export function mix32(x: number): number {
+function mix32(x: number): number {
   x ^= x >>> 16;
   x = Math.imul(x, 0x85ebca6b);
   x ^= x >>> 13;

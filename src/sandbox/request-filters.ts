@@ -10,11 +10,12 @@ import { SEARCH_TYPES, type SearchType } from './search-validation.js';
 import { showableStatuses } from './shown-status.js';
 import { normalizeDocument, normalizeName, normalizeOab } from './text.js';
 
-export type RequestMatcher = (r: StoredRequest, shownStatus: string) => boolean;
+type RequestMatcher = (r: StoredRequest, shownStatus: string) => boolean;
 
 const ORIGINS = ['api', 'tracking'];
 
-function keyForm(type: SearchType, raw: string): string {
+/** A search key in the form lookups use, so that `12.345.678/0001-90` and `12345678000190` are one key. */
+export function keyForm(type: SearchType, raw: string): string {
   switch (type) {
     case 'cpf': case 'cnpj': return normalizeDocument(raw);
     case 'oab': return normalizeOab(raw) ?? raw.trim().toUpperCase();
@@ -40,8 +41,7 @@ export function requestFilters(state: SandboxState, url: URL, reasons: string[])
 
   const origins = honoured('origin') ? listParam(url, 'origin') : [];
   for (const o of origins) if (!ORIGINS.includes(o)) reasons.push(`origin must be among ${ORIGINS.join(', ')} (got ${JSON.stringify(o).slice(0, 40)})`);
-  // Every request the sandbox holds was made through the API (a tracking's runs are not emulated).
-  if (origins.length) tests.push(() => origins.includes('api'));
+  if (origins.length) tests.push((r) => origins.includes(state.store.originOf(r)));
   const originId = honoured('origin_id') ? url.searchParams.get('origin_id') : null;
   if (originId !== null) tests.push((r) => state.store.originIdOf(r) === originId);
 

@@ -7,6 +7,8 @@
 // that every item has its own creation time, in the request's order, and appears when its `created_at` is
 // reached (never in the future, never rewritten). `completed` once the last court is done and its last item
 // has appeared. Under the cancel fault: `cancelling` halfway through the courts for D ms, then `cancelled`.
+// A tracking's run is a request like the others (origin `tracking`), made by the sandbox at the run's instant,
+// queued longer (tracking/schedule.ts) and holding the lawsuits its tracking chose to send.
 //
 // Memory: a request keeps its lawsuits as one Int32Array of universe indexes (4 bytes an item), nothing per
 // item; a finished request is forgotten `retentionMs` (wall clock) after it finished, its responses with it.
@@ -17,14 +19,17 @@ import { runSearch } from './search.js';
 import type { NormalizedSearch } from './search-validation.js';
 import type { Universe } from './universe.js';
 
-export type RequestStatus = 'created' | 'pending' | 'started' | 'cancelling' | 'cancelled' | 'completed';
+type RequestStatus = 'created' | 'pending' | 'started' | 'cancelling' | 'cancelled' | 'completed';
 export const REQUEST_STATUSES: readonly RequestStatus[] = ['created', 'pending', 'started', 'cancelling', 'cancelled', 'completed'];
 export const FINISHED: readonly RequestStatus[] = ['cancelled', 'completed'];
 
 export type ItemKind = 'lawsuit' | 'error';
 
+/** A lawsuit a request holds, and the court it comes from (a request's items are appended court by court). */
+export interface RunLawsuit { index: number; tribunal: string }
+
 /** Integers of a request: a plain array when short (smaller than a typed array's own header), else 4 bytes each. */
-export type Ints = Int32Array | number[];
+type Ints = Int32Array | number[];
 const SHORT = 16;
 const ints = (values: number[]): Ints => (values.length === 0 ? NONE : values.length <= SHORT ? values : Int32Array.from(values));
 
@@ -32,8 +37,10 @@ export interface StoredRequest {
   id: string;
   seq: number;
   apiKey: string;
-  /** Made by another client sharing the key (the `foreign` fault), not by the caller. */
+  /** Made by another client sharing the key (the `foreign` fault, or its trackings), not by the caller. */
   foreign: boolean;
+  /** The tracking this request is a run of (origin `tracking`); absent for a request made through the API. */
+  trackingId?: string;
   userId: string;
   /** Sandbox clock. */
   createdMs: number;
@@ -64,9 +71,9 @@ export interface StoredRequest {
   cancelledMs?: number;
 }
 
-export interface RequestFaults { pendingLongMs: number; cancel: boolean }
+interface RequestFaults { pendingLongMs: number; cancel: boolean }
 
-export interface StoreOptions {
+interface StoreOptions {
   seed: number;
   /** Part of every id: two boots with one seed never give the same request or response id. */
   bootId: string;
@@ -186,9 +193,14 @@ export class RequestStore {
     return last;
   }
 
-  /** The origin id of a request (derived, not stored: memory). */
+  /** Who made the request: the API (a client's POST /requests), or a tracking's run. */
+  originOf(r: StoredRequest): 'api' | 'tracking' {
+    return r.trackingId === undefined ? 'api' : 'tracking';
+  }
+
+  /** The origin id of a request: its tracking's id for a run, else an id of its own (derived, not stored: memory). */
   originIdOf(r: StoredRequest): string {
-    return uuidOf(this.opts.seed, `origin:${this.opts.bootId}:${r.seq}`);
+    return r.trackingId ?? uuidOf(this.opts.seed, `origin:${this.opts.bootId}:${r.seq}`);
   }
 
   responseIdOf(r: StoredRequest, n: number): string {
@@ -197,42 +209,67 @@ export class RequestStore {
 
   /** Creates a request at time `now`. The search runs at once; its items are revealed with the clock. */
   create(apiKey: string, search: NormalizedSearch, now: number, faults: RequestFaults, opts: { foreign?: boolean; initial?: 'pending' | 'created' } = {}): StoredRequest {
-    this.sweep();
-    const seq = ++this.seq;
-    const boot = this.opts.bootId;
-    const d = this.opts.courtDelayMs;
     const signature = hashString(JSON.stringify([search.type, search.key, search.onDemand, search.instance ?? null, search.customerKey ?? null, search.filter]));
     const hits = runSearch(this.universe, search, now);
+    let cached: Ints = NONE;
+    let cachedObservedAt = now;
+    if (search.cacheTtlDays !== undefined && search.cacheTtlDays > 0) {
+      this.sweep();
+      const source = this.cachedSource(apiKey, signature, now, search.cacheTtlDays);
+      if (source) { cached = source.fresh; cachedObservedAt = source.createdMs; }
+    }
+    return this.admit(apiKey, {
+      search, echoJson: JSON.stringify(search.echo), signature, hits, cached, cachedObservedAt, now,
+      // Queued for one court's time; longer under the pending_long fault.
+      queueMs: this.opts.courtDelayMs + faults.pendingLongMs, cancel: faults.cancel,
+      foreign: opts.foreign ?? false, initial: opts.initial ?? 'pending',
+      errorItem: hits.length === 0 && search.type === 'name' && !faults.cancel,
+    });
+  }
+
+  /**
+   * Records a tracking's run made at `at`: a request of origin `tracking` whose lawsuits the tracking chose
+   * (tracking/runs.ts), queued `queueMs` before its courts are searched one after the other like any request's.
+   */
+  createRun(apiKey: string, run: { trackingId: string; search: NormalizedSearch; echoJson: string; hits: readonly RunLawsuit[]; at: number; queueMs: number; foreign: boolean }): StoredRequest {
+    return this.admit(apiKey, {
+      search: run.search, echoJson: run.echoJson, signature: 0, hits: run.hits, cached: NONE, cachedObservedAt: run.at, now: run.at,
+      queueMs: run.queueMs, cancel: false, foreign: run.foreign, initial: 'pending', errorItem: false, trackingId: run.trackingId,
+    });
+  }
+
+  /** Stores a request whose lawsuits are known, with its timeline: queued, then court after court. */
+  private admit(apiKey: string, a: {
+    search: NormalizedSearch; echoJson: string; signature: number; hits: readonly RunLawsuit[]; cached: Ints; cachedObservedAt: number; now: number;
+    queueMs: number; cancel: boolean; foreign: boolean; initial: 'pending' | 'created'; errorItem: boolean; trackingId?: string;
+  }): StoredRequest {
+    this.sweep();
+    const seq = ++this.seq;
+    const d = this.opts.courtDelayMs;
+    const { hits, now } = a;
     const courtEnds: number[] = [];
     for (let k = 0; k < hits.length; k++) {
       if (k > 0 && hits[k].tribunal !== hits[k - 1].tribunal) courtEnds.push(k);
     }
     if (hits.length > 0) courtEnds.push(hits.length);
     const nCourts = Math.max(1, courtEnds.length);
-    let cached: Ints = NONE;
-    let cachedObservedAt = now;
-    if (search.cacheTtlDays !== undefined && search.cacheTtlDays > 0) {
-      const source = this.cachedSource(apiKey, signature, now, search.cacheTtlDays);
-      if (source) { cached = source.fresh; cachedObservedAt = source.createdMs; }
-    }
-    const cancelAfterCourts = faults.cancel ? Math.floor(nCourts / 2) : nCourts;
+    const cancelAfterCourts = a.cancel ? Math.floor(nCourts / 2) : nCourts;
     const kept = cancelAfterCourts >= courtEnds.length ? hits.length : cancelAfterCourts === 0 ? 0 : courtEnds[cancelAfterCourts - 1];
     const fresh = ints(hits.slice(0, kept).map((h) => h.index));
     const ends = courtEnds.slice(0, Math.min(courtEnds.length, cancelAfterCourts));
     const r: StoredRequest = {
-      id: uuidOf(this.opts.seed, `request:${boot}:${seq}`), seq, apiKey, foreign: opts.foreign ?? false,
+      id: uuidOf(this.opts.seed, `request:${this.opts.bootId}:${seq}`), seq, apiKey, foreign: a.foreign,
       userId: this.userIdOf(apiKey),
       createdMs: now, createdWall: this.wallNow(),
-      search: { type: search.type, onDemand: search.onDemand, customerKey: search.customerKey }, echoJson: JSON.stringify(search.echo),
-      signature, initial: opts.initial ?? 'pending',
-      cached, cachedObservedAt, fresh, courtEnds: ints(ends),
-      errorItem: hits.length === 0 && search.type === 'name' && !faults.cancel,
-      // Queued for one court's time; longer under the pending_long fault.
-      startMs: now + d + faults.pendingLongMs, completeMs: 0,
+      search: { type: a.search.type, onDemand: a.search.onDemand, customerKey: a.search.customerKey }, echoJson: a.echoJson,
+      signature: a.signature, initial: a.initial,
+      cached: a.cached, cachedObservedAt: a.cachedObservedAt, fresh, courtEnds: ints(ends),
+      errorItem: a.errorItem, startMs: now + a.queueMs, completeMs: 0,
     };
+    if (a.trackingId !== undefined) r.trackingId = a.trackingId;
     const n = this.itemCount(r);
     const lastItem = n > 0 ? this.itemTime(r, n - 1) : r.startMs;
-    if (faults.cancel) {
+    if (a.cancel) {
       r.cancelMs = Math.max(r.startMs + cancelAfterCourts * d, lastItem);
       r.cancelledMs = r.cancelMs + d;
       r.completeMs = Number.POSITIVE_INFINITY;
@@ -242,7 +279,11 @@ export class RequestStore {
     this.byId.set(r.id, r);
     let list = this.byKey.get(apiKey);
     if (!list) { list = []; this.byKey.set(apiKey, list); }
-    list.push(r);
+    // Kept in creation order: a tracking's run or another client's request may be made, lazily, at an instant
+    // before requests already held (they were due while no call came).
+    let at = list.length;
+    while (at > 0 && list[at - 1].createdMs > r.createdMs) at--;
+    list.splice(at, 0, r);
     return r;
   }
 
@@ -251,7 +292,8 @@ export class RequestStore {
     const list = this.byKey.get(apiKey) ?? [];
     for (let k = list.length - 1; k >= 0; k--) {
       const r = list[k];
-      if (r.signature !== signature || this.statusAt(r, now) !== 'completed') continue;
+      // A tracking's run holds only what it chose to send (what changed): never an answer to repeat.
+      if (r.trackingId !== undefined || r.signature !== signature || this.statusAt(r, now) !== 'completed') continue;
       if (r.completeMs >= now - ttlDays * DAY_MS) return r;
     }
     return undefined;

@@ -3,13 +3,14 @@
 // every key, so that a client's handling of a plan without transfer files (or tracking...) can be exercised.
 
 /** The resources a plan may leave out, and the API routes each one covers. */
-export const RESOURCES = ['requests', 'responses', 'tracking', 'lawsuits', 'transfer'] as const;
+const RESOURCES = ['requests', 'responses', 'tracking', 'lawsuits', 'transfer'] as const;
 export type Resource = (typeof RESOURCES)[number];
 
 const ROUTE_RESOURCE: Record<string, Resource> = {
   'POST /requests': 'requests', 'GET /requests': 'requests', 'GET /requests/:id': 'requests',
   'GET /responses': 'responses',
-  'POST /tracking': 'tracking', 'GET /tracking': 'tracking',
+  'POST /tracking': 'tracking', 'GET /tracking': 'tracking', 'GET /tracking/:id': 'tracking',
+  'POST /tracking/:id/pause': 'tracking', 'POST /tracking/:id/resume': 'tracking', 'DELETE /tracking/:id': 'tracking',
   'POST /lawsuits': 'lawsuits', 'POST /requests/count': 'lawsuits', 'POST /requests/create': 'lawsuits', 'POST /requests/create/grouped': 'lawsuits',
   'GET /transfer-file': 'transfer', 'GET /transfer-file/:id': 'transfer', 'PATCH /transfer-file/:id': 'transfer',
 };

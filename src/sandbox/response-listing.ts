@@ -22,7 +22,7 @@ export interface ListingQuery {
   limit: number;
 }
 
-export interface ListedItem { r: StoredRequest; n: number }
+interface ListedItem { r: StoredRequest; n: number }
 
 interface Run { r: StoredRequest; lo: number; hi: number; first: number; last: number }
 

@@ -5,7 +5,7 @@ import type { RouteDef } from './context.js';
 
 interface Compiled { def: RouteDef; segments: string[]; literals: number }
 
-export type Match = { route: RouteDef; params: Record<string, string> } | { route: undefined; methodNotAllowed: boolean };
+type Match = { route: RouteDef; params: Record<string, string> } | { route: undefined; methodNotAllowed: boolean };
 
 export class Router {
   private readonly routes: Compiled[];

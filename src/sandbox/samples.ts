@@ -46,7 +46,7 @@ export function sampleDocuments(u: Universe, now: number, n: number, seedOffset 
 }
 
 /** A name held by at least two people who each have a lawsuit visible in the database at `now`. */
-export function homonymName(u: Universe, now: number): string | undefined {
+function homonymName(u: Universe, now: number): string | undefined {
   const ind = u.cast.individuals;
   for (let p = 0; p < Math.min(ind.count, 20000); p++) {
     const name = ind.name(p);

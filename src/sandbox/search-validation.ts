@@ -37,7 +37,7 @@ export interface NormalizedSearch {
   echo: Record<string, unknown>;
 }
 
-export type Validation = { ok: true; search: NormalizedSearch } | { ok: false; status: 400 | 422; reasons: string[] };
+type Validation = { ok: true; search: NormalizedSearch } | { ok: false; status: 400 | 422; reasons: string[] };
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStrList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');

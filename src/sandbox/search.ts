@@ -9,7 +9,7 @@ import type { InternalParty } from './parties.js';
 export interface Hit { index: number; code: string; instance: number; tribunal: string }
 
 /** Sides where the searched party stands in this lawsuit (empty for lawsuit_cnj / lawsuit_id searches). */
-export function searchedSides(s: NormalizedSearch, parties: InternalParty[]): Set<string> {
+function searchedSides(s: NormalizedSearch, parties: InternalParty[]): Set<string> {
   const sides = new Set<string>();
   for (const q of parties) {
     switch (s.type) {
@@ -38,7 +38,7 @@ function passesCodes(ie: IncludeExclude | undefined, codes: string[]): boolean {
 }
 
 /** Whether an observed lawsuit passes the search's filters (lawsuit_instance included). */
-export function passesFilters(s: NormalizedSearch, o: Observation): boolean {
+function passesFilters(s: NormalizedSearch, o: Observation): boolean {
   const f: NormalizedFilter = s.filter;
   const p = o.plan;
   if (s.instance !== undefined && p.instance !== s.instance) return false;
@@ -62,6 +62,13 @@ export function passesFilters(s: NormalizedSearch, o: Observation): boolean {
   return true;
 }
 
+/** Whether the search returns this observed candidate: it passes the filters, and a level-5 secret lawsuit is
+ * reachable only by its number or id. */
+export function finds(s: NormalizedSearch, o: Observation): boolean {
+  const byNumber = s.type === 'lawsuit_cnj' || s.type === 'lawsuit_id';
+  return (byNumber || o.plan.secrecy < 5) && passesFilters(s, o);
+}
+
 export function candidates(u: Universe, s: NormalizedSearch): number[] {
   switch (s.type) {
     case 'cpf': case 'cnpj': return u.lawsuitsOfDocument(s.key);
@@ -75,15 +82,14 @@ export function candidates(u: Universe, s: NormalizedSearch): number[] {
 /**
  * The lawsuits a search returns at time t, grouped by tribunal (the service works court by court) and
  * in index order inside each group. Level-5 secret lawsuits are only reachable by their number or id.
+ * `among` are the search's candidates when the caller kept them (they do not depend on time, and finding them
+ * is most of a document search's cost: a tracking re-runs its search from them).
  */
-export function runSearch(u: Universe, s: NormalizedSearch, t: number): Hit[] {
-  const byNumber = s.type === 'lawsuit_cnj' || s.type === 'lawsuit_id';
+export function runSearch(u: Universe, s: NormalizedSearch, t: number, among: Iterable<number> = candidates(u, s)): Hit[] {
   const hits: Hit[] = [];
-  for (const i of candidates(u, s)) {
+  for (const i of among) {
     const o = u.observe(i, t, s.onDemand);
-    if (!o) continue;
-    if (!byNumber && o.plan.secrecy >= 5) continue;
-    if (!passesFilters(s, o)) continue;
+    if (!o || !finds(s, o)) continue;
     hits.push({ index: i, code: o.plan.code, instance: o.plan.instance, tribunal: o.plan.tribunal.acronym });
   }
   hits.sort((a, b) => (a.tribunal < b.tribunal ? -1 : a.tribunal > b.tribunal ? 1 : a.index - b.index));

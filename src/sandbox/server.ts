@@ -3,6 +3,7 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { instantOf, type AsOf } from './as-of.js';
 import { authenticate } from './auth.js';
 import { SandboxClock } from './clock.js';
 import type { CallContext, Reply, ResolvedOptions, RouteDef, RouteModule, SandboxState } from './context.js';
@@ -22,12 +23,10 @@ import { routeModules } from './routes/index.js';
 import { sampleDocuments, type SampleDocument } from './samples.js';
 import { runSearch } from './search.js';
 import { validateSearchBody } from './search-validation.js';
+import type { StoredTracking } from './tracking/records.js';
+import { parseRunContent, type RunContent } from './tracking/run-content.js';
+import { Trackings } from './tracking/trackings.js';
 import { Universe } from './universe.js';
-
-export type { RouteDef, RouteModule, RouteHandler, Reply, CallContext, SandboxState } from './context.js';
-export type { FaultSettings } from './faults.js';
-export type { DialectName } from './dialect.js';
-export type { CounterSnapshot } from './counters.js';
 
 export interface SandboxOptions {
   /** TCP port; 0 picks a free one. Default 0. */
@@ -50,8 +49,14 @@ export interface SandboxOptions {
   rateWindowMs?: number;
   /** Time between two courts' items appearing in a request, in ms of the sandbox clock. Default 0. */
   courtDelayMs?: number;
-  /** Initial sandbox time (it then flows with real time). Default: now. */
+  /** Initial sandbox time (it then flows with real time, or faster: `dayMs`): day 0 of the sandbox. Default: now. */
   now?: Date | string;
+  /** Real milliseconds a sandbox day lasts: below 86,400,000 the sandbox clock runs that much faster than real time
+   * (trackings' runs and the universe's changes come sooner; court delays and queues shrink alike). Default 86,400,000. */
+  dayMs?: number;
+  /** What a tracking's run sends after its first: the lawsuits that changed since the previous run, or every lawsuit
+   * its search finds (the provider's choice is not documented). Default 'changed'. */
+  trackingRuns?: RunContent;
   /** Fault switches, as settings or a spec string (see faults.ts). Default none. */
   faults?: FaultSettings | string;
   /** customer_key values that name a stored credential lifting secrecy levels 1-4. Default ['sandbox-credential']. */
@@ -74,10 +79,10 @@ export interface SandboxOptions {
 }
 
 /** Default retention of finished requests: longer than a night's run, short enough to bound a backfill's memory. */
-export const DEFAULT_RETENTION_MS = 12 * 3_600_000;
+const DEFAULT_RETENTION_MS = 12 * 3_600_000;
 
 /** Every problem of the options at once (RangeError), or the options resolved. */
-function resolveOptions(opts: SandboxOptions): { options: ResolvedOptions; forbid: Resource[]; faults: FaultSettings; dialect: Dialect } {
+function resolveOptions(opts: SandboxOptions): { options: ResolvedOptions; forbid: Resource[]; faults: FaultSettings; dialect: Dialect; trackingRuns: RunContent } {
   const problems: string[] = [];
   const nonNegative = (name: string, v: number | undefined) => {
     if (v !== undefined && !(Number.isFinite(v) && v >= 0)) problems.push(`${name} must be a non-negative number (got ${String(v)})`);
@@ -86,6 +91,8 @@ function resolveOptions(opts: SandboxOptions): { options: ResolvedOptions; forbi
   nonNegative('courtDelayMs', opts.courtDelayMs);
   nonNegative('rateLimit', opts.rateLimit);
   nonNegative('rateWindowMs', opts.rateWindowMs);
+  if (opts.dayMs !== undefined && !(Number.isFinite(opts.dayMs) && opts.dayMs > 0)) problems.push(`dayMs must be a positive number (got ${String(opts.dayMs)})`);
+  const trackingRuns = parseRunContent(opts.trackingRuns, 'trackingRuns', problems) ?? 'changed';
   if (opts.bootId !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(opts.bootId)) problems.push(`bootId must be 1-64 characters of [A-Za-z0-9_-] (got ${JSON.stringify(opts.bootId)})`);
   const forbid = opts.forbid === undefined ? [] : parseResources(opts.forbid, 'forbid', problems);
   let faults: FaultSettings = {};
@@ -105,7 +112,7 @@ function resolveOptions(opts: SandboxOptions): { options: ResolvedOptions; forbi
     bootId: opts.bootId ?? randomBootId(),
     retentionMs: opts.retentionMs ?? DEFAULT_RETENTION_MS,
   };
-  return { options, forbid, faults, dialect };
+  return { options, forbid, faults, dialect, trackingRuns };
 }
 
 export interface Sandbox {
@@ -120,8 +127,14 @@ export interface Sandbox {
   setForbidden(forbid: Resource[]): void;
   setNow(d: Date): void;
   advanceDays(n: number): void;
-  /** The lawsuits a search (the `search` object of POST /requests) returns now. */
-  truth(search: object): Array<{ code: string; instance: number }>;
+  /** The sandbox day of now (0: the starting day). */
+  day(): number;
+  /** The lawsuits a search (the `search` object of POST /requests) returns now, or as of a day or instant. */
+  truth(search: object, asOf?: AsOf): Array<{ code: string; instance: number }>;
+  /** What trackings' runs due from now on send (the option `trackingRuns`). */
+  setTrackingRuns(content: RunContent): void;
+  /** Has another client sharing `apiKey` (default the first valid key) track up to `count` documents of its own. */
+  foreignTrackings(count: number, recurrence: number, apiKey?: string): StoredTracking[];
   sampleDocuments(n: number, seedOffset?: number): SampleDocument[];
   /** The state routes share, for route modules and white-box tests. */
   state: SandboxState;
@@ -142,23 +155,25 @@ function readBody(req: IncomingMessage): Promise<string> {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
-  const { options, forbid, faults, dialect } = resolveOptions(opts);
+  const { options, forbid, faults, dialect, trackingRuns } = resolveOptions(opts);
   const universe = new Universe({ seed: options.seed, lawsuits: options.lawsuits });
   let base = '';
   const store = new RequestStore(universe, { seed: options.seed, bootId: options.bootId, courtDelayMs: options.courtDelayMs, retentionMs: options.retentionMs });
   const injector = new FaultInjector(options.seed, faults);
   const limiter = new SlidingWindowLimiter(options.rateLimit, options.rateWindowMs);
+  const trackings = new Trackings({ universe, requests: store, seed: options.seed, bootId: options.bootId }, trackingRuns);
   const state: SandboxState = {
     options,
     dialect,
     universe,
-    clock: new SandboxClock(opts.now),
+    clock: new SandboxClock(opts.now, opts.dayMs),
     store,
+    trackings,
     faults: injector,
     counters: new Counters(),
     limiter,
     plan: new ResourcePlan(forbid),
-    foreign: new ForeignClient({ universe, store, limiter, faults: injector }),
+    foreign: new ForeignClient({ universe, store, trackings, limiter, faults: injector }),
     baseUrl: () => base,
     extensions: new Map<string, unknown>(opts.transfer ? [[TRANSFER_OPTIONS_KEY, opts.transfer]] : []),
   };
@@ -195,11 +210,14 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     setForbidden: (f) => state.plan.set(f),
     setNow: (d) => state.clock.set(d),
     advanceDays: (n) => state.clock.advanceDays(n),
-    truth: (search) => {
+    day: () => state.clock.dayOf(state.clock.now()),
+    truth: (search, asOf) => {
       const v = validateSearchBody('search' in search ? search : { search });
       if (!v.ok) throw new RangeError(`invalid search: ${v.reasons.join('; ')}`);
-      return runSearch(universe, v.search, state.clock.now()).map((h) => ({ code: h.code, instance: h.instance }));
+      return runSearch(universe, v.search, instantOf(state.clock, asOf)).map((h) => ({ code: h.code, instance: h.instance }));
     },
+    setTrackingRuns: (content) => trackings.setRunContent(content, state.clock.now()),
+    foreignTrackings: (count, recurrence, apiKey = options.apiKeys[0]) => state.foreign.track(apiKey, count, recurrence, state.clock.now()),
     sampleDocuments: (n, seedOffset) => sampleDocuments(universe, state.clock.now(), n, seedOffset),
   };
 }
@@ -278,7 +296,11 @@ async function handle(state: SandboxState, router: Router, req: IncomingMessage,
   const header = req.headers['api-key'];
   const bucket = (Array.isArray(header) ? header[0] : header)?.trim() || `anonymous:${req.socket.remoteAddress ?? ''}`;
   // Another client on the key (the `foreign` fault) made its requests before this call: they are in its window.
-  if (state.options.apiKeys.includes(bucket)) state.foreign.catchUp(bucket, ctx.now);
+  // The key's trackings (its own and any other client's) made the runs due by now: the call sees them.
+  if (state.options.apiKeys.includes(bucket)) {
+    state.foreign.catchUp(bucket, ctx.now);
+    state.trackings.catchUp(bucket, ctx.now);
+  }
   const faults = state.faults.draw();
   const limit = faults.storm429
     ? { ...state.limiter.peek(bucket), allowed: false, remaining: 0, retryAfterSec: Math.max(1, Math.ceil(state.faults.stormRemainingMs() / 1000)) }

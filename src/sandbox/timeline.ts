@@ -26,7 +26,7 @@ export interface StepPoint {
 }
 
 /** What writing a life needs to know of the universe: the plans, and what kind of second instance a case has. */
-export interface CaseSource {
+interface CaseSource {
   readonly seed: number;
   plan(i: number): Plan;
   /** The kind of the second instance of base case `base` ('none' without one). */

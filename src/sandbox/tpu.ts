@@ -5,7 +5,7 @@
 // 2015 Code of Civil Procedure: 7 is "Procedimento Comum Cível", 198 "Apelação Cível"); subject names are as
 // the table spells them, upper case and typos included ("AVISO PRÉVIO", "Indenizaçao por Dano Moral").
 
-export interface TpuItem {
+interface TpuItem {
   code: string;
   name: string;
   /** Parent in the subject tree (subjects only): the same name may sit under several parents. */

@@ -10,7 +10,7 @@ import { ofCity } from './places.js';
 export type CaseGroup = 'civil' | 'smallClaims' | 'family' | 'tax' | 'publicLaw' | 'criminal' | 'labour' | 'socialSecurity'
   | 'federalSmallClaims' | 'electoral' | 'military';
 
-export interface Place {
+interface Place {
   city: string;
   /** OOOO codes of the units in this city (for labour courts, the Nth code is the Nth Vara do Trabalho). */
   origins: string[];
@@ -19,7 +19,7 @@ export interface Place {
 }
 
 /** What a tribunal's extra properties may depend on. */
-export interface ExtrasContext { u: number; instance: number; origin: string; city: string; group: CaseGroup; court: string }
+interface ExtrasContext { u: number; instance: number; origin: string; city: string; group: CaseGroup; court: string }
 
 export interface TribunalDef {
   acronym: string; j: string; tr: string; uf: string;

@@ -8,9 +8,9 @@ import { Cast, type InternalParty, type PartyKind } from './parties.js';
 import { Planner, type Plan } from './plan.js';
 import { PublicEntities } from './public-entities.js';
 import { normalizeName } from './text.js';
-import { secondInstanceDistribution, stepsUpTo, type StepPoint } from './timeline.js';
+import { lifeOf, secondInstanceDistribution, stepsUpTo, type StepPoint } from './timeline.js';
 
-export interface UniverseOptions {
+interface UniverseOptions {
   /** Seed of every generated value. Default 1. */
   seed?: number;
   /** Number of lawsuit instances. Default 20000; works at 1,000,000 with constant memory. */
@@ -25,7 +25,7 @@ export interface Observation {
   observedMs: number;
 }
 
-export interface LawsuitViewOptions {
+interface LawsuitViewOptions {
   onDemand?: boolean;
   shape?: Shape;
   privileged?: boolean;
@@ -59,6 +59,16 @@ export class Universe {
   /** Which instant of lawsuit i a caller at time t sees (the database lags by its crawl cycle, < 30 days). */
   observedAt(plan: Plan, t: number, onDemand: boolean): number {
     return onDemand ? t : this.planner.snapshotMs(plan, t);
+  }
+
+  /** The first instant a caller sees lawsuit p: its distribution on demand, else the database's first crawl after it. */
+  visibleFrom(plan: Plan, onDemand: boolean): number {
+    return onDemand ? plan.distributionMs : this.planner.firstCrawlFrom(plan, plan.distributionMs);
+  }
+
+  /** The date of lawsuit i's first step after instant `ms` (Infinity once its life has no more). */
+  nextStepAfter(i: number, ms: number): number {
+    return lifeOf(this.planner, this.plan(i)).find((s) => s.dateMs > ms)?.dateMs ?? Number.POSITIVE_INFINITY;
   }
 
   /** The state of lawsuit i as seen at t, or undefined if it does not exist (yet) for that caller. */

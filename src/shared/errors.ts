@@ -5,7 +5,7 @@ import { isTransient } from './failure-policy.js';
 // (failure-policy.ts) from the code; which exit code a command ends with is decided by the CLI alone
 // (src/cli/exit-codes.ts), from the error's code and whether it is a usage error.
 
-export interface EtlErrorOptions {
+interface EtlErrorOptions {
   cause?: unknown;
   /**
    * The command was used or configured wrongly (a bad flag, a list that is no list, a run that does not exist):
@@ -13,15 +13,7 @@ export interface EtlErrorOptions {
    */
   usage?: boolean;
   details?: Record<string, unknown>;
-  /**
-   * @deprecated Ignored: an error no longer chooses its exit code. Kept only while src/api/errors.ts, reshaped on
-   * its own branch, still passes one; remove with that use (and the EXIT below).
-   */
-  exitCode?: number;
 }
-
-/** @deprecated The contract's exit codes are src/cli/exit-codes.ts's; this is only for the use named above. */
-export const EXIT = { auth: 3, unexpected: 1 } as const;
 
 export class EtlError extends Error {
   readonly code: string;

@@ -1,11 +1,15 @@
-// The failure policy: the one place that decides, for every error the tool meets, whether a retry can help,
-// whether a call that may have been acted on must be looked up before it is sent again, and how far the
-// failure reaches (one document or file, a whole stage, or the whole run). Every caller asks here — the HTTP
-// client, the download, the transfer, polling, submission and the stage runner — so that a decision is made
-// once and the same error is never retried by one layer and given up on by another.
+// The failure policy: the one place that decides, for every error the tool meets, what to do about it — send
+// the call again after a backoff, wait for the rate limit, ask for a smaller page, fetch a fresh download
+// address, look for what an unanswered creation made before sending it again, submit a lost request's search
+// again, or give up — and how far a failure reaches once given up on (one document or file, a whole stage, or
+// the whole run). Its answer is a Resolution, the shape of Airbyte's ErrorResolution: an action and the kind of
+// failure. One loop acts on the action (src/api/retry-loop.ts); callers that are no loop (the poller, the
+// search stage) read the same resolution, so that the same error is never retried by one layer and given up on
+// by another.
 //
-// Errors carry facts (a constant `code`, the HTTP status, whether the call surely was not processed); this
-// module turns facts into decisions. It imports no error class, so that anything with a `code` can be asked.
+// Errors carry facts (a constant `code`, the HTTP status, whether the call surely was not processed, whether a
+// loop already retried it as far as it would); this module turns facts into decisions. It imports no error
+// class, so that anything with a `code` can be asked.
 
 /** How far a failure reaches once no retry helps. Ordered: a wider reach wins. */
 export type Reach = 'item' | 'stage' | 'run';
@@ -21,7 +25,21 @@ export interface FailureRule {
   reach: Reach;
   /** The provider said no (401/403): the stage is `refused`, not `failed`. */
   refused?: boolean;
+  /**
+   * What heals it besides a plain retry, on a call that allows it (see CallRole): waiting for the rate limit, a
+   * smaller page, a fresh download address, submitting a lost request's search again.
+   */
+  remedy?: Remedy;
+  /**
+   * Nothing failed for good: what the call would have done is left for the next run (the wait budget ran out on
+   * a failing upstream, a look-up could not tell, a request still running). Not reported to the provider as an
+   * error; the next run does it as it does anything not done.
+   */
+  deferred?: boolean;
 }
+
+/** What heals a failure besides a plain retry after a backoff. */
+export type Remedy = 'wait-rate-limit' | 'shrink-page' | 'refresh-address' | 'resubmit';
 
 /**
  * Every error code the tool raises or meets, and its rule. A code not listed is an unexpected failure: not
@@ -36,26 +54,30 @@ export const FAILURE_RULES: Readonly<Record<string, FailureRule>> = {
   // One call refused (403) among others answered: a secret lawsuit without a credential, a feature the plan
   // leaves out for that search. Its document fails; the others go on.
   API_FORBIDDEN_ONE: { transient: false, reach: 'item', refused: true },
-  API_RATE_LIMITED: { transient: true, reach: 'item' },
+  // The key's window is full (429): every call waits for the limiter's pause, then this one is sent again.
+  API_RATE_LIMITED: { transient: true, reach: 'item', remedy: 'wait-rate-limit' },
   API_SERVER: { transient: true, reach: 'item' },
   API_NETWORK: { transient: true, reach: 'item' },
   // A call cut off at its connect, headers or whole-body deadline (Config.deadlines): retried as any time-out.
   API_TIMEOUT: { transient: true, reach: 'item' },
   // Not sent: the stage's wait budget is spent and the upstream was failing; what it would have done is the next
   // run's, as a request still running is.
-  API_OUT_OF_TIME: { transient: false, reach: 'item' },
+  API_OUT_OF_TIME: { transient: false, reach: 'item', deferred: true },
   API_BAD_RESPONSE: { transient: false, reach: 'item' },
-  API_TOO_LARGE: { transient: false, reach: 'item' },
+  // An answer over the body limit: the same items fit in smaller pages, where the caller can ask for them so.
+  API_TOO_LARGE: { transient: false, reach: 'item', remedy: 'shrink-page' },
   // The HTTP stack refused to build the call (a key or address it cannot send): every call would meet it.
   API_INVALID_CALL: { transient: false, reach: 'run' },
   API_VALIDATION: { transient: false, reach: 'item' },
-  API_NOT_FOUND: { transient: false, reach: 'item' },
+  // On a call about a request we made (its status, its responses), the provider no longer knows it: its search
+  // is submitted again (the search stage, at most once).
+  API_NOT_FOUND: { transient: false, reach: 'item', remedy: 'resubmit' },
   API_CONFLICT: { transient: false, reach: 'item' },
   API_HTTP: { transient: false, reach: 'item' },
   // The client was closed (the run is stopping): what was not sent belongs to the next run.
   API_CLOSED: { transient: false, reach: 'stage' },
   // A pre-signed address expired or was altered: a fresh one is fetched, which is a retry.
-  API_DOWNLOAD_EXPIRED: { transient: true, reach: 'item' },
+  API_DOWNLOAD_EXPIRED: { transient: true, reach: 'item', remedy: 'refresh-address' },
   API_DOWNLOAD_SIZE: { transient: true, reach: 'item' },
   API_DOWNLOAD_FAILED: { transient: true, reach: 'item' },
   API_DOWNLOAD_REFUSED: { transient: false, reach: 'item' },
@@ -67,11 +89,11 @@ export const FAILURE_RULES: Readonly<Record<string, FailureRule>> = {
   TRANSFER_FILE_READ: { transient: true, reach: 'item' },
   REQUEST_CANCELLED: { transient: false, reach: 'item' },
   REQUEST_LOST: { transient: false, reach: 'item' },
-  REQUEST_STILL_RUNNING: { transient: false, reach: 'item' },
-  REQUEST_NOT_SUBMITTED: { transient: false, reach: 'item' },
+  REQUEST_STILL_RUNNING: { transient: false, reach: 'item', deferred: true },
+  REQUEST_NOT_SUBMITTED: { transient: false, reach: 'item', deferred: true },
   // Whether an unanswered submission reached the provider could not be told: the search waits for the next run's
   // look-up rather than risk buying it twice.
-  REQUEST_LOOKUP_UNPROVEN: { transient: false, reach: 'item' },
+  REQUEST_LOOKUP_UNPROVEN: { transient: false, reach: 'item', deferred: true },
   WAREHOUSE_SQL: { transient: false, reach: 'stage' },
   WAREHOUSE_OPEN: { transient: false, reach: 'run' },
   WAREHOUSE_WORK_COPY: { transient: false, reach: 'stage' },
@@ -90,7 +112,7 @@ export const FAILURE_RULES: Readonly<Record<string, FailureRule>> = {
 const UNEXPECTED: FailureRule = { transient: false, reach: 'stage' };
 
 /** The facts of an error the policy reads; any error object may be given. */
-interface Facts { code?: unknown; notProcessed?: unknown; ambiguous?: unknown }
+interface Facts { code?: unknown; notProcessed?: unknown; ambiguous?: unknown; statusCode?: unknown; exhausted?: unknown }
 
 function facts(e: unknown): Facts {
   return e !== null && typeof e === 'object' ? (e as Facts) : {};
@@ -110,23 +132,83 @@ export function isTransient(e: unknown): boolean {
   return ruleFor(e).transient;
 }
 
-/** What to do with a failed call. */
-export type Action =
-  /** Send it again after a backoff: the cause is passing and sending twice is harmless or surely did not happen. */
-  | 'retry'
-  /** The call may have been acted on (an unsafe POST answered by a reset, a time-out or a 5xx): look for what it
-   * created before ever sending it again. */
-  | 'lookup'
-  /** Give up on this call; `reach` says how far the failure goes. */
-  | 'fail';
-
 /** `unsafe`: a call that creates something that may be billed (POST /requests); `idempotent`: any other. */
 export type Safety = 'idempotent' | 'unsafe';
 
-export function decide(e: unknown, safety: Safety): Action {
-  if (!ruleFor(e).transient) return 'fail';
-  if (safety === 'idempotent' || facts(e).notProcessed === true) return 'retry';
-  return 'lookup';
+/** What to do about a failed call (Airbyte's ResponseAction). */
+export type ResponseAction =
+  /** Send it again after a backoff: the cause is passing and sending twice is harmless or surely did not happen. */
+  | 'retry'
+  /** Refused by the key's rate limit: send it again once the limiter's pause (the service's named time) is over. */
+  | 'wait-rate-limit'
+  /** The answer was too large: ask for the same items in smaller pages. */
+  | 'shrink-page'
+  /** A pre-signed address expired or was altered: fetch a fresh one, then download again. */
+  | 'refresh-address'
+  /** The call may have been acted on (an unsafe POST answered by a reset, a time-out or a 5xx): look for what it
+   * created, and send it again only when nothing was. */
+  | 'lookup'
+  /** The provider lost the request this call was about (404): submit its search again. */
+  | 'resubmit'
+  /** Nothing heals it now; `reach` says how far the failure goes. */
+  | 'give-up';
+
+/** What the policy needs to know of the call that failed. */
+export interface CallRole {
+  /** Default `idempotent`. */
+  safety?: Safety;
+  /** `stage`: the stage cannot go on without this call (its listing); `item`: one document, page or file. Default `item`. */
+  role?: 'item' | 'stage';
+  /** The call reads a page whose size the caller can make smaller (a responses page). */
+  pageSized?: boolean;
+  /** The call is about a request the provider made for us (its status, its responses): a 404 means it lost it. */
+  ofRequest?: boolean;
+}
+
+/** The policy's answer for one failure (Airbyte's ErrorResolution): the action, and the kind of failure. */
+export interface Resolution {
+  action: ResponseAction;
+  /** How far the failure reaches once given up on, for the call's role (reachOf). */
+  reach: Reach;
+  /** The cause is passing: given up on now (a loop retried it as far as it would), a later call may succeed. */
+  transient: boolean;
+  /** The provider said no (401/403). */
+  refused: boolean;
+  /** Left for the next run, not failed (FailureRule.deferred). */
+  deferred: boolean;
+}
+
+/**
+ * What to do about `e`, met by a call of `call`'s kind. A failure a loop already retried as far as it would
+ * (`exhausted`) is given up on: an outer caller sending it again would multiply the sends (a transfer file's
+ * address fetched 7 times by the client, 4 times over by the transfer step, was 28 sends).
+ */
+export function resolveFailure(e: unknown, call: CallRole = {}): Resolution {
+  const rule = ruleFor(e);
+  const kind = { reach: reachOf(e, call.role ?? 'item'), transient: rule.transient, refused: rule.refused === true, deferred: rule.deferred === true };
+  return { action: actionFor(e, rule, call), ...kind };
+}
+
+function actionFor(e: unknown, rule: FailureRule, call: CallRole): ResponseAction {
+  const f = facts(e);
+  if (f.exhausted === true) return 'give-up';
+  if (rule.remedy === 'shrink-page') return call.pageSized ? 'shrink-page' : 'give-up';
+  if (rule.remedy === 'resubmit') return call.ofRequest ? 'resubmit' : 'give-up';
+  if (rule.remedy === 'refresh-address') return 'refresh-address';
+  if (!rule.transient) return 'give-up';
+  if ((call.safety ?? 'idempotent') === 'unsafe' && f.notProcessed !== true) return 'lookup';
+  return rule.remedy === 'wait-rate-limit' ? 'wait-rate-limit' : 'retry';
+}
+
+/**
+ * Whether an unsafe call that failed may still have been acted on: not when the service surely did nothing (a
+ * 429, a connection that never opened) or answered a refusal (4xx). Otherwise what it may have made is looked
+ * up before the call is ever sent again.
+ */
+export function mayHaveActed(e: unknown): boolean {
+  const f = facts(e);
+  if (f.notProcessed === true) return false;
+  return !(typeof f.statusCode === 'number' && f.statusCode >= 400 && f.statusCode < 500);
 }
 
 const ORDER: Record<Reach, number> = { item: 0, stage: 1, run: 2 };

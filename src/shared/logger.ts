@@ -15,7 +15,7 @@ export const REDACT_PATHS = [
 ];
 
 export const LOG_FORMATS = ['json', 'pretty'] as const;
-export type LogFormat = (typeof LOG_FORMATS)[number];
+type LogFormat = (typeof LOG_FORMATS)[number];
 
 /** Strip query strings (signatures) from any address-looking text before it is logged or stored. */
 export function scrubText(text: string): string {
@@ -23,7 +23,7 @@ export function scrubText(text: string): string {
 }
 
 /** LOG_FORMAT if valid, else pretty on a terminal and JSON anywhere else. */
-export function logFormat(env: NodeJS.ProcessEnv = process.env, terminal: Pick<Terminal, 'isTTY'> = stderrTerminal()): LogFormat {
+function logFormat(env: NodeJS.ProcessEnv = process.env, terminal: Pick<Terminal, 'isTTY'> = stderrTerminal()): LogFormat {
   const f = env.LOG_FORMAT;
   if (f === 'json' || f === 'pretty') return f;
   return terminal.isTTY ? 'pretty' : 'json';
@@ -33,7 +33,7 @@ export function logFormat(env: NodeJS.ProcessEnv = process.env, terminal: Pick<T
  * A destination for pino that writes human lines through the terminal owner. The JSON line pino made (already
  * redacted) is formatted synchronously, so a line is never left behind in a buffer when the process exits.
  */
-export function prettyDestination(terminal: Terminal, colorize = terminal.isTTY): { write(line: string): void } {
+function prettyDestination(terminal: Terminal, colorize = terminal.isTTY): { write(line: string): void } {
   const format = prettyFactory({ colorize, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,app', singleLine: true });
   return {
     write: (line: string) => {
@@ -55,9 +55,4 @@ export function logger(): Logger {
     ? pino(options, prettyDestination(stderrTerminal()))
     : pino(options, pino.destination({ dest: 2, sync: true }));
   return root;
-}
-
-/** Tests and the CLI may swap the root logger (e.g. to a silent one). */
-export function setLogger(l: Logger): void {
-  root = l;
 }

@@ -4,7 +4,7 @@ import { stderrTerminal, type Terminal } from './terminal.js';
 // Long work (documents, pages, files) shows a bar to a person at a terminal and leaves sparse JSON lines for a
 // log collector otherwise: a bar's carriage returns are garbage in a log file, and a line per item is noise.
 
-export interface ProgressOptions {
+interface ProgressOptions {
   /**
    * Where the bar is drawn, on a line of its own that log lines never overwrite. Default standard error's
    * terminal; the bar is drawn only when it is a TTY.
@@ -37,7 +37,7 @@ export interface Progress {
   done(): void;
 }
 
-export interface ProgressSnapshot {
+interface ProgressSnapshot {
   label: string;
   unit: string;
   done: number;

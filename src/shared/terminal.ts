@@ -5,7 +5,7 @@
 
 const ESC = '\x1b[';
 
-export interface TerminalStream {
+interface TerminalStream {
   write(chunk: string): unknown;
   isTTY?: boolean;
   columns?: number;

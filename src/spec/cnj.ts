@@ -35,11 +35,6 @@ export function parseCnj(text: string): Parsed {
   return { ok: true, value: formatCnj(c) };
 }
 
-/** True for a CNJ number, 20 digits or punctuated, whose check digits match. */
-export function isValidCnj(text: string): boolean {
-  return parseCnj(text).ok;
-}
-
 /**
  * The normal form of text shaped like a CNJ number (20 digits, any punctuation), check digits not
  * considered; undefined for any other shape. A payload's code with a wrong DD keeps one key all the same.

@@ -56,16 +56,6 @@ export function parseCnpj(text: string): Parsed {
   return { ok: true, value: c };
 }
 
-/** True for a CPF (punctuation allowed) whose check digits match. */
-export function isValidCpf(text: string): boolean {
-  return parseCpf(text).ok;
-}
-
-/** True for a CNPJ (numeric or alphanumeric, any letter case, punctuation allowed) whose check digits match. */
-export function isValidCnpj(text: string): boolean {
-  return parseCnpj(text).ok;
-}
-
 /** 11 digits -> `092.065.297-22`. */
 export function formatCpf(cpf: string): string {
   if (!/^\d{11}$/.test(cpf)) throw new RangeError('a CPF in normal form is 11 digits');

@@ -4,12 +4,10 @@
 // key's identity (a name folded: search-identity.ts). This is the
 // ground floor: it imports nothing from the client, the warehouse, the pipeline or the sandbox (the sandbox
 // keeps a reading of its own, so that the tests compare two).
-export { UFS, isUf, type Uf } from './uf.js';
+export { UFS, isUf } from './uf.js';
 export { stripPunctuation, quoted, type Parsed } from './parsed.js';
-export {
-  cpfCheckDigits, cnpjCheckDigits, parseCpf, parseCnpj, isValidCpf, isValidCnpj, formatCpf, formatCnpj, documentShape,
-} from './cpf-cnpj.js';
-export { cnjCheckDigits, formatCnj, parseCnj, isValidCnj, cnjShape } from './cnj.js';
-export { parseOab, looksLikeOab, isValidOab, type Oab, type OabResult } from './oab.js';
+export { cpfCheckDigits, cnpjCheckDigits, parseCpf, parseCnpj, formatCpf, formatCnpj } from './cpf-cnpj.js';
+export { cnjCheckDigits, formatCnj, parseCnj } from './cnj.js';
+export { parseOab, looksLikeOab } from './oab.js';
 export { normalizeDocument, normalizeOab, normalizeCnj } from './normalize.js';
 export { foldName, keyIdentity } from './search-identity.js';

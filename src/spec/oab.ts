@@ -4,7 +4,7 @@
 import { fail, quoted } from './parsed.js';
 import { isUf, type Uf } from './uf.js';
 
-export interface Oab {
+interface Oab {
   /** The registration number without leading zeros, 1 to 6 digits. */
   number: string;
   uf: Uf;
@@ -13,7 +13,7 @@ export interface Oab {
   /** The normal form `<number><UF>[letter]`. */
   value: string;
 }
-export type OabResult = ({ ok: true } & Oab) | { ok: false; reason: string };
+type OabResult = ({ ok: true } & Oab) | { ok: false; reason: string };
 
 // Numbers are up to 6 significant digits, often zero-padded to 7; one more pad digit is tolerated.
 const UF_FIRST = /^([A-Z]{2})(\d{1,8})([A-Z])?$/;
@@ -48,9 +48,4 @@ export function parseOab(text: string): OabResult {
   if (number.length > 6) return fail(`OAB number ${number} has more than 6 digits`);
   const value = `${number}${uf}${letter ?? ''}`;
   return letter ? { ok: true, number, uf, letter, value } : { ok: true, number, uf, value };
-}
-
-/** True for a usable OAB registration. */
-export function isValidOab(text: string): boolean {
-  return parseOab(text).ok;
 }

@@ -8,11 +8,11 @@
 export const SEARCH_TYPES = ['cpf', 'cnpj', 'oab', 'name', 'lawsuit_cnj', 'lawsuit_id'] as const;
 export type SearchType = (typeof SEARCH_TYPES)[number];
 
-export type RequestStatus = 'created' | 'pending' | 'started' | 'cancelling' | 'cancelled' | 'completed';
-export type Side = 'Passive' | 'Active' | 'Interested' | 'Unknown';
+type RequestStatus = 'created' | 'pending' | 'started' | 'cancelling' | 'cancelled' | 'completed';
+type Side = 'Passive' | 'Active' | 'Interested' | 'Unknown';
 
-export interface IncludeExclude { keys?: string[]; not_equal?: boolean }
-export interface SubjectFilter { contains?: string[]; not_contains?: string[]; conteins?: string[]; keys?: string[]; not_equal?: boolean }
+interface IncludeExclude { keys?: string[]; not_equal?: boolean }
+interface SubjectFilter { contains?: string[]; not_contains?: string[]; conteins?: string[]; keys?: string[]; not_equal?: boolean }
 
 export interface Filter {
   side?: Side;
@@ -59,10 +59,10 @@ export interface RequestObject {
   [extra: string]: unknown;
 }
 
-export interface Lawyer { name: string; side?: string; person_type?: string; documents?: DocumentRef[]; oab?: string; [extra: string]: unknown }
-export interface DocumentRef { document: string; document_type: string; [extra: string]: unknown }
+interface Lawyer { name: string; side?: string; person_type?: string; documents?: DocumentRef[]; oab?: string; [extra: string]: unknown }
+interface DocumentRef { document: string; document_type: string; [extra: string]: unknown }
 
-export interface Party {
+interface Party {
   name: string;
   side?: string;
   person_type?: string;
@@ -75,7 +75,7 @@ export interface Party {
   [extra: string]: unknown;
 }
 
-export interface Step {
+interface Step {
   lawsuit_cnj?: string;
   lawsuit_instance?: number;
   private?: boolean;
@@ -88,7 +88,7 @@ export interface Step {
   [extra: string]: unknown;
 }
 
-export interface CodeName { code: string; name: string; [extra: string]: unknown }
+interface CodeName { code: string; name: string; [extra: string]: unknown }
 
 export interface Lawsuit {
   code: string;
@@ -124,7 +124,7 @@ export interface Lawsuit {
   [extra: string]: unknown;
 }
 
-export interface ApplicationError { code: number; message: string; [extra: string]: unknown }
+interface ApplicationError { code: number; message: string; [extra: string]: unknown }
 
 export interface ResponseItem {
   request_id: string;
@@ -141,23 +141,6 @@ export interface ResponseItem {
   [extra: string]: unknown;
 }
 
-/** The counts form of the pagination envelope (responses listing). */
-export interface CountsEnvelope<T> {
-  request_status?: RequestStatus;
-  page: number;
-  page_count: number;
-  all_pages_count: number;
-  all_count: number;
-  page_data: T[];
-}
-
-/** The links/meta form of the pagination envelope (requests listing, tracking listing). */
-export interface LinksEnvelope<T> {
-  page_data: T[];
-  links: { next?: string | null; prev?: string | null; first?: string | null; last?: string | null };
-  meta: { page: number; page_count: number; all_pages_count: number; all_count: number };
-}
-
 export interface Tracking {
   tracking_id: string;
   user_id?: string;
@@ -171,7 +154,7 @@ export interface Tracking {
 
 export interface SyncResult { has_lawsuits: boolean; request_id: string; response_data: Lawsuit[] }
 export interface CountResult { total: number }
-export interface GroupedEntry { count: number; value: string | number }
+interface GroupedEntry { count: number; value: string | number }
 export interface GroupedResult {
   classifications: GroupedEntry[]; subjects: GroupedEntry[]; areas: GroupedEntry[]; tribunals: GroupedEntry[];
   justices: GroupedEntry[]; phases: GroupedEntry[]; states: GroupedEntry[]; instances: GroupedEntry[];

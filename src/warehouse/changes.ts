@@ -6,7 +6,7 @@ import type { Warehouse } from './warehouse.js';
 // that crashes mid-way has detected nothing and a run that calls it twice (a resumed run) inserts nothing new.
 
 export const CHANGE_KINDS = ['new_lawsuit', 'new_steps', 'status', 'phase', 'amount', 'secrecy_level', 'new_party', 'gone_from_search'] as const;
-export type ChangeKind = (typeof CHANGE_KINDS)[number];
+type ChangeKind = (typeof CHANGE_KINDS)[number];
 
 export interface ChangeRow { code: string; instance: number; change: ChangeKind; old_value: string | null; new_value: string | null }
 
@@ -19,7 +19,7 @@ export interface ChangeReport {
   fresh: boolean;
 }
 
-export interface DetectOptions {
+interface DetectOptions {
   /** The detection time (lawsuit_changes.detected_at, lawsuit_status_history.valid_from). Default now. */
   now?: Date;
   /** How many changes `top` holds. Default 10. */

@@ -9,12 +9,12 @@ import type { Schema } from './schema/types.js';
 // fails test/analytics/comments-cover-every-column.test.ts.
 
 /** What the catalog holds today: each object with its kind and comment, each column with its comment. */
-export interface Catalog {
+interface Catalog {
   objects: ReadonlyArray<{ name: string; kind: 'TABLE' | 'VIEW'; comment: string | null }>;
   columns: ReadonlyArray<{ table_name: string; column_name: string; comment: string | null }>;
 }
 
-export interface CommentPlan {
+interface CommentPlan {
   /** The COMMENT statements that bring the catalog to the declaration. */
   statements: string[];
   /** `table.column` (or `table`) of the main schema the declaration does not describe. */
@@ -44,7 +44,7 @@ export function commentStatements(catalog: Catalog, schema: Schema = SCHEMA): Co
   return { statements, missing };
 }
 
-export interface CommentResult {
+interface CommentResult {
   /** COMMENT statements run (0 when every comment was already in place). */
   applied: number;
   /** `table.column` (or `table`) of the main schema still without a comment: missing from the declaration. */
@@ -52,7 +52,7 @@ export interface CommentResult {
 }
 
 /** What applyComments needs of the warehouse: `Warehouse` (warehouse.ts) has it. */
-export interface CommentDb {
+interface CommentDb {
   run(sql: string): Promise<number>;
   all<T = Record<string, unknown>>(sql: string): Promise<T[]>;
   transaction<T>(fn: () => Promise<T>): Promise<T>;

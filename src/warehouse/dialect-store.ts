@@ -4,10 +4,10 @@ import type { Warehouse } from './warehouse.js';
 // checks learned, so that the next night starts from it instead of probing again. The warehouse keeps it as
 // JSON and does not read inside it (src/api/dialect.ts says what it holds).
 
-export interface StoredDialect { dialect: unknown; learnedAt: Date; source: string }
+interface StoredDialect { dialect: unknown; learnedAt: Date; source: string }
 
 /** The base address as stored: no credentials, no query, no trailing slash. */
-export function dialectKey(baseUrl: string): string {
+function dialectKey(baseUrl: string): string {
   try {
     const u = new URL(baseUrl);
     return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`;

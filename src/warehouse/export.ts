@@ -15,7 +15,7 @@ import { WarehouseError, type Warehouse } from './warehouse.js';
 // (privacy.ts), each table's select is wrapped: lawsuits under secrecy left out, people's documents and names
 // pseudonymised; the columns stay the same, so a BI model reads either.
 
-export interface ExportOptions {
+interface ExportOptions {
   /** Tables to write (folder names of EXPORT_TABLES). Default all. */
   tables?: readonly string[];
   /** Rows per Parquet row group. Default DuckDB's (122880). */
@@ -24,7 +24,7 @@ export interface ExportOptions {
   privacy?: ExportPrivacy;
 }
 
-export interface ExportResult {
+interface ExportResult {
   dir: string;
   tables: Array<{ table: string; rows: number; files: string[] }>;
   /** Lawsuits left out for their secrecy level (with their rows in every table). */

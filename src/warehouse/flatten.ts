@@ -6,7 +6,7 @@ import type { AttachmentRow, CourtRow, FlatLawsuit, ItemRow, LawsuitRow, LawyerR
 import { normalizeCnj, normalizeDocument, normalizeOab } from '../spec/identifiers.js';
 import { bool, int, isObj, list, str, stringifyWith, timeOf, toJson, type Obj } from './values.js';
 
-export interface FlattenContext {
+interface FlattenContext {
   /** The response item that carried the lawsuit. Default null. */
   responseId?: string | null;
   /** The response item's created_at (ISO text): the last tie-breaker of "newer crawl". Default null. */

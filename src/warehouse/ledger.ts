@@ -34,7 +34,7 @@ export async function closeStaleRuns(wh: Warehouse, opts: { byRunId?: string } =
   return rows.map((r) => r.run_id).sort();
 }
 
-export interface RunTotals {
+interface RunTotals {
   /** Final status: 'ok', 'partial', 'failed', ... */
   status: string;
   calls?: number;
@@ -60,7 +60,7 @@ export async function finishRun(wh: Warehouse, runId: string, t: RunTotals): Pro
     t.requestsCompleted, t.lawsuits, t.parties, t.steps, t.errors, t.summary === undefined ? null : JSON.stringify(t.summary)]);
 }
 
-export interface StageRow {
+interface StageRow {
   stage: string;
   position: number;
   status: string;
@@ -85,7 +85,7 @@ export async function recordStage(wh: Warehouse, runId: string, row: StageRow): 
     row.errorCode ?? null, row.errorMessage ?? null]);
 }
 
-export interface RequestRow {
+interface RequestRow {
   request_id: string;
   search_type?: string | null;
   search_key?: string | null;

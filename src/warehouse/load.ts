@@ -10,7 +10,7 @@ import { normalizeCnj } from '../spec/identifiers.js';
 import { bool, int, isObj, str, toJson } from './values.js';
 import type { Warehouse } from './warehouse.js';
 
-export interface LoadContext {
+interface LoadContext {
   /** The run loading the items (responses_raw.run_id, lawsuits.first/last_seen_run). */
   runId: string;
   /** Where the items came from: 'async' (responses listing), 'historical' (synchronous query), ... Default 'async'. */
@@ -46,12 +46,12 @@ export interface LoadCounts {
   problems: number;
 }
 
-export const emptyCounts = (): LoadCounts => ({
+const emptyCounts = (): LoadCounts => ({
   items: 0, newResponses: 0, lawsuitItems: 0, lawsuits: 0, lawsuitsMerged: 0, parties: 0, lawyers: 0, steps: 0,
   applicationErrors: 0, skipped: 0, problems: 0,
 });
 
-export function addCounts(a: LoadCounts, b: LoadCounts): LoadCounts {
+function addCounts(a: LoadCounts, b: LoadCounts): LoadCounts {
   const out = { ...a };
   for (const k of Object.keys(out) as Array<keyof LoadCounts>) out[k] += b[k];
   return out;
@@ -225,7 +225,7 @@ function capLongValues(flat: FlatLawsuit, responseId: string | null, problems: P
  * second in the second, and so on. The merge statements (merge.ts) meet each key once per statement; the merge
  * itself does not depend on order, so neither do the layers' contents nor where batch boundaries fell.
  */
-export function layersOf(flats: readonly FlatLawsuit[]): FlatLawsuit[][] {
+function layersOf(flats: readonly FlatLawsuit[]): FlatLawsuit[][] {
   const seen = new Map<string, number>();
   const layers: FlatLawsuit[][] = [];
   for (const f of flats) {

@@ -10,10 +10,10 @@
 // column's too long value is left NULL with a load problem: the payload is whole in the archive.
 
 /** Longest value written to a column, in UTF-8 bytes: under DuckDB's overflow threshold (52,000 to 55,000 bytes measured). */
-export const MAX_VALUE_BYTES = 48 * 1024;
+const MAX_VALUE_BYTES = 48 * 1024;
 
 /** UTF-16 units per part: at most 3 UTF-8 bytes each (a surrogate pair is 4 bytes for 2 units), so a part fits MAX_VALUE_BYTES. */
-export const PART_CHARS = 16 * 1024;
+const PART_CHARS = 16 * 1024;
 
 /** Whether a text can be written to a column (MAX_VALUE_BYTES of UTF-8). Only long texts are measured. */
 export function fitsColumn(s: string): boolean {

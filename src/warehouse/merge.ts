@@ -23,7 +23,7 @@ import { stageName } from './stage.js';
  * two payloads of one lawsuit never tie: the provider's response ids are unique, and a payload seen twice is the
  * same payload. The times are SQL expressions of TIMESTAMPTZ, the id of VARCHAR.
  */
-export function versionSql(crawled: string, updated: string, created: string, responseId: string): string {
+function versionSql(crawled: string, updated: string, created: string, responseId: string): string {
   const time = (e: string): string =>
     `CASE WHEN ${e} IS NULL OR ${e} = '-infinity' THEN '0' WHEN ${e} = 'infinity' THEN '2' `
     + `ELSE '1' || lpad(to_hex((epoch_us(${e})::HUGEINT + 9223372036854775808)::UBIGINT), 16, '0') END`;
@@ -114,7 +114,9 @@ function mergedRows(t: Table, src: Source): string {
   const versions = carried.map((c) => `{'k': '${c.name}', 'v': ${q('v', c.name)}}`).join(', ');
   return `WITH k_rows AS MATERIALIZED (${src.stored})
 SELECT * EXCLUDE (${carried.map((c) => q('v', c.name)).join(', ')}),
-  nullif(to_json(map_from_entries(list_filter([${versions}], e -> e.v IS NOT NULL AND e.v <> payload_version))), '{}')::JSON AS column_versions
+  -- Only a row some of whose values came from an older payload builds the JSON (the common row has none).
+  CASE WHEN ${carried.map((c) => `coalesce(${q('v', c.name)} = payload_version, true)`).join(' AND ')} THEN NULL
+    ELSE to_json(map_from_entries(list_filter([${versions}], e -> e.v IS NOT NULL AND e.v <> payload_version)))::JSON END AS column_versions
 FROM (${merged})`;
 }
 
@@ -144,7 +146,7 @@ FROM ${m} m WHERE ${keyOn(t, t.name, 'm')} AND NOT m.wins AND NOT m.changed
   };
 }
 
-export interface ChildStatements { table: string; flag: string; del: string; ins: string; insNew: string }
+interface ChildStatements { table: string; flag: string; del: string; ins: string; insNew: string }
 
 /** Every merge statement of `schema`, as load.ts runs them. */
 export function mergeStatements(schema: Schema = SCHEMA) {

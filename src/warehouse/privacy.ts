@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { ExportPrivacy } from '../shared/config.js';
 import type { ExportTable } from './schema/exports.js';
+import { SCHEMA, tableOf } from './schema/index.js';
+import { ident } from './schema/sql.js';
+import type { Column, Privacy, Schema, Table } from './schema/types.js';
 import { WarehouseError, type Warehouse } from './warehouse.js';
 
 // Exports safe to share (LGPD): the Parquet exports can leave out lawsuits under secrecy and replace what
@@ -12,61 +15,73 @@ import { WarehouseError, type Warehouse } from './warehouse.js';
 // with two pads (RFC 2104), and the pads enter DuckDB only as bound parameters, never in SQL text (DuckDB
 // quotes SQL text in its errors). Measured on 1M values: 0.9 s in DuckDB, against 2.1 s for Node's own
 // createHmac before any row has even crossed from DuckDB to Node and back.
+//
+// What each column holds that identifies a person is an attribute of the column in the declaration
+// (schema/tables/, `privacy`); this file says what each kind of it becomes, and which rows go with a lawsuit.
 
-/** The rules of one export table; every exported table must have one (privateSelect refuses a table without). */
+/**
+ * What the privacy mode writes in place of a column of each kind (schema/types.ts, `Privacy`), as SQL over the
+ * plain export's row `t` of table `table`; undefined: the column as it is. `n.names` is the list of hidden names
+ * of the row's lawsuit (parties who are not companies, and lawyers), for free text. A kind that reads other
+ * columns of the row names them in `needs`, checked against the table's declaration.
+ */
+const WRITES: Record<Privacy, { needs?: readonly string[]; sql?: (col: string, c: Column, table: Table) => string }> = {
+  'name': { sql: (col) => `pz_name(${col})` },
+  'party name': {
+    needs: ['document', 'document_type', 'main_document', 'documents'],
+    sql: (col) => `CASE WHEN pz_party_is_company(t.document, t.document_type, t.main_document, t.documents) THEN ${col} ELSE pz_name(${col}) END`,
+  },
+  'document': { sql: (col, c, table) => `pz_doc(${col}, ${table.columns.some((x) => x.name === `${c.name}_type`) ? `t.${ident(`${c.name}_type`)}` : 'NULL'})` },
+  'oab': { sql: (col) => `pz_doc(${col}, 'OAB')` },
+  'documents': { sql: (col) => `pz_docs_json(${col})` },
+  'lawsuit text': {
+    needs: ['code', 'instance'],
+    sql: (col, c, table) => {
+      const scrubbed = `pz_scrub(${col}, n.names)`;
+      // JSON stays JSON: a pseudonym put where the provider had a bare number would not be, so it goes.
+      const text = c.type === 'JSON' ? `CASE WHEN json_valid(${scrubbed}) THEN ${scrubbed} END` : scrubbed;
+      // A row under secrecy (a private step) keeps its date and type; its text is not shared.
+      const secret = table.columns.find((x) => x.privacy === 'secrecy flag');
+      return secret ? `CASE WHEN t.${ident(secret.name)} THEN NULL ELSE ${text} END` : text;
+    },
+  },
+  'cpf text': { sql: (col) => `pz_scrub_cpf(${col})` },
+  'search key': { needs: ['search_type'], sql: (col) => `pz_search_key(t.search_type, ${col})` },
+  'search': {
+    needs: ['search_type', 'search_key'],
+    sql: (col) => `CASE WHEN t.search_type IN ('cpf', 'name') THEN json_merge_patch(${col}, json_object('search_key', pz_search_key(t.search_type, t.search_key)))::VARCHAR ELSE ${col} END`,
+  },
+  'search text': { needs: ['search_type', 'search_key'], sql: (col) => `pz_scrub(${col}, CASE WHEN t.search_type = 'name' THEN [t.search_key] END)` },
+  // The export writes JSON as text (schema/exports.ts): the column keeps its exported type.
+  'withheld': { sql: (_col, c) => `NULL::${c.type === 'JSON' ? 'VARCHAR' : c.type}` },
+  'secrecy flag': {},
+  'not personal': {},
+};
+
+/** The rules of one exported table, from its declaration. */
 interface TablePrivacy {
   /** Its rows belong to a lawsuit (columns code, instance): they are left out with the lawsuit. */
   perLawsuit: boolean;
-  /**
-   * Output columns replaced when pseudonymising, as SQL over the plain export's row `t`; `n.names` is the list
-   * of hidden names of the row's lawsuit (parties who are not companies, and lawyers), for free text.
-   */
+  /** Output columns replaced when pseudonymising, as SQL over the plain export's row `t`. */
   pseudonymise: Record<string, string>;
 }
 
-/** Free text of a lawsuit: its hidden names and anything shaped like a CPF replaced by their pseudonyms. */
-const scrubbed = (col: string): string => `pz_scrub(t.${col}, n.names)`;
-
-export const TABLE_PRIVACY: Readonly<Record<string, TablePrivacy>> = {
-  lawsuits: { perLawsuit: true, pseudonymise: { name: scrubbed('name') } },
-  parties: {
-    perLawsuit: true,
-    pseudonymise: {
-      name: 'CASE WHEN pz_party_is_company(t.document, t.document_type, t.main_document, t.documents) THEN t.name ELSE pz_name(t.name) END',
-      document: 'pz_doc(t.document, t.document_type)',
-      main_document: 'pz_doc(t.main_document, NULL)',
-      documents: 'pz_docs_json(t.documents)',
-    },
-  },
-  lawyers: {
-    perLawsuit: true,
-    pseudonymise: { name: 'pz_name(t.name)', oab: "pz_doc(t.oab, 'OAB')", documents: 'pz_docs_json(t.documents)' },
-  },
-  // A step under secrecy keeps its date and type; its text is not shared.
-  steps: { perLawsuit: true, pseudonymise: { content: `CASE WHEN t.private THEN NULL ELSE ${scrubbed('content')} END` } },
-  subjects: { perLawsuit: true, pseudonymise: {} },
-  classifications: { perLawsuit: true, pseudonymise: {} },
-  courts: { perLawsuit: true, pseudonymise: {} },
-  attachments: {
-    perLawsuit: true,
-    // The raw JSON stays JSON: a pseudonym put where the provider had a bare number would not be, so it goes.
-    pseudonymise: { attachment_name: scrubbed('attachment_name'), raw: `CASE WHEN json_valid(${scrubbed('raw')}) THEN ${scrubbed('raw')} END` },
-  },
-  search_hits: { perLawsuit: true, pseudonymise: {} },
-  requests: {
-    perLawsuit: false,
-    pseudonymise: {
-      search_key: 'pz_search_key(t.search_type, t.search_key)',
-      search: `CASE WHEN t.search_type IN ('cpf', 'name') THEN json_merge_patch(t.search, json_object('search_key', pz_search_key(t.search_type, t.search_key)))::VARCHAR ELSE t.search END`,
-      error: `pz_scrub(t.error, CASE WHEN t.search_type = 'name' THEN [t.search_key] END)`,
-    },
-  },
-  // The summary quotes the documents list and the provider's messages; the columns beside it say how the run went.
-  runs: { perLawsuit: false, pseudonymise: { summary: 'NULL::VARCHAR' } },
-  // A rejected line is the documents list's own text (keys, names, labels); its number and reason stay.
-  rejected_inputs: { perLawsuit: false, pseudonymise: { value: 'NULL::VARCHAR', reason: 'pz_scrub_cpf(t.reason)' } },
-  transfer_files: { perLawsuit: false, pseudonymise: { description: 'pz_scrub_cpf(t.description)', error: 'pz_scrub_cpf(t.error)' } },
-};
+function tablePrivacy(table: Table, lawsuits: Table): TablePrivacy {
+  const has = (name: string): boolean => table.columns.some((c) => c.name === name);
+  const pseudonymise: Record<string, string> = {};
+  for (const c of table.columns) {
+    if (!c.privacy || c.exported === false) continue;
+    const rule = WRITES[c.privacy];
+    const missing = (rule.needs ?? []).filter((n) => !has(n));
+    if (missing.length > 0) throw new WarehouseError('WAREHOUSE_EXPORT', `${table.name}.${c.name} is declared '${c.privacy}', which reads the row's ${missing.join(', ')}: ${table.name} has no such column (src/warehouse/schema/)`);
+    if (rule.sql) pseudonymise[c.name] = rule.sql(`t.${ident(c.name)}`, c, table);
+  }
+  // A lawsuit's column appended to another table's rows would be written plain: none may be personal.
+  for (const name of table.export?.withLawsuit ?? []) {
+    if (lawsuits.columns.find((c) => c.name === name)?.privacy) throw new WarehouseError('WAREHOUSE_EXPORT', `the export of ${table.name} appends lawsuits.${name}, which holds personal data (src/warehouse/schema/)`);
+  }
+  return { perLawsuit: has('code') && has('instance'), pseudonymise };
+}
 
 // Each macro is a rule of README "Sharing exports (LGPD)". A document is kept only when it is positively a
 // company's CNPJ or a lawyer's OAB number and not shaped like a CPF; anything else that is not blank (a CPF,
@@ -106,7 +121,7 @@ const MACROS = [
 const macroName = (m: string): string => m.slice(0, m.indexOf('('));
 
 /** The two HMAC pads of `secret` as hex (RFC 2104: a key longer than the hash's block is hashed first). */
-export function hmacPads(secret: string): { ipad: string; opad: string } {
+function hmacPads(secret: string): { ipad: string; opad: string } {
   let key = Buffer.from(secret, 'utf8');
   if (key.length > 64) key = createHash('sha256').update(key).digest();
   const block = Buffer.alloc(64);
@@ -133,14 +148,14 @@ export interface PrivacyScope {
  * may be shared and each lawsuit's hidden names as temporary tables. Works on a read-only warehouse (the temp
  * catalogue is the connection's own). Call `close()` when done, also after a failure.
  */
-export async function openPrivacyScope(wh: Warehouse, privacy: ExportPrivacy): Promise<PrivacyScope> {
+export async function openPrivacyScope(wh: Warehouse, privacy: ExportPrivacy, schema: Schema = SCHEMA): Promise<PrivacyScope> {
   const pseudonymise = privacy.mode === 'pseudonymise';
   if (pseudonymise && !privacy.salt) throw new WarehouseError('WAREHOUSE_EXPORT', 'pseudonymised exports need their secret: set LAWSUIT_EXPORT_SALT_FILE (or LAWSUIT_EXPORT_SALT)');
   const maxSecrecy = privacy.maxSecrecy;
   if (!Number.isInteger(maxSecrecy) || maxSecrecy < 0 || maxSecrecy > 5) throw new WarehouseError('WAREHOUSE_EXPORT', `export secrecy level ${maxSecrecy} is not a whole number from 0 to 5 (LAWSUIT_EXPORT_MAX_SECRECY)`);
   const scope: PrivacyScope = {
     withheldLawsuits: 0,
-    select: (t) => privateSelect(t, TABLE_PRIVACY[t.table], pseudonymise),
+    select: (t) => privateSelect(t, tablePrivacy(tableOf(t.table, schema), tableOf('lawsuits', schema)), pseudonymise),
     close: async () => {
       await wh.run('DROP TABLE IF EXISTS temp.pz_kept; DROP TABLE IF EXISTS temp.pz_names');
       for (const m of MACROS) await wh.run(`DROP MACRO IF EXISTS temp.${macroName(m)}`);
@@ -176,10 +191,8 @@ export async function openPrivacyScope(wh: Warehouse, privacy: ExportPrivacy): P
 }
 
 /** The plain export's select wrapped: the same columns in the same order, some replaced, some rows left out. */
-function privateSelect(table: ExportTable, rules: TablePrivacy | undefined, pseudonymise: boolean): string {
-  // A table exported with no rule could leak what the rules hide: refused, never written plain.
-  if (!rules) throw new WarehouseError('WAREHOUSE_EXPORT', `the export of ${table.table} has no privacy rule: add one to TABLE_PRIVACY (src/warehouse/privacy.ts)`);
-  const replace = pseudonymise ? Object.entries(rules.pseudonymise).map(([col, sql]) => `${sql} AS ${col}`) : [];
+function privateSelect(table: ExportTable, rules: TablePrivacy, pseudonymise: boolean): string {
+  const replace = pseudonymise ? Object.entries(rules.pseudonymise).map(([col, sql]) => `${sql} AS ${ident(col)}`) : [];
   const needsNames = replace.some((r) => r.includes('n.names'));
   return `SELECT t.*${replace.length ? ` REPLACE (${replace.join(', ')})` : ''}
     FROM (${table.select}) t

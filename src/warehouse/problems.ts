@@ -4,7 +4,7 @@
 
 import { lit } from './schema/sql.js';
 
-export const PROBLEM_CODES = ['missing_key', 'out_of_range', 'not_a_number', 'not_a_date', 'wrong_type', 'too_long', 'not_an_object', 'too_large'] as const;
+const PROBLEM_CODES = ['missing_key', 'out_of_range', 'not_a_number', 'not_a_date', 'wrong_type', 'too_long', 'not_an_object', 'too_large'] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];
 
 /** One sentence per problem: what was wrong and what the warehouse did about it. */

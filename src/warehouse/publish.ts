@@ -29,7 +29,7 @@ export interface WorkCopyOptions extends WarehouseOptions {
 }
 
 /** What was done to a work copy DuckDB could not open as it was. */
-export interface WorkCopyRecovery {
+interface WorkCopyRecovery {
   /**
    * - `wal-replayed`: the WAL was replayed through an attached database (the DuckDB bug); nothing lost.
    * - `last-checkpoint`: the WAL could not be replayed at all; the run carries on from the work copy's last

@@ -11,7 +11,7 @@ import type { Warehouse } from './warehouse.js';
 //
 // Either way a request is fully loaded when `loaded_at` is set, the one definition every reader of the ledger uses.
 
-export type ReadStrategy = 'sweep' | 'per_request';
+type ReadStrategy = 'sweep' | 'per_request';
 
 /** Where the sweep stands, as stored with the responses it covers (src/pipeline/sweep/cursor.ts). */
 export interface StoredCursor {
@@ -114,7 +114,7 @@ async function recordSweepPage(wh: Warehouse, e: Extract<ReadEntry, { kind: 'swe
     ms(c.high), e.pages, e.read, e.ours.reduce((n, o) => n + o.items, 0), e.skipped, ms(c.last)]);
 }
 
-export interface StoredSweep {
+interface StoredSweep {
   sweepId: string;
   status: string;
   updatedAt: Date;

@@ -13,8 +13,8 @@ export interface TransferDb {
   transaction<T>(fn: () => Promise<T>): Promise<T>;
 }
 
-export type TransferTable = 'transfer_lawsuits' | 'transfer_parties' | 'transfer_steps';
-export const TRANSFER_TABLES: readonly TransferTable[] = ['transfer_lawsuits', 'transfer_parties', 'transfer_steps'];
+type TransferTable = 'transfer_lawsuits' | 'transfer_parties' | 'transfer_steps';
+const TRANSFER_TABLES: readonly TransferTable[] = ['transfer_lawsuits', 'transfer_parties', 'transfer_steps'];
 
 /** Columns the pipeline adds to every row. */
 const LINEAGE = ['transfer_file_id', 'loaded_at'];
@@ -25,7 +25,7 @@ const KNOWN = Object.fromEntries(TRANSFER_TABLES.map((t) => [
   t, tableOf(t).columns.filter((c) => !LINEAGE.includes(c.name)).map((c): [string, string] => [c.name, c.type]),
 ])) as Record<TransferTable, Array<[string, string]>>;
 
-export class TransferLoadError extends EtlError {
+class TransferLoadError extends EtlError {
   constructor(code: 'TRANSFER_FILE_SHAPE' | 'TRANSFER_FILE_READ', message: string, cause?: unknown) {
     super(code, message, { cause });
     this.name = 'TransferLoadError';
@@ -37,7 +37,7 @@ export class TransferLoadError extends EtlError {
  * (the table's types then apply). Its read buffer is 4 MiB instead of 32: on a 300 MB file that is the
  * difference between ~90 MB and ~140 MB of peak memory, and lines up to 2 MiB still fit.
  */
-export function readerSql(fileType: string, path: string): string {
+function readerSql(fileType: string, path: string): string {
   if (fileType === 'csv') {
     return `read_csv(${lit(path)}, header = true, all_varchar = true, delim = ',', quote = '"', escape = '"', strict_mode = true, buffer_size = 4194304)`;
   }
@@ -47,7 +47,7 @@ export function readerSql(fileType: string, path: string): string {
 }
 
 /** Which table a file's rows belong to, from its columns (the provider's names and descriptions are free text). */
-export function tableForColumns(columns: readonly string[]): TransferTable {
+function tableForColumns(columns: readonly string[]): TransferTable {
   const has = new Set(columns);
   if (!has.has('code') || !has.has('instance')) {
     throw new TransferLoadError('TRANSFER_FILE_SHAPE', `the file has no code and instance columns (columns: ${columns.slice(0, 12).join(', ').slice(0, 300)})`);
@@ -70,7 +70,7 @@ export interface TransferFileMeta {
   completed_at?: string | null;
 }
 
-export interface LoadInput {
+interface LoadInput {
   meta: TransferFileMeta;
   /** The staged file. */
   path: string;
@@ -79,7 +79,7 @@ export interface LoadInput {
   attempts: number;
 }
 
-export interface LoadResult { table: TransferTable; rows: number }
+interface LoadResult { table: TransferTable; rows: number }
 
 /**
  * Loads the staged file into its table and records it in transfer_files with status 'loaded', in one

@@ -71,7 +71,7 @@ type Frame = { items: unknown[]; i: number; out: string[]; key?: string } & ({ k
 const PUSHED = Symbol('pushed');
 
 /** JSON.stringify's output (no indentation, toJSON honoured, undefined and functions left out or null in arrays), without recursion. */
-export function stringifyIteratively(root: unknown): string | undefined {
+function stringifyIteratively(root: unknown): string | undefined {
   const stack: Frame[] = [];
   // The text of a scalar; undefined for what JSON leaves out; PUSHED after pushing a frame for a container.
   const open = (v: unknown, key?: string): string | undefined | typeof PUSHED => {

@@ -23,7 +23,7 @@ export function isDamagedFile(e: unknown): boolean {
   return isWalReplayFailure(e) || /not a valid DuckDB database file|Corrupt|checksum|INTERNAL Error/i.test(messageOf(e));
 }
 
-export interface ReplayOptions {
+interface ReplayOptions {
   /** DuckDB memory limit for the replay, e.g. '128MB'. Default DuckDB's own. */
   memoryLimit?: string;
   /** DuckDB threads for the replay. Default 1. */

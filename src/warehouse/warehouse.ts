@@ -3,7 +3,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
 import { EtlError } from '../shared/errors.js';
-import { MIGRATIONS, MIGRATIONS_TABLE_SQL, type Migration } from './migrations/index.js';
+import { MIGRATIONS, type Migration } from './migrations/index.js';
+import { ledgerStatement, migrationStatements } from './migrations/statements.js';
 import { loadBudget, parseDuckSize, type LoadBudget } from './load-budget.js';
 import { firstLine } from './wal-recovery.js';
 
@@ -18,7 +19,7 @@ export interface WarehouseOptions {
   threads?: number;
   /** DuckDB memory limit, e.g. '1GB'. Default: DuckDB's own (80% of RAM). */
   memoryLimit?: string;
-  /** Migrations to apply instead of the built-in list (tests). Default MIGRATIONS. */
+  /** Test seam: migrations to apply instead of the built-in list (their DDL still from the declaration). Default MIGRATIONS. */
   migrations?: readonly Migration[];
 }
 
@@ -106,14 +107,17 @@ export class Warehouse {
   async migrate(): Promise<number[]> {
     const created = (await this.all<{ n: number }>(
       `SELECT count(*) AS n FROM duckdb_tables() WHERE database_name = current_database() AND table_name = 'schema_migrations'`))[0].n === 0;
-    await this.run(MIGRATIONS_TABLE_SQL);
+    await this.run(ledgerStatement());
     if (created) await this.checkpoint();
     const done = new Set((await this.all<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => r.version));
+    // Every pending migration's statements before the first runs: a declaration the history cannot be derived
+    // from fails here, with the file untouched.
+    const pending = [...this.migrations].sort((a, b) => a.version - b.version).filter((m) => !done.has(m.version))
+      .map((m) => ({ ...m, statements: migrationStatements(m) }));
     const applied: number[] = [];
-    for (const m of [...this.migrations].sort((a, b) => a.version - b.version)) {
-      if (done.has(m.version)) continue;
+    for (const m of pending) {
       await this.transaction(async () => {
-        await this.run(m.sql);
+        if (m.statements.length > 0) await this.run(m.statements.join(';\n'));
         await this.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, current_timestamp)', [m.version, m.name]);
       });
       await this.checkpoint();

@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { sql } from '../../src/warehouse/migrations/migration.js';
 import { openWorkCopy, workPathOf } from '../../src/warehouse/publish.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
 import { scratch } from '../support/pipeline.js';
@@ -65,7 +66,7 @@ function killedWriter(path: string, from: number, to: number): Promise<NodeJS.Si
   return new Promise((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
 }
 
-const migrations = [{ version: 1, name: 'facts', sql: 'CREATE TABLE facts (n INTEGER PRIMARY KEY)' }];
+const migrations = [{ version: 1, name: 'facts', changes: [sql('CREATE TABLE facts (n INTEGER PRIMARY KEY)')] }];
 const count = async (path: string) => {
   const wh = await Warehouse.open(path, { readOnly: true });
   try {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { LawsuitApi } from '../../src/api/client.js';
-import { PLAN_WIDE_403 } from '../../src/api/http.js';
+import { PLAN_WIDE_403 } from '../../src/api/refusal-gate.js';
 import { reachOf } from '../../src/shared/failure-policy.js';
 import type { Search } from '../../src/spec/types.js';
 import { KEY, json, startStub, urlsOf, type Stub } from './stub.js';

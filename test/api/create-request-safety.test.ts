@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { LawsuitApi } from '../../src/api/client.js';
 import type { Search } from '../../src/spec/types.js';
-import { KEY, freePort, json, startStub, urlsOf, type Stub } from './stub.js';
+import { KEY, freePort, json, startStub, urlsOf, type Recorded, type Stub } from './stub.js';
 
 // POST /requests may be billed: it must never create two requests for one submission.
 
@@ -44,6 +44,26 @@ function store() {
       };
     },
   };
+}
+
+/**
+ * A stub whose POST /requests creates the request in `s` and then drops the connection before answering (the
+ * answer lost on the wire), and whose GET /requests answers with `list`; `posts()` counts the creations.
+ */
+async function losingAnswers(s: ReturnType<typeof store>, list: (call: Recorded) => unknown): Promise<{ stub: Stub; posts(): number }> {
+  let posts = 0;
+  const stub = await startStub((req, res, call) => {
+    if (call.method === 'POST' && call.path === '/rq/requests') {
+      posts++;
+      s.create(call.body as { search: Search });
+      req.socket.destroy();
+      return;
+    }
+    if (call.method === 'GET' && call.path === '/rq/requests') return json(res, 200, list(call));
+    json(res, 404, {});
+  });
+  stubs.push(stub);
+  return { stub, posts: () => posts };
 }
 
 describe('POST /requests retry safety', () => {
@@ -186,30 +206,19 @@ describe('POST /requests retry safety', () => {
     // days puts the new one on the fourth page. Reading the first page as "newest first" concluded "not sent".
     const s = store();
     for (let i = 0; i < 300; i++) s.create({ search: { search_type: 'cnpj', search_key: '11222333000181' } }).created_at = new Date(Date.now() - 2 * 86_400_000 + i * 1000).toISOString();
-    let posts = 0;
     const queries: string[] = [];
-    const stub = await startStub((req, res, call) => {
-      if (call.method === 'POST' && call.path === '/rq/requests') {
-        posts++;
-        s.create(call.body as { search: Search });
-        req.socket.destroy();
-        return;
-      }
-      if (call.method === 'GET' && call.path === '/rq/requests') {
-        queries.push(call.query.toString());
-        // Oldest first, whatever was asked.
-        const page = Number(call.query.get('page') ?? 1);
-        const size = Number(call.query.get('page_size') ?? 20);
-        const oldest = [...s.created].sort((a, b) => String(a.created_at).localeCompare(String(b.created_at)));
-        const items = oldest.slice((page - 1) * size, page * size);
-        return json(res, 200, { page: String(page), page_count: items.length, all_pages_count: Math.ceil(oldest.length / size), all_count: oldest.length, page_data: items });
-      }
-      json(res, 404, {});
+    const { stub, posts } = await losingAnswers(s, (call) => {
+      queries.push(call.query.toString());
+      // Oldest first, whatever was asked.
+      const page = Number(call.query.get('page') ?? 1);
+      const size = Number(call.query.get('page_size') ?? 20);
+      const oldest = [...s.created].sort((a, b) => String(a.created_at).localeCompare(String(b.created_at)));
+      const items = oldest.slice((page - 1) * size, page * size);
+      return { page: String(page), page_count: items.length, all_pages_count: Math.ceil(oldest.length / size), all_count: oldest.length, page_data: items };
     });
-    stubs.push(stub);
     api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), baseDelayMs: 10, lookupDelayMs: 10 });
     const r = await api.requests.create(search);
-    expect(posts).toBe(1);
+    expect(posts()).toBe(1);
     expect(r.search).toMatchObject({ search_type: 'cpf' });
     expect(s.created.filter((c) => (c.search as Search).search_type === 'cpf')).toHaveLength(1);
     // It asked for the requests since the submission, newest first, by the documented names.
@@ -219,24 +228,11 @@ describe('POST /requests retry safety', () => {
 
   it('a listing that ends early proves nothing: the search is not submitted again', async () => {
     const s = store();
-    let posts = 0;
-    const stub = await startStub((req, res, call) => {
-      if (call.method === 'POST' && call.path === '/rq/requests') {
-        posts++;
-        s.create(call.body as { search: Search });
-        req.socket.destroy();
-        return;
-      }
-      // A listing that announces three pages and answers the same full page each time: the walk stops at the repeat.
-      if (call.method === 'GET' && call.path === '/rq/requests') {
-        const filler = Array.from({ length: 100 }, (_, i) => ({ request_id: `old-${i}`, status: 'completed', created_at: '2020-01-01T00:00:00.000Z', search: { search_type: 'cnpj', search_key: '1' } }));
-        return json(res, 200, { page: 1, page_count: 100, all_pages_count: 3, all_count: 300, page_data: filler });
-      }
-      json(res, 404, {});
-    });
-    stubs.push(stub);
+    // A listing that announces three pages and answers the same full page each time: the walk stops at the repeat.
+    const filler = Array.from({ length: 100 }, (_, i) => ({ request_id: `old-${i}`, status: 'completed', created_at: '2020-01-01T00:00:00.000Z', search: { search_type: 'cnpj', search_key: '1' } }));
+    const { stub, posts } = await losingAnswers(s, () => ({ page: 1, page_count: 100, all_pages_count: 3, all_count: 300, page_data: filler }));
     api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), baseDelayMs: 10, lookupDelayMs: 10 });
     await expect(api.requests.create(search)).rejects.toMatchObject({ code: 'REQUEST_LOOKUP_UNPROVEN' });
-    expect(posts).toBe(1);
+    expect(posts()).toBe(1);
   });
 });

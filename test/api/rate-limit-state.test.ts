@@ -47,7 +47,7 @@ describe('a 429 pauses every call', () => {
   it('with neither, but a Limit told and the window far from full: a passing refusal, paused a second, not a window', () => {
     // An answer told Limit 100,000 and Remaining 99,990: a 429 then is not the window's (a fault, an overloaded
     // front); waiting a window for it cost the every-fault night three minutes.
-    for (const reset of [{}, { 'x-ratelimit-reset': String(T / 1000 + 60) }]) {
+    for (const reset of [{}, { 'x-ratelimit-reset': String(T / 1000 + 60) }] as Array<Record<string, string>>) {
       // with or without a Reset a window away: neither the pause nor the budget waits for it
       const told = exchange(initialState(cfg, 4), T, 10, 200, { 'x-ratelimit-limit': '100000', 'x-ratelimit-remaining': '99990', ...reset });
       const started = startCall(cfg, told, T + 20);

@@ -85,6 +85,16 @@ describe('transfer files', () => {
     expect(store.calls.length).toBe(1);
   });
 
+  it('keeps the storage\'s Retry-After on a passing refusal, for the retry\'s backoff to honour', async () => {
+    const store = await startStub((_req, res) => { res.writeHead(503, { 'retry-after': '7' }); res.end('<Error>SlowDown</Error>'); });
+    stubs.push(store);
+    api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(store) });
+    const e = await api.transfer.download(`${store.url}/bucket/x.parquet?${SIG}`, join(dir, 'slow.parquet'), { retries: 0 }).catch((x: unknown) => x as ApiError);
+    expect((e as ApiError).code).toBe('API_DOWNLOAD_FAILED');
+    expect((e as ApiError).hints.retryAfter).toBe('7');
+    expect(store.calls.length).toBe(1);
+  });
+
   it('rejects a download whose size differs from the record, leaving no file behind', async () => {
     const store = await storage();
     stubs.push(store);

@@ -25,7 +25,17 @@ export function readImportGraph(root: string, dir: string): Map<string, string[]
   return graph;
 }
 
-function tsFiles(dir: string): string[] {
+/** Every `.ts` file under `dir` (relative to `root`) and the packages and Node modules it imports, as written. */
+export function readPackageImports(root: string, dir: string): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of tsFiles(join(root, dir))) {
+    const specs = ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles.map((f) => f.fileName);
+    graph.set(toPosix(relative(root, file)), [...new Set(specs.filter((s) => !s.startsWith('.')))].sort());
+  }
+  return graph;
+}
+
+export function tsFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const p = join(dir, e.name);
     if (e.isDirectory()) return tsFiles(p);
@@ -33,7 +43,7 @@ function tsFiles(dir: string): string[] {
   });
 }
 
-const toPosix = (p: string): string => p.split(sep).join('/');
+export const toPosix = (p: string): string => p.split(sep).join('/');
 
 /** Files that import each other round (a strongly connected component), and one cycle through them to show. */
 export interface ImportCycle {
@@ -108,21 +118,6 @@ function cycleWithin(graph: ImportGraph, members: ReadonlySet<string>, start: st
     }
   }
   return [start, start];
-}
-
-/** A rule on edges: no file under `from` imports a file under `to`. */
-export interface ForbiddenImport { from: string; to: string; why: string }
-
-/** The edges of `graph` a rule forbids, as `importer -> imported (why)`. */
-export function forbiddenImports(graph: ImportGraph, rules: readonly ForbiddenImport[]): string[] {
-  const under = (file: string, dir: string) => file.startsWith(dir.endsWith('/') ? dir : `${dir}/`);
-  const out: string[] = [];
-  for (const [from, targets] of graph) {
-    for (const to of targets) {
-      for (const r of rules) if (under(from, r.from) && under(to, r.to)) out.push(`${from} -> ${to} (${r.why})`);
-    }
-  }
-  return out.sort();
 }
 
 /** The imports of files under `dir` that leave it (tooling and tests live outside, and production code needs neither). */

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { readDocuments } from '../../src/input/documents.js';
 import { searchFor } from '../../src/pipeline/plan.js';
+import { waitFinished } from '../sandbox/helpers.js';
 import { warehouseFingerprint } from '../support/cli.js';
 import { configFor, countOf, nightly, query, scratch } from '../support/pipeline.js';
 
@@ -81,7 +82,7 @@ describe('the sweep against the ground truth', () => {
       body: JSON.stringify({ search: { search_type: 'cnpj', search_key: ignoring.sampleDocuments(40).find((d) => d.search_type === 'cnpj')!.search_key } }),
     });
     expect(earlier.ok, String(earlier.status)).toBe(true);
-    await new Promise((r) => setTimeout(r, 600));
+    expect(await waitFinished(ignoring, ((await earlier.json()) as { request_id: string }).request_id)).toBe('completed');
     const cfg = config(ignoring, 'ignoring');
     const summary = await nightly(cfg);
     expect(summary.status).toBe('ok');

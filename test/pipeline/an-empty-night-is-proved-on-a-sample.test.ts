@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { EMPTY_CHECKS_FIRST, sampledForEmptiness } from '../../src/pipeline/sweep/sweep.js';
+import { EMPTY_CHECKS_FIRST, sampledForEmptiness } from '../../src/pipeline/sweep/empty-checks.js';
 import { configFor, countOf, nightly, query, scratch } from '../support/pipeline.js';
 import { cpfs } from '../support/documents.js';
 

@@ -17,7 +17,7 @@ const T0 = Date.parse('2026-11-21T03:00:00Z');
 let wh: Warehouse | undefined;
 afterEach(async () => { await wh?.close(); wh = undefined; });
 
-async function setup(model: ProviderModel, opts: { refuseAbove?: number } = {}) {
+async function setup(model: ProviderModel, opts: { refuseAbove?: number; servesAtMost?: number } = {}) {
   wh = await Warehouse.open(':memory:');
   const cap = captureLogger();
   const asked: number[] = [];
@@ -25,6 +25,11 @@ async function setup(model: ProviderModel, opts: { refuseAbove?: number } = {}) 
     asked.push(q.page_size ?? 20);
     if (opts.refuseAbove !== undefined && (q.page_size ?? 20) > opts.refuseAbove) {
       throw Object.assign(new Error('GET /responses answered a body larger than 67108864 bytes; ask for smaller pages'), { code: 'API_TOO_LARGE' });
+    }
+    // An upstream that cuts a page short of what was asked, silently (its envelope counts the whole listing).
+    if (opts.servesAtMost !== undefined && (q.page_size ?? 20) > opts.servesAtMost) {
+      const page = model.listAlone({ ...q, page_size: q.page_size });
+      return { ...page, items: page.items.slice(0, opts.servesAtMost), pageCount: Math.min(page.pageCount, opts.servesAtMost) };
     }
     return model.listAlone(q);
   };
@@ -89,4 +94,19 @@ it('a single response too large to read fails the request, the ledger left where
   await upsertRequest(wh!, { request_id: 'q', status: 'completed' });
   await expect(collectRequest(ctx, done, sink, new PageSizer({ max: 100, targetBytes: 4e6 }))).rejects.toMatchObject({ code: 'API_TOO_LARGE' });
   expect(await state()).toEqual({ items_loaded: 0, items_total: null, loaded: false });
+});
+
+it('a page cut short of the size asked, the listing counting more: the size served is learned and the request read whole', async () => {
+  // A page size accepted on an empty listing is not verified (src/pipeline/dialect.ts): an upstream serving at
+  // most 100 a page when 1000 were asked must not end the walk, as a listing that lies would.
+  const model = new ProviderModel();
+  model.request('q', T0);
+  model.respond('q', T0 + 1, 437);
+  const done = model.complete('q', T0 + 500);
+  const { ctx, asked, sink } = await setup(model, { servesAtMost: 100 });
+  await upsertRequest(wh!, { request_id: 'q', status: 'completed' });
+  await collectRequest(ctx, done, sink, new PageSizer({ max: 1000, targetBytes: 1e9 }));
+  expect(await loaded()).toEqual(model.responsesOf(['q']));
+  expect(await state()).toEqual({ items_loaded: 437, items_total: 437, loaded: true });
+  expect(asked).toEqual([1000, 100, 100, 100, 100, 100]);
 });

@@ -28,7 +28,8 @@ describe('resume after SIGKILL', () => {
 
   it('ends with the warehouse of an uninterrupted run and buys every request once', async () => {
     const docs = (await readDocuments(documents)).documents.length;
-    const paths = (name: string) => ({ LAWSUIT_DOCUMENTS: documents, ...runFiles(tmp.dir, name) });
+    // Pages of 100 (pinned): the points count pages, and a night here is about 910 responses.
+    const paths = (name: string) => ({ LAWSUIT_DOCUMENTS: documents, LAWSUIT_PAGE_SIZE: '100', ...runFiles(tmp.dir, name) });
 
     const reference = runCli(['run'], apiEnv(sb.url, paths('reference')));
     expect(reference.status, reference.stderr).toBe(0);

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { query, scratch } from '../support/pipeline.js';
+import { firstEvent } from '../support/json-events.js';
 import { CLI, runCli, runFiles } from '../support/cli.js';
 
 // Through `run --sandbox`: a plan without transfer files, a restarted upstream that forgot the requests, request
@@ -49,15 +50,11 @@ describe('the embedded sandbox: a plan without transfer files, a restarted upstr
   it('interrupted by SIGTERM and started again on a fresh sandbox: each forgotten request is submitted again once, recorded, and the run ends', async () => {
     const env = envOf('restart', { LAWSUIT_SANDBOX_COURT_DELAY_MS: '30000', LAWSUIT_SKIP_TRANSFER: 'true', LOG_LEVEL: 'debug' });
     const child = spawn(process.execPath, [CLI, 'run', '--sandbox'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let err = '';
-    child.stderr.on('data', (d) => { err += String(d); });
-    // SIGTERM once searches are submitted and running: a POST /requests answered (the client's debug line), while
-    // no court answers for 30 s. A fixed 4 s from the start was sometimes over before the search began on a
+    child.stdout.resume();
+    // SIGTERM once searches are submitted and running: a POST /requests answered (the client's 'api call' event),
+    // while no court answers for 30 s. A fixed 4 s from the start was sometimes over before the search began on a
     // loaded machine, and then nothing was outstanding.
-    const submitted = () => /"route":"POST \/requests","status":20[012]/.test(err);
-    const t0 = Date.now();
-    while (!submitted() && Date.now() - t0 < 60_000) await new Promise((r) => setTimeout(r, 50));
-    expect(submitted(), 'a search was submitted').toBe(true);
+    await firstEvent(child.stderr, (e) => e.route === 'POST /requests' && typeof e.status === 'number' && e.status >= 200 && e.status <= 202, 60_000);
     child.kill('SIGTERM');
     const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
     expect(code).toBe(4);

@@ -1,17 +1,18 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
+import { testChromium } from '../support/chromium.js';
 import { runCli } from '../support/cli.js';
 import { query, scratch } from '../support/pipeline.js';
 
 // The HTML report written by `lawsuit-etl run --sandbox` (the compiled CLI, as `npm start` runs it), opened in
 // a real headless Chromium: no console error, no request but the file itself, every chart drawn with a size,
 // every rejected line on the page. A screenshot is kept in test-artifacts/report.png (git-ignored) for a
-// person to look at. Debian's chromium is what it runs; without it the test fails saying how to install it.
+// person to look at. The browser is the npm package's (test/support/chromium.ts), so `npm ci` alone is enough;
+// CHROMIUM_PATH=/usr/bin/chromium runs it in Debian's instead.
 
-const CHROMIUM = '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync'];
 const ARTIFACTS = resolve('test-artifacts');
@@ -21,10 +22,7 @@ afterAll(() => tmp.cleanup());
 
 describe('the HTML report of npm start, in a real browser', () => {
   it('opens offline with its charts drawn, its rejected lines listed and no error', async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(`Chromium is not installed at ${CHROMIUM}; this test opens the HTML report in it. Install it with `
-        + '`apt-get update && apt-get install -y chromium` (as root; .ci/run does so in CI).');
-    }
+    const browser = await testChromium();
     const env = {
       PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn',
       LAWSUIT_WAREHOUSE: join(tmp.dir, 'warehouse.duckdb'), LAWSUIT_EXPORT_DIR: join(tmp.dir, 'exports'),
@@ -39,9 +37,11 @@ describe('the HTML report of npm start, in a real browser', () => {
     expect(rejected.length).toBeGreaterThan(0);
 
     const context = await chromium.launchPersistentContext(join(tmp.dir, 'chromium-profile'), {
-      executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1000, height: 900 }, offline: true,
+      executablePath: browser.executablePath, headless: true, args: FLAGS, viewport: { width: 1000, height: 900 }, offline: true,
     });
     try {
+      // the browser launched is the one chosen: the npm package's Chromium reports the package's major version
+      if (browser.source === 'npm') expect(context.browser()?.version().split('.')[0]).toBe(browser.version!.split('.')[0]);
       const page = await context.newPage();
       const problems: string[] = [];
       const requests: string[] = [];

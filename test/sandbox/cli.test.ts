@@ -11,12 +11,12 @@ describe('sandbox command', () => {
   });
 
   test('prints the base address first, serves with the given key, stops cleanly', async () => {
-    const lines: string[] = [];
     let stop!: () => void;
     const stopped = new Promise<void>((r) => { stop = r; });
-    const done = runSandboxCli(['--port', '0', '--lawsuits', '500', '--api-key', 'cli-key'], { out: { write: (s: string) => lines.push(s) }, stop: stopped });
-    for (let k = 0; k < 100 && lines.length === 0; k++) await new Promise((r) => setTimeout(r, 20));
-    const url = lines[0].trim();
+    let printed!: (line: string) => void;
+    const firstLine = new Promise<string>((r) => { printed = r; });
+    const done = runSandboxCli(['--port', '0', '--lawsuits', '500', '--api-key', 'cli-key'], { out: { write: (s: string) => printed(s) }, stop: stopped });
+    const url = (await firstLine).trim();
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect((await fetch(`${url}/requests`, { headers: { 'api-key': 'cli-key' } })).status).toBe(200);
     expect((await fetch(`${url}/requests`, { headers: { 'api-key': 'sandbox-key' } })).status).toBe(401);

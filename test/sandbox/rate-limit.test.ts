@@ -1,12 +1,12 @@
 // Sliding-window rate limit per key: headers on every response, 429 with Retry-After past the limit,
 // refused calls do not consume the budget, the window slides.
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { call, sandbox } from './helpers.js';
 
 describe('rate limit', () => {
   let sb: Sandbox | undefined;
-  afterEach(async () => { await sb?.close(); sb = undefined; });
+  afterEach(async () => { vi.useRealTimers(); await sb?.close(); sb = undefined; });
 
   test('the real provider\'s default: 180 per minute', async () => {
     sb = await sandbox({ rateLimit: undefined });
@@ -19,6 +19,8 @@ describe('rate limit', () => {
   });
 
   test('past the limit: 429 with Retry-After and the RATE_LIMITED body; refused calls do not consume; the window slides', async () => {
+    // the window is wall-clock time: Date alone is faked, and moved past the window instead of waiting it out
+    vi.useFakeTimers({ toFake: ['Date'] });
     sb = await sandbox({ rateLimit: 3, rateWindowMs: 4000 });
     const remaining: string[] = [];
     for (let k = 0; k < 3; k++) remaining.push((await call(sb, 'GET', '/requests')).headers.get('x-ratelimit-remaining')!);
@@ -32,12 +34,14 @@ describe('rate limit', () => {
     const other = await call(sb, 'GET', '/requests', undefined, 'sandbox-noperm');
     expect(other.status).toBe(403);
     expect(other.headers.get('x-ratelimit-remaining')).toBe('2');
-    await new Promise((r) => setTimeout(r, 4100));
+    vi.advanceTimersByTime(3900);
+    expect((await call(sb, 'GET', '/requests')).status, 'still inside the window').toBe(429);
+    vi.advanceTimersByTime(200);
     const again = await call(sb, 'GET', '/requests');
     expect(again.status).toBe(200);
     expect(again.headers.get('x-ratelimit-remaining')).toBe('2');
     const counts = sb.counters().by_endpoint['GET /requests'];
-    expect(counts['429']).toBe(1);
+    expect(counts['429']).toBe(2);
     expect(counts['200']).toBe(4);
   });
 

@@ -1,16 +1,18 @@
 // Bounded memory: a finished request and its responses are forgotten once the retention window has passed
 // (wall clock), after which the request is the spec's not-found; requests still running are kept.
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { call, sandbox, waitFinished } from './helpers.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// Retention is wall-clock time: Date alone is faked (sockets and timers stay real), and moved on instead of waited.
+const wallClockPasses = (ms: number) => { vi.advanceTimersByTime(ms); };
 const stats = async (sb: Sandbox) => (await call(sb, 'GET', '/_sandbox/stats', undefined, null)).body;
 
 describe('retention', () => {
   let sb: Sandbox | undefined;
-  afterEach(async () => { await sb?.close(); sb = undefined; });
+  beforeEach(() => { vi.useFakeTimers({ toFake: ['Date'] }); });
+  afterEach(async () => { vi.useRealTimers(); await sb?.close(); sb = undefined; });
 
   test('a request past retention answers 404 NotFound, its responses too, and the listing forgets it', async () => {
     sb = await sandbox({ retentionMs: 400 });
@@ -20,7 +22,7 @@ describe('retention', () => {
     await waitFinished(sb, id);
     expect((await call(sb, 'GET', `/responses?request_id=${id}`)).status).toBe(200);
     expect((await stats(sb)).requests_held).toBe(1);
-    await sleep(1300);
+    wallClockPasses(1300);
     const gone = await call(sb, 'GET', `/requests/${id}`);
     expect(gone.status).toBe(404);
     expect(gone.body).toEqual({ error: { name: 'NotFound', message: 'request not found', data: [] } });
@@ -33,7 +35,7 @@ describe('retention', () => {
   test('retention counts from the end of a request: one still running is kept', async () => {
     sb = await sandbox({ retentionMs: 300, faults: 'pending_long=1:5000' });
     const post = await call(sb, 'POST', '/requests', { search: { search_type: 'name', search_key: 'Ana Silva Santos' } });
-    await sleep(1200);
+    wallClockPasses(1200);
     expect((await call(sb, 'GET', `/requests/${post.body.request_id}`)).body.status).toBe('pending');
   });
 
@@ -46,7 +48,7 @@ describe('retention', () => {
     sb = await sandbox({ retentionMs: 0 });
     const docs = sb.sampleDocuments(40).filter((x) => x.search_type !== 'name');
     for (const d of docs) await call(sb, 'POST', '/requests', { search: { search_type: d.search_type, search_key: d.search_key } });
-    await sleep(1100);
+    wallClockPasses(1100);
     await call(sb, 'GET', '/requests');
     expect((await stats(sb)).requests_held).toBe(0);
   });

@@ -62,7 +62,7 @@ describe('catch-up when the scheduler starts', () => {
     const { runner, runs } = recordingRunner(5);
     const { log, lines } = captureLog();
     held.running = await startScheduler({ ...ws, runner, log, now: () => NOW });
-    await new Promise((r) => setTimeout(r, 100));
+    await held.running.whenIdle();
     expect(runs).toHaveLength(0);
     expect(lines().find((l) => l.event === 'schedule.start')).toMatchObject({ jobs: [{ name: 'nightly', cron: '0 2 * * *', timezone: 'America/Sao_Paulo' }] });
   });

@@ -44,10 +44,26 @@ export function releasedAfterEach<T extends { stop(): Promise<unknown> }>(): { r
   return held;
 }
 
-export function captureLog(): { log: Logger; lines: () => Array<Record<string, unknown>> } {
+export interface CapturedLog {
+  log: Logger;
+  /** Every event logged so far. */
+  lines: () => Array<Record<string, unknown>>;
+  /** Resolves as soon as the events logged so far satisfy `cond` (checked on each new event); rejects after `ms`. */
+  until: (cond: (lines: Array<Record<string, unknown>>) => boolean, ms: number) => Promise<void>;
+}
+
+export function captureLog(): CapturedLog {
   const chunks: string[] = [];
-  const sink = new Writable({ write(c, _e, cb) { chunks.push(String(c)); cb(); } });
-  return { log: pino({ level: 'debug' }, sink), lines: () => chunks.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l)) };
+  const waiters = new Set<() => void>();
+  const sink = new Writable({ write(c, _e, cb) { chunks.push(String(c)); for (const w of [...waiters]) w(); cb(); } });
+  const lines = () => chunks.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const until = (cond: (l: Array<Record<string, unknown>>) => boolean, ms: number) => new Promise<void>((resolve, reject) => {
+    const check = () => { if (cond(lines())) { clearTimeout(late); waiters.delete(check); resolve(); } };
+    const late = setTimeout(() => { waiters.delete(check); reject(new Error(`the log did not reach the condition within ${ms} ms`)); }, ms);
+    waiters.add(check);
+    check();
+  });
+  return { log: pino({ level: 'debug' }, sink), lines, until };
 }
 
 export interface RunRecord { job: string; start: number; end: number }

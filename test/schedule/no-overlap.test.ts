@@ -25,9 +25,10 @@ describe('never two runs at once in one scheduler', () => {
     // Both jobs fire every second; each run takes 1.3 s, so occurrences pile up and must wait or be skipped.
     const ws = held.workspace({ a: { cron: '* * * * * *', period_hours: 24 }, b: { cron: '* * * * * *', period_hours: 24 } });
     const { runner, runs } = recordingRunner(1300);
-    const { log, lines } = captureLog();
+    const { log, lines, until } = captureLog();
     held.running = await startScheduler({ ...ws, runner, log });
-    await new Promise((r) => setTimeout(r, 3500));
+    // until an occurrence was skipped and two runs ended, however long a loaded machine takes
+    await until((ls) => ls.some((l) => l.event === 'job.skipped') && ls.filter((l) => l.event === 'job.end').length >= 2, 12_000);
     await held.running.stop();
     held.running = undefined;
     expect(runs.length).toBeGreaterThanOrEqual(2);
@@ -35,5 +36,5 @@ describe('never two runs at once in one scheduler', () => {
     expect(lines().some((l) => l.event === 'job.skipped')).toBe(true);
     const starts = lines().filter((l) => l.event === 'job.start').length;
     expect(starts).toBe(runs.length); // the stop waited for the run in progress
-  }, 15_000);
+  }, 20_000);
 });

@@ -3,32 +3,87 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { API_CODES, ApiError, errorForNetwork, errorForStatus } from '../../src/api/errors.js';
 import { EtlError } from '../../src/shared/errors.js';
-import { decide, FAILURE_RULES, reachOf, stageStatusFor } from '../../src/shared/failure-policy.js';
+import {
+  FAILURE_RULES, mayHaveActed, reachOf, resolveFailure, stageStatusFor, type CallRole, type Resolution, type ResponseAction,
+} from '../../src/shared/failure-policy.js';
 
 const noRedact = (s: string) => s;
 const status = (n: number) => errorForStatus(n, {}, 'POST /requests', noRedact);
 
 describe('the failure policy', () => {
   it('decides retry, look-up or fail from the error and whether the call may be billed', () => {
-    const rows: Array<[string, unknown, 'retry' | 'lookup' | 'fail', 'retry' | 'lookup' | 'fail']> = [
+    const rows: Array<[string, unknown, ResponseAction, ResponseAction]> = [
       // what, error, idempotent call, unsafe call (POST /requests)
-      ['429', status(429), 'retry', 'retry'],
+      ['429', status(429), 'wait-rate-limit', 'wait-rate-limit'],
       ['500', status(500), 'retry', 'lookup'],
       ['503', status(503), 'retry', 'lookup'],
       ['connection refused', errorForNetwork(Object.assign(new Error('x'), { code: 'ECONNREFUSED' }), 'r'), 'retry', 'retry'],
       ['reset after sending', errorForNetwork(Object.assign(new Error('x'), { code: 'ECONNRESET' }), 'r'), 'retry', 'lookup'],
-      ['401', status(401), 'fail', 'fail'],
-      ['403', status(403), 'fail', 'fail'],
-      ['400', status(400), 'fail', 'fail'],
-      ['404', status(404), 'fail', 'fail'],
-      ['409', status(409), 'fail', 'fail'],
-      ['a plain Error', new Error('boom'), 'fail', 'fail'],
-      ['a warehouse error', new EtlError('WAREHOUSE_SQL', 'x'), 'fail', 'fail'],
+      ['401', status(401), 'give-up', 'give-up'],
+      ['403', status(403), 'give-up', 'give-up'],
+      ['400', status(400), 'give-up', 'give-up'],
+      ['404', status(404), 'give-up', 'give-up'],
+      ['409', status(409), 'give-up', 'give-up'],
+      ['a plain Error', new Error('boom'), 'give-up', 'give-up'],
+      ['a warehouse error', new EtlError('WAREHOUSE_SQL', 'x'), 'give-up', 'give-up'],
     ];
     for (const [what, e, idem, unsafe] of rows) {
-      expect(decide(e, 'idempotent'), what).toBe(idem);
-      expect(decide(e, 'unsafe'), what).toBe(unsafe);
+      expect(resolveFailure(e, { safety: 'idempotent' }).action, what).toBe(idem);
+      expect(resolveFailure(e, { safety: 'unsafe' }).action, what).toBe(unsafe);
     }
+  });
+
+  it('offers the remedy a failure calls for where the call allows it, and gives up otherwise', () => {
+    const tooLarge = new ApiError(API_CODES.tooLarge, 'x', { statusCode: 200 });
+    const expired = new ApiError(API_CODES.downloadExpired, 'x', { statusCode: 403 });
+    const rows: Array<[string, unknown, CallRole, ResponseAction]> = [
+      // what, error, the call, the action
+      ['a page too large, on a call whose page can shrink', tooLarge, { pageSized: true }, 'shrink-page'],
+      ['a body too large, on a call of fixed size', tooLarge, {}, 'give-up'],
+      ['a 404 on a request we made (its status, its responses)', status(404), { ofRequest: true }, 'resubmit'],
+      ['a 404 on anything else', status(404), {}, 'give-up'],
+      ['an expired download address', expired, {}, 'refresh-address'],
+      ['a 429 on a creation', status(429), { safety: 'unsafe' }, 'wait-rate-limit'],
+      ['a 5xx a loop already retried as far as it would', Object.assign(status(503), { exhausted: true }), {}, 'give-up'],
+      ['a 429 a loop already retried as far as it would', Object.assign(status(429), { exhausted: true }), {}, 'give-up'],
+      ['a creation reset after sending, retried out by the client', Object.assign(errorForNetwork(Object.assign(new Error('x'), { code: 'ECONNRESET' }), 'r'), { exhausted: true }), { safety: 'unsafe' }, 'give-up'],
+      ['a file that cannot be read yet (TRANSFER_FILE_READ)', new EtlError('TRANSFER_FILE_READ', 'x'), {}, 'retry'],
+      ['a refused key', status(401), { ofRequest: true, pageSized: true }, 'give-up'],
+    ];
+    for (const [what, e, call, action] of rows) expect(resolveFailure(e, call).action, what).toBe(action);
+  });
+
+  it('says the kind of failure with the action: how far it reaches, whether it passes, is refused, or is left for the next run', () => {
+    const rows: Array<[string, unknown, CallRole, Omit<Resolution, 'action'>]> = [
+      ['401', status(401), {}, { reach: 'run', transient: false, refused: true, deferred: false }],
+      ['403 in a row', status(403), {}, { reach: 'stage', transient: false, refused: true, deferred: false }],
+      ['a 5xx retried out', Object.assign(status(503), { exhausted: true }), {}, { reach: 'item', transient: true, refused: false, deferred: false }],
+      ['a 400 on the stage\'s own listing', status(400), { role: 'stage' }, { reach: 'stage', transient: false, refused: false, deferred: false }],
+      ['the wait budget spent', new ApiError(API_CODES.outOfTime, 'x', { notProcessed: true }), {}, { reach: 'item', transient: false, refused: false, deferred: true }],
+      ['a look-up that cannot tell', new EtlError('REQUEST_LOOKUP_UNPROVEN', 'x'), {}, { reach: 'item', transient: false, refused: false, deferred: true }],
+    ];
+    for (const [what, e, call, kind] of rows) {
+      const { action: _action, ...rest } = resolveFailure(e, call);
+      expect(rest, what).toEqual(kind);
+    }
+  });
+
+  it('never retries what reaches past its item: a passing cause is always one item\'s', () => {
+    for (const [code, rule] of Object.entries(FAILURE_RULES)) if (rule.transient) expect(rule.reach, code).toBe('item');
+  });
+
+  it('tells whether an unsafe call that failed may still have been acted on (its intent then stays for a look-up)', () => {
+    const rows: Array<[string, unknown, boolean]> = [
+      ['429: the service did nothing', status(429), false],
+      ['a 4xx refusal', status(400), false],
+      ['a 403', status(403), false],
+      ['a connection never opened', errorForNetwork(Object.assign(new Error('x'), { code: 'ECONNREFUSED' }), 'r'), false],
+      ['a reset after sending', errorForNetwork(Object.assign(new Error('x'), { code: 'ECONNRESET' }), 'r'), true],
+      ['a 5xx', status(502), true],
+      ['a time-out once sent', new ApiError(API_CODES.timeout, 'x', { ambiguous: true }), true],
+      ['an error that says nothing', new Error('boom'), true],
+    ];
+    for (const [what, e, acted] of rows) expect(mayHaveActed(e), what).toBe(acted);
   });
 
   it('says how far a failure reaches: the key the run, a 403 its stage, a bad answer its item unless the stage needed it', () => {

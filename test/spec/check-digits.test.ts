@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { rng } from '../support/random.js';
 import {
-  cnjCheckDigits, cnpjCheckDigits, cpfCheckDigits, formatCnj, isValidCnj, isValidCnpj, isValidCpf,
+  cnjCheckDigits, cnpjCheckDigits, cpfCheckDigits, formatCnj, parseCnj, parseCnpj, parseCpf,
 } from '../../src/spec/identifiers.js';
+
+// Whether the one identifiers module accepts a value: what its parse says.
+const isValidCpf = (text: string): boolean => parseCpf(text).ok;
+const isValidCnpj = (text: string): boolean => parseCnpj(text).ok;
+const isValidCnj = (text: string): boolean => parseCnj(text).ok;
 
 const DIGITS = '0123456789';
 const ALNUM = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { runTransfer } from '../../src/pipeline/transfer.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { transferRouteModule } from '../../src/sandbox/transfer/route-module.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
 import { clientFor } from './helpers.js';

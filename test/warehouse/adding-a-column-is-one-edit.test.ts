@@ -7,11 +7,16 @@ import { tableDdl } from '../../src/warehouse/schema/ddl.js';
 import { SCHEMA } from '../../src/warehouse/schema/index.js';
 import { stageColumns } from '../../src/warehouse/schema/staging.js';
 import type { Column, Schema } from '../../src/warehouse/schema/types.js';
+import { MIGRATIONS } from '../../src/warehouse/migrations/index.js';
+import { addColumns, type Migration } from '../../src/warehouse/migrations/migration.js';
+import { ledgerStatement, migrationStatements, tableAt } from '../../src/warehouse/migrations/statements.js';
+import { columnShapes, declaredShapes } from './schema-catalog.js';
 
 // One edit to a scratch copy of the declaration — a column `judge` on lawsuits, staged as text, taken from the
 // newest payload that carries it — and every statement derived from the declaration carries it: the DDL, the
 // staging table, the merges (a second, newer payload without a judge keeps the first one's; an older one loaded
-// last changes nothing a newer one carried), the COMMENT and the export.
+// last changes nothing a newer one carried), the COMMENT and the export. The migration that brings it to files
+// in the field names it and nothing more: its DDL comes from the declaration, and no older migration changes.
 
 const judge: Column = { name: 'judge', type: 'VARCHAR', stage: 'VARCHAR', merge: 'carried', comment: 'the judge of the lawsuit' };
 const edited: Schema = {
@@ -78,4 +83,25 @@ it('the export writes it', async () => {
   const cols = (await all<{ column_name: string }>(`DESCRIBE ${exp.select}`)).map((r) => r.column_name);
   expect(cols).toContain('judge');
   expect(cols).not.toContain('raw');
+});
+
+it('its migration names it; the DDL comes from the declaration and no older migration changes', async () => {
+  const m: Migration = { version: 62, name: 'the judge', changes: [addColumns('lawsuits', ['judge'])] };
+  const history = [...MIGRATIONS, m];
+  expect(migrationStatements(m, history, edited)).toEqual(['ALTER TABLE "lawsuits" ADD COLUMN "judge" VARCHAR']);
+  for (const old of MIGRATIONS) expect(migrationStatements(old, history, edited), `migration ${old.version}`).toEqual(migrationStatements(old, MIGRATIONS, SCHEMA));
+  expect(tableAt('lawsuits', 61, history, edited)!.columns.map((c) => c.name)).not.toContain('judge');
+  expect(tableAt('lawsuits', 62, history, edited)!.columns.map((c) => c.name)).toContain('judge');
+  // Every migration on an empty database gives the edited declaration, column for column.
+  const db = await DuckDBInstance.create(':memory:');
+  const c = await db.connect();
+  try {
+    await c.run(ledgerStatement(history, edited));
+    for (const x of history) for (const sql of migrationStatements(x, history, edited)) await c.run(sql);
+    const shapes = await columnShapes({ all: async <T>(sql: string) => (await c.runAndReadAll(sql)).getRowObjectsJS() as T[] });
+    expect(shapes).toEqual((await declaredShapes(edited)).columns);
+  } finally {
+    c.closeSync();
+    db.closeSync();
+  }
 });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { MIGRATIONS } from '../../src/warehouse/migrations/index.js';
+import { sql } from '../../src/warehouse/migrations/migration.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
 
 // Replicated from /work/shared/tools/contract-check.mjs (the contract's required columns and keys).
@@ -70,7 +71,7 @@ describe('migrations', () => {
 
   test('a failing migration leaves no trace (one transaction each)', async () => {
     const path = join(dir, 'c.duckdb');
-    const bad = [...MIGRATIONS, { version: 999, name: 'broken', sql: 'CREATE TABLE half (a INTEGER); SELECT * FROM no_such_table' }];
+    const bad = [...MIGRATIONS, { version: 999, name: 'broken', changes: [sql('CREATE TABLE half (a INTEGER); SELECT * FROM no_such_table')] }];
     await expect(Warehouse.open(path, { migrations: bad })).rejects.toMatchObject({ code: 'WAREHOUSE_SQL' });
     const wh = await Warehouse.open(path);
     expect(await wh.all(`SELECT * FROM information_schema.tables WHERE table_name = 'half'`)).toEqual([]);

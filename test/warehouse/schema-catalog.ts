@@ -1,9 +1,11 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { tableDdl } from '../../src/warehouse/schema/ddl.js';
+import { SCHEMA } from '../../src/warehouse/schema/index.js';
+import { ident } from '../../src/warehouse/schema/sql.js';
 import type { Schema } from '../../src/warehouse/schema/types.js';
 
 // The catalog of a DuckDB file as the schema tests compare it: tables, columns (in order, with type, nullability,
-// default and comment), keys and views.
+// default and comment), keys and views; and whether every declared key holds.
 
 export interface CatalogDb { all<T = Record<string, unknown>>(sql: string): Promise<T[]> }
 
@@ -102,4 +104,20 @@ export async function differencesFromDeclaration(db: CatalogDb, schema: Schema):
     if (got[k] !== want) diffs.push(`comment of ${k}: declared ${JSON.stringify(want)}, file ${JSON.stringify(got[k])}`);
   }
   return diffs;
+}
+
+/**
+ * Tables of `schema` (those present in the file) whose declared key holds duplicates, with how many key values
+ * are duplicated. Empty when every key is unique. The keys DuckDB does not enforce (`keptByLoader`) are the ones
+ * this exists for; the others are checked too, since it costs nothing on small tables.
+ */
+export async function duplicateKeys(db: CatalogDb, schema: Schema = SCHEMA): Promise<Array<{ table: string; duplicates: number }>> {
+  const present = new Set(await tableNames(db));
+  const out: Array<{ table: string; duplicates: number }> = [];
+  for (const t of schema.tables) {
+    if (!t.key || !present.has(t.name)) continue;
+    const [{ n }] = await db.all<{ n: number }>(`SELECT count(*) AS n FROM (SELECT 1 FROM ${ident(t.name)} GROUP BY ${t.key.map(ident).join(', ')} HAVING count(*) > 1)`);
+    if (Number(n) > 0) out.push({ table: t.name, duplicates: Number(n) });
+  }
+  return out;
 }

@@ -3,7 +3,10 @@
 // Counter labels are "<METHOD> <path pattern>":
 //   POST /requests, GET /requests/:id, GET /requests, GET /responses            (api: key, rate limit, faults)
 //   GET /_sandbox/counters, POST /_sandbox/counters/reset, POST /_sandbox/truth, GET /_sandbox/samples,
-//   POST|GET /_sandbox/faults, POST|GET /_sandbox/clock, GET /_sandbox/lawsuit  (introspection: no key, not counted)
+//   POST|GET /_sandbox/faults, POST|GET /_sandbox/clock, GET /_sandbox/lawsuit, GET /_sandbox/changes,
+//   GET /_sandbox/tracking/:id, POST /_sandbox/tracking/:id/{pause,resume,delete}, GET|POST /_sandbox/tracking-runs,
+//   POST /_sandbox/foreign/trackings                                             (introspection: no key, not counted)
+//   POST|GET /tracking, GET|DELETE /tracking/:id, POST /tracking/:id/{pause,resume} (api)
 // Unknown paths are counted as "<METHOD> UNMATCHED".
 
 import type { RouteModule } from '../context.js';
@@ -12,9 +15,10 @@ import { requestRoutes } from './requests.js';
 import { responseRoutes } from './responses.js';
 import { syncRoutes } from './sync.js';
 import { trackingRoutes } from './tracking.js';
+import { trackingIntrospectionRoutes } from './tracking-introspection.js';
 import { transferRouteModule } from '../transfer/route-module.js';
 
 export const routeModules: RouteModule[] = [requestRoutes, responseRoutes, introspectionRoutes, transferRouteModule,
   syncRoutes,
-  trackingRoutes,
+  trackingRoutes, trackingIntrospectionRoutes,
 ];

@@ -11,11 +11,11 @@ import { shownStatus } from '../shown-status.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export function renderRequest(state: SandboxState, r: StoredRequest, now: number, shown?: { status: string; updatedMs: number }): Record<string, unknown> {
+function renderRequest(state: SandboxState, r: StoredRequest, now: number, shown?: { status: string; updatedMs: number }): Record<string, unknown> {
   return {
     request_id: r.id,
     search: JSON.parse(r.echoJson),
-    origin: 'api',
+    origin: state.store.originOf(r),
     origin_id: state.store.originIdOf(r),
     user_id: r.userId,
     status: shown?.status ?? shownStatus(state, r, state.store.statusAt(r, now)),

@@ -14,7 +14,7 @@ import { shownStatus } from '../shown-status.js';
 const iso = (ms: number) => new Date(ms).toISOString();
 const RESPONSE_TYPES = ['lawsuit', 'application_error', 'parties', 'attachments', 'steps', 'lawsuits'];
 
-export function renderItem(state: SandboxState, r: StoredRequest, n: number, now: number): Record<string, unknown> {
+function renderItem(state: SandboxState, r: StoredRequest, n: number, now: number): Record<string, unknown> {
   const { universe, store, options } = state;
   const s = r.search;
   const kind = store.itemKind(r, n);
@@ -32,7 +32,7 @@ export function renderItem(state: SandboxState, r: StoredRequest, n: number, now
   const item: Record<string, unknown> = {
     request_id: r.id,
     response_id: store.responseIdOf(r, n),
-    origin: 'api',
+    origin: state.store.originOf(r),
     origin_id: state.store.originIdOf(r),
     response_type: kind === 'error' ? 'application_error' : 'lawsuit',
     response_data: data,

@@ -11,11 +11,11 @@ import { phaseOf } from '../timeline.js';
 import { tpuClass, tpuSubject } from '../tpu.js';
 import type { Observation } from '../universe.js';
 
-export interface GroupedEntry { count: number; value: string | number }
+interface GroupedEntry { count: number; value: string | number }
 
-export const GROUP_NAMES = ['classifications', 'subjects', 'areas', 'tribunals', 'justices', 'phases', 'states', 'instances', 'sides', 'person_types'] as const;
-export type GroupName = (typeof GROUP_NAMES)[number];
-export type GroupedResult = Record<GroupName, GroupedEntry[]> & { lawsuits_count: number };
+const GROUP_NAMES = ['classifications', 'subjects', 'areas', 'tribunals', 'justices', 'phases', 'states', 'instances', 'sides', 'person_types'] as const;
+type GroupName = (typeof GROUP_NAMES)[number];
+type GroupedResult = Record<GroupName, GroupedEntry[]> & { lawsuits_count: number };
 
 /** Where and as what the searched party stands in one lawsuit (none for lawsuit_cnj / lawsuit_id searches). */
 export function searchedRoles(s: NormalizedSearch, parties: InternalParty[]): Array<{ side: string; personType: string }> {
@@ -39,7 +39,7 @@ export function searchedRoles(s: NormalizedSearch, parties: InternalParty[]): Ar
 }
 
 /** The cover values of one lawsuit the summary counts: what its lawsuit object shows under these names. */
-export interface Cover {
+interface Cover {
   classifications: string[];
   subjects: string[];
   area: string;

@@ -14,7 +14,7 @@ export interface SyncBody {
   createCompleteRequest: boolean;
 }
 
-export type SyncValidation = { ok: true; body: SyncBody } | { ok: false; status: 400 | 422; reasons: string[] };
+type SyncValidation = { ok: true; body: SyncBody } | { ok: false; status: 400 | 422; reasons: string[] };
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

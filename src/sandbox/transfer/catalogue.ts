@@ -4,8 +4,8 @@
 import { hash, uuidOf } from '../random.js';
 import { FLAT_KINDS, type FlatKind } from './flat-source.js';
 
-export type TransferFileType = 'csv' | 'json' | 'parquet';
-export const FILE_TYPES: readonly TransferFileType[] = ['csv', 'json', 'parquet'];
+type TransferFileType = 'csv' | 'json' | 'parquet';
+const FILE_TYPES: readonly TransferFileType[] = ['csv', 'json', 'parquet'];
 
 /** One file of the catalogue: its record fields at start-up plus what its content is made of. */
 export interface CatalogueFile {
@@ -35,7 +35,7 @@ export interface CatalogueFile {
 }
 
 /** An extra file a test or the bench wants in the catalogue. */
-export interface ExtraFile {
+interface ExtraFile {
   /** Size to aim for, in bytes. Default 16 KiB. */
   bytes?: number;
   /** Default 'csv'. */

@@ -14,7 +14,7 @@ import { csvHeader, csvLine, ndjsonLine } from './encode.js';
 import { FLAT_SCHEMAS, type FlatColumn, type FlatSource } from './flat-source.js';
 
 /** What a file holds, as the metadata announces it. */
-export interface ContentInfo {
+interface ContentInfo {
   /** Exact number of bytes served. */
   bytes: number;
   /** Data rows (without the CSV header). */
@@ -56,7 +56,7 @@ interface ParquetModule {
 
 const PARQUET_TYPE: Record<FlatColumn['type'], string> = { string: 'UTF8', int: 'INT64', decimal: 'DOUBLE', timestamp: 'TIMESTAMP_MILLIS', bool: 'BOOLEAN' };
 
-export interface TransferContentOptions {
+interface TransferContentOptions {
   /** Labels the FlatSource in cache file names, so that another source never reuses a stale parquet file. */
   sourceId: string;
   /** Where parquet files are cached. Default `<os.tmpdir()>/lawsuit-etl-transfer-cache`. */

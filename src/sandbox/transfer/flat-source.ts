@@ -13,7 +13,7 @@ export const FLAT_KINDS: readonly FlatKind[] = ['lawsuits', 'parties', 'steps'];
 export type FlatValue = string | number | boolean | Date | null;
 export type FlatRow = Record<string, FlatValue>;
 
-export type FlatColumnType = 'string' | 'int' | 'decimal' | 'timestamp' | 'bool';
+type FlatColumnType = 'string' | 'int' | 'decimal' | 'timestamp' | 'bool';
 export interface FlatColumn { name: string; type: FlatColumnType }
 
 /** The columns of each kind of file, in file order (README, "Spec gaps", "Transfer-file contents"). */

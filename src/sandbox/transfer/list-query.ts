@@ -1,14 +1,14 @@
 // GET /transfer-file's query: parsed and checked in one pass (every problem reported at once), then applied to
 // the records. Pure: no clock, no I/O.
 
-export const TIMESTAMP_FIELDS = ['created_at', 'updated_at', 'completed_at', 'downloaded_at', 'error_at', 'failed_at', 'started_at'] as const;
-export type TimestampField = (typeof TIMESTAMP_FIELDS)[number];
+const TIMESTAMP_FIELDS = ['created_at', 'updated_at', 'completed_at', 'downloaded_at', 'error_at', 'failed_at', 'started_at'] as const;
+type TimestampField = (typeof TIMESTAMP_FIELDS)[number];
 const ORDER_FIELDS = [...TIMESTAMP_FIELDS, 'name', 'description', 'file_type', 'status', 'file_size', 'lawsuits_count', 'transfer_file_id'];
 const FILE_TYPES = ['csv', 'json', 'parquet'];
 /** Statuses a file can have: the spec's, those REFERENCE.md quotes from the provider, and `started` (being prepared). */
 const STATUSES = ['pending', 'started', 'completed', 'available', 'error', 'downloaded', 'consumed'];
 
-export interface TransferListQuery {
+interface TransferListQuery {
   /** Case-insensitive substring of the description. */
   description?: string;
   /** Exact name. */
@@ -25,7 +25,7 @@ export interface TransferListQuery {
   order: 'asc' | 'desc';
 }
 
-export type Parsed = { ok: true; query: TransferListQuery } | { ok: false; reasons: string[] };
+type Parsed = { ok: true; query: TransferListQuery } | { ok: false; reasons: string[] };
 
 /** Values of a key given as `k=a&k=b`, `k=a,b` or `k[]=a`. */
 function multi(params: URLSearchParams, key: string): string[] | undefined {
@@ -84,7 +84,7 @@ export function parseListQuery(params: URLSearchParams, unknownParams: 'reject' 
   };
 }
 
-export interface ListPage<T> { page: number; page_count: number; all_count: number; all_pages_count: number; page_data: T[] }
+interface ListPage<T> { page: number; page_count: number; all_count: number; all_pages_count: number; page_data: T[] }
 
 type Rec = Record<string, unknown>;
 

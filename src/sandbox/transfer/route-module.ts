@@ -9,7 +9,7 @@ import { transferRoutes } from './routes.js';
 /** Key of `state.extensions` under which options for the transfer files may be put before the server starts. */
 export const TRANSFER_OPTIONS_KEY = 'transfer.options';
 /** Key of `state.extensions` under which the transfer context lives (tests reach the catalogue and faults there). */
-export const TRANSFER_CONTEXT_KEY = 'transfer.context';
+const TRANSFER_CONTEXT_KEY = 'transfer.context';
 
 const PATHS: Record<string, string> = {
   'GET /transfer-file': '/transfer-file',

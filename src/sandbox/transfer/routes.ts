@@ -13,9 +13,9 @@ import { applyListQuery, parseListQuery } from './list-query.js';
 import { checkDownload, downloadPath } from './signing.js';
 
 /** `parsedBody` is given by a server that has already read and parsed the request's JSON body. */
-export type TransferHandler = (req: IncomingMessage, res: ServerResponse, match: RegExpExecArray, url: URL, parsedBody?: { value: unknown }) => Promise<void>;
+type TransferHandler = (req: IncomingMessage, res: ServerResponse, match: RegExpExecArray, url: URL, parsedBody?: { value: unknown }) => Promise<void>;
 
-export interface TransferRoute {
+interface TransferRoute {
   method: 'GET' | 'PATCH';
   /** Matched against the path (no query); groups are the path parameters. */
   pattern: RegExp;

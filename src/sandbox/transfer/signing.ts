@@ -4,11 +4,11 @@
 
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-export function signDownload(secret: Buffer, id: string, name: string, expiresMs: number): string {
+function signDownload(secret: Buffer, id: string, name: string, expiresMs: number): string {
   return createHmac('sha256', secret).update(`${id}|${name}|${expiresMs}`).digest('hex');
 }
 
-export type SignatureCheck = 'ok' | 'missing' | 'tampered' | 'expired';
+type SignatureCheck = 'ok' | 'missing' | 'tampered' | 'expired';
 
 /** Checks a download's signature, then its expiry (a forged expiry is "tampered", not "expired"). */
 export function checkDownload(secret: Buffer, id: string, name: string, expires: string | null, sig: string | null, nowMs: number): SignatureCheck {

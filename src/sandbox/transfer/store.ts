@@ -23,7 +23,7 @@ export interface TransferRecord {
   [field: string]: unknown;
 }
 
-export type PatchResult = { ok: true; record: TransferRecord } | { ok: false; status: 400 | 404; reasons: string[] };
+type PatchResult = { ok: true; record: TransferRecord } | { ok: false; status: 400 | 404; reasons: string[] };
 
 export class TransferStore {
   private readonly byId = new Map<string, CatalogueFile>();

@@ -1,4 +1,5 @@
-import { DEFAULT_DEADLINES_MS, EXPORT_PRIVACY_MODES, LOG_FORMATS, LOG_LEVELS, RESPONSES_STRATEGIES, type ResponsesStrategy } from './values.js';
+import { LOG_FORMATS } from '../logger.js';
+import { DEFAULT_DEADLINES_MS, EXPORT_PRIVACY_MODES, LOG_LEVELS, RESPONSES_STRATEGIES, type ResponsesStrategy } from './values.js';
 import { baseAddress } from './address.js';
 import { bool, choice, decimal, int, listenAddress, nonNegative, seconds, size, text, type Kind } from './kinds.js';
 import type { CommandName, Option } from './option.js';
@@ -232,6 +233,14 @@ export const OPTIONS = {
   retentionMs: {
     help: 'how long a finished request and its responses are kept, in ms', kind: nonNegative(), readBy: 'sandbox', flag: '--retention-ms <n>',
     flagOf: ['sandbox'], defaultText: '43200000 (12 h)',
+  },
+  dayMs: {
+    help: 'real milliseconds a sandbox day lasts (the clock runs faster below a day)', kind: text(), readBy: 'sandbox', flag: '--day-ms <n>',
+    flagOf: ['sandbox'], defaultText: '86400000',
+  },
+  trackingRuns: {
+    help: 'what a tracking\'s run sends after its first: `changed` (the lawsuits changed since the previous run) or `every` (every lawsuit found)',
+    kind: text(), readBy: 'sandbox', flag: '--tracking-runs <content>', flagOf: ['sandbox'], defaultText: '`changed`',
   },
   dialect: {
     help: 'the API\'s dialect: `documented` (the provider\'s documentation) or `spec` (the spec\'s literal reading)', kind: text(), readBy: 'sandbox',

@@ -1,7 +1,5 @@
 // The values some options allow, and defaults other modules share, named once for the table and for Config.
 
-export { LOG_FORMATS } from '../logger.js';
-
 /** pino's levels, and `silent`. */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 

@@ -1,9 +1,9 @@
-import type { Migration } from './migration.js';
+import { sql, type Migration } from './migration.js';
 
 export const migration: Migration = {
   version: 22,
   name: 'synchronous and tracking history views',
-  sql: `
+  changes: [sql(`
 CREATE VIEW v_sync_count_history AS
 SELECT run_id, queried_at, search_type, search_key, total,
        lag(total) OVER w1 AS previous_total,
@@ -56,5 +56,5 @@ SELECT l.search_type, l.search_key, l.document_line, l.run_id, l.checked_at, l.o
        l.tracking_id IS NOT NULL AS tracked
 FROM latest l LEFT JOIN trackings t ON t.tracking_id = l.tracking_id
 WHERE l.rn = 1;
-`,
+`)],
 };

@@ -1,4 +1,4 @@
-import type { Migration } from './migration.js';
+import { sql, type Migration } from './migration.js';
 
 // The views for the questions analysts ask every day, as first released (051 replaced
 // v_active_lawsuits_per_document). A view is never edited in place once released: a changed view is a new
@@ -16,7 +16,7 @@ SELECT * FROM (
 export const migration: Migration = {
   version: 31,
   name: 'analysts views',
-  sql: `
+  changes: [sql(`
 CREATE VIEW v_active_lawsuits_per_document AS
 WITH latest AS (${LATEST_ANSWERS})
 SELECT a.search_type, a.search_key, a.searched_at AS last_searched_at,
@@ -74,5 +74,5 @@ SELECT c.run_id, c.detected_at, c.code, c.instance, l.tribunal_acronym, c.change
 FROM lawsuit_changes c
 LEFT JOIN lawsuits l ON l.code = c.code AND l.instance = c.instance
 WHERE c.run_id = (SELECT run_id FROM change_detections ORDER BY detected_at DESC, run_id DESC LIMIT 1);
-`,
+`)],
 };

@@ -1,21 +1,15 @@
-import type { Migration } from './migration.js';
+import { createTable, dropNotNull, sql, type Migration } from './migration.js';
 
 // Texts too long for a column (long-values.ts): the parts of a response item or of a lawsuit's raw, whose
-// column is then NULL; the two views put them back together. Key (owner, response_id | code, instance, part).
+// column is then NULL; the two views put them back together.
 export const migration: Migration = {
   version: 42,
   name: 'texts too long for a column, in parts',
-  sql: `
-CREATE TABLE raw_parts (
-  owner VARCHAR NOT NULL,
-  response_id VARCHAR,
-  code VARCHAR,
-  instance INTEGER,
-  part INTEGER NOT NULL,
-  text VARCHAR NOT NULL
-);
-ALTER TABLE responses_raw ALTER COLUMN item DROP NOT NULL;
-ALTER TABLE lawsuits ALTER COLUMN raw DROP NOT NULL;
+  changes: [
+    createTable('raw_parts'),
+    dropNotNull('responses_raw', 'item'),
+    dropNotNull('lawsuits', 'raw'),
+    sql(`
 CREATE VIEW v_responses_raw AS
 SELECT response_id, request_id, response_type, created_at, item, run_id, loaded_at FROM responses_raw WHERE item IS NOT NULL
 UNION ALL
@@ -27,5 +21,6 @@ WHERE r.item IS NULL;
 CREATE VIEW v_lawsuit_raw AS
 SELECT code, instance, raw FROM lawsuits WHERE raw IS NOT NULL
 UNION ALL
-SELECT code, instance, string_agg(text, '' ORDER BY part)::JSON FROM raw_parts WHERE owner = 'lawsuits.raw' GROUP BY code, instance;`,
+SELECT code, instance, string_agg(text, '' ORDER BY part)::JSON FROM raw_parts WHERE owner = 'lawsuits.raw' GROUP BY code, instance;`),
+  ],
 };

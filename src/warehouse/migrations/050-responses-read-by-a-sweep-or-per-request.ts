@@ -1,4 +1,4 @@
-import type { Migration } from './migration.js';
+import { addColumns, createTable, sql, type Migration } from './migration.js';
 
 // How responses are read: the sweep across requests beside per-request reading, and one definition of "fully
 // loaded" for both (src/warehouse/read-ledger.ts, src/pipeline/sweep/).
@@ -14,30 +14,10 @@ import type { Migration } from './migration.js';
 export const migration: Migration = {
   version: 50,
   name: 'responses read by a sweep or per request; loaded_at',
-  sql: `
-ALTER TABLE requests ADD COLUMN loaded_at TIMESTAMPTZ;
-ALTER TABLE requests ADD COLUMN strategy VARCHAR;
-ALTER TABLE requests ADD COLUMN sweep_id VARCHAR;
-ALTER TABLE requests ADD COLUMN items_total INTEGER;
-UPDATE requests SET loaded_at = coalesce(completed_at, created_at, current_timestamp), strategy = 'per_request', items_total = items_loaded
-WHERE status = 'completed' AND all_pages_count IS NOT NULL AND pages_loaded >= greatest(all_pages_count, 1);
-
-CREATE TABLE response_sweeps (
-  sweep_id VARCHAR PRIMARY KEY,
-  run_id VARCHAR,
-  started_at TIMESTAMPTZ NOT NULL,
-  updated_at TIMESTAMPTZ NOT NULL,
-  status VARCHAR NOT NULL,
-  reason VARCHAR,
-  cursor_from TIMESTAMPTZ,
-  cursor_page INTEGER NOT NULL,
-  cursor_page_size INTEGER,
-  cursor_seen JSON,
-  cursor_last TIMESTAMPTZ,
-  high_at TIMESTAMPTZ,
-  pages INTEGER NOT NULL,
-  items_read INTEGER NOT NULL,
-  items_ours INTEGER NOT NULL,
-  items_skipped INTEGER NOT NULL
-);`,
+  changes: [
+    addColumns('requests', ['loaded_at', 'strategy', 'sweep_id', 'items_total']),
+    sql(`UPDATE requests SET loaded_at = coalesce(completed_at, created_at, current_timestamp), strategy = 'per_request', items_total = items_loaded
+WHERE status = 'completed' AND all_pages_count IS NOT NULL AND pages_loaded >= greatest(all_pages_count, 1)`),
+    createTable('response_sweeps'),
+  ],
 };

@@ -1,11 +1,11 @@
-import type { Migration } from './migration.js';
+import { sql, type Migration } from './migration.js';
 
 // The analysts' view of each search's current answer, with the new definition (031-analysts-views.ts keeps the
 // text migration 31 created; a released migration is never edited).
 export const migration: Migration = {
   version: 51,
   name: 'v_active_lawsuits_per_document on loaded_at',
-  sql: `
+  changes: [sql(`
 CREATE OR REPLACE VIEW v_active_lawsuits_per_document AS
 WITH latest AS (
   SELECT * FROM (
@@ -22,5 +22,5 @@ SELECT a.search_type, a.search_key, a.searched_at AS last_searched_at,
 FROM latest a
 LEFT JOIN search_hits h ON h.request_id = a.request_id
 LEFT JOIN lawsuits l ON l.code = h.code AND l.instance = h.instance
-GROUP BY a.search_type, a.search_key, a.searched_at;`,
+GROUP BY a.search_type, a.search_key, a.searched_at;`)],
 };

@@ -1,4 +1,4 @@
-import type { Migration } from './migration.js';
+import { addColumns, sql, type Migration } from './migration.js';
 
 // The merge became a function of the set of payloads (merge.ts): a row keeps the version of its newest payload
 // and the versions of the values that came from older ones, and a lawsuit says which lists some payload
@@ -14,13 +14,12 @@ const LISTS = ['parties', 'subjects', 'classifications', 'courts', 'attachments'
 export const migration: Migration = {
   version: 60,
   name: 'merge by payload version, whatever the order',
-  sql: `
-${LISTS.map((l) => `ALTER TABLE lawsuits ADD COLUMN has_${l} BOOLEAN;`).join('\n')}
-ALTER TABLE lawsuits ADD COLUMN payload_version VARCHAR;
-ALTER TABLE lawsuits ADD COLUMN column_versions JSON;
-ALTER TABLE steps ADD COLUMN payload_version VARCHAR;
-ALTER TABLE steps ADD COLUMN column_versions JSON;
+  changes: [
+    addColumns('lawsuits', [...LISTS.map((l) => `has_${l}`), 'payload_version', 'column_versions']),
+    addColumns('steps', ['payload_version', 'column_versions']),
+    sql(`
 UPDATE lawsuits SET payload_version = ${VERSION_OF_STORED};
 ${LISTS.map((l) => `UPDATE lawsuits SET has_${l} = true FROM (SELECT DISTINCT code, instance FROM ${l}) c WHERE lawsuits.code = c.code AND lawsuits.instance = c.instance;`).join('\n')}
-UPDATE steps SET payload_version = l.payload_version FROM lawsuits l WHERE steps.code = l.code AND steps.instance = l.instance;`,
+UPDATE steps SET payload_version = l.payload_version FROM lawsuits l WHERE steps.code = l.code AND steps.instance = l.instance;`),
+  ],
 };

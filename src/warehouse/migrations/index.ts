@@ -20,4 +20,4 @@ export const MIGRATIONS: readonly Migration[] = [
   m001, m002, m020, m021, m022, m030, m031, m040, m041, m042, m050, m051, m052, m060, m061,
 ];
 
-export { MIGRATIONS_TABLE_SQL, type Migration } from './migration.js';
+export type { Migration } from './migration.js';

@@ -9,9 +9,10 @@ import { transferTables } from './tables/transfer.js';
 import type { Column, Schema, Table } from './types.js';
 import { VIEWS } from './views.js';
 
-// The warehouse as it is today: every table and view, once. Adding a column is one edit in its table's
-// declaration plus one migration (../migrations/) that adds it to files already in the field (README, "Adding
-// a column"). The order of the tables is the order of the exports.
+// The warehouse as it is today: every table and view, once, and the only place a column's shape is written.
+// Adding a column is one edit in its table's declaration plus one migration (../migrations/) naming it, which
+// adds it to files already in the field (ARCHITECTURE.md, "Adding a column"). The order of the tables is the
+// order of the exports.
 
 export const SCHEMA: Schema = {
   tables: [...lawsuitsTables, ...responsesTables, ...requestsTables, ...runsTables, ...transferTables, ...syncTables, ...changesTables, ...dialectTables],
@@ -32,4 +33,3 @@ export function columnOf(table: Table, name: string): Column {
   return c;
 }
 
-export type { Column, MergeRule, Schema, StageTable, StageType, Table, View } from './types.js';

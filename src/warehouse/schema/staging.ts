@@ -1,7 +1,7 @@
 import { SCHEMA } from './index.js';
 import type { Schema, StageTable, StageType } from './types.js';
 
-export type StageColumns = Record<StageTable, ReadonlyArray<readonly [string, StageType]>>;
+type StageColumns = Record<StageTable, ReadonlyArray<readonly [string, StageType]>>;
 
 /**
  * The staging layout of each row kind, in appender order: a table's staged columns, then its `extra` ones; the

@@ -1,7 +1,8 @@
 // The shape of the warehouse's declaration (schema/index.ts): each table once, with everything the code derives
-// from it — the staging columns, the merge statements, COMMENT ON, the Parquet exports and the key checks. The
-// migrations (../migrations/) are the history that builds it; test/warehouse/schema-of-an-empty-file-is-the-
-// declaration.test.ts holds the two together.
+// from it — the DDL, the staging columns, the merge statements, COMMENT ON, the Parquet exports and their
+// privacy. The migrations (../migrations/) are the order in which the declared tables and columns
+// came to be, and the data moves between; their DDL is generated from this declaration
+// (../migrations/statements.ts).
 
 /** DuckDB types a staging column may have: timestamps and amounts are staged as the payload's text (rows.ts). */
 export type StageType = 'VARCHAR' | 'INTEGER' | 'BOOLEAN' | 'JSON';
@@ -40,13 +41,49 @@ export interface Column {
   merge?: MergeRule;
   /** In the table's Parquet export. Default true (the table has an `export`). */
   exported?: boolean;
+  /** What it holds that identifies a person, for the exports' privacy mode. Default: nothing personal. */
+  privacy?: Privacy;
 }
+
+/**
+ * What a column holds that identifies a natural person, and so what `LAWSUIT_EXPORT_PRIVACY=pseudonymise` writes
+ * in its place (privacy.ts; README, "Sharing exports (LGPD)"). A pseudonym is the keyed hash of the value. An
+ * exported column whose name suggests a person or a document must say one of these
+ * (test/warehouse/personal-columns-carry-a-privacy-attribute.test.ts).
+ */
+export type Privacy =
+  /** A natural person's name (a lawyer's): its pseudonym. */
+  | 'name'
+  /** A party's name: kept when the row's documents (document, document_type, main_document, documents) show a company and nothing else, else its pseudonym. */
+  | 'party name'
+  /** A document number, its kind in the column `<name>_type` when the table has one: kept when it is a company's CNPJ, else its pseudonym. */
+  | 'document'
+  /** A lawyer's OAB registration, public in the bar's registry: kept unless it is shaped like a CPF. */
+  | 'oab'
+  /** A list of documents (JSON, `[{document, document_type}]`): each document as `document`. */
+  | 'documents'
+  /** Free text of the row's lawsuit: the names of its hidden people and anything shaped like a CPF replaced by pseudonyms; NULL when the row's `secrecy flag` is true, or when JSON would no longer be JSON. */
+  | 'lawsuit text'
+  /** Text that may quote a CPF (the provider's messages): each replaced by its pseudonym. */
+  | 'cpf text'
+  /** A searched key, its kind in the row's `search_type`: a CPF's or a name's pseudonym; other kinds kept. */
+  | 'search key'
+  /** A search object (JSON) carrying such a key as its `search_key`. */
+  | 'search'
+  /** Text about the row's search: a searched name and anything shaped like a CPF replaced. */
+  | 'search text'
+  /** Never shared: NULL (the documents list's own text, a summary quoting it). */
+  | 'withheld'
+  /** True for a row under secrecy: the row's `lawsuit text` is not shared. */
+  | 'secrecy flag'
+  /** Its name suggests a person or a document but it holds neither (a court's name, a file's): exported as it is. */
+  | 'not personal';
 
 export interface Table {
   name: string;
   comment: string;
   columns: readonly Column[];
-  /** The key: unique in every warehouse (schema/keys.ts checks it). */
+  /** The key: unique in every warehouse (the schema tests check it on migrated files). */
   key?: readonly string[];
   /**
    * The key is kept unique by the loader (anti-joins, per-lawsuit replacement, one detection per run), not by a

@@ -1,7 +1,7 @@
 import { C } from '../common.js';
 import type { Table } from '../types.js';
 
-export const lawsuitChanges: Table = {
+const lawsuitChanges: Table = {
   name: 'lawsuit_changes',
   comment: 'What changed for each lawsuit in each run (new lawsuit, new steps, status, phase, amount, secrecy, new party, gone from a search).',
   key: ['run_id', 'code', 'instance', 'change', 'detail'], keptByLoader: true,
@@ -19,7 +19,7 @@ export const lawsuitChanges: Table = {
   ],
 };
 
-export const lawsuitState: Table = {
+const lawsuitState: Table = {
   name: 'lawsuit_state',
   comment: 'The state of each lawsuit as the last change detection saw it: what the next run compares with.',
   key: ['code', 'instance'],
@@ -36,7 +36,7 @@ export const lawsuitState: Table = {
   ],
 };
 
-export const lawsuitStateParties: Table = {
+const lawsuitStateParties: Table = {
   name: 'lawsuit_state_parties',
   comment: 'The parties of each lawsuit as the last change detection saw them (to find new parties).',
   key: ['code', 'instance', 'party_key'], keptByLoader: true,
@@ -47,7 +47,7 @@ export const lawsuitStateParties: Table = {
   ],
 };
 
-export const searchState: Table = {
+const searchState: Table = {
   name: 'search_state',
   comment: 'Per search, the answer (request) the last change detection compared (to find lawsuits gone from a search).',
   key: ['search_type', 'search_key', 'on_demand', 'lawsuit_instance'],
@@ -61,7 +61,7 @@ export const searchState: Table = {
   ],
 };
 
-export const lawsuitStatusHistory: Table = {
+const lawsuitStatusHistory: Table = {
   name: 'lawsuit_status_history',
   comment: 'Status and phase of each lawsuit over time: one row per change seen (the first row when it was first seen).',
   key: ['code', 'instance', 'run_id'], keptByLoader: true,
@@ -78,7 +78,7 @@ export const lawsuitStatusHistory: Table = {
   ],
 };
 
-export const changeDetections: Table = {
+const changeDetections: Table = {
   name: 'change_detections',
   comment: 'One row per run whose changes were detected (a second detection of the same run inserts nothing).',
   key: ['run_id'],

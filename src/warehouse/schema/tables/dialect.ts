@@ -1,6 +1,6 @@
 import type { Table } from '../types.js';
 
-export const upstreamDialects: Table = {
+const upstreamDialects: Table = {
   name: 'upstream_dialects',
   comment: 'What each upstream (by base address) was seen to accept: page size, sort names, envelope, rate headers, resources refused (README, "The provider\'s dialect").',
   key: ['base_url'],

@@ -1,7 +1,7 @@
 import { C, MERGE_COLUMNS } from '../common.js';
 import type { Table } from '../types.js';
 
-export const lawsuits: Table = {
+const lawsuits: Table = {
   name: 'lawsuits',
   comment: 'One row per lawsuit instance, merged from every payload seen: each column holds the value of the newest payload that carries it (README, "The merge rule").',
   key: ['code', 'instance'],
@@ -26,7 +26,7 @@ export const lawsuits: Table = {
     { name: 'phase', type: 'VARCHAR', stage: 'VARCHAR', merge: 'carried', comment: 'procedural phase, e.g. Inicial, Sentença, Recurso, Execução, Arquivado' },
     { name: 'secrecy_level', type: 'INTEGER', stage: 'INTEGER', merge: 'carried', comment: 'secrecy level (0 = public)' },
     { name: 'free_justice', type: 'BOOLEAN', stage: 'BOOLEAN', merge: 'carried', comment: 'true when free legal aid was granted' },
-    { name: 'name', type: 'VARCHAR', stage: 'VARCHAR', merge: 'carried', comment: 'title of the lawsuit (usually "plaintiff x defendant")' },
+    { name: 'name', type: 'VARCHAR', stage: 'VARCHAR', merge: 'carried', privacy: 'lawsuit text', comment: 'title of the lawsuit (usually "plaintiff x defendant")' },
     { name: 'created_at', type: 'TIMESTAMPTZ', stage: 'VARCHAR', merge: 'carried', comment: 'when the provider first recorded it' },
     { name: 'updated_at', type: 'TIMESTAMPTZ', stage: 'VARCHAR', merge: 'carried', comment: 'when the provider last updated it' },
     { name: 'crawl_id', type: 'VARCHAR', stage: 'VARCHAR', merge: 'carried', comment: 'the provider\'s crawl that produced the payload' },
@@ -52,7 +52,7 @@ export const lawsuits: Table = {
   ],
 };
 
-export const parties: Table = {
+const parties: Table = {
   name: 'parties',
   comment: 'Parties of each lawsuit (plaintiffs, defendants, ...), as in its newest payload with a parties list.',
   key: ['code', 'instance', 'party_index'], keptByLoader: true,
@@ -62,18 +62,18 @@ export const parties: Table = {
     { name: 'code', type: 'VARCHAR', notNull: true, stage: 'VARCHAR', comment: C.code },
     { name: 'instance', type: 'INTEGER', notNull: true, stage: 'INTEGER', comment: C.instance },
     { name: 'party_index', type: 'INTEGER', notNull: true, stage: 'INTEGER', comment: C.party_index },
-    { name: 'name', type: 'VARCHAR', stage: 'VARCHAR', comment: 'party name' },
+    { name: 'name', type: 'VARCHAR', stage: 'VARCHAR', privacy: 'party name', comment: 'party name' },
     { name: 'side', type: 'VARCHAR', stage: 'VARCHAR', comment: 'Active, Passive, Interested, ...' },
     { name: 'person_type', type: 'VARCHAR', stage: 'VARCHAR', comment: 'person type as the provider gives it (e.g. Autor, Réu)' },
-    { name: 'document', type: 'VARCHAR', stage: 'VARCHAR', comment: 'main document, digits only (CNPJ letters upper case)' },
+    { name: 'document', type: 'VARCHAR', stage: 'VARCHAR', privacy: 'document', comment: 'main document, digits only (CNPJ letters upper case)' },
     { name: 'document_type', type: 'VARCHAR', stage: 'VARCHAR', comment: 'cpf or cnpj (or other kinds the provider names)' },
-    { name: 'main_document', type: 'VARCHAR', stage: 'VARCHAR', comment: 'main document as the provider flagged it' },
-    { name: 'documents', type: 'JSON', stage: 'JSON', comment: 'every document of the party (JSON list)' },
+    { name: 'main_document', type: 'VARCHAR', stage: 'VARCHAR', privacy: 'document', comment: 'main document as the provider flagged it' },
+    { name: 'documents', type: 'JSON', stage: 'JSON', privacy: 'documents', comment: 'every document of the party (JSON list)' },
     { name: 'raw', type: 'JSON', stage: 'JSON', exported: false, comment: C.raw },
   ],
 };
 
-export const lawyers: Table = {
+const lawyers: Table = {
   name: 'lawyers',
   comment: 'Lawyers of each party.',
   key: ['code', 'instance', 'party_index', 'lawyer_index'], keptByLoader: true,
@@ -84,15 +84,15 @@ export const lawyers: Table = {
     { name: 'instance', type: 'INTEGER', notNull: true, stage: 'INTEGER', comment: C.instance },
     { name: 'party_index', type: 'INTEGER', notNull: true, stage: 'INTEGER', comment: C.party_index },
     { name: 'lawyer_index', type: 'INTEGER', notNull: true, stage: 'INTEGER', comment: 'position of the lawyer in the party\'s list (0-based)' },
-    { name: 'name', type: 'VARCHAR', stage: 'VARCHAR', comment: 'lawyer name' },
+    { name: 'name', type: 'VARCHAR', stage: 'VARCHAR', privacy: 'name', comment: 'lawyer name' },
     { name: 'side', type: 'VARCHAR', stage: 'VARCHAR', comment: 'side of the party represented' },
-    { name: 'oab', type: 'VARCHAR', stage: 'VARCHAR', comment: 'OAB registration, normalised <number><UF>[letter]' },
+    { name: 'oab', type: 'VARCHAR', stage: 'VARCHAR', privacy: 'oab', comment: 'OAB registration, normalised <number><UF>[letter]' },
     { name: 'person_type', type: 'VARCHAR', stage: 'VARCHAR', comment: 'person type as given' },
-    { name: 'documents', type: 'JSON', stage: 'JSON', comment: 'documents of the lawyer (JSON list)' },
+    { name: 'documents', type: 'JSON', stage: 'JSON', privacy: 'documents', comment: 'documents of the lawyer (JSON list)' },
   ],
 };
 
-export const steps: Table = {
+const steps: Table = {
   name: 'steps',
   comment: 'Steps (movements) of each lawsuit: the union over every payload seen, never deleted; each column from the newest payload that carries it.',
   key: ['code', 'instance', 'step_id'], keptByLoader: true,
@@ -104,15 +104,15 @@ export const steps: Table = {
     { name: 'step_id', type: 'VARCHAR', notNull: true, stage: 'VARCHAR', comment: 'the provider\'s step id, or h_<hash of date and content> when it had none' },
     { name: 'step_id_derived', type: 'BOOLEAN', notNull: true, default: 'false', stage: 'BOOLEAN', merge: 'newest', comment: 'true when step_id was derived from the hash' },
     { name: 'step_date', type: 'TIMESTAMPTZ', stage: 'VARCHAR', merge: 'carried', comment: 'when the step happened' },
-    { name: 'content', type: 'VARCHAR', stage: 'VARCHAR', merge: 'carried', comment: 'text of the step' },
-    { name: 'private', type: 'BOOLEAN', stage: 'BOOLEAN', merge: 'carried', comment: 'true for a step under secrecy' },
+    { name: 'content', type: 'VARCHAR', stage: 'VARCHAR', merge: 'carried', privacy: 'lawsuit text', comment: 'text of the step' },
+    { name: 'private', type: 'BOOLEAN', stage: 'BOOLEAN', merge: 'carried', privacy: 'secrecy flag', comment: 'true for a step under secrecy' },
     { name: 'step_type', type: 'VARCHAR', stage: 'VARCHAR', merge: 'carried', comment: 'kind of step as given' },
     { name: 'raw', type: 'JSON', stage: 'JSON', merge: 'newest', exported: false, comment: C.raw },
     ...MERGE_COLUMNS,
   ],
 };
 
-export const subjects: Table = {
+const subjects: Table = {
   name: 'subjects',
   comment: 'Subjects (assuntos) of each lawsuit.',
   key: ['code', 'instance', 'item_code'], keptByLoader: true,
@@ -122,11 +122,11 @@ export const subjects: Table = {
     { name: 'code', type: 'VARCHAR', notNull: true, stage: 'VARCHAR', comment: C.code },
     { name: 'instance', type: 'INTEGER', notNull: true, stage: 'INTEGER', comment: C.instance },
     { name: 'item_code', type: 'VARCHAR', notNull: true, stage: 'VARCHAR', comment: 'subject code (CNJ tables)' },
-    { name: 'item_name', type: 'VARCHAR', stage: 'VARCHAR', comment: 'subject name' },
+    { name: 'item_name', type: 'VARCHAR', stage: 'VARCHAR', privacy: 'not personal', comment: 'subject name' },
   ],
 };
 
-export const classifications: Table = {
+const classifications: Table = {
   name: 'classifications',
   comment: 'Classes (classes processuais) of each lawsuit.',
   key: ['code', 'instance', 'item_code'], keptByLoader: true,
@@ -136,11 +136,11 @@ export const classifications: Table = {
     { name: 'code', type: 'VARCHAR', notNull: true, stage: 'VARCHAR', comment: C.code },
     { name: 'instance', type: 'INTEGER', notNull: true, stage: 'INTEGER', comment: C.instance },
     { name: 'item_code', type: 'VARCHAR', notNull: true, stage: 'VARCHAR', comment: 'class code (CNJ tables)' },
-    { name: 'item_name', type: 'VARCHAR', stage: 'VARCHAR', comment: 'class name' },
+    { name: 'item_name', type: 'VARCHAR', stage: 'VARCHAR', privacy: 'not personal', comment: 'class name' },
   ],
 };
 
-export const courts: Table = {
+const courts: Table = {
   name: 'courts',
   comment: 'Courts (varas) a lawsuit passed through.',
   key: ['code', 'instance', 'court_index'], keptByLoader: true,
@@ -151,11 +151,11 @@ export const courts: Table = {
     { name: 'instance', type: 'INTEGER', notNull: true, stage: 'INTEGER', comment: C.instance },
     { name: 'court_index', type: 'INTEGER', notNull: true, stage: 'INTEGER', comment: 'position in the courts list (0-based)' },
     { name: 'court_code', type: 'VARCHAR', stage: 'VARCHAR', comment: 'court code' },
-    { name: 'court_name', type: 'VARCHAR', stage: 'VARCHAR', comment: 'court name' },
+    { name: 'court_name', type: 'VARCHAR', stage: 'VARCHAR', privacy: 'not personal', comment: 'court name' },
   ],
 };
 
-export const attachments: Table = {
+const attachments: Table = {
   name: 'attachments',
   comment: 'Attachments (documents filed) of each lawsuit.',
   key: ['code', 'instance', 'attachment_index'], keptByLoader: true,
@@ -166,8 +166,8 @@ export const attachments: Table = {
     { name: 'instance', type: 'INTEGER', notNull: true, stage: 'INTEGER', comment: C.instance },
     { name: 'attachment_index', type: 'INTEGER', notNull: true, stage: 'INTEGER', comment: 'position in the attachments list (0-based)' },
     { name: 'attachment_date', type: 'TIMESTAMPTZ', stage: 'VARCHAR', comment: 'when it was filed' },
-    { name: 'attachment_name', type: 'VARCHAR', stage: 'VARCHAR', comment: 'name of the attachment' },
-    { name: 'raw', type: 'JSON', stage: 'JSON', comment: C.raw },
+    { name: 'attachment_name', type: 'VARCHAR', stage: 'VARCHAR', privacy: 'lawsuit text', comment: 'name of the attachment' },
+    { name: 'raw', type: 'JSON', stage: 'JSON', privacy: 'lawsuit text', comment: C.raw },
   ],
 };
 

@@ -1,7 +1,7 @@
 import { C } from '../common.js';
 import type { Table } from '../types.js';
 
-export const requests: Table = {
+const requests: Table = {
   name: 'requests',
   comment: 'Asynchronous requests (POST /requests) and how far their responses were loaded: the resumable ledger.',
   key: ['request_id'],
@@ -9,7 +9,7 @@ export const requests: Table = {
   columns: [
     { name: 'request_id', type: 'VARCHAR', notNull: true, comment: 'the provider\'s request id' },
     { name: 'search_type', type: 'VARCHAR', comment: C.search_type },
-    { name: 'search_key', type: 'VARCHAR', comment: C.search_key },
+    { name: 'search_key', type: 'VARCHAR', privacy: 'search key', comment: C.search_key },
     { name: 'on_demand', type: 'BOOLEAN', comment: 'true: live crawl of the courts (costlier); false: the provider\'s database' },
     { name: 'lawsuit_instance', type: 'INTEGER', comment: 'instance filter of the search (NULL: all)' },
     { name: 'status', type: 'VARCHAR', comment: 'provider status: pending, completed, cancelled, ...' },
@@ -17,13 +17,13 @@ export const requests: Table = {
     { name: 'completed_at', type: 'TIMESTAMPTZ', comment: 'when the provider completed it' },
     { name: 'run_id', type: 'VARCHAR', comment: 'the run that submitted it' },
     { name: 'document_line', type: 'INTEGER', comment: C.document_line },
-    { name: 'search', type: 'JSON', comment: 'the search object as sent (JSON)' },
+    { name: 'search', type: 'JSON', privacy: 'search', comment: 'the search object as sent (JSON)' },
     { name: 'submitted_at', type: 'TIMESTAMPTZ', comment: 'when this tool submitted it' },
     { name: 'pages_loaded', type: 'INTEGER', notNull: true, default: '0', comment: 'response pages loaded by page number (before schema version 50; no longer written)' },
     { name: 'items_loaded', type: 'INTEGER', notNull: true, default: '0', comment: 'responses of this request loaded so far by its strategy; per request, also the item offset its reading resumes at' },
     { name: 'all_pages_count', type: 'INTEGER', comment: 'pages the provider announced (before schema version 50; no longer written)' },
     { name: 'last_polled_at', type: 'TIMESTAMPTZ', comment: 'last time its status was polled' },
-    { name: 'error', type: 'VARCHAR', comment: 'why the request failed, if it did' },
+    { name: 'error', type: 'VARCHAR', privacy: 'search text', comment: 'why the request failed, if it did' },
     { name: 'loaded_at', type: 'TIMESTAMPTZ', comment: 'when the request was known complete and every one of its responses loaded (NULL: not yet): the one definition of fully loaded' },
     { name: 'strategy', type: 'VARCHAR', comment: 'how its responses are read: sweep (one listing across requests, by creation time) or per_request (GET /responses?request_id=)' },
     { name: 'sweep_id', type: 'VARCHAR', comment: 'the sweep that reads or read its responses (response_sweeps.sweep_id)' },
@@ -31,7 +31,7 @@ export const requests: Table = {
   ],
 };
 
-export const requestPages: Table = {
+const requestPages: Table = {
   name: 'request_pages',
   comment: 'Response pages loaded per request by page number, before schema version 50 (per-request reading now keeps an item offset, requests.items_loaded).',
   key: ['request_id', 'page'],
@@ -43,7 +43,7 @@ export const requestPages: Table = {
   ],
 };
 
-export const submissions: Table = {
+const submissions: Table = {
   name: 'submissions',
   comment: 'Submission intents: written before POST /requests so that a crash in between cannot pay for a request twice.',
   key: ['search_hash', 'started_at'],
@@ -57,7 +57,7 @@ export const submissions: Table = {
   ],
 };
 
-export const responseSweeps: Table = {
+const responseSweeps: Table = {
   name: 'response_sweeps',
   comment: 'Sweeps of GET /responses across requests by creation time: each one\'s cursor, written with the responses it covers (resume), and what it read.',
   key: ['sweep_id'],

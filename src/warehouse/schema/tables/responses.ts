@@ -1,7 +1,7 @@
 import { C } from '../common.js';
 import type { Table } from '../types.js';
 
-export const responsesRaw: Table = {
+const responsesRaw: Table = {
   name: 'responses_raw',
   comment: 'Every response item exactly as received, application errors included.',
   key: ['response_id'], keptByLoader: true,
@@ -17,7 +17,7 @@ export const responsesRaw: Table = {
   ],
 };
 
-export const rawParts: Table = {
+const rawParts: Table = {
   name: 'raw_parts',
   comment: 'Texts too long for a column (over 48 KB), in parts: a response item (responses_raw.item is then NULL) or a lawsuit\'s raw (lawsuits.raw NULL). v_responses_raw and v_lawsuit_raw give them whole.',
   key: ['owner', 'response_id', 'code', 'instance', 'part'], keptByLoader: true,
@@ -32,7 +32,7 @@ export const rawParts: Table = {
   ],
 };
 
-export const searchHits: Table = {
+const searchHits: Table = {
   name: 'search_hits',
   comment: 'Which request (search) found which lawsuit.',
   key: ['request_id', 'code', 'instance'], keptByLoader: true,
@@ -47,7 +47,7 @@ export const searchHits: Table = {
   ],
 };
 
-export const loadProblems: Table = {
+const loadProblems: Table = {
   name: 'load_problems',
   comment: 'Values of a response item its typed columns could not hold (too large a number, an unreadable date, no usable key, too large an item): the item is whole in responses_raw; each row says what did not fit and what was done.',
   key: ['response_id', 'field'], keptByLoader: true,

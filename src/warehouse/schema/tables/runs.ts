@@ -1,7 +1,7 @@
 import { C } from '../common.js';
 import type { Table } from '../types.js';
 
-export const schemaMigrations: Table = {
+const schemaMigrations: Table = {
   name: 'schema_migrations',
   comment: 'Schema versions applied to this file (one row per migration).',
   key: ['version'],
@@ -12,7 +12,7 @@ export const schemaMigrations: Table = {
   ],
 };
 
-export const runs: Table = {
+const runs: Table = {
   name: 'runs',
   comment: 'One row per run of the tool (nightly run, transfer, query, track): when, how it ended and what it did.',
   key: ['run_id'],
@@ -33,11 +33,11 @@ export const runs: Table = {
     { name: 'parties', type: 'INTEGER', comment: 'parties in the warehouse after the run' },
     { name: 'steps', type: 'INTEGER', comment: 'steps in the warehouse after the run' },
     { name: 'errors', type: 'INTEGER', comment: 'failures listed in the summary' },
-    { name: 'summary', type: 'JSON', comment: 'the whole run summary as printed (JSON)' },
+    { name: 'summary', type: 'JSON', privacy: 'withheld', comment: 'the whole run summary as printed (JSON)' },
   ],
 };
 
-export const runStages: Table = {
+const runStages: Table = {
   name: 'run_stages',
   comment: 'One row per stage of every run (rebuild, documents, search, transfer, changes, query, track, exports, publish): how each ended and what it did.',
   key: ['run_id', 'stage'],
@@ -55,7 +55,7 @@ export const runStages: Table = {
   ],
 };
 
-export const rejectedInputs: Table = {
+const rejectedInputs: Table = {
   name: 'rejected_inputs',
   comment: 'Lines of the documents list that could not be used, with the reason.',
   key: ['run_id', 'line'],
@@ -63,8 +63,8 @@ export const rejectedInputs: Table = {
   columns: [
     { name: 'run_id', type: 'VARCHAR', notNull: true, comment: C.run_id },
     { name: 'line', type: 'INTEGER', notNull: true, comment: 'line number in the list (header = 1)' },
-    { name: 'value', type: 'VARCHAR', comment: 'the rejected key as written' },
-    { name: 'reason', type: 'VARCHAR', notNull: true, comment: 'why it was rejected' },
+    { name: 'value', type: 'VARCHAR', privacy: 'withheld', comment: 'the rejected key as written' },
+    { name: 'reason', type: 'VARCHAR', notNull: true, privacy: 'cpf text', comment: 'why it was rejected' },
     { name: 'source', type: 'VARCHAR', comment: 'the documents list file' },
     { name: 'rejected_at', type: 'TIMESTAMPTZ', notNull: true, default: 'current_timestamp', comment: 'when it was rejected' },
   ],

@@ -10,7 +10,7 @@ const ANSWERED: readonly Column[] = [
   { name: 'document_line', type: 'INTEGER', comment: C.document_line },
 ];
 
-export const syncCounts: Table = {
+const syncCounts: Table = {
   name: 'sync_counts',
   comment: 'Synchronous count queries: how many lawsuits each document had, per run.',
   key: ['run_id', 'search_type', 'search_key'],
@@ -20,7 +20,7 @@ export const syncCounts: Table = {
   ],
 };
 
-export const syncExists: Table = {
+const syncExists: Table = {
   name: 'sync_exists',
   comment: 'Synchronous true/false queries: whether each document had lawsuits, per run.',
   key: ['run_id', 'search_type', 'search_key'],
@@ -31,7 +31,7 @@ export const syncExists: Table = {
   ],
 };
 
-export const syncGrouped: Table = {
+const syncGrouped: Table = {
   name: 'sync_grouped',
   comment: 'Synchronous grouped counts (long form): per run, document, dimension and value.',
   key: ['run_id', 'search_type', 'search_key', 'dimension', 'value'],
@@ -43,7 +43,7 @@ export const syncGrouped: Table = {
   ],
 };
 
-export const syncHistorical: Table = {
+const syncHistorical: Table = {
   name: 'sync_historical',
   comment: 'Synchronous historical queries: one row per document per run (the lawsuits go to the core tables).',
   key: ['run_id', 'search_type', 'search_key'],
@@ -55,7 +55,7 @@ export const syncHistorical: Table = {
   ],
 };
 
-export const trackings: Table = {
+const trackings: Table = {
   name: 'trackings',
   comment: 'Tracking records at the provider (recurring searches), as last listed.',
   key: ['tracking_id'],
@@ -73,7 +73,7 @@ export const trackings: Table = {
   ],
 };
 
-export const trackingChecks: Table = {
+const trackingChecks: Table = {
   name: 'tracking_checks',
   comment: 'What each track run found for each listed document.',
   key: ['run_id', 'search_type', 'search_key'],

@@ -8,15 +8,15 @@ const FROM_FILE: readonly Column[] = [
 ];
 const ADDED_COLUMN = 'column a transfer file added beyond the known flat schema (name and type as the file gave them)';
 
-export const transferFiles: Table = {
+const transferFiles: Table = {
   name: 'transfer_files',
   comment: 'Transfer files offered by the provider and what became of them here.',
   key: ['transfer_file_id'],
   export: {},
   columns: [
     { name: 'transfer_file_id', type: 'VARCHAR', notNull: true, comment: 'the provider\'s transfer file id' },
-    { name: 'name', type: 'VARCHAR', comment: 'file name' },
-    { name: 'description', type: 'VARCHAR', comment: 'the provider\'s description' },
+    { name: 'name', type: 'VARCHAR', privacy: 'not personal', comment: 'file name' },
+    { name: 'description', type: 'VARCHAR', privacy: 'cpf text', comment: 'the provider\'s description' },
     { name: 'file_type', type: 'VARCHAR', comment: 'csv, json or parquet' },
     { name: 'status', type: 'VARCHAR', comment: 'local status: loaded (provider not yet told), downloaded (done) or error' },
     { name: 'file_size', type: 'BIGINT', comment: 'size in bytes' },
@@ -26,7 +26,7 @@ export const transferFiles: Table = {
     { name: 'downloaded_at', type: 'TIMESTAMPTZ', comment: 'when it was marked downloaded at the provider' },
     { name: 'loaded_rows', type: 'INTEGER', comment: 'rows loaded from it' },
     { name: 'loaded_at', type: 'TIMESTAMPTZ', comment: 'when it was loaded' },
-    { name: 'error', type: 'VARCHAR', comment: 'why it failed' },
+    { name: 'error', type: 'VARCHAR', privacy: 'cpf text', comment: 'why it failed' },
     { name: 'run_id', type: 'VARCHAR', comment: C.run_id },
     { name: 'remote_status', type: 'VARCHAR', comment: 'status at the provider' },
     { name: 'target_table', type: 'VARCHAR', comment: 'the transfer_* table its rows went to' },
@@ -35,7 +35,7 @@ export const transferFiles: Table = {
   ],
 };
 
-export const transferLawsuits: Table = {
+const transferLawsuits: Table = {
   name: 'transfer_lawsuits',
   comment: 'Lawsuit rows from transfer files (flat schema), one row per file row.',
   addedColumns: ADDED_COLUMN,
@@ -59,7 +59,7 @@ export const transferLawsuits: Table = {
   ],
 };
 
-export const transferParties: Table = {
+const transferParties: Table = {
   name: 'transfer_parties',
   comment: 'Party rows from transfer files (flat schema).',
   addedColumns: ADDED_COLUMN,
@@ -76,7 +76,7 @@ export const transferParties: Table = {
   ],
 };
 
-export const transferSteps: Table = {
+const transferSteps: Table = {
   name: 'transfer_steps',
   comment: 'Step rows from transfer files (flat schema).',
   addedColumns: ADDED_COLUMN,

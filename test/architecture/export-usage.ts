@@ -1,0 +1,196 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, posix, relative, sep } from 'node:path';
+import ts from 'typescript';
+
+// Which exported names of src/ another file uses, read off the syntax of every TypeScript file of the project
+// (no type checker: fast, and enough for names). An export nobody else imports is a name made public for no
+// reader; one only tests import is code the image ships for the tests alone. A use counts when another file
+// imports the name (type-only imports too), re-exports it and that is imported, imports the whole module
+// (`import * as`, a dynamic `import()`), or names it in the text of a script it writes for a child process
+// beside the module's path.
+
+/** The files read: `src/` and the tooling that may use it. */
+export const READ_DIRS = ['src', 'test', 'bench'] as const;
+
+export interface ExportUse {
+  /** The exporting file, relative to the root, POSIX separators. */
+  file: string;
+  name: string;
+  /** Other files that use it. */
+  usedBy: string[];
+  /** The name occurs in its own file beyond its declaration (else dropping `export` leaves it unused). */
+  usedInOwnFile: boolean;
+}
+
+export interface Parsed {
+  file: string;
+  text: string;
+  /** Local exports: name -> how many times the identifier occurs in the file. */
+  exports: Map<string, number>;
+  /** `export { a } from './m'` and `export * from './m'`: the name here -> [module, name there]; '*' for all. */
+  reexports: Array<{ from: string; names: Array<[string, string]> | '*' }>;
+  /** Names this file takes from other modules: module -> names ('*': all of them). */
+  imports: Map<string, Set<string>>;
+}
+
+const toPosix = (p: string): string => p.split(sep).join('/');
+
+function tsFiles(dir: string): string[] {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return entries.flatMap((e) => {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) return e.name === 'node_modules' ? [] : tsFiles(p);
+    return e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') ? [p] : [];
+  });
+}
+
+const resolveSpecifier = (from: string, spec: string): string | undefined =>
+  (spec.startsWith('./') || spec.startsWith('../') ? posix.normalize(posix.join(posix.dirname(from), spec)).replace(/\.js$/, '.ts') : undefined);
+
+const hasModifier = (node: ts.Node, kind: ts.SyntaxKind): boolean =>
+  ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === kind);
+
+function parse(root: string, path: string): Parsed {
+  const file = toPosix(relative(root, path));
+  const text = readFileSync(path, 'utf8');
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const declared: string[] = [];
+  const reexports: Parsed['reexports'] = [];
+  const imports = new Map<string, Set<string>>();
+  const take = (mod: string | undefined, names: Iterable<string>): void => {
+    if (!mod) return;
+    const set = imports.get(mod) ?? new Set<string>();
+    for (const n of names) set.add(n);
+    imports.set(mod, set);
+  };
+  for (const st of sf.statements) {
+    if (ts.isImportDeclaration(st) && ts.isStringLiteral(st.moduleSpecifier)) {
+      const mod = resolveSpecifier(file, st.moduleSpecifier.text);
+      const clause = st.importClause;
+      if (!clause) continue;
+      const names: string[] = [];
+      if (clause.name) names.push('default');
+      const b = clause.namedBindings;
+      if (b && ts.isNamespaceImport(b)) names.push('*');
+      if (b && ts.isNamedImports(b)) for (const e of b.elements) names.push((e.propertyName ?? e.name).text);
+      take(mod, names);
+    } else if (ts.isExportDeclaration(st)) {
+      const mod = st.moduleSpecifier && ts.isStringLiteral(st.moduleSpecifier) ? resolveSpecifier(file, st.moduleSpecifier.text) : undefined;
+      if (mod) {
+        if (!st.exportClause) reexports.push({ from: mod, names: '*' });
+        else if (ts.isNamedExports(st.exportClause)) {
+          reexports.push({ from: mod, names: st.exportClause.elements.map((e) => [e.name.text, (e.propertyName ?? e.name).text]) });
+          // A name passed on is this file's export too: one nobody takes from here is a line to drop.
+          for (const e of st.exportClause.elements) declared.push(e.name.text);
+        } else reexports.push({ from: mod, names: '*' });
+      } else if (st.exportClause && ts.isNamedExports(st.exportClause)) {
+        for (const e of st.exportClause.elements) declared.push(e.name.text);
+      }
+    } else if (ts.isExportAssignment(st)) {
+      declared.push('default');
+    } else if (hasModifier(st, ts.SyntaxKind.ExportKeyword)) {
+      if (hasModifier(st, ts.SyntaxKind.DefaultKeyword)) declared.push('default');
+      else if (ts.isVariableStatement(st)) {
+        for (const d of st.declarationList.declarations) if (ts.isIdentifier(d.name)) declared.push(d.name.text);
+      } else if ('name' in st && st.name && ts.isIdentifier(st.name as ts.Node)) declared.push((st.name as ts.Identifier).text);
+    }
+  }
+  // A dynamic import takes the whole module (what it destructures is not worth following).
+  const visit = (n: ts.Node): void => {
+    if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword && n.arguments[0] && ts.isStringLiteral(n.arguments[0])) {
+      take(resolveSpecifier(file, n.arguments[0].text), ['*']);
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  const exports = new Map(declared.map((name) => [name, occurrences(sf, name)]));
+  return { file, text, exports, reexports, imports };
+}
+
+/** How many identifiers of `sf` spell `name`, outside `export { … }` lists (which only pass a name on). */
+function occurrences(sf: ts.SourceFile, name: string): number {
+  let n = 0;
+  const visit = (node: ts.Node): void => {
+    if (ts.isExportSpecifier(node)) return;
+    if (ts.isIdentifier(node) && node.text === name) n++;
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return n;
+}
+
+/** The parsed TypeScript files of the project, by path. */
+export type Project = ReadonlyMap<string, Parsed>;
+
+export function readProject(root: string): Project {
+  return new Map(READ_DIRS.flatMap((d) => tsFiles(join(root, d))).map((p) => parse(root, p)).map((p) => [p.file, p]));
+}
+
+/**
+ * Files under `dir` that no other file imports and no file of the project names by its built path (an entry
+ * point is named: package.json's bin, the Dockerfile, a test that spawns it): a module nobody can reach.
+ */
+export function unreachableFiles(root: string, parsed: Project, dir = 'src'): string[] {
+  const texts = [...parsed.values()].map((p) => p.text);
+  for (const extra of ['package.json', 'Dockerfile']) {
+    try {
+      texts.push(readFileSync(join(root, extra), 'utf8'));
+    } catch {
+      // not every project has both
+    }
+  }
+  const imported = new Set([...parsed.values()].flatMap((p) => [...p.imports.keys(), ...p.reexports.map((r) => r.from)]));
+  return [...parsed.keys()].filter((f) => f.startsWith(`${dir}/`) && !imported.has(f))
+    .filter((f) => !texts.some((t) => t.includes(f.slice(`${dir}/`.length).replace(/\.ts$/, '.js')))).sort();
+}
+
+/** Every exported name of the files under `dir` (e.g. 'src'), with the other files that use it. */
+export function exportUses(parsed: Project, dir = 'src'): ExportUse[] {
+  const used = new Map<string, Set<string>>();
+  const key = (file: string, name: string): string => `${file}\0${name}`;
+  const mark = (file: string, name: string, by: string, seen = new Set<string>()): void => {
+    const k = key(file, name);
+    if (seen.has(k)) return;
+    seen.add(k);
+    const target = parsed.get(file);
+    if (!target) return;
+    if (name === '*') {
+      for (const n of target.exports.keys()) mark(file, n, by, seen);
+      for (const r of target.reexports) mark(r.from, '*', by, seen);
+      return;
+    }
+    if (target.exports.has(name)) (used.get(k) ?? used.set(k, new Set()).get(k)!).add(by);
+    for (const r of target.reexports) {
+      if (r.names === '*') mark(r.from, name, by, seen);
+      else for (const [here, there] of r.names) if (here === name) mark(r.from, there, by, seen);
+    }
+  };
+  for (const p of parsed.values()) {
+    for (const [mod, names] of p.imports) for (const n of names) mark(mod, n, p.file, new Set());
+    // A script written for a child process imports the built module by path: a name it spells beside that path.
+    for (const target of parsed.values()) {
+      if (target.file === p.file || !target.file.startsWith('src/')) continue;
+      const built = `${target.file.slice('src/'.length).replace(/\.ts$/, '.js')}`;
+      if (!p.text.includes(built) || p.imports.has(target.file)) continue;
+      for (const n of target.exports.keys()) if (new RegExp(`\\b${n}\\b`).test(p.text)) mark(target.file, n, p.file, new Set());
+    }
+  }
+  return [...parsed.values()].filter((p) => p.file.startsWith(`${dir}/`)).flatMap((p) => [...p.exports].map(([name, count]) => ({
+    file: p.file,
+    name,
+    usedBy: [...(used.get(key(p.file, name)) ?? [])].filter((f) => f !== p.file).sort(),
+    usedInOwnFile: count > 1,
+  })));
+}
+
+/** Exports no other file uses. */
+export const unusedElsewhere = (uses: readonly ExportUse[]): ExportUse[] => uses.filter((u) => u.usedBy.length === 0);
+
+/** Exports only files outside src/ (tests, benchmarks) use. */
+export const usedOnlyByTooling = (uses: readonly ExportUse[]): ExportUse[] =>
+  uses.filter((u) => u.usedBy.length > 0 && u.usedBy.every((f) => !f.startsWith('src/')));
