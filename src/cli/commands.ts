@@ -8,11 +8,12 @@ import { runCommand as runPipelineCommand, type CommandResult } from '../pipelin
 import { formatSummary } from '../pipeline/summary.js';
 import { writeRunReports } from '../report/run-reports.js';
 import { queryKindOf, type QueryKind } from '../pipeline/sync.js';
-import { runSandboxCli } from '../sandbox/cli.js';
+import { runSandboxCli } from './sandbox-args.js';
 import { runScheduleCli } from '../schedule/command.js';
 import { doctorLines, runDoctor } from '../pipeline/doctor.js';
 import { EXIT, exitCodeOf, troubleOf, type ExitCode } from './exit-codes.js';
 import { handOff } from './hand-off.js';
+import { runReporter } from './run-reporter.js';
 import { configureJobs } from './job-configs.js';
 import type { Parsed } from './program.js';
 import { prepareEnvironment } from './environment.js';
@@ -58,7 +59,9 @@ async function dispatch(command: Exclude<ConfiguredCommand, 'schedule'>, args: P
   const graceful = gracefulShutdown({ graceMs: cfg.shutdownGraceMs, log, exit: (code) => endAtOnce(cfg, command, code, log) });
   let result: CommandResult;
   try {
-    result = await runPipelineCommand({ command, cfg, kind, log, signal: graceful.signal, environment: prepareEnvironment, exitCodeOf });
+    result = await runPipelineCommand({
+      command, cfg, kind, log, signal: graceful.signal, environment: prepareEnvironment, exitCodeOf, reporter: runReporter(cfg.reportsDir),
+    });
   } finally {
     graceful.dispose();
   }

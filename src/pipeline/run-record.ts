@@ -1,6 +1,4 @@
 import type { Logger } from 'pino';
-import { readReportFacts } from '../report/facts.js';
-import { asStored, type ReportInput } from '../report/run-reports.js';
 import { finishRun } from '../warehouse/ledger.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import { outcomeOf } from './outcome.js';
@@ -13,14 +11,36 @@ import type { RunSummary } from './summary.js';
 // then); a run that dies while publishing is found out by the next one (resume.ts). A command that publishes
 // nothing records itself after its last stage.
 
+/**
+ * Who writes the run's reports (src/report, handed in by the CLI: the pipeline does not import the reports, which
+ * read its summary). The pipeline gives it the two moments it alone knows: the night still open to the run, and
+ * the run's end.
+ */
+export interface RunReporter {
+  /** What the reports need of the warehouse, read just before publish; opaque to the pipeline. */
+  readFacts(wh: Warehouse, runId: string): Promise<unknown>;
+  /** Both reports, from the run's summary as stored and those facts; where they were written. */
+  write(summary: RunSummary, facts: unknown): Promise<WrittenReports>;
+}
+
+export interface WrittenReports { markdown: string; html: string }
+
 export interface RunRecord {
   /** The warehouse's totals as recorded. */
   totals: NonNullable<RunSummary['warehouse']>;
-  /** The run as stored, and the report's facts read while the night was still open to it. */
-  report: ReportInput;
+  /** The summary as stored in `runs.summary` (what a report written again later reads). */
+  stored: RunSummary;
+  /** The reports' facts, read while the night was still open to the run. */
+  facts: unknown;
 }
 
-export async function recordRun(run: RunFacts & { wh: Warehouse; log: Logger }, results: readonly StageResult[]): Promise<RunRecord> {
+/**
+ * The summary exactly as `runs.summary` stores it (JSON: fields left undefined disappear), so that a report
+ * rendered from the one in memory at the end of a run is byte for byte the one rendered from the warehouse.
+ */
+export const asStored = (s: RunSummary): RunSummary => JSON.parse(JSON.stringify(s)) as RunSummary;
+
+export async function recordRun(run: RunFacts & { wh: Warehouse; log: Logger; reporter?: RunReporter }, results: readonly StageResult[]): Promise<RunRecord> {
   const totals = await warehouseTotals(run.wh, run.runId);
   const draft = summarise(run, results, outcomeOf(results), totals);
   const search = results.find((r) => r.name === 'search')?.counts;
@@ -33,11 +53,11 @@ export async function recordRun(run: RunFacts & { wh: Warehouse; log: Logger }, 
   });
   // The facts are read now, while the night is still open to this run: a report written again later from the
   // published warehouse is then the same file.
-  const facts = await readReportFacts(run.wh, run.runId).catch((e: unknown) => {
+  const facts = await run.reporter?.readFacts(run.wh, run.runId).catch((e: unknown) => {
     run.log.error({ err: e }, 'the facts of the run report could not be read; the report goes without them');
     return undefined;
   });
-  return { totals, report: { summary: asStored(draft), facts } };
+  return { totals, stored: asStored(draft), facts };
 }
 
 async function warehouseTotals(wh: Warehouse, runId: string): Promise<RunRecord['totals']> {

@@ -2,12 +2,11 @@ import type { Logger } from 'pino';
 import { readDocuments } from '../input/documents.js';
 import type { Config } from '../shared/config.js';
 import { acquireRunLock } from '../shared/lock.js';
-import { writeReports, asStored, type RunReports } from '../report/run-reports.js';
 import type { CommandStatus } from './command-end.js';
 import { commandPlan, type CommandName } from './commands.js';
 import { outcomeOf, type Outcome } from './outcome.js';
 import { carryOn } from './resume.js';
-import { recordRun, type RunRecord } from './run-record.js';
+import { asStored, recordRun, type RunRecord, type RunReporter, type WrittenReports } from './run-record.js';
 import { openSession, type Session } from './session.js';
 import type { NightData, StageResult } from './stage.js';
 import { runStages } from './stage-runner.js';
@@ -35,6 +34,8 @@ export interface CommandRequest {
   environment(cfg: Config): Promise<Environment>;
   /** The exit code of an end, recorded in the summary: the CLI's to decide (src/cli/exit-codes.ts). */
   exitCodeOf(status: CommandStatus): number;
+  /** Writes the run's reports (src/report, the CLI's to hand in); none are written without one. */
+  reporter?: RunReporter;
   /** Polling speeds (tests that drive the pipeline in-process). */
   pollTuning?: { minIntervalMs?: number; maxIntervalMs?: number };
 }
@@ -45,7 +46,7 @@ export interface CommandResult {
   /** The summary's, as the CLI decided it. */
   exitCode: number;
   /** The run's Markdown and HTML reports, when they could be written. */
-  reports?: RunReports;
+  reports?: WrittenReports;
 }
 
 export async function runCommand(req: CommandRequest): Promise<CommandResult> {
@@ -63,7 +64,7 @@ export async function runCommand(req: CommandRequest): Promise<CommandResult> {
     if (req.pollTuning) ctx.pollTuning = req.pollTuning;
     const stages = await carryOn(session, plan.stages, { command: req.command, warehouse: cfg.warehouse, night, log });
     const run = {
-      command: req.command, cfg, runId: ctx.runId, started, night, exitCodeOf: req.exitCodeOf, wh: ctx.wh, log,
+      command: req.command, cfg, runId: ctx.runId, started, night, exitCodeOf: req.exitCodeOf, wh: ctx.wh, log, reporter: req.reporter,
       apiStats: plan.sends ? () => ctx.api.stats() : undefined,
     };
     let record: Promise<RunRecord> | undefined;
@@ -74,7 +75,7 @@ export async function runCommand(req: CommandRequest): Promise<CommandResult> {
     const recorded = plan.readOnly ? undefined : await (record ?? recordRun(run, results));
     const outcome = outcomeOf(results);
     const summary = summarise(run, results, outcome, recorded?.totals);
-    const reports = recorded && await reportsOf(cfg.reportsDir, recorded, summary, results, log);
+    const reports = recorded && req.reporter && await reportsOf(req.reporter, recorded, summary, results, log);
     return { summary, outcome, exitCode: summary.exitCode, reports };
   } finally {
     await session?.close();
@@ -84,11 +85,10 @@ export async function runCommand(req: CommandRequest): Promise<CommandResult> {
 }
 
 /** The run's reports, made of its record as stored; when publish did not end ok as the record says, of the truth. */
-async function reportsOf(dir: string, record: RunRecord, summary: RunSummary, results: readonly StageResult[], log: Logger): Promise<RunReports | undefined> {
+async function reportsOf(reporter: RunReporter, record: RunRecord, summary: RunSummary, results: readonly StageResult[], log: Logger): Promise<WrittenReports | undefined> {
   const publishFailed = results.some((r) => r.name === 'publish' && r.status !== 'ok' && r.status !== 'skipped');
-  const input = publishFailed ? { summary: asStored(summary), facts: record.report.facts } : record.report;
   const t0 = performance.now();
-  const reports = await writeReports(dir, input).catch((e: unknown) => {
+  const reports = await reporter.write(publishFailed ? asStored(summary) : record.stored, record.facts).catch((e: unknown) => {
     log.error({ err: e }, 'the run reports could not be written');
     return undefined;
   });

@@ -20,12 +20,6 @@ export interface RunReports { runId: string; markdown: string; html: string }
 /** What a run's reports are made of. */
 export interface ReportInput { summary: RunSummary; facts: ReportFacts | undefined }
 
-/**
- * The summary exactly as `runs.summary` stores it (JSON: fields left undefined disappear), so that a report
- * rendered from the one in memory at the end of a run is byte for byte the one rendered from the warehouse.
- */
-export const asStored = (s: RunSummary): RunSummary => JSON.parse(JSON.stringify(s)) as RunSummary;
-
 /** Writes both reports (each atomically: a reader never sees half a file) and returns their paths. */
 export async function writeReports(dir: string, input: ReportInput): Promise<RunReports> {
   const { summary, facts } = input;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { COMMAND_NAMES, flagsOf, packageVersion } from '../../src/cli/program.js';
-import { parseSandboxArgs } from '../../src/sandbox/cli.js';
+import { parseSandboxArgs } from '../../src/cli/sandbox-args.js';
 import { runScheduleCli } from '../../src/schedule/command.js';
 import { ConfigError } from '../../src/shared/errors.js';
 import { COMMAND_NEEDS, loadConfig, type ConfiguredCommand } from '../../src/shared/config.js';
