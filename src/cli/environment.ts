@@ -5,7 +5,7 @@ import { parseDialect } from '../sandbox/dialect.js';
 import { parseResources } from '../sandbox/resource-plan.js';
 import { startSandbox } from '../sandbox/server.js';
 
-export const SANDBOX_KEY = 'sandbox-key';
+const SANDBOX_KEY = 'sandbox-key';
 
 /**
  * With --sandbox, starts the embedded emulator on a free loopback port and points all four base addresses

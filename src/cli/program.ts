@@ -14,7 +14,7 @@ import { EXIT_CODES_HELP } from './exit-codes.js';
 // Parsing only: what a command does is the pipeline's (commands.ts dispatches). A mistyped command or flag gets
 // commander's suggestion ("Did you mean --documents?") and exit 2.
 
-export { COMMAND_NAMES, type CommandName };
+export { COMMAND_NAMES };
 
 /** A parsed command line: the command, its flags by long name (`export-dir`), and the raw arguments after it. */
 export interface Parsed {
@@ -32,7 +32,7 @@ export class CliExit extends EtlError {
 }
 
 /** A flag as a command's help shows it. */
-export interface FlagSpec {
+interface FlagSpec {
   /** e.g. `--port <n>`, `--sandbox`. */
   flag: string;
   /** What it does, with its variable and its default. */

@@ -9,7 +9,7 @@ import { exitCodeOf } from './exit-codes.js';
 // (4: what was not done is the next run's, from its work copy). An adversarial run once saw a stopped run alive
 // 222 s after SIGTERM, until SIGKILL, leaving the scheduler no exit code at all.
 
-export interface ShutdownOptions {
+interface ShutdownOptions {
   /** How long the run may take to end once told to stop, in ms (Config.shutdownGraceMs). */
   graceMs: number;
   log: Logger;
@@ -19,7 +19,7 @@ export interface ShutdownOptions {
   signals?: Pick<NodeJS.Process, 'on' | 'off'>;
 }
 
-export interface Shutdown {
+interface Shutdown {
   /** Aborted at the first SIGTERM or SIGINT. */
   signal: AbortSignal;
   /** The command ended by itself: the grace period no longer runs, the signals are left alone. */

@@ -12,7 +12,7 @@ import type { QueryKind } from './sync.js';
 // Each command is a list of the same stages. A dry run keeps only what sends nothing and writes nothing: the
 // documents stage, which reads the list and makes the plan.
 
-export const COMMAND_NAMES = ['run', 'query', 'track', 'transfer', 'export', 'rebuild'] as const;
+const COMMAND_NAMES = ['run', 'query', 'track', 'transfer', 'export', 'rebuild'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 export function stagesFor(command: CommandName, opts: { kind?: QueryKind; dryRun?: boolean } = {}): Stage[] {
@@ -40,7 +40,7 @@ export function rebuildFirst(stages: readonly Stage[]): Stage[] {
 
 
 /** What a command will do, decided before anything is opened. */
-export interface CommandPlan {
+interface CommandPlan {
   stages: Stage[];
   /** It reads the documents list (read first: a list that cannot be read is a usage error, found before anything is opened). */
   readsList: boolean;

@@ -10,7 +10,7 @@ import { asStored, recordRun, type RunRecord, type RunReporter, type WrittenRepo
 import { openSession, type Session } from './session.js';
 import type { NightData, StageResult } from './stage.js';
 import { runStages } from './stage-runner.js';
-import { summarise, type RunFacts } from './summarise.js';
+import { summarise } from './summarise.js';
 import type { RunSummary } from './summary.js';
 import type { QueryKind } from './sync.js';
 
@@ -22,7 +22,7 @@ import type { QueryKind } from './sync.js';
 /** Where the API is: the configured addresses and key, or an embedded sandbox (the CLI's to provide). */
 export interface Environment { cfg: Config; apiKey: string; close(): Promise<void> }
 
-export interface CommandRequest {
+interface CommandRequest {
   command: CommandName;
   cfg: Config;
   /** `query --kind K`. */
@@ -96,4 +96,3 @@ async function reportsOf(reporter: RunReporter, record: RunRecord, summary: RunS
   return reports;
 }
 
-export type { RunFacts };

@@ -15,10 +15,10 @@ import { renderMarkdownReport } from './markdown.js';
 // since both read the same records the same way, the files are the same.
 
 /** Where a run's two reports were written. */
-export interface RunReports { runId: string; markdown: string; html: string }
+interface RunReports { runId: string; markdown: string; html: string }
 
 /** What a run's reports are made of. */
-export interface ReportInput { summary: RunSummary; facts: ReportFacts | undefined }
+interface ReportInput { summary: RunSummary; facts: ReportFacts | undefined }
 
 /** Writes both reports (each atomically: a reader never sees half a file) and returns their paths. */
 export async function writeReports(dir: string, input: ReportInput): Promise<RunReports> {

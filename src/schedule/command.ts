@@ -13,7 +13,7 @@ import { startScheduleService, type ScheduleService } from './service.js';
 // SIGTERM or SIGINT. Its flags are the option table's (`flagOf: schedule`), read here because the scheduler also
 // starts from its own entry in the tests.
 
-export interface ScheduleCliDeps {
+interface ScheduleCliDeps {
   /** Replaces the child-process runner (tests). */
   runner?: JobRunner;
   /** The CLI script a job's child process runs. Default dist/cli/main.js. */

@@ -8,7 +8,7 @@ import type { JobState } from './state.js';
 // Each job's cron expression as a node-cron task that puts an occurrence in line; an occurrence node-cron
 // reports missed (the process was paused past it) is put in line when the catch-up rules say so.
 
-export interface CronOptions {
+interface CronOptions {
   log: Logger;
   now: () => Date;
   /** The jobs' saved state, as it is when an occurrence is missed. */

@@ -14,7 +14,7 @@ import { writeState, type JobOutcome, type ScheduleState } from './state.js';
 // One occurrence of a job, from its start to its record: look at its run lock, start its command, read how the
 // command said it ended, decide the outcome (job-outcome.ts), keep it in the state and tell the metrics.
 
-export interface JobRunDeps {
+interface JobRunDeps {
   runner: JobRunner;
   log: Logger;
   now: () => Date;

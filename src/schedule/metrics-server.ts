@@ -7,7 +7,7 @@ import type { HealthReport } from './health.js';
 // `/livez` (liveness: the process answers), `/metrics` (Prometheus text). Nothing else is served, and nothing
 // there is secret: job names, counts and durations.
 
-export interface MetricsServerOptions {
+interface MetricsServerOptions {
   /** 0: a port the system picks. */
   port: number;
   /** Default all interfaces (Node's default: `::` where IPv6 is on, else 0.0.0.0). */

@@ -40,14 +40,14 @@ export interface SchedulerOptions {
   observer?: SchedulerObserver;
 }
 
-export interface SchedulerObserver {
+interface SchedulerObserver {
   /** The enabled jobs and their saved state, once loaded. */
   jobsLoaded(jobs: readonly JobSpec[], state: Record<string, JobState>): void;
   runStarted(job: string): void;
   runEnded(job: string, end: RunEnd): void;
 }
 
-export interface SchedulerStatus {
+interface SchedulerStatus {
   /** The enabled jobs. */
   jobs: readonly JobSpec[];
   state: ScheduleState;

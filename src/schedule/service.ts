@@ -10,7 +10,7 @@ import { startScheduler, type Scheduler, type SchedulerOptions } from './schedul
 // the container at once (exit 2) instead of after a catch-up run; until the jobs are loaded /healthz says
 // "starting" (503).
 
-export interface ScheduleServiceOptions {
+interface ScheduleServiceOptions {
   jobsDir: string;
   statePath: string;
   lockPath?: string;

@@ -36,7 +36,7 @@ export interface ScheduleState {
   jobs: Record<string, JobState>;
 }
 
-export function emptyState(): ScheduleState {
+function emptyState(): ScheduleState {
   return { version: 1, jobs: {} };
 }
 

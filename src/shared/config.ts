@@ -9,9 +9,8 @@ import type { SweepParams } from './options/sweep-params.js';
 import { OPTIONS, type OptionName, type ValueOf } from './options/table.js';
 import { MIN_EXPORT_SALT_LENGTH, type CallDeadlines, type ExportPrivacyMode, type ResponsesStrategy } from './options/values.js';
 
-export { addressProblem, headerValueProblem, redactAddress } from './options/address.js';
 export { DEFAULT_SWEEP_PARAMS, type SweepParams } from './options/sweep-params.js';
-export { EXPORT_PRIVACY_MODES, MIN_EXPORT_SALT_LENGTH, type CallDeadlines, type ExportPrivacyMode } from './options/values.js';
+export type { CallDeadlines } from './options/values.js';
 export { DEFAULT_DEADLINES_MS as DEFAULT_DEADLINES } from './options/values.js';
 
 // The configuration of a command, read once at start-up and checked in one pass: every problem is collected and
@@ -101,7 +100,7 @@ export const COMMAND_NEEDS = {
 } as const satisfies Partial<Record<CommandName, { api: boolean; documents: boolean }>>;
 export type ConfiguredCommand = keyof typeof COMMAND_NEEDS;
 
-export interface ConfigInput {
+interface ConfigInput {
   env?: NodeJS.ProcessEnv;
   /** Flags from the command line, already parsed, by long name; they win over the environment. */
   flags?: Flags;
@@ -259,7 +258,7 @@ function unwritable(cfg: Config, command: ConfiguredCommand): string[] {
  * Why a folder cannot be written (created if missing), or undefined: the nearest part of the path that exists
  * must be a folder this process may write into.
  */
-export function unwritableDir(dir: string): string | undefined {
+function unwritableDir(dir: string): string | undefined {
   let at = resolve(dir);
   for (;;) {
     let st;

@@ -10,7 +10,7 @@ import { logger } from './logger.js';
 // DuckDB would refuse a second writer anyway, but only after the second run has already spent API calls.
 
 /** What the lock file holds (JSON). */
-export interface LockHolder {
+interface LockHolder {
   pid: number;
   hostname: string;
   command: string;
@@ -18,13 +18,13 @@ export interface LockHolder {
   started_at: string;
 }
 
-export interface RunLock {
+interface RunLock {
   readonly holder: LockHolder;
   /** Remove the lock file if it is still ours. Safe to call more than once. */
   release(): Promise<void>;
 }
 
-export interface AcquireOptions {
+interface AcquireOptions {
   /** Refresh the lock file's modification time this often, so other hosts can tell it is alive. Default 60 000 ms. */
   heartbeatMs?: number;
   /**

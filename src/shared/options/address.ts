@@ -20,7 +20,7 @@ export function headerValueProblem(v: string): string | undefined {
 }
 
 /** Why a base address cannot be used, or undefined. */
-export function addressProblem(v: string): string | undefined {
+function addressProblem(v: string): string | undefined {
   if (headerValueProblem(v)) return 'is not an http(s) address (it has white space, control or non-ASCII characters)';
   let u: URL;
   try {
@@ -35,7 +35,7 @@ export function addressProblem(v: string): string | undefined {
 }
 
 /** An address fit to print: its user and password replaced, its query dropped. */
-export function redactAddress(v: string): string {
+function redactAddress(v: string): string {
   return v.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/i, '$1[redacted]@').replace(/\?.*$/s, '?[redacted]');
 }
 

@@ -5,7 +5,7 @@ import { longName, type Option } from './option.js';
 // first problem, so that one refusal lists them all, in the order they were given.
 
 /** A flag given, by option name, with its text (a switch gives 'true'); or why an argument is not one. */
-export type ArgvItem<N extends string> = { name: N; flag: string; value: string } | { problem: string };
+type ArgvItem<N extends string> = { name: N; flag: string; value: string } | { problem: string };
 
 export function readArgv<N extends string>(argv: readonly string[], options: Readonly<Record<N, Option>>): ArgvItem<N>[] {
   const byLong = new Map<string, N>();

@@ -1,9 +1,9 @@
 import { defaultOf, longName, type CommandName, type Option } from './option.js';
 import { OPTIONS, type OptionName } from './table.js';
 
-// The option table in words: a flag's line in a command's --help, and the README's tables. Made from the table,
-// so that the help, the README and the code cannot say different things (test/cli/options-are-declared-once.test.ts
-// holds the README to these rows).
+// The option table in words: a flag's line in a command's --help, and the documentation's tables (the README's
+// configuration and commands). Made from the table, so that the help, the documentation and the code cannot say
+// different things; test/shared/options-are-declared-once.test.ts reads them as rows.
 
 const plain = (s: string): string => s.replace(/`/g, '');
 

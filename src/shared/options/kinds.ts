@@ -2,7 +2,7 @@
 // why a text is refused, and how the value reads in the help and the README. A refusal is worded to follow
 // `NAME="text"`, so that every problem names where the value came from and what it was.
 
-export type Parsed<T> = { value: T } | { why: string[]; shown?: string };
+type Parsed<T> = { value: T } | { why: string[]; shown?: string };
 
 export interface Kind<T> {
   /** The value read from its text, or the reasons it is refused (and, for a text not fit to print, what to show). */

@@ -10,9 +10,9 @@ export type CommandName = (typeof COMMAND_NAMES)[number];
 /**
  * Who reads an option. `config`: loadConfig, into Config, for every command it configures. `command`: one
  * command's own argument (query's `--kind`, report's `--run`). `sandbox`: the emulator's server, from the
- * `sandbox` command's line (src/sandbox/cli.ts); it reads no variable and no config file, being a program of its own.
+ * `sandbox` command's line (src/cli/sandbox-args.ts); it reads no variable and no config file, being a program of its own.
  */
-export type Reader = 'config' | 'command' | 'sandbox';
+type Reader = 'config' | 'command' | 'sandbox';
 
 export interface Option<T = unknown> {
   /** What it means, one sentence or two; the help and the README say it in these words. */

@@ -8,7 +8,7 @@ import { longName, type Option } from './option.js';
 export type Flags = Partial<Record<string, string | boolean | undefined>>;
 
 /** The config file as read: its path (for the problems) and its keys. */
-export interface ConfigFile { path: string; values: Readonly<Record<string, unknown>> }
+interface ConfigFile { path: string; values: Readonly<Record<string, unknown>> }
 
 export interface Sources {
   /** Parsed flags by long name (`export-dir`): a string, or true for a switch. */
@@ -62,7 +62,7 @@ export function readSecret(opt: Option, env: NodeJS.ProcessEnv, problems: string
   }
 }
 
-export interface Secret {
+interface Secret {
   value?: string;
   /** The variable it came from (or would have), for a problem; never the value. */
   label: string;
@@ -99,7 +99,7 @@ export function readConfigFile(configFile: Option, options: readonly Option[], e
 }
 
 /** Where the config file is looked for when LAWSUIT_CONFIG names none. */
-export const defaultConfigPath = 'config/lawsuit-etl.json';
+const defaultConfigPath = 'config/lawsuit-etl.json';
 
 /** The key a secret would have in the config file, were it allowed there: `LAWSUIT_API_KEY` -> `api_key`. */
 function snakeCase(opt: Option): string | undefined {

@@ -7,7 +7,7 @@ import { sweepParams } from './sweep-params.js';
 
 // Every option of every command, each declared once: its flag and the commands that take it, its variable, its
 // config-file key, the kind of value with its limits, its default and what it means. The command line
-// (src/cli/program.ts), the configuration (../config.ts), the sandbox's command line (src/sandbox/cli.ts), each
+// (src/cli/program.ts), the configuration (../config.ts), the sandbox's command line (src/cli/sandbox-args.ts), each
 // command's --help and the README's tables are made from this table; nothing else names a flag or a variable.
 // Precedence: flag > variable > config file > default.
 
@@ -198,7 +198,7 @@ export const OPTIONS = {
   },
   reportRun: { help: 'the run to report on (`runs.run_id`)', kind: text(), readBy: 'command', flag: '--run <id>', flagOf: ['report'], defaultText: 'the last run' },
 
-  // ---- the emulator's server, `lawsuit-etl sandbox` (src/sandbox/cli.ts); named as its SandboxOptions ----
+  // ---- the emulator's server, `lawsuit-etl sandbox` (src/cli/sandbox-args.ts); named as its SandboxOptions ----
   port: { help: 'the port to listen on (0: any free port)', kind: nonNegative(), readBy: 'sandbox', flag: '--port <n>', flagOf: ['sandbox'], default: 0 },
   host: { help: 'the address to listen on', kind: text(), readBy: 'sandbox', flag: '--host <host>', flagOf: ['sandbox'], defaultText: '127.0.0.1' },
   seed: { help: 'the seed of the synthetic universe and of fault draws', kind: nonNegative(), readBy: 'sandbox', flag: '--seed <n>', flagOf: ['sandbox'], defaultText: '1' },
