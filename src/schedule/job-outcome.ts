@@ -27,6 +27,8 @@ export function stateAfter(prev: JobState, end: { outcome: JobOutcome; exitStatu
   return {
     ...prev,
     ...(success ? { last_success_started_at: end.started.toISOString(), last_success_ended_at: end.ended.toISOString() } : {}),
-    last_ended_at: end.ended.toISOString(), last_exit_code: end.exitStatus, last_outcome: end.outcome, consecutive_failures: failures,
+    // An occurrence skipped before its command started has no exit status: the last command's stays, as in the metric.
+    last_ended_at: end.ended.toISOString(), last_exit_code: end.exitStatus ?? prev.last_exit_code, last_outcome: end.outcome,
+    consecutive_failures: failures,
   };
 }
