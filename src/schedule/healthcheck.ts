@@ -1,4 +1,5 @@
 import { readConfiguration } from '../shared/config.js';
+import { OPTIONS } from '../shared/options/table.js';
 
 // The container's HEALTHCHECK (`node dist/schedule/healthcheck.js`): the slim image has no curl, so node asks
 // the scheduler's /healthz itself. Exit 0 when it answers 200, 1 otherwise, with one line saying why (Docker
@@ -9,7 +10,7 @@ const { cfg, problems: configured } = readConfiguration({ command: 'schedule' })
 const port = cfg.metricsPort;
 const host = cfg.metricsHost;
 /** A port or address `schedule` itself would refuse (then it is not serving): say why, as it would. */
-const refused = configured.filter((p) => p.includes('LAWSUIT_METRICS_'));
+const refused = configured.filter((p) => p.includes(OPTIONS.metricsPort.env) || p.includes(OPTIONS.metricsHost.env));
 
 async function check(): Promise<number> {
   if (refused.length) {
