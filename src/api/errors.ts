@@ -1,4 +1,4 @@
-import { EtlError, EXIT } from '../shared/errors.js';
+import { EtlError } from '../shared/errors.js';
 import type { RetryHints } from './backoff.js';
 
 // Every failure of a call to the Lawsuit Query Service becomes an ApiError with a constant code and the facts
@@ -64,10 +64,9 @@ export class ApiError extends EtlError {
   readonly hints: RetryHints;
   attempts: number;
   constructor(code: ApiErrorCode, message: string, opts: ApiErrorOptions = {}) {
-    const terminal = code === API_CODES.unauthorized || code === API_CODES.forbidden || code === API_CODES.forbiddenOne;
+    // Whether the key was refused (exit 3) is the failure policy's reading of the code, and the CLI's to map.
     super(code, message, {
       cause: opts.cause,
-      exitCode: terminal ? EXIT.auth : EXIT.unexpected,
       details: { statusCode: opts.statusCode, route: opts.route, providerCode: opts.providerCode },
     });
     this.name = 'ApiError';

@@ -1,21 +1,27 @@
-import { loadConfig } from '../shared/config.js';
-import { ConfigError, EtlError, EXIT, isEtlError, type ExitCode } from '../shared/errors.js';
+import type { Logger } from 'pino';
+import { loadConfig, type Config, type ConfiguredCommand } from '../shared/config.js';
+import { EtlError, isEtlError } from '../shared/errors.js';
 import { logger } from '../shared/logger.js';
 import { printable } from '../shared/printable.js';
+import type { CommandEnd } from '../pipeline/command-end.js';
 import { runCommand as runPipelineCommand, type CommandResult } from '../pipeline/runner.js';
 import { formatSummary } from '../pipeline/summary.js';
 import { writeRunReports } from '../report/run-reports.js';
 import { queryKindOf, type QueryKind } from '../pipeline/sync.js';
-import { runSandboxCli } from '../sandbox/cli.js';
+import { runSandboxCli } from './sandbox-args.js';
 import { runScheduleCli } from '../schedule/command.js';
-import type { JobSpec } from '../schedule/job-loader.js';
-import { parseCommandLine, type Parsed } from './program.js';
+import { doctorLines, runDoctor } from '../pipeline/doctor.js';
+import { EXIT, exitCodeOf, troubleOf, type ExitCode } from './exit-codes.js';
+import { handOff } from './hand-off.js';
+import { runReporter } from './run-reporter.js';
+import { configureJobs } from './job-configs.js';
+import type { Parsed } from './program.js';
 import { prepareEnvironment } from './environment.js';
 import { gracefulShutdown } from './shutdown.js';
-import { doctorLines, runDoctor } from '../pipeline/doctor.js';
 
 // argv -> command -> exit code: parse, configure, hand the command to the pipeline's runner, print what it
-// returns, map its outcome to the exit code. Nothing else happens here.
+// returns, map how it ended to the exit code (exit-codes.ts), and tell a scheduler that started it how it ended
+// (hand-off.ts). Nothing else happens here.
 
 export async function runCommand(args: Parsed): Promise<ExitCode> {
   const command = args.command;
@@ -23,61 +29,61 @@ export async function runCommand(args: Parsed): Promise<ExitCode> {
     try {
       await runSandboxCli(args.rest);
     } catch (e) {
-      if (e instanceof RangeError) throw new EtlError('CLI_BAD_FLAGS', `sandbox: ${e.message}`, { exitCode: EXIT.usage });
+      if (e instanceof RangeError) throw new EtlError('CLI_BAD_FLAGS', `sandbox: ${e.message}`, { usage: true });
       throw e;
     }
     return EXIT.ok;
   }
-  if (command === 'schedule') return (await runScheduleCli(args.rest, { validate: validateJobs })) as ExitCode;
-
-  if (command === 'report') return writeReportsAgain(args);
-  if (command === 'doctor') return doctor(args);
-  // commander has checked --kind against its choices already
-  const kind = command === 'query' ? queryKindOf(String(args.flags.kind)) : undefined;
+  if (command === 'schedule') {
+    await runScheduleCli(args.rest, { configure: configureJobs });
+    return EXIT.ok;
+  }
   const cfg = loadConfig({ flags: args.flags, command });
   const log = logger();
   log.level = cfg.logLevel;
+  try {
+    const end = await dispatch(command, args, cfg, log);
+    handOff(cfg.summaryFile, end, log);
+    return exitCodeOf(end.status);
+  } catch (e) {
+    handOff(cfg.summaryFile, { command, status: troubleOf(e), ...(isEtlError(e) ? { code: e.code } : {}) }, log);
+    throw e;
+  }
+}
 
-  const graceful = gracefulShutdown({ graceMs: cfg.shutdownGraceMs, log });
+async function dispatch(command: Exclude<ConfiguredCommand, 'schedule'>, args: Parsed, cfg: Config, log: Logger): Promise<CommandEnd> {
+  if (command === 'report') return writeReportsAgain(args, cfg);
+  if (command === 'doctor') return doctor(cfg, log);
+  // commander has checked --kind against its choices already
+  const kind = command === 'query' ? queryKindOf(String(args.flags.kind)) : undefined;
+  const graceful = gracefulShutdown({ graceMs: cfg.shutdownGraceMs, log, exit: (code) => endAtOnce(cfg, command, code, log) });
   let result: CommandResult;
   try {
-    result = await runPipelineCommand({ command, cfg, kind, log, signal: graceful.signal, environment: prepareEnvironment });
+    result = await runPipelineCommand({
+      command, cfg, kind, log, signal: graceful.signal, environment: prepareEnvironment, exitCodeOf, reporter: runReporter(cfg.reportsDir),
+    });
   } finally {
     graceful.dispose();
   }
   process.stdout.write(`${printed(result, kind)}\n`);
   if (result.exitCode !== EXIT.ok) process.stderr.write(`lawsuit-etl: ${verdict(result)}\n`);
-  return result.exitCode;
+  return result.summary;
 }
 
-/** The configuration every job will run with, checked at once: all problems, each job named once per problem. */
-function validateJobs(jobs: JobSpec[]): void {
-  const problems = new Map<string, string[]>();
-  for (const job of jobs) {
-    const found: string[] = [];
-    try {
-      const parsed = parseCommandLine([job.command, ...job.args]);
-      loadConfig({ flags: parsed.flags, command: job.command });
-    } catch (e) {
-      if (e instanceof ConfigError) found.push(...e.problems);
-      else found.push(isEtlError(e) ? e.message : String(e));
-    }
-    for (const p of found) problems.set(p, [...(problems.get(p) ?? []), job.name]);
-  }
-  if (problems.size > 0) throw new ConfigError([...problems].map(([p, names]) => `${p} (jobs: ${names.join(', ')})`));
+/** A run that did not end within its grace period, or was told twice: the scheduler still learns it was stopped. */
+function endAtOnce(cfg: Config, command: string, code: number, log: Logger): void {
+  handOff(cfg.summaryFile, { command, status: 'interrupted' }, log);
+  process.exit(code);
 }
 
 /** `doctor`: what the upstream accepts, in plain lines on a terminal and one JSON object otherwise. */
-async function doctor(args: Parsed): Promise<ExitCode> {
-  const cfg = loadConfig({ flags: args.flags, command: 'doctor' });
-  const log = logger();
-  log.level = cfg.logLevel;
+async function doctor(cfg: Config, log: Logger): Promise<CommandEnd> {
   const env = await prepareEnvironment(cfg);
   const graceful = gracefulShutdown({ graceMs: cfg.shutdownGraceMs, log });
   try {
     const report = await runDoctor(env.cfg, { apiKey: env.apiKey, log, signal: graceful.signal });
     process.stdout.write(`${process.stdout.isTTY ? doctorLines(report) : JSON.stringify(report)}\n`);
-    return EXIT.ok;
+    return { command: 'doctor', status: 'ok' };
   } finally {
     graceful.dispose();
     await env.close();
@@ -85,11 +91,10 @@ async function doctor(args: Parsed): Promise<ExitCode> {
 }
 
 /** `report [--run ID]`: a run's reports (Markdown and HTML) written again from what the warehouse kept of it. */
-async function writeReportsAgain(args: Parsed): Promise<ExitCode> {
-  const cfg = loadConfig({ flags: args.flags, command: 'report' });
+async function writeReportsAgain(args: Parsed, cfg: Config): Promise<CommandEnd> {
   const r = await writeRunReports({ warehouse: cfg.warehouse, reportsDir: cfg.reportsDir, runId: typeof args.flags.run === 'string' ? args.flags.run : undefined });
   process.stdout.write(`${r.markdown}\n${r.html}\n`);
-  return EXIT.ok;
+  return { command: 'report', status: 'ok' };
 }
 
 function printed(r: CommandResult, kind: QueryKind | undefined): string {

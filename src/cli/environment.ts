@@ -1,11 +1,12 @@
 import type { Config } from '../shared/config.js';
 import { ConfigError } from '../shared/errors.js';
+import { OPTIONS } from '../shared/options/table.js';
 import type { Environment } from '../pipeline/runner.js';
 import { parseDialect } from '../sandbox/dialect.js';
 import { parseResources } from '../sandbox/resource-plan.js';
 import { startSandbox } from '../sandbox/server.js';
 
-export const SANDBOX_KEY = 'sandbox-key';
+const SANDBOX_KEY = 'sandbox-key';
 
 /**
  * With --sandbox, starts the embedded emulator on a free loopback port and points all four base addresses
@@ -15,8 +16,8 @@ export const SANDBOX_KEY = 'sandbox-key';
 export async function prepareEnvironment(cfg: Config): Promise<Environment> {
   if (!cfg.sandbox) return { cfg, apiKey: cfg.apiKey ?? '', close: async () => undefined };
   const problems: string[] = [];
-  const forbid = cfg.sandboxForbid ? parseResources(cfg.sandboxForbid, 'LAWSUIT_SANDBOX_FORBID', problems) : undefined;
-  const dialect = parseDialect(cfg.sandboxDialect, 'LAWSUIT_SANDBOX_DIALECT', problems);
+  const forbid = cfg.sandboxForbid ? parseResources(cfg.sandboxForbid, OPTIONS.sandboxForbid.env, problems) : undefined;
+  const dialect = parseDialect(cfg.sandboxDialect, OPTIONS.sandboxDialect.env, problems);
   if (problems.length) throw new ConfigError(problems);
   const sandbox = await startSandbox({
     port: 0, seed: cfg.sandboxSeed, courtDelayMs: cfg.sandboxCourtDelayMs, faults: cfg.sandboxFaults, apiKeys: [SANDBOX_KEY], forbid, dialect,

@@ -1,13 +1,14 @@
 #!/usr/bin/env -S node --max-old-space-size=128 --max-semi-space-size=4
 // The heap flags in the line above are the run's memory budget beside DuckDB's own (see docs/operating.md, "Memory").
-import { configurationProblems, ConfigError, isEtlError, EXIT, type EtlError, type ExitCode } from '../shared/errors.js';
+import { configurationProblems, ConfigError, isEtlError, type EtlError } from '../shared/errors.js';
 import { logger } from '../shared/logger.js';
 import { printable } from '../shared/printable.js';
 import { runCommand } from './commands.js';
+import { EXIT, exitCodeOf, troubleOf, type ExitCode } from './exit-codes.js';
 import { CliExit, parseCommandLine } from './program.js';
 
-// The entry: argv -> command -> exit code. Commands throw typed errors or return an outcome; only this file
-// and commands.ts choose exit codes.
+// The entry: argv -> command -> exit code. Commands throw typed errors or return how they ended; only src/cli
+// chooses exit codes (exit-codes.ts).
 
 async function main(argv: string[]): Promise<ExitCode> {
   try {
@@ -17,10 +18,11 @@ async function main(argv: string[]): Promise<ExitCode> {
       (e.exitCode === EXIT.ok ? process.stdout : process.stderr).write(`${e.printed.trimEnd()}\n`);
       return e.exitCode;
     }
+    const trouble = troubleOf(e);
     if (isEtlError(e)) {
-      process.stderr.write(`lawsuit-etl: ${shown(e)}${e.exitCode === EXIT.auth ? '' : ` [${e.code}]`}\n`);
-      if (e.exitCode === EXIT.unexpected) logger().error({ err: e }, 'run failed');
-      return e.exitCode;
+      process.stderr.write(`lawsuit-etl: ${shown(e)}${trouble === 'refused' ? '' : ` [${e.code}]`}\n`);
+      if (trouble === 'unexpected') logger().error({ err: e }, 'run failed');
+      return exitCodeOf(trouble);
     }
     logger().error({ err: e }, 'unexpected failure');
     process.stderr.write(`lawsuit-etl: unexpected failure: ${printable((e as Error)?.message ?? String(e), 4_000)}\n`);

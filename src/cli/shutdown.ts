@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { EXIT } from '../shared/errors.js';
+import { exitCodeOf } from './exit-codes.js';
 
 // Stopping that always ends. The first SIGTERM (or SIGINT) aborts the run's signal: no call is started any more,
 // those in flight are cut off (api/http.ts), what is loaded is committed and published (stage-runner.ts), and the
@@ -9,7 +9,7 @@ import { EXIT } from '../shared/errors.js';
 // (4: what was not done is the next run's, from its work copy). An adversarial run once saw a stopped run alive
 // 222 s after SIGTERM, until SIGKILL, leaving the scheduler no exit code at all.
 
-export interface ShutdownOptions {
+interface ShutdownOptions {
   /** How long the run may take to end once told to stop, in ms (Config.shutdownGraceMs). */
   graceMs: number;
   log: Logger;
@@ -19,7 +19,7 @@ export interface ShutdownOptions {
   signals?: Pick<NodeJS.Process, 'on' | 'off'>;
 }
 
-export interface Shutdown {
+interface Shutdown {
   /** Aborted at the first SIGTERM or SIGINT. */
   signal: AbortSignal;
   /** The command ended by itself: the grace period no longer runs, the signals are left alone. */
@@ -36,7 +36,7 @@ export function gracefulShutdown(opts: ShutdownOptions): Shutdown {
   const onSignal = (sig: NodeJS.Signals): void => {
     if (ac.signal.aborted) {
       opts.log.warn({ event: 'shutdown.again', signal: sig }, `${sig} again: exiting at once`);
-      exit(EXIT.partial);
+      exit(exitCodeOf('interrupted'));
       return;
     }
     opts.log.warn({ event: 'shutdown.start', signal: sig, grace_ms: opts.graceMs },
@@ -45,7 +45,7 @@ export function gracefulShutdown(opts: ShutdownOptions): Shutdown {
     grace = setTimeout(() => {
       opts.log.error({ event: 'shutdown.grace_over', signal: sig, grace_ms: opts.graceMs },
         `the run did not end within its grace period (LAWSUIT_SHUTDOWN_GRACE_SECONDS): exiting at once; the next run carries on from its work copy`);
-      exit(EXIT.partial);
+      exit(exitCodeOf('interrupted'));
     }, opts.graceMs);
     // The grace period bounds the run's end; it must not be what keeps an ended process alive.
     grace.unref();

@@ -4,7 +4,7 @@
 // once to tell its encoding, once to read it — so memory holds the searches, never a whole line or file.
 import { open } from 'node:fs/promises';
 import { keyIdentity, quoted } from '../spec/identifiers.js';
-import { EXIT, EtlError } from '../shared/errors.js';
+import { EtlError } from '../shared/errors.js';
 import { CsvReader, type CsvItem } from './csv.js';
 import { COLUMNS, readLine, type Column } from './document-line.js';
 import { EncodingSniffer, sniffEncoding, type EncodingVerdict } from './encoding.js';
@@ -20,7 +20,7 @@ export const MAX_REJECTED_VALUE = 500;
 const CHUNK_BYTES = 64 * 1024;
 
 function usage(code: string, message: string, details: Record<string, unknown>): EtlError {
-  return new EtlError(code, message, { exitCode: EXIT.usage, details });
+  return new EtlError(code, message, { usage: true, details });
 }
 
 /** Column name -> index, from the header record; unknown columns are ignored. */
@@ -135,7 +135,7 @@ export function parseDocuments(input: Uint8Array | string, source = 'documents.c
 function unreadable(path: string, e: unknown): EtlError {
   const code = (e as NodeJS.ErrnoException).code;
   return new EtlError(code === 'ENOENT' ? 'INPUT_NOT_FOUND' : 'INPUT_UNREADABLE',
-    `documents list ${path} cannot be read${code ? ` (${code})` : ''}`, { exitCode: EXIT.usage, cause: e, details: { path } });
+    `documents list ${path} cannot be read${code ? ` (${code})` : ''}`, { usage: true, cause: e, details: { path } });
 }
 
 /** Feed the file at `path` to `sink` in chunks, from its start. */

@@ -12,7 +12,7 @@ import type { QueryKind } from './sync.js';
 // Each command is a list of the same stages. A dry run keeps only what sends nothing and writes nothing: the
 // documents stage, which reads the list and makes the plan.
 
-export const COMMAND_NAMES = ['run', 'query', 'track', 'transfer', 'export', 'rebuild'] as const;
+const COMMAND_NAMES = ['run', 'query', 'track', 'transfer', 'export', 'rebuild'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 export function stagesFor(command: CommandName, opts: { kind?: QueryKind; dryRun?: boolean } = {}): Stage[] {
@@ -38,3 +38,27 @@ export function rebuildFirst(stages: readonly Stage[]): Stage[] {
   return [rebuildStage, ...stages.map((s) => ({ ...s, needs: [...s.needs, 'rebuild' as const] }))];
 }
 
+
+/** What a command will do, decided before anything is opened. */
+interface CommandPlan {
+  stages: Stage[];
+  /** It reads the documents list (read first: a list that cannot be read is a usage error, found before anything is opened). */
+  readsList: boolean;
+  /** It opens the published warehouse read-only and records nothing (a dry run, `export`). */
+  readOnly: boolean;
+  /** It sends API calls, so the API must be reachable (or the embedded sandbox started). */
+  sends: boolean;
+  /** It takes the run lock (all but a dry run, which writes nothing). */
+  locks: boolean;
+}
+
+export function commandPlan(command: CommandName, opts: { kind?: QueryKind; dryRun: boolean }): CommandPlan {
+  const stages = stagesFor(command, opts);
+  return {
+    stages,
+    readsList: stages.some((s) => s.name === 'documents'),
+    readOnly: opts.dryRun || command === 'export',
+    sends: !opts.dryRun && stages.some((s) => s.callsApi),
+    locks: !opts.dryRun,
+  };
+}

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { LawsuitApi } from '../api/client.js';
 import type { Config } from '../shared/config.js';
 import { codeOf } from '../shared/failure-policy.js';
-import { acquireRunLock, defaultLockPath } from '../shared/lock.js';
+import { acquireRunLock } from '../shared/lock.js';
 import { writeDialect } from '../warehouse/dialect-store.js';
 import { Warehouse } from '../warehouse/warehouse.js';
 import { dialectBase, probeDialect, type Finding } from './dialect.js';
@@ -35,7 +35,7 @@ export async function runDoctor(cfg: Config, env: { apiKey: string; log: Logger;
   const report: DoctorReport = { base, calls: probed.calls, findings: probed.findings, dialect: probed.dialect, remembered: false };
   let lock;
   try {
-    lock = await acquireRunLock(defaultLockPath(process.env, cfg.warehouse), { command: 'doctor' });
+    lock = await acquireRunLock(cfg.lockFile, { command: 'doctor' });
   } catch (e) {
     report.note = `not remembered: ${codeOf(e) === 'RUN_LOCKED' ? 'a run holds the lock' : (e as Error).message} (the next night learns it itself)`;
     return report;

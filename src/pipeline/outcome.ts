@@ -1,15 +1,14 @@
-import { EXIT, type ExitCode } from '../shared/errors.js';
 import type { ItemFailure, StageResult } from './stage.js';
 
-// What a run was, derived from its stage results alone: the `runs` row, the summary, the report and the exit
-// code all come from here, so they can never disagree.
+// What a run was, derived from its stage results alone: the `runs` row, the summary, the report and (through
+// the CLI's one table, src/cli/exit-codes.ts) the exit code all come from here, so they can never disagree.
 
 /**
  * `ok`: every stage ran (or was left out on purpose) and nothing failed. `partial`: the night was done and
  * published, but some documents, files, requests or stages failed or were refused, or requests were still
  * running at the end of the wait budget. `refused`: the key was refused (401, or 403 on every search).
  * `interrupted`: stopped by SIGTERM; what was loaded is published. `unreachable`: nothing reached the upstream
- * all night (every call unreachable or answered 5xx): nothing new is published, try later (exit 75).
+ * all night (every call unreachable or answered 5xx): nothing new is published, try later.
  * `failed`: a usage error stopped it.
  */
 export type RunStatus = 'ok' | 'partial' | 'refused' | 'interrupted' | 'unreachable' | 'failed';
@@ -21,7 +20,6 @@ export interface RunFailure extends ItemFailure {
 
 export interface Outcome {
   status: RunStatus;
-  exitCode: ExitCode;
   /** Stage-level failures first, then every item that failed, in stage order. */
   failures: RunFailure[];
   /** The stages that failed, were refused or were interrupted, for the one-line verdict. */
@@ -47,11 +45,14 @@ export function outcomeOf(stages: readonly StageResult[]): Outcome {
   for (const s of stages) for (const f of s.failures) failures.push({ stage: s.name, ...f });
   const troubled = stages.filter((s) => s.status === 'failed' || s.status === 'refused' || s.status === 'interrupted').map((s) => `${s.name} ${s.status}`);
 
-  const usage = stages.find((s) => s.usageError);
-  if (usage) return { status: 'failed', exitCode: EXIT.usage, failures, troubled };
-  if (stages.some((s) => s.runWide && s.status === 'refused')) return { status: 'refused', exitCode: EXIT.auth, failures, troubled };
-  if (stages.some((s) => s.status === 'interrupted')) return { status: 'interrupted', exitCode: EXIT.partial, failures, troubled };
-  if (nothingReached(stages)) return { status: 'unreachable', exitCode: EXIT.tryLater, failures, troubled };
-  if (troubled.length > 0 || failures.length > 0) return { status: 'partial', exitCode: EXIT.partial, failures, troubled };
-  return { status: 'ok', exitCode: EXIT.ok, failures, troubled };
+  return { status: statusOf(stages, failures, troubled), failures, troubled };
+}
+
+function statusOf(stages: readonly StageResult[], failures: readonly RunFailure[], troubled: readonly string[]): RunStatus {
+  if (stages.some((s) => s.usageError)) return 'failed';
+  if (stages.some((s) => s.runWide && s.status === 'refused')) return 'refused';
+  if (stages.some((s) => s.status === 'interrupted')) return 'interrupted';
+  if (nothingReached(stages)) return 'unreachable';
+  if (troubled.length > 0 || failures.length > 0) return 'partial';
+  return 'ok';
 }

@@ -1,4 +1,4 @@
-import { EXIT, isEtlError } from '../shared/errors.js';
+import { isEtlError } from '../shared/errors.js';
 import { failpoint } from '../shared/failpoint.js';
 import { codeOf, reachOf, stageStatusFor } from '../shared/failure-policy.js';
 import { recordStage } from '../warehouse/ledger.js';
@@ -92,7 +92,7 @@ async function runOne(ctx: RunContext, stage: Stage, position: number, night: Ni
     result.status = cutOff ? 'interrupted' : stageStatusFor(thrown);
     result.error = { code: codeOf(thrown), message: messageOf(thrown) };
     result.runWide = reachOf(thrown, 'stage') === 'run';
-    result.usageError = isEtlError(thrown) && thrown.exitCode === EXIT.usage;
+    result.usageError = isEtlError(thrown) && thrown.usage;
     // A classified failure says what it is; only an unexpected one needs its stack to be understood.
     const known = isEtlError(thrown) && result.error.code !== 'UNEXPECTED';
     ctx.log.error({ stage: stage.name, code: result.error.code, ...(known ? {} : { err: thrown }) }, `stage ${stage.name} ${result.status}: ${result.error.message}`);

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { SyncQuery, TrueFalseQuery } from '../api/lawsuits.js';
 import type { GroupedResult, Lawsuit, ResponseItem } from '../spec/types.js';
 import type { DocumentSpec, DocumentsList } from '../input/documents.js';
-import { EXIT, isEtlError } from '../shared/errors.js';
+import { isEtlError } from '../shared/errors.js';
+import { stageStatusFor } from '../shared/failure-policy.js';
 import { loadResponseItems } from '../warehouse/load.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
 import type { RunContext } from './context.js';
@@ -184,7 +185,8 @@ export async function runQueries(ctx: RunContext, list: DocumentsList, kind: Que
     const answers: Answer[] = [];
     settled.forEach((s, n) => {
       if (s.status === 'fulfilled') { answers.push(s.value); return; }
-      if (isEtlError(s.reason) && s.reason.exitCode === EXIT.auth) throw s.reason;
+      // The key or the resource refused: every other call would meet it too.
+      if (isEtlError(s.reason) && stageStatusFor(s.reason) === 'refused') throw s.reason;
       const f = failureOf(batch[n], s.reason);
       result.failures.push(f);
       ctx.log.warn({ line: f.line, search_type: f.searchType, code: f.code }, `synchronous ${kind} query failed: ${f.reason}`);

@@ -2,7 +2,8 @@ import type { Tracking } from '../spec/types.js';
 import type { DocumentSpec, DocumentsList } from '../input/documents.js';
 import { normaliseKey } from '../input/normalise.js';
 import { keyIdentity } from '../spec/identifiers.js';
-import { EXIT, isEtlError } from '../shared/errors.js';
+import { isEtlError } from '../shared/errors.js';
+import { stageStatusFor } from '../shared/failure-policy.js';
 import type { RunContext } from './context.js';
 import { searchFor } from './plan.js';
 import { upsertJsonRows, type SyncFailure } from './sync.js';
@@ -97,7 +98,8 @@ export async function runTracking(ctx: RunContext, list: DocumentsList, opts: Tr
     settled.forEach((s, n) => {
       const doc = batch[n];
       if (s.status === 'rejected') {
-        if (isEtlError(s.reason) && s.reason.exitCode === EXIT.auth) throw s.reason;
+        // The key or the resource refused: every other call would meet it too.
+        if (isEtlError(s.reason) && stageStatusFor(s.reason) === 'refused') throw s.reason;
         const code = isEtlError(s.reason) ? s.reason.code : 'TRACK_UNEXPECTED';
         const reason = s.reason instanceof Error ? s.reason.message : String(s.reason);
         result.failures.push({ line: doc.line, searchType: doc.searchType, searchKey: doc.searchKey, code, reason });

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunSummary } from '../pipeline/summary.js';
-import { EtlError, EXIT } from '../shared/errors.js';
+import { EtlError } from '../shared/errors.js';
 import { Warehouse } from '../warehouse/warehouse.js';
 import { loadChartDrawer } from './chart-svg.js';
 import { readReportFacts, type ReportFacts } from './facts.js';
@@ -15,16 +15,10 @@ import { renderMarkdownReport } from './markdown.js';
 // since both read the same records the same way, the files are the same.
 
 /** Where a run's two reports were written. */
-export interface RunReports { runId: string; markdown: string; html: string }
+interface RunReports { runId: string; markdown: string; html: string }
 
 /** What a run's reports are made of. */
-export interface ReportInput { summary: RunSummary; facts: ReportFacts | undefined }
-
-/**
- * The summary exactly as `runs.summary` stores it (JSON: fields left undefined disappear), so that a report
- * rendered from the one in memory at the end of a run is byte for byte the one rendered from the warehouse.
- */
-export const asStored = (s: RunSummary): RunSummary => JSON.parse(JSON.stringify(s)) as RunSummary;
+interface ReportInput { summary: RunSummary; facts: ReportFacts | undefined }
 
 /** Writes both reports (each atomically: a reader never sees half a file) and returns their paths. */
 export async function writeReports(dir: string, input: ReportInput): Promise<RunReports> {
@@ -52,13 +46,13 @@ async function readReportInput(wh: Warehouse, runId?: string): Promise<ReportInp
   const [row] = rows;
   if (!row) {
     throw runId === undefined
-      ? new EtlError('REPORT_NO_RUN', `the warehouse ${wh.path} records no finished run yet: nothing to report`, { exitCode: EXIT.usage })
-      : new EtlError('REPORT_UNKNOWN_RUN', `the warehouse ${wh.path} has no run ${JSON.stringify(runId)}; \`SELECT run_id, status FROM runs ORDER BY started_at\` lists them`, { exitCode: EXIT.usage });
+      ? new EtlError('REPORT_NO_RUN', `the warehouse ${wh.path} records no finished run yet: nothing to report`, { usage: true })
+      : new EtlError('REPORT_UNKNOWN_RUN', `the warehouse ${wh.path} has no run ${JSON.stringify(runId)}; \`SELECT run_id, status FROM runs ORDER BY started_at\` lists them`, { usage: true });
   }
   const summary = row.summary === null ? undefined : (JSON.parse(row.summary) as Partial<RunSummary>);
   // A run killed before it finished has no summary, or only the note closeStaleRuns left in it.
   if (!summary || typeof summary.runId !== 'string' || !Array.isArray(summary.stages)) {
-    throw new EtlError('REPORT_NO_SUMMARY', `run ${row.run_id} ended before it could record its summary (killed or crashed): there is nothing to report; its stages are in run_stages`, { exitCode: EXIT.usage });
+    throw new EtlError('REPORT_NO_SUMMARY', `run ${row.run_id} ended before it could record its summary (killed or crashed): there is nothing to report; its stages are in run_stages`, { usage: true });
   }
   return { summary: summary as RunSummary, facts: await readReportFacts(wh, row.run_id) };
 }
@@ -74,7 +68,7 @@ interface WriteRunReportsOptions {
 /** `lawsuit-etl report [--run ID]`: writes a run's two reports again, from the published warehouse. */
 export async function writeRunReports(opts: WriteRunReportsOptions): Promise<RunReports> {
   if (!existsSync(opts.warehouse)) {
-    throw new EtlError('REPORT_NO_WAREHOUSE', `no warehouse at ${opts.warehouse}: run \`lawsuit-etl run\` first, or name it with --warehouse / LAWSUIT_WAREHOUSE`, { exitCode: EXIT.usage });
+    throw new EtlError('REPORT_NO_WAREHOUSE', `no warehouse at ${opts.warehouse}: run \`lawsuit-etl run\` first, or name it with --warehouse / LAWSUIT_WAREHOUSE`, { usage: true });
   }
   const wh = await Warehouse.open(opts.warehouse, { readOnly: true });
   let input: ReportInput;

@@ -5,7 +5,7 @@ import { lastSuccessMs, type JobState } from './state.js';
 // a laptop asleep) and only reports it as missed. These rules decide, from the saved state, whether to run the
 // job at once instead of waiting for the next occurrence.
 
-export type CatchUpReason = 'never-run' | 'older-than-period' | 'missed-occurrence';
+type CatchUpReason = 'never-run' | 'older-than-period' | 'missed-occurrence';
 
 /**
  * Why `job` is due now, or undefined when it is not. A never-run job is due; so is one whose last success started

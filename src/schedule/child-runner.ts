@@ -7,7 +7,7 @@ import type { JobSpec } from './job-loader.js';
 // Each job runs as its own `lawsuit-etl <command>` process: a crash, a leak or a stuck DuckDB handle in one run
 // cannot outlive it, and the child takes the run lock itself, exactly as a manual run would.
 
-export interface RunContext {
+interface RunContext {
   /** Aborted when the scheduler is stopping: the run should end as soon as it safely can. */
   signal: AbortSignal;
   /** Aborted at the scheduler's second SIGTERM: the run is told again, and ends at once. */
@@ -24,7 +24,7 @@ export interface RunContext {
   summaryPath: string;
 }
 
-export interface RunResult {
+interface RunResult {
   /** Process exit code; 128 + signal number when the child was killed by a signal. */
   code: number;
 }
@@ -32,7 +32,7 @@ export interface RunResult {
 /** Runs one job to its end. The default spawns the CLI; tests inject their own. */
 export type JobRunner = (job: JobSpec, ctx: RunContext) => Promise<RunResult>;
 
-export interface ChildRunnerOptions {
+interface ChildRunnerOptions {
   /** The CLI entry script. Default `../cli/main.js` next to this compiled file (dist/cli/main.js). */
   cliPath?: string;
   /** Node binary. Default `process.execPath`. */
@@ -46,7 +46,7 @@ export interface ChildRunnerOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-export function defaultCliPath(): string {
+function defaultCliPath(): string {
   return fileURLToPath(new URL('../cli/main.js', import.meta.url));
 }
 

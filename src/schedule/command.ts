@@ -1,24 +1,19 @@
-import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import type { Logger } from 'pino';
-import { loadConfig, type Config } from '../shared/config.js';
-import { ConfigError, EtlError, EXIT } from '../shared/errors.js';
-import type { FlagSpec } from '../shared/flag-spec.js';
+import { LOCK_FILE_VAR, readConfiguration, type Config } from '../shared/config.js';
+import { ConfigError, EtlError } from '../shared/errors.js';
 import { logger } from '../shared/logger.js';
-import { defaultLockPath } from '../shared/lock.js';
+import { readArgv } from '../shared/options/argv.js';
+import { flagOptions } from '../shared/options/docs.js';
+import type { Flags } from '../shared/options/read.js';
 import { childRunner, type JobRunner } from './child-runner.js';
 import { loadJobs, type JobSpec } from './job-loader.js';
-import { startScheduleService } from './service.js';
+import { startScheduleService, type ScheduleService } from './service.js';
 
-/** The flags of `schedule`, declared for the CLI's help; runScheduleCli reads exactly these. */
-export const SCHEDULE_FLAGS: readonly FlagSpec[] = [
-  { flag: '--jobs <dir>', help: 'the job files; env LAWSUIT_JOBS_DIR; default jobs/ of the installation' },
-  { flag: '--state <file>', help: 'the last success of each job; env LAWSUIT_SCHEDULE_STATE; default data/schedule-state.json' },
-  { flag: '--lock <file>', help: 'the run lock; env LAWSUIT_LOCK_FILE; default <warehouse>.lock' },
-  { flag: '--metrics-port <n>', help: 'serve /healthz, /livez and Prometheus /metrics on port n (0: any free port); env LAWSUIT_METRICS_PORT; default off (LAWSUIT_METRICS_HOST: all interfaces)' },
-];
+// `lawsuit-etl schedule`: its settings and every job's configuration checked at once, then the jobs served until
+// SIGTERM or SIGINT. Its flags are the option table's (`flagOf: schedule`), read here because the scheduler also
+// starts from its own entry in the tests.
 
-export interface ScheduleCliDeps {
+interface ScheduleCliDeps {
   /** Replaces the child-process runner (tests). */
   runner?: JobRunner;
   /** The CLI script a job's child process runs. Default dist/cli/main.js. */
@@ -28,50 +23,74 @@ export interface ScheduleCliDeps {
   log?: Logger;
   env?: NodeJS.ProcessEnv;
   /**
-   * Checks the configuration each enabled job's command will run with, throwing a ConfigError (exit 2) that
-   * lists every problem: a container whose every job would exit 2 must stop at once, not stay "Up".
+   * The configuration each enabled job's command will run with (the CLI reads each job's arguments as the
+   * command will), throwing a ConfigError that lists every problem: a container whose every job would exit 2 must
+   * stop at once, not stay "Up". The scheduler looks at each job's own run lock through it.
    */
-  validate?: (jobs: JobSpec[]) => void;
+  configure?: (jobs: readonly JobSpec[], env: NodeJS.ProcessEnv) => ReadonlyMap<string, Config>;
 }
 
 /**
- * `lawsuit-etl schedule [flags]` (argv after the command name). Resolves with the exit code once stopped by
- * SIGTERM/SIGINT (0), or throws an EtlError (bad flags: exit 2; bad job files: ConfigError, exit 2).
+ * `lawsuit-etl schedule [flags]` (argv after the command name). Resolves once stopped by SIGTERM/SIGINT; throws a
+ * usage error (bad flags, job files, configuration) before anything starts, or what went wrong while stopping.
  */
-export async function runScheduleCli(argv: string[], deps: ScheduleCliDeps = {}): Promise<number> {
-  const env = deps.env ?? process.env;
-  let values: { jobs?: string; state?: string; lock?: string; 'metrics-port'?: string; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        jobs: { type: 'string' }, state: { type: 'string' }, lock: { type: 'string' }, 'metrics-port': { type: 'string' }, help: { type: 'boolean', short: 'h' },
-      },
-      strict: true, allowPositionals: false,
-    }));
-  } catch (e) {
-    throw new EtlError('CLI_USAGE', `schedule: ${(e as Error).message} (lawsuit-etl schedule --help lists the flags)`, { exitCode: EXIT.usage });
-  }
-  // The command line reaches here through commander, which answers --help itself (src/cli/program.ts).
-  if (values.help) throw new EtlError('CLI_USAGE', 'schedule: its help is lawsuit-etl schedule --help', { exitCode: EXIT.usage });
+export async function runScheduleCli(argv: string[], deps: ScheduleCliDeps = {}): Promise<void> {
+  const flags = scheduleFlags(argv);
+  // `--lock` is the run lock of the scheduler and of every command it starts: they are given it as the variable.
+  const env = typeof flags.lock === 'string' ? { ...(deps.env ?? process.env), [LOCK_FILE_VAR]: flags.lock } : deps.env ?? process.env;
   const log = deps.log ?? logger();
-  const jobsDir = values.jobs ?? env.LAWSUIT_JOBS_DIR ?? fileURLToPath(new URL('../../jobs', import.meta.url));
-  const cfg = checkConfiguration(env, values['metrics-port'], jobsDir, deps.validate);
+  const { cfg, jobs } = checkConfiguration(env, flags, deps.configure);
   const service = await startScheduleService({
-    jobsDir,
-    statePath: values.state ?? env.LAWSUIT_SCHEDULE_STATE ?? 'data/schedule-state.json',
-    lockPath: values.lock ?? defaultLockPath(env),
+    jobsDir: cfg.jobsDir,
+    statePath: cfg.statePath,
+    lockPath: cfg.lockFile,
+    // Where each job's own command will lock: beside the warehouse it names, or of the configuration.
+    lockOf: jobs && ((job) => jobs.get(job.name)?.lockFile ?? cfg.lockFile),
     // The command has its grace period to publish and exit (Config.shutdownGraceMs); 5 s more, then SIGKILL.
-    runner: deps.runner ?? childRunner({ cliPath: deps.cliPath, killAfterMs: deps.killAfterMs ?? cfg.shutdownGraceMs + 5_000 }),
+    runner: deps.runner ?? childRunner({ cliPath: deps.cliPath, killAfterMs: deps.killAfterMs ?? cfg.shutdownGraceMs + 5_000, env }),
     log,
     metricsPort: cfg.metricsPort,
     metricsHost: cfg.metricsHost,
     healthMaxFailures: cfg.healthMaxFailures,
   });
+  await untilSignalled(service, log);
+}
 
-  return new Promise<number>((resolve) => {
+/** The schedule's flags by long name, as the configuration reads them. */
+function scheduleFlags(argv: readonly string[]): Flags {
+  const items = readArgv(argv, Object.fromEntries(flagOptions('schedule')));
+  const problems = items.flatMap((i) => ('problem' in i ? [i.problem] : []));
+  if (problems.length) throw new EtlError('CLI_USAGE', `schedule: ${problems.join('; ')} (lawsuit-etl schedule --help lists the flags)`, { usage: true });
+  return Object.fromEntries(items.flatMap((i) => ('flag' in i ? [[i.flag.slice(2), i.value]] : [])));
+}
+
+/**
+ * The scheduler's own settings and the jobs' configuration, checked together: every problem of both at once
+ * (a job-level problem that is the scheduler's too is listed once, with its jobs).
+ */
+function checkConfiguration(env: NodeJS.ProcessEnv, flags: Flags, configure: ScheduleCliDeps['configure']): { cfg: Config; jobs?: ReadonlyMap<string, Config> } {
+  const { cfg, problems } = readConfiguration({ env, flags, command: 'schedule' });
+  let jobs: ReadonlyMap<string, Config> | undefined;
+  try {
+    jobs = configure?.(loadJobs(cfg.jobsDir).filter((j) => j.enabled), env);
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    const mine = problems.splice(0);
+    problems.push(...mine.filter((p) => !e.problems.some((q) => q.startsWith(`${p} (jobs: `))), ...e.problems);
+  }
+  if (problems.length) throw new ConfigError(problems);
+  return { cfg, jobs };
+}
+
+/** Serves until SIGTERM or SIGINT, then stops; a second signal meanwhile tells the running command again. */
+function untilSignalled(service: ScheduleService, log: Logger): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
     let stopping = false;
-    const onSignal = (sig: NodeJS.Signals): void => {
+    const off = (): void => {
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
+    };
+    function onSignal(sig: NodeJS.Signals): void {
       if (stopping) {
         log.warn({ event: 'schedule.signal', signal: sig }, `${sig} again: the running command is told again and ends at once`);
         service.scheduler.hurry();
@@ -80,39 +99,11 @@ export async function runScheduleCli(argv: string[], deps: ScheduleCliDeps = {})
       stopping = true;
       log.info({ event: 'schedule.signal', signal: sig }, `${sig}: stopping`);
       service.stop().then(
-        () => { off(); resolve(EXIT.ok); },
-        (e: unknown) => { log.error({ err: e }, 'error while stopping'); off(); resolve(EXIT.unexpected); },
+        () => { off(); resolve(); },
+        (e: unknown) => { log.error({ err: e }, 'error while stopping'); off(); reject(e); },
       );
-    };
-    const off = (): void => {
-      process.off('SIGTERM', onSignal);
-      process.off('SIGINT', onSignal);
-    };
+    }
     process.on('SIGTERM', onSignal);
     process.on('SIGINT', onSignal);
   });
-}
-
-/**
- * The scheduler's own settings and the jobs' configuration, checked together: every problem of both at once
- * (a job-level problem that is the scheduler's too is listed once, with its jobs).
- */
-function checkConfiguration(env: NodeJS.ProcessEnv, metricsPort: string | undefined, jobsDir: string, validate: ScheduleCliDeps['validate']): Config {
-  const problems: string[] = [];
-  let cfg: Config | undefined;
-  try {
-    cfg = loadConfig({ env, flags: { 'metrics-port': metricsPort }, command: 'schedule' });
-  } catch (e) {
-    if (!(e instanceof ConfigError)) throw e;
-    problems.push(...e.problems);
-  }
-  try {
-    validate?.(loadJobs(jobsDir).filter((j) => j.enabled));
-  } catch (e) {
-    if (!(e instanceof ConfigError)) throw e;
-    const mine = problems.splice(0);
-    problems.push(...mine.filter((p) => !e.problems.some((q) => q.startsWith(`${p} (jobs: `))), ...e.problems);
-  }
-  if (problems.length || !cfg) throw new ConfigError(problems);
-  return cfg;
 }

@@ -5,14 +5,14 @@ import { lastSuccessMs, type ScheduleState } from './state.js';
 // server or a clock. A job is unhealthy when its runs keep failing or when it has not succeeded for twice its
 // period (one missed occurrence is a late night; two are an outage someone should look at).
 
-export interface HealthOptions {
+interface HealthOptions {
   /** This many failed runs in a row make a job unhealthy. */
   maxFailures: number;
   /** When the scheduler started: a job that never succeeded is measured from here. */
   startedAt: Date;
 }
 
-export interface JobHealth {
+interface JobHealth {
   job: string;
   healthy: boolean;
   /** Why not, in words. */

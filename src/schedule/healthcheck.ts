@@ -1,18 +1,28 @@
+import { readConfiguration } from '../shared/config.js';
+import { OPTIONS } from '../shared/options/table.js';
+
 // The container's HEALTHCHECK (`node dist/schedule/healthcheck.js`): the slim image has no curl, so node asks
 // the scheduler's /healthz itself. Exit 0 when it answers 200, 1 otherwise, with one line saying why (Docker
-// keeps it in `docker inspect`). Reads the same variables as `schedule`; a wildcard listening address is
-// reached on the loopback.
+// keeps it in `docker inspect`). Reads the port and address as `schedule` does (flag aside: variable, then the
+// config file), so that it asks where the scheduler listens; a wildcard listening address is reached on the loopback.
 
-const port = process.env.LAWSUIT_METRICS_PORT?.trim();
-const host = process.env.LAWSUIT_METRICS_HOST?.trim().replace(/^\[(.*)\]$/, '$1');
+const { cfg, problems: configured } = readConfiguration({ command: 'schedule' });
+const port = cfg.metricsPort;
+const host = cfg.metricsHost;
+/** A port or address `schedule` itself would refuse (then it is not serving): say why, as it would. */
+const refused = configured.filter((p) => p.includes(OPTIONS.metricsPort.env) || p.includes(OPTIONS.metricsHost.env));
 
 async function check(): Promise<number> {
-  if (!port) {
+  if (refused.length) {
+    console.log(`${refused.join('; ')}: \`schedule\` refuses it too, so it serves no health to check`);
+    return 1;
+  }
+  if (port === undefined) {
     console.log('LAWSUIT_METRICS_PORT is not set: the scheduler serves no health to check');
     return 0;
   }
-  if (!/^\d+$/.test(port) || Number(port) === 0 || Number(port) > 65_535) {
-    console.log(`LAWSUIT_METRICS_PORT=${JSON.stringify(port)}: give a fixed port (1-65535) for the health check to reach`);
+  if (port === 0) {
+    console.log('LAWSUIT_METRICS_PORT="0": give a fixed port (1-65535) for the health check to reach');
     return 1;
   }
   const target = !host || host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;

@@ -28,14 +28,14 @@ export interface JobSpec {
   file: string;
 }
 
-export const JOB_COMMANDS = ['run', 'transfer', 'query', 'track', 'export'] as const;
-export type JobCommand = (typeof JOB_COMMANDS)[number];
-export const DEFAULT_TIMEZONE = 'America/Sao_Paulo';
+const JOB_COMMANDS = ['run', 'transfer', 'query', 'track', 'export'] as const;
+type JobCommand = (typeof JOB_COMMANDS)[number];
+const DEFAULT_TIMEZONE = 'America/Sao_Paulo';
 
 const FIELDS = new Set(['name', 'description', 'cron', 'timezone', 'period_hours', 'command', 'args', 'enabled']);
 
 /** Validate one parsed job file; pushes every problem (naming file and field) and returns the job if none. */
-export function parseJob(file: string, raw: unknown, problems: string[]): JobSpec | undefined {
+function parseJob(file: string, raw: unknown, problems: string[]): JobSpec | undefined {
   const before = problems.length;
   const at = (field: string, msg: string): void => { problems.push(`${file}: ${field} ${msg}`); };
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {

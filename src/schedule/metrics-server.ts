@@ -1,13 +1,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { EtlError, EXIT } from '../shared/errors.js';
+import { EtlError } from '../shared/errors.js';
 import type { HealthReport } from './health.js';
 
 // The scheduler's HTTP port: `/healthz` (readiness: the jobs are loaded and none is failing or stale),
 // `/livez` (liveness: the process answers), `/metrics` (Prometheus text). Nothing else is served, and nothing
 // there is secret: job names, counts and durations.
 
-export interface MetricsServerOptions {
+interface MetricsServerOptions {
   /** 0: a port the system picks. */
   port: number;
   /** Default all interfaces (Node's default: `::` where IPv6 is on, else 0.0.0.0). */
@@ -36,7 +36,7 @@ export async function startMetricsServer(opts: MetricsServerOptions): Promise<Me
   await new Promise<void>((resolve, reject) => {
     server.once('error', (e: NodeJS.ErrnoException) => reject(new EtlError('SCHEDULE_METRICS_LISTEN',
       `cannot serve /healthz and /metrics on ${opts.host ?? 'all interfaces'} port ${opts.port} (${e.code ?? e.message}): choose another LAWSUIT_METRICS_PORT / --metrics-port, or leave it unset`,
-      { exitCode: EXIT.usage, cause: e })));
+      { usage: true, cause: e })));
     server.listen({ port: opts.port, host: opts.host }, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;

@@ -3,17 +3,19 @@ import type { JobRunner } from './child-runner.js';
 import { healthOf, type HealthReport } from './health.js';
 import { SchedulerMetrics } from './metrics.js';
 import { startMetricsServer, type MetricsServer } from './metrics-server.js';
-import { startScheduler, type Scheduler } from './scheduler.js';
+import { startScheduler, type Scheduler, type SchedulerOptions } from './scheduler.js';
 
 // `schedule` as a service: the scheduler and, when a metrics port is configured, the port that lets a
 // monitoring system read it. The port is bound before any job starts, so a port that cannot be had stops
 // the container at once (exit 2) instead of after a catch-up run; until the jobs are loaded /healthz says
 // "starting" (503).
 
-export interface ScheduleServiceOptions {
+interface ScheduleServiceOptions {
   jobsDir: string;
   statePath: string;
   lockPath?: string;
+  /** Each job's own run lock (see SchedulerOptions.lockOf). */
+  lockOf?: SchedulerOptions['lockOf'];
   runner: JobRunner;
   log: Logger;
   /** Serve /healthz, /livez and /metrics on this port (0: any free one). Default none. */
@@ -53,7 +55,7 @@ export async function startScheduleService(opts: ScheduleServiceOptions): Promis
   }
   try {
     scheduler = await startScheduler({
-      jobsDir: opts.jobsDir, statePath: opts.statePath, lockPath: opts.lockPath, runner: opts.runner, log: opts.log, now, observer: metrics,
+      jobsDir: opts.jobsDir, statePath: opts.statePath, lockPath: opts.lockPath, lockOf: opts.lockOf, runner: opts.runner, log: opts.log, now, observer: metrics,
     });
   } catch (e) {
     await server?.close();

@@ -11,7 +11,7 @@ export interface JobState {
   last_success_ended_at?: string;
   /** ISO instant the last attempt (any outcome) ended. */
   last_ended_at?: string;
-  /** Exit code of the last attempt. */
+  /** Exit code of the last command the job started (an occurrence skipped before starting one leaves it). */
   last_exit_code?: number;
   /** Outcome of the last attempt. */
   last_outcome?: JobOutcome;
@@ -36,7 +36,7 @@ export interface ScheduleState {
   jobs: Record<string, JobState>;
 }
 
-export function emptyState(): ScheduleState {
+function emptyState(): ScheduleState {
   return { version: 1, jobs: {} };
 }
 

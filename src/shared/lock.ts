@@ -3,14 +3,14 @@ import { mkdir, readFile, unlink, utimes, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
-import { EtlError, EXIT } from './errors.js';
+import { EtlError } from './errors.js';
 import { logger } from './logger.js';
 
 // One run at a time on a warehouse, across processes: a lock file created with O_EXCL next to the data.
 // DuckDB would refuse a second writer anyway, but only after the second run has already spent API calls.
 
 /** What the lock file holds (JSON). */
-export interface LockHolder {
+interface LockHolder {
   pid: number;
   hostname: string;
   command: string;
@@ -18,13 +18,13 @@ export interface LockHolder {
   started_at: string;
 }
 
-export interface RunLock {
+interface RunLock {
   readonly holder: LockHolder;
   /** Remove the lock file if it is still ours. Safe to call more than once. */
   release(): Promise<void>;
 }
 
-export interface AcquireOptions {
+interface AcquireOptions {
   /** Refresh the lock file's modification time this often, so other hosts can tell it is alive. Default 60 000 ms. */
   heartbeatMs?: number;
   /**
@@ -36,22 +36,12 @@ export interface AcquireOptions {
   log?: Logger;
 }
 
-/** Exit code of a command refused because another run holds the lock: try later (nothing was done). */
-export const RUN_LOCKED_EXIT = EXIT.tryLater;
-
 // Locks this process holds now (path + started_at): our own pid in a lock file is live only if it is one of these.
 const heldHere = new Set<string>();
 
 /**
- * The lock guards one warehouse, so it sits beside it: `LAWSUIT_LOCK_FILE`, else `<warehouse>.lock`, the
- * warehouse being `warehouse` or `LAWSUIT_WAREHOUSE` or `data/warehouse.duckdb` (relative to the working directory).
- */
-export function defaultLockPath(env: NodeJS.ProcessEnv = process.env, warehouse?: string): string {
-  return env.LAWSUIT_LOCK_FILE || `${warehouse || env.LAWSUIT_WAREHOUSE || 'data/warehouse.duckdb'}.lock`;
-}
-
-/**
- * Take the run lock or throw EtlError `RUN_LOCKED` (exit 75, try later) naming the holder. A stale lock (holder pid gone on
+ * Take the run lock at `path` (Config.lockFile: beside the warehouse it guards) or throw EtlError `RUN_LOCKED`
+ * naming the holder: this run did nothing, a later one can (the CLI ends it with "try later"). A stale lock (holder pid gone on
  * this host, or file not refreshed for `staleAfterMs`) is taken over with a warning. The caller releases it;
  * a process 'exit' hook also removes it on a normal exit, but not on SIGKILL (then the next run finds it stale).
  */
@@ -177,7 +167,6 @@ async function takeOver(path: string, judged: LockHolder | 'unreadable'): Promis
 function lockedError(path: string, h: LockHolder | undefined): EtlError {
   const who = h ? `pid ${h.pid} on ${h.hostname}, command "${h.command}", started ${h.started_at}` : 'an unknown process';
   return new EtlError('RUN_LOCKED', `another run holds the lock ${path} (${who}); this run did nothing`, {
-    exitCode: RUN_LOCKED_EXIT,
     details: { lock: path, holder: h ?? null },
   });
 }

@@ -14,7 +14,7 @@ export const REDACT_PATHS = [
   'url', '*.url', 'download_url', '*.download_url', 'downloadUrl', '*.downloadUrl', 'presigned_url', '*.presigned_url',
 ];
 
-const LOG_FORMATS = ['json', 'pretty'] as const;
+export const LOG_FORMATS = ['json', 'pretty'] as const;
 type LogFormat = (typeof LOG_FORMATS)[number];
 
 /** Strip query strings (signatures) from any address-looking text before it is logged or stored. */

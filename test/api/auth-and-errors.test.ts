@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { LawsuitApi } from '../../src/api/client.js';
 import { ApiError } from '../../src/api/errors.js';
-import { EXIT } from '../../src/shared/errors.js';
+import { EXIT } from '../../src/cli/exit-codes.js';
+import { exitCodeOfError } from '../support/exit.js';
 import { KEY, captureLogger, json, requestObject, startStub, urlsOf, type Stub } from './stub.js';
 
 let stub: Stub | undefined;
@@ -64,7 +65,7 @@ describe('authentication', () => {
     api = client(stub);
     const e = await failure(api.requests.list({ page: 1, pageSize: 1 }));
     expect(e.code).toBe('API_UNAUTHORIZED');
-    expect(e.exitCode).toBe(EXIT.auth);
+    expect(exitCodeOfError(e)).toBe(EXIT.auth);
     expect(e.statusCode).toBe(401);
     expect(e.providerCode).toBe('INVALID_API_KEY');
     expect(e.transient).toBe(false);
@@ -86,7 +87,7 @@ describe('authentication', () => {
     await failure(api.requests.create({ search_type: 'cpf', search_key: '09206529722' }));
     const third = await failure(api.requests.create({ search_type: 'cpf', search_key: '09206529722' }));
     expect(third.code).toBe('API_FORBIDDEN');
-    expect(third.exitCode).toBe(EXIT.auth);
+    expect(exitCodeOfError(third)).toBe(EXIT.auth);
     expect(stub.calls.length).toBe(3);
   });
 

@@ -13,7 +13,7 @@ import { exportUses, readProject, unreachableFiles, unusedElsewhere } from './ex
  * Folders whose owners are reshaping them for issue 25 while this test arrived: their dead exports are listed
  * in that issue's notes and go with the reshaping. Take a folder out of here once it has none.
  */
-const NOT_YET_CHECKED = ['src/api/', 'src/pipeline/', 'src/cli/', 'src/schedule/', 'src/shared/config.ts', 'src/shared/flag-spec.ts', 'src/shared/lock.ts', 'src/shared/failure-policy.ts'];
+const NOT_YET_CHECKED = ['src/api/', 'src/pipeline/', 'src/shared/failure-policy.ts'];
 const checked = (file: string): boolean => !NOT_YET_CHECKED.some((p) => file.startsWith(p));
 
 describe('the exports of src/', () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseDocuments, readDocuments } from '../../src/input/documents.js';
 import { EtlError } from '../../src/shared/errors.js';
+import { exitCodeOfError } from '../support/exit.js';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const reasonAt = (list: ReturnType<typeof parseDocuments>, line: number) => list.rejected.find((r) => r.line === line)?.reason;
@@ -143,7 +144,8 @@ describe('the documents list', () => {
   it('refuses a file whose header has no search_key, naming the file and the header', () => {
     const err = (() => { try { parseDocuments('cpf,label\n09206529722,a\n', 'clients.csv'); } catch (e) { return e; } })();
     expect(err).toBeInstanceOf(EtlError);
-    expect(err).toMatchObject({ code: 'INPUT_NO_SEARCH_KEY', exitCode: 2 });
+    expect(err).toMatchObject({ code: 'INPUT_NO_SEARCH_KEY' });
+    expect(exitCodeOfError(err)).toBe(2);
     expect((err as Error).message).toContain('clients.csv');
     expect((err as Error).message).toContain('"cpf", "label"');
   });
@@ -169,6 +171,8 @@ describe('reading the documents list from disk', () => {
   });
 
   it('a missing file is a configuration error', async () => {
-    await expect(readDocuments(join(await dirP, 'nope.csv'))).rejects.toMatchObject({ code: 'INPUT_NOT_FOUND', exitCode: 2 });
+    const missing = await readDocuments(join(await dirP, 'nope.csv')).then(() => undefined, (e: unknown) => e);
+    expect(missing).toMatchObject({ code: 'INPUT_NOT_FOUND' });
+    expect(exitCodeOfError(missing)).toBe(2);
   });
 });

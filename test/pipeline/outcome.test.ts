@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { outcomeOf } from '../../src/pipeline/outcome.js';
+import { exitCodeOf } from '../../src/cli/exit-codes.js';
+import { outcomeOf as outcomeOnly } from '../../src/pipeline/outcome.js';
 import type { StageResult, StageStatus } from '../../src/pipeline/stage.js';
 
 const t = new Date('2026-11-23T02:00:00Z');
+/** The outcome and the exit code the CLI gives it (src/cli/exit-codes.ts). */
+const outcomeOf = (stages: StageResult[]) => {
+  const o = outcomeOnly(stages);
+  return { ...o, exitCode: exitCodeOf(o.status) };
+};
 function stage(name: StageResult['name'], status: StageStatus, extra: Partial<StageResult> = {}): StageResult {
   return { name, status, startedAt: t, finishedAt: t, counts: {}, failures: [], ...extra };
 }

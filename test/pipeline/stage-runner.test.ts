@@ -78,7 +78,7 @@ describe('running a list of stages', () => {
 
   it('an unexpected error fails its stage only; a usage error is marked so', async () => {
     const results = await runStages(ctx, [
-      fake('search', { throws: new Error('no code at all') }), fake('exports', { throws: new EtlError('FS_NOT_WRITABLE', 'cannot write', { exitCode: 2 }) }),
+      fake('search', { throws: new Error('no code at all') }), fake('exports', { throws: new EtlError('FS_NOT_WRITABLE', 'cannot write', { usage: true }) }),
       fake('publish'),
     ], {});
     expect(results.map((r) => [r.status, r.error?.code, r.usageError ?? false])).toEqual([['failed', 'UNEXPECTED', false], ['failed', 'FS_NOT_WRITABLE', true], ['ok', undefined, false]]);

@@ -1,6 +1,6 @@
 // The `sandbox` command: flags, the base address on the first stdout line, a clean stop.
 import { describe, expect, test } from 'vitest';
-import { parseSandboxArgs, runSandboxCli } from '../../src/sandbox/cli.js';
+import { parseSandboxArgs, runSandboxCli } from '../../src/cli/sandbox-args.js';
 
 describe('sandbox command', () => {
   test('flags are parsed; bad ones are all reported at once', () => {

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { prepareEnvironment } from '../../src/cli/environment.js';
 import { loadConfig } from '../../src/shared/config.js';
 import { ConfigError } from '../../src/shared/errors.js';
-import { parseSandboxArgs, runSandboxCli } from '../../src/sandbox/cli.js';
+import { parseSandboxArgs, runSandboxCli } from '../../src/cli/sandbox-args.js';
 import { DEFAULT_DIALECT, DIALECTS } from '../../src/sandbox/dialect.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 

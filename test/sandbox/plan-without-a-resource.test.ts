@@ -2,7 +2,7 @@
 // message naming the resource, the rest of the API works; settable at start (`forbid`, `--forbid`) and at run
 // time (/_sandbox/plan).
 import { afterEach, describe, expect, test } from 'vitest';
-import { parseSandboxArgs } from '../../src/sandbox/cli.js';
+import { parseSandboxArgs } from '../../src/cli/sandbox-args.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { call, sandbox } from './helpers.js';
 

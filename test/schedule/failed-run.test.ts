@@ -62,14 +62,40 @@ describe('outcome of a run and the last success', () => {
     expect(lines().find((l) => l.event === 'job.end')).toMatchObject({ outcome: 'skipped-locked', holder: { pid: process.ppid } });
   });
 
-  it('reads exit 75 as "skipped: another run holds the lock" when a live holder has the lock after the command', async () => {
+  it('reads exit 75 as "skipped: another run holds the lock" when the command says so, the holder gone by the time it ended', async () => {
     const ws = setup();
-    // The lock was taken by someone else between the scheduler's check and the command's own attempt.
-    const runner: JobRunner = async () => { writeFileSync(ws.lockPath, liveHolder()); return { code: 75 }; };
+    // The lock was taken by someone else between the scheduler's check and the command's own attempt, and that
+    // run has ended since: the lock is free again when the command exits, and only the command can say it met it.
+    const runner: JobRunner = async (job, ctx) => {
+      writeFileSync(ctx.summaryPath, JSON.stringify({ command: job.command, status: 'locked', code: 'RUN_LOCKED' }));
+      return { code: 75 };
+    };
     const { log } = captureLog();
     held.running = await startScheduler({ ...ws, runner, log });
     await held.running.whenIdle();
     expect(stateOf(ws.statePath)).toMatchObject({ last_success_started_at: EARLIER, last_exit_code: 75, last_outcome: 'skipped-locked', consecutive_failures: 0 });
+  });
+
+  it('reads exit 75 from a night where nothing reached the upstream as a failure, even while another run holds the lock when it ends', async () => {
+    const ws = setup();
+    // A run started by hand took the lock just after the scheduled one, which had found nothing reachable.
+    const runner: JobRunner = async (job, ctx) => {
+      writeFileSync(ws.lockPath, liveHolder());
+      writeFileSync(ctx.summaryPath, JSON.stringify({ command: job.command, status: 'unreachable' }));
+      return { code: 75 };
+    };
+    const { log } = captureLog();
+    held.running = await startScheduler({ ...ws, runner, log });
+    await held.running.whenIdle();
+    expect(stateOf(ws.statePath)).toMatchObject({ last_success_started_at: EARLIER, last_exit_code: 75, last_outcome: 'failed', consecutive_failures: 1 });
+  });
+
+  it('a command that died without saying how it ended is a failure, whatever its exit status', async () => {
+    const ws = setup();
+    const { log } = captureLog();
+    held.running = await startScheduler({ ...ws, runner: async () => ({ code: 4 }), log });
+    await held.running.whenIdle();
+    expect(stateOf(ws.statePath)).toMatchObject({ last_success_started_at: EARLIER, last_exit_code: 4, last_outcome: 'failed', consecutive_failures: 1 });
   });
 
   it('reads exit 75 with no holder of the lock as a night where nothing reached the upstream: a failure, not a success', async () => {

@@ -68,14 +68,19 @@ export function captureLog(): CapturedLog {
 
 export interface RunRecord { job: string; start: number; end: number }
 
-/** A runner that records each run's interval, takes `ms` and exits with `code(job)`. */
+/** How a command that exits with a code says it ended, as the real one tells the scheduler (src/cli/hand-off.ts). */
+const SAID: Record<number, string> = { 0: 'ok', 2: 'usage', 3: 'refused', 4: 'partial', 75: 'unreachable' };
+
+/** A runner that records each run's interval, takes `ms`, says how it ended and exits with `code(job)`. */
 export function recordingRunner(ms: number, code: (job: JobSpec) => number = () => 0): { runner: JobRunner; runs: RunRecord[] } {
   const runs: RunRecord[] = [];
-  const runner: JobRunner = async (job) => {
+  const runner: JobRunner = async (job, ctx) => {
     const start = performance.now();
     await new Promise((r) => setTimeout(r, ms));
     runs.push({ job: job.name, start, end: performance.now() });
-    return { code: code(job) };
+    const c = code(job);
+    writeFileSync(ctx.summaryPath, JSON.stringify({ command: job.command, status: SAID[c] ?? 'unexpected' }));
+    return { code: c };
   };
   return { runner, runs };
 }

@@ -6,6 +6,7 @@ import type { RunSummary } from '../../src/pipeline/summary.js';
 import type { JobRunner } from '../../src/schedule/child-runner.js';
 import { runScheduleCli } from '../../src/schedule/command.js';
 import { ConfigError } from '../../src/shared/errors.js';
+import { exitCodeOfError } from '../support/exit.js';
 import { startScheduleService, type ScheduleService } from '../../src/schedule/service.js';
 import { captureLog, releasedAfterEach, runSummary, type Workspace } from './fixtures.js';
 import { parsePrometheusText, sampleValue, type Family } from './prometheus-text.js';
@@ -168,8 +169,10 @@ describe('schedule with a metrics port', () => {
     let ran = 0;
     try {
       const { log } = captureLog();
-      await expect(startScheduleService({ ...ws, runner: async () => { ran++; return { code: 0 }; }, log, metricsPort: port, metricsHost: '127.0.0.1', healthMaxFailures: 3 }))
-        .rejects.toMatchObject({ code: 'SCHEDULE_METRICS_LISTEN', exitCode: 2, message: expect.stringMatching(/EADDRINUSE.*LAWSUIT_METRICS_PORT/) });
+      const refused = await startScheduleService({ ...ws, runner: async () => { ran++; return { code: 0 }; }, log, metricsPort: port, metricsHost: '127.0.0.1', healthMaxFailures: 3 })
+        .then(() => undefined, (e: unknown) => e);
+      expect(refused).toMatchObject({ code: 'SCHEDULE_METRICS_LISTEN', message: expect.stringMatching(/EADDRINUSE.*LAWSUIT_METRICS_PORT/) });
+      expect(exitCodeOfError(refused)).toBe(2);
     } finally {
       taken.close();
     }
@@ -180,15 +183,16 @@ describe('schedule with a metrics port', () => {
     const ws = setup();
     const { log } = captureLog();
     const env = { LAWSUIT_HEALTH_MAX_FAILURES: '0', LAWSUIT_SCHEDULE_STATE: ws.statePath };
-    await expect(runScheduleCli(['--jobs', ws.jobsDir, '--metrics-port', '70000'], { env, log, validate: () => { throw new ConfigError(['LAWSUIT_API_KEY is missing (jobs: nightly)']); } }))
-      .rejects.toMatchObject({
-        exitCode: 2,
-        problems: [
-          '--metrics-port / LAWSUIT_METRICS_PORT="70000" must be a whole number from 0 to 65535',
-          'LAWSUIT_HEALTH_MAX_FAILURES="0" must be a whole number from 1 to 1000',
-          'LAWSUIT_API_KEY is missing (jobs: nightly)',
-        ],
-      });
+    const refused = await runScheduleCli(['--jobs', ws.jobsDir, '--metrics-port', '70000'], { env, log, configure: () => { throw new ConfigError(['LAWSUIT_API_KEY is missing (jobs: nightly)']); } })
+      .then(() => undefined, (e: unknown) => e);
+    expect(exitCodeOfError(refused)).toBe(2);
+    expect(refused).toMatchObject({
+      problems: [
+        '--metrics-port / LAWSUIT_METRICS_PORT="70000" must be a whole number from 0 to 65535',
+        'LAWSUIT_HEALTH_MAX_FAILURES="0" must be a whole number from 1 to 1000',
+        'LAWSUIT_API_KEY is missing (jobs: nightly)',
+      ],
+    });
   });
 });
 

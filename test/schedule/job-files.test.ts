@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import cron from 'node-cron';
 import { loadJobs } from '../../src/schedule/job-loader.js';
 import { ConfigError } from '../../src/shared/errors.js';
+import { exitCodeOfError } from '../support/exit.js';
 
 const JOBS = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../jobs');
 let dir: string | undefined;
@@ -22,7 +23,7 @@ function problemsOf(fn: () => unknown): string[] {
     fn();
   } catch (e) {
     expect(e).toBeInstanceOf(ConfigError);
-    expect((e as ConfigError).exitCode).toBe(2);
+    expect(exitCodeOfError(e)).toBe(2);
     return (e as ConfigError).problems;
   }
   throw new Error('expected a ConfigError');

@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { acquireRunLock, readLiveHolder } from '../../src/shared/lock.js';
 import { EtlError } from '../../src/shared/errors.js';
 import { transpileForChildren } from '../schedule/transpile.js';
+import { exitCodeOfError } from '../support/exit.js';
 
 function capture(): { log: pino.Logger; lines: () => Array<Record<string, unknown>> } {
   const chunks: string[] = [];
@@ -41,7 +42,7 @@ async function expectLocked(p: Promise<unknown>): Promise<EtlError> {
   const e = await p.then(() => undefined, (err: unknown) => err);
   expect(e).toBeInstanceOf(EtlError);
   expect((e as EtlError).code).toBe('RUN_LOCKED');
-  expect((e as EtlError).exitCode).toBe(75);
+  expect(exitCodeOfError(e)).toBe(75);
   return e as EtlError;
 }
 

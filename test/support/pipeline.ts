@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { loadConfig, type Config } from '../../src/shared/config.js';
 import { runCommand, type CommandResult } from '../../src/pipeline/runner.js';
+import { exitCodeOf } from '../../src/cli/exit-codes.js';
+import { runReporter } from '../../src/cli/run-reporter.js';
 import type { RunSummary } from '../../src/pipeline/summary.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
 
@@ -36,6 +38,8 @@ export function nightRun(cfg: Config, opts: { signal?: AbortSignal } = {}): Prom
   return runCommand({
     command: 'run', cfg, log: silent, signal: opts.signal ?? new AbortController().signal,
     environment: async (c) => ({ cfg: c, apiKey: c.apiKey ?? '', close: async () => undefined }),
+    exitCodeOf,
+    reporter: runReporter(cfg.reportsDir),
     pollTuning: { minIntervalMs: 20, maxIntervalMs: 200 },
   });
 }

@@ -1,0 +1,29 @@
+import { flagOptions } from '../shared/options/docs.js';
+import { COMMAND_NAMES, longName, type CommandName } from '../shared/options/option.js';
+
+// The commands of `lawsuit-etl`, each said once: the line its --help and the README's commands table show. Their
+// flags are the option table's (src/shared/options/table.ts, `flagOf`).
+
+export { COMMAND_NAMES, type CommandName };
+
+export const COMMAND_SUMMARIES: Record<CommandName, string> = {
+  run: 'one nightly run: documents -> searches -> warehouse -> transfer files -> changes -> exports -> publish',
+  schedule: 'long-running: the cron jobs under jobs/ (node-cron), one run at a time, with health and metrics',
+  sandbox: 'serve the emulator of the service (all four base addresses on one port) until SIGTERM; prints its base address on its first line',
+  export: 'write the Parquet exports from the published warehouse (read-only: works beside analysts)',
+  transfer: 'list, download, load and mark the provider\'s transfer files',
+  query: 'a synchronous query (exists, count, grouped, historical) for every document of the list, stored per run',
+  track: 'make sure every document of the list has exactly one tracking',
+  doctor: 'probe the key and its base addresses (at most 9 calls): page size, sort names, envelope, rate headers and resources refused; prints them and remembers them in the warehouse',
+  report: 'write the run report (Markdown and HTML) again for a run',
+  rebuild: 'derive every table that comes from response payloads again from responses_raw, run after run, calling no API (after a fix to the flattening); killed or failed, it publishes nothing and the next run does it again first',
+};
+
+/** The README's commands table: each command, what it does, the flags it takes. */
+export function commandsTable(): string {
+  const rows = COMMAND_NAMES.map((c) => {
+    const flags = flagOptions(c).map(([, o]) => `\`--${longName(o)}\``).join(', ');
+    return `| \`${c}\` | ${COMMAND_SUMMARIES[c].replace(/\|/g, '\\|')} | ${flags} |`;
+  });
+  return ['| command | what it does | flags |', '|---|---|---|', ...rows].join('\n');
+}

@@ -1,0 +1,28 @@
+// The values some options allow, and defaults other modules share, named once for the table and for Config.
+
+/** pino's levels, and `silent`. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+export const EXPORT_PRIVACY_MODES = ['off', 'pseudonymise'] as const;
+export type ExportPrivacyMode = (typeof EXPORT_PRIVACY_MODES)[number];
+
+/** Shorter secrets can be guessed; 32 characters is what `openssl rand -hex 16` prints. */
+export const MIN_EXPORT_SALT_LENGTH = 32;
+
+export const RESPONSES_STRATEGIES = ['sweep', 'per-request'] as const;
+export type ResponsesStrategy = (typeof RESPONSES_STRATEGIES)[number];
+
+/**
+ * The deadlines of one call, in ms, each from its own variable in seconds (decimals allowed). Nothing waits on the
+ * network without one (docs/operating.md, "Deadlines"); what each bounds is said by its option (table.ts).
+ */
+export interface CallDeadlines {
+  connectMs: number;
+  headersMs: number;
+  /** The whole body, not the gap between two chunks: an upstream trickling a byte every 20 s never breaks a gap rule. */
+  bodyMs: number;
+  /** 30 min by default: a 300 MB file at 170 kB/s. */
+  downloadMs: number;
+}
+
+export const DEFAULT_DEADLINES_MS: Readonly<CallDeadlines> = { connectMs: 10_000, headersMs: 30_000, bodyMs: 120_000, downloadMs: 1_800_000 };
