@@ -90,8 +90,10 @@ const ms = (v: unknown): number => {
 function factsOf(t: Tracking, ours: Map<string, { pausedByUs: boolean }>, lastRunAt?: ReadonlyMap<string, Date>): TrackingFacts | undefined {
   if (!t.search?.search_type || typeof t.search.search_key !== 'string') return undefined;
   const state = trackingState(String(t.status ?? ''));
-  // A running record's updated_at is its latest run (or resume); a paused one's is its pause, not a run.
-  const seen = Math.max(ms(t.created_at), state === 'running' ? ms(t.updated_at) : 0, lastRunAt?.get(t.tracking_id)?.getTime() ?? 0);
+  // A running record's updated_at is its latest run (or resume). A paused one's is its pause: it ran until then (or
+  // the staleness rule searched it), and the gap since is one the list asked for, so a document listed again is
+  // searched only when the pause outlasted two recurrences.
+  const seen = Math.max(ms(t.created_at), ms(t.updated_at), lastRunAt?.get(t.tracking_id)?.getTime() ?? 0);
   const mine = ours.get(t.tracking_id);
   return {
     trackingId: t.tracking_id, identity: trackingKey(t.search.search_type, t.search.search_key), state,
