@@ -65,7 +65,7 @@ function documents(n: number, offset: number): DocumentSpec[] {
 
 const idOf = (o: ReconcileOutcome, d: DocumentSpec): string => o.trackingOf.get(trackingKey(d.searchType, d.searchKey))!;
 const reasons = (o: ReconcileOutcome): string[] => o.searchTonight.map((s) => `${s.doc.searchKey}:${s.reason}`).sort();
-const statusAt = async (id: string): Promise<string> => (await (await fetch(`${sandbox.url}/_sandbox/tracking/${id}`)).json()).status;
+const statusAt = async (id: string): Promise<string> => ((await (await fetch(`${sandbox.url}/_sandbox/tracking/${id}`)).json()) as { status: string }).status;
 const behind = async (id: string, action: 'pause' | 'delete'): Promise<void> => {
   const r = await fetch(`${sandbox.url}/_sandbox/tracking/${id}/${action}`, { method: 'POST' });
   expect(r.status).toBe(200);
