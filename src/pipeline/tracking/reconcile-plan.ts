@@ -64,9 +64,9 @@ export interface ReconcilePlanOptions {
   allowPause: boolean;
 }
 
-export interface PlannedCreate<D> extends Listed<D> { reason: 'new' | 'deleted' }
-export interface PlannedOn<D> extends Listed<D> { tracking: TrackingFacts }
-export interface PlannedSearchTonight<D> extends Listed<D> { reason: SearchReason }
+interface PlannedCreate<D> extends Listed<D> { reason: 'new' | 'deleted' }
+interface PlannedOn<D> extends Listed<D> { tracking: TrackingFacts }
+interface PlannedSearchTonight<D> extends Listed<D> { reason: SearchReason }
 
 export interface ReconcilePlan<D> {
   /** Listed documents without a live tracking: one is made (recurrence `recurrenceDays`). */

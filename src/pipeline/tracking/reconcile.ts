@@ -15,8 +15,6 @@ import {
 // calls through the client (its rate limiter and retry loop), and records each change in `trackings` and
 // `tracking_checks`. It pauses, never deletes: a pause is undone by listing the document again.
 
-export type { SearchReason } from './reconcile-plan.js';
-
 export interface ReconcileOptions {
   /** Plan only: list the trackings (a read, not billed), change nothing at the provider, write nothing. */
   dryRun: boolean;
