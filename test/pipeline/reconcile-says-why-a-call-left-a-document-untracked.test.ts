@@ -78,3 +78,14 @@ it('ends the step at once when the key is refused', async () => {
   await expect(reconcileTrackings(await contextWith(api), [doc(2, '55555555555')], { dryRun: false, allowPause: false, recurrenceDays: 1, now: NOW }))
     .rejects.toMatchObject({ code: 'API_UNAUTHORIZED', exitCode: 3 });
 });
+
+it('measures staleness on the provider\'s clock when it runs ahead of ours: by the newest instant the listing shows', async () => {
+  const ahead = Date.now() + 400 * 86_400_000;
+  const at = (ms: number) => new Date(ms).toISOString();
+  const fresh = { ...record('t-fresh', '66666666666', 'updated'), created_at: at(ahead - 9 * 86_400_000), updated_at: at(ahead) };
+  const lagging = { ...record('t-lagging', '77777777777', 'updated'), created_at: at(ahead - 9 * 86_400_000), updated_at: at(ahead - 3 * 86_400_000) };
+  const { api, sent } = fakeApi([fresh, lagging], {}, {});
+  const out = await reconcileTrackings(await contextWith(api), [doc(2, '66666666666'), doc(3, '77777777777')], { dryRun: true, allowPause: false, recurrenceDays: 1 });
+  expect(sent).toEqual([]);
+  expect(out.searchTonight.map((s) => [s.doc.searchKey, s.reason])).toEqual([['77777777777', 'stale']]);
+});
