@@ -7,7 +7,7 @@ import type { CommandName, Option } from './options/option.js';
 import { readConfigFile, readOption, readSecret, type Flags, type Sources } from './options/read.js';
 import type { SweepParams } from './options/sweep-params.js';
 import { OPTIONS, type OptionName, type ValueOf } from './options/table.js';
-import { MIN_EXPORT_SALT_LENGTH, type CallDeadlines, type ExportPrivacyMode, type ResponsesStrategy } from './options/values.js';
+import { MIN_EXPORT_SALT_LENGTH, type CallDeadlines, type ExportPrivacyMode, type ResponsesStrategy, type RunSource } from './options/values.js';
 
 export { DEFAULT_SWEEP_PARAMS, type SweepParams } from './options/sweep-params.js';
 export type { CallDeadlines } from './options/values.js';
@@ -42,7 +42,9 @@ export interface Config {
   freshnessDays: number;
   pageSize: number | undefined;
   maxConcurrency: number;
-  trackingRecurrence: number;
+  trackingRecurrenceDays: number;
+  source: RunSource;
+  allowPause: boolean;
   sandboxSeed: number;
   sandboxCourtDelayMs: number;
   sandboxFaults?: string;
@@ -166,7 +168,9 @@ function readConfig(src: Sources, command: ConfiguredCommand, problems: string[]
     freshnessDays: read('freshnessDays')!,
     pageSize: read('pageSize'),
     maxConcurrency: read('maxConcurrency')!,
-    trackingRecurrence: read('trackingRecurrence')!,
+    trackingRecurrenceDays: read('trackingRecurrenceDays')!,
+    source: read('source')!,
+    allowPause: read('allowPause')!,
     sandboxSeed: read('sandboxSeed')!,
     sandboxCourtDelayMs: read('sandboxCourtDelayMs')!,
     sandboxFaults: read('sandboxFaults'),

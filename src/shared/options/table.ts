@@ -1,5 +1,5 @@
 import { LOG_FORMATS } from '../logger.js';
-import { DEFAULT_DEADLINES_MS, EXPORT_PRIVACY_MODES, LOG_LEVELS, RESPONSES_STRATEGIES, type ResponsesStrategy } from './values.js';
+import { DEFAULT_DEADLINES_MS, EXPORT_PRIVACY_MODES, LOG_LEVELS, RESPONSES_STRATEGIES, RUN_SOURCES, type ResponsesStrategy, type RunSource } from './values.js';
 import { baseAddress } from './address.js';
 import { bool, choice, decimal, int, listenAddress, nonNegative, seconds, size, text, type Kind } from './kinds.js';
 import type { CommandName, Option } from './option.js';
@@ -89,6 +89,14 @@ export const OPTIONS = {
     flag: '--dry-run', flagOf: DRY_RUNNABLE, default: false,
   },
   force: { help: 'search documents even if searched within `LAWSUIT_FRESHNESS_DAYS`', kind: bool(), flag: '--force', flagOf: ['run'], default: false },
+  source: {
+    help: 'where the night\'s lawsuits come from: `searches` (a search bought per document) or `trackings` (the list reconciled with the key\'s trackings, then what their runs found since the last night; a newly tracked document is searched once)',
+    kind: choice<RunSource>(RUN_SOURCES, 'a source'), flag: '--source <source>', flagOf: ['run'], env: 'LAWSUIT_SOURCE', file: 'source', default: 'searches',
+  },
+  allowPause: {
+    help: 'with `--source trackings`: let the night pause more than a tenth of the trackings (documents dropped from the list on purpose)',
+    kind: bool(), flag: '--allow-pause', flagOf: ['run'], env: 'LAWSUIT_ALLOW_PAUSE', file: 'allow_pause', default: false,
+  },
   skipTransfer: {
     help: 'leave the transfer stage out of `run`', kind: bool(), flag: '--skip-transfer', flagOf: ['run'], env: 'LAWSUIT_SKIP_TRANSFER',
     file: 'skip_transfer', default: false,
@@ -109,8 +117,12 @@ export const OPTIONS = {
     help: 'ceiling on API calls in flight (the limiter finds the real budget below it)', kind: int(1, 256), env: 'LAWSUIT_MAX_CONCURRENCY',
     file: 'max_concurrency', default: 16,
   },
-  trackingRecurrence: {
-    help: 'recurrence of new trackings, in days', kind: int(1, 365), env: 'LAWSUIT_TRACKING_RECURRENCE', file: 'tracking_recurrence_days', default: 7,
+  // Default 1: a night is daily and a tracking is priced by the month, not by the run (REFERENCE.md, "What is
+  // billed"), so a daily tracking keeps a trackings night as fresh as a searches night at no extra cost; with 7 a
+  // change could wait a week and a silent tracking be noticed only after two weeks.
+  trackingRecurrenceDays: {
+    help: 'recurrence of new trackings, in days (existing trackings keep theirs)', kind: int(1, 365), env: 'LAWSUIT_TRACKING_RECURRENCE',
+    file: 'tracking_recurrence_days', default: 1,
   },
   duckdbMemoryLimit: {
     help: 'DuckDB\'s memory limit for the run (it spills to disk beyond it; see "Memory")', kind: size(), env: 'LAWSUIT_DUCKDB_MEMORY_LIMIT',

@@ -9,6 +9,10 @@ export type ExportPrivacyMode = (typeof EXPORT_PRIVACY_MODES)[number];
 /** Shorter secrets can be guessed; 32 characters is what `openssl rand -hex 16` prints. */
 export const MIN_EXPORT_SALT_LENGTH = 32;
 
+/** Where `run` takes a night's lawsuits from: a search bought per document, or the runs of each document's tracking. */
+export const RUN_SOURCES = ['searches', 'trackings'] as const;
+export type RunSource = (typeof RUN_SOURCES)[number];
+
 export const RESPONSES_STRATEGIES = ['sweep', 'per-request'] as const;
 export type ResponsesStrategy = (typeof RESPONSES_STRATEGIES)[number];
 
