@@ -66,77 +66,103 @@ type Scan =
   | { kind: 'bad'; reason: string; eol: number; next: number }
   | { kind: 'record'; fields: Uint8Array[]; quoted: boolean[]; end: number; next: number; nextLine: number };
 
+/** Index just past the line break at p (CRLF, LF or a lone CR), or the end of the input. */
+function pastBreak(b: Uint8Array, p: number): number {
+  const n = b.length;
+  return p >= n ? n : b[p] === CR && b[p + 1] === LF ? p + 2 : p + 1;
+}
+
+/** The end of the physical line starting at pos (its line break, or the end of the input); -1 past `cap`. */
+function lineEnd(b: Uint8Array, pos: number, cap: number): number {
+  const n = b.length;
+  let eol = pos;
+  while (eol < n && b[eol] !== LF && b[eol] !== CR) {
+    if (eol === cap) return -1;
+    eol++;
+  }
+  return eol;
+}
+
+function isBlank(b: Uint8Array, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (b[i] !== SP && b[i] !== TAB) return false;
+  return true;
+}
+
+/**
+ * Only a record that goes on past its first line can run over the limit (that line itself fits, checked
+ * first), and only through a quoted line break: the last quote opened is the likely culprit.
+ */
+const tooLong = (limit: number, line: number, curLine: number, openLine: number): BadRecord => new BadRecord(
+  `the record runs over ${bytesText(limit)}, the most a record may have, across lines ${line} to ${curLine}`
+  + ` (the quote opened on line ${openLine} is not closed in time: an unbalanced quote?)`);
+
+/** The end of the unquoted field starting at p: the delimiter, a line break, the end of input, or past `cap`. */
+function unquotedEnd(b: Uint8Array, p: number, cap: number, delim: number, curLine: number): number {
+  const n = b.length;
+  let i = p;
+  while (i < n && i <= cap && b[i] !== delim && b[i] !== CR && b[i] !== LF) {
+    if (b[i] === QUOTE) {
+      throw new BadRecord(`quote character inside an unquoted field on line ${curLine} (quote the whole field and double the inner quote)`);
+    }
+    i++;
+  }
+  return i;
+}
+
 /**
  * Read one record starting at `pos` (physical line `line`). The caller guarantees the buffer holds every
- * byte up to pos + limit + 1, or the end of the input: nothing here ever waits for more.
+ * byte up to pos + limit + 1, or the end of the input: nothing here ever waits for more. A hot path: the
+ * helpers it calls take plain numbers, so a record allocates its fields and nothing else.
  */
 function scanRecord(b: Uint8Array, pos: number, line: number, limit: number, delim: number): Scan {
   const n = b.length;
   const cap = pos + limit;
-  let eol = pos;
-  while (eol < n && b[eol] !== LF && b[eol] !== CR) {
-    if (eol === cap) return { kind: 'overlong' };
-    eol++;
-  }
-  /** Index just past the line break at p (CRLF, LF or a lone CR). */
-  const pastBreak = (p: number): number => (p >= n ? n : b[p] === CR && b[p + 1] === LF ? p + 2 : p + 1);
-  const nextLine = pastBreak(eol);
-  let blank = true;
-  for (let i = pos; i < eol && blank; i++) blank = b[i] === SP || b[i] === TAB;
-  if (blank) return { kind: 'blank', next: nextLine };
+  const eol = lineEnd(b, pos, cap);
+  if (eol < 0) return { kind: 'overlong' };
+  const nextLine = pastBreak(b, eol);
+  if (isBlank(b, pos, eol)) return { kind: 'blank', next: nextLine };
 
   const fields: Uint8Array[] = [];
   const quoted: boolean[] = [];
   let p = pos;
   let curLine = line;
-  // Only a record that goes on past its first line can run over the limit (that line itself fits, checked
-  // above), and only through a quoted line break: the last quote opened is the likely culprit.
   let openLine = line;
-  const tooLong = (): BadRecord => new BadRecord(
-    `the record runs over ${bytesText(limit)}, the most a record may have, across lines ${line} to ${curLine}`
-    + ` (the quote opened on line ${openLine} is not closed in time: an unbalanced quote?)`);
   try {
     for (;;) {
       // One field starting at p.
       let q = p;
       while (q < n && q <= cap && (b[q] === SP || b[q] === TAB)) q++;
-      if (q > cap) throw tooLong();
+      if (q > cap) throw tooLong(limit, line, curLine, openLine);
       if (q < n && b[q] === QUOTE) {
         openLine = curLine;
         let i = q + 1;
         let closed = -1;
         while (i < n) {
-          if (i > cap) throw tooLong();
+          if (i > cap) throw tooLong(limit, line, curLine, openLine);
           const c = b[i];
           if (c === QUOTE) {
             if (b[i + 1] === QUOTE) { i += 2; continue; }
             closed = i;
             break;
           }
-          if (c === CR || c === LF) { i = pastBreak(i); curLine++; continue; }
+          if (c === CR || c === LF) { i = pastBreak(b, i); curLine++; continue; }
           i++;
         }
-        if (i > cap) throw tooLong();
+        if (i > cap) throw tooLong(limit, line, curLine, openLine);
         if (closed < 0) throw new BadRecord(`unterminated quoted field (the quote opened on line ${openLine} is never closed)`);
         fields.push(b.subarray(q + 1, closed));
         quoted.push(true);
         p = closed + 1;
         while (p < n && p <= cap && (b[p] === SP || b[p] === TAB)) p++;
-        if (p > cap) throw tooLong();
+        if (p > cap) throw tooLong(limit, line, curLine, openLine);
         if (p < n && b[p] !== delim && b[p] !== CR && b[p] !== LF) {
           throw new BadRecord(curLine === openLine
             ? `unexpected text after a closing quote (a quote inside a field must be doubled: "")`
             : `the quote opened on line ${openLine} closes on line ${curLine} and is followed by text (an unbalanced quote?)`);
         }
       } else {
-        let i = p;
-        while (i < n && i <= cap && b[i] !== delim && b[i] !== CR && b[i] !== LF) {
-          if (b[i] === QUOTE) {
-            throw new BadRecord(`quote character inside an unquoted field on line ${curLine} (quote the whole field and double the inner quote)`);
-          }
-          i++;
-        }
-        if (i > cap) throw tooLong();
+        const i = unquotedEnd(b, p, cap, delim, curLine);
+        if (i > cap) throw tooLong(limit, line, curLine, openLine);
         fields.push(b.subarray(p, i));
         quoted.push(false);
         p = i;
@@ -149,7 +175,7 @@ function scanRecord(b: Uint8Array, pos: number, line: number, limit: number, del
     // Resume on the next physical line: a stray quote must not swallow the lines after it.
     return { kind: 'bad', reason: e.message, eol, next: nextLine };
   }
-  return { kind: 'record', fields, quoted, end: p, next: pastBreak(p), nextLine: curLine + 1 };
+  return { kind: 'record', fields, quoted, end: p, next: pastBreak(b, p), nextLine: curLine + 1 };
 }
 
 /** A copy, not a view: a Buffer's `slice` shares memory, and a view would keep a whole chunk alive. */

@@ -20,12 +20,24 @@ export interface EncodingVerdict {
 const LF = 0x0a, CR = 0x0d;
 
 /**
+ * What the lines seen so far were: how many were UTF-8 with accents, how many not UTF-8, and the first of
+ * those. Kept apart from the byte-level validator below, which only ever looks at the line it is on.
+ */
+interface LineTally {
+  line: number;
+  utf8Lines: number;
+  otherLines: number;
+  firstOtherLine: number | undefined;
+}
+
+/**
  * Classifies physical lines as ASCII, UTF-8 or not UTF-8, fed in chunks of any size (a line may be longer
  * than memory allows to hold). A UTF-8 validator after the WHATWG decoder's table, so that it agrees with
  * `TextDecoder('utf-8', {fatal: true})` on every byte sequence.
  */
 export class EncodingSniffer {
-  private line = 1;
+  // The line being read (continuation bytes still needed, the range the next must fall in, accents seen, UTF-8
+  // broken), then the stream's own state; what the finished lines were is the tally's.
   private need = 0;
   private lo = 0x80;
   private hi = 0xbf;
@@ -34,9 +46,7 @@ export class EncodingSniffer {
   private afterCr = false;
   private first = true;
   private bom = false;
-  private utf8Lines = 0;
-  private otherLines = 0;
-  private firstOtherLine: number | undefined;
+  private readonly tally: LineTally = { line: 1, utf8Lines: 0, otherLines: 0, firstOtherLine: undefined };
 
   push(chunk: Uint8Array): void {
     let i = 0;
@@ -79,13 +89,14 @@ export class EncodingSniffer {
   }
 
   private endLine(): void {
+    const t = this.tally;
     if (this.bad || this.need > 0) {
-      this.otherLines++;
-      this.firstOtherLine ??= this.line;
+      t.otherLines++;
+      t.firstOtherLine ??= t.line;
     } else if (this.nonAscii) {
-      this.utf8Lines++;
+      t.utf8Lines++;
     }
-    this.line++;
+    t.line++;
     this.need = 0; this.lo = 0x80; this.hi = 0xbf;
     this.nonAscii = false; this.bad = false;
   }
@@ -94,9 +105,10 @@ export class EncodingSniffer {
   verdict(): EncodingVerdict {
     if (this.nonAscii || this.bad || this.need > 0) this.endLine();
     // Ties go to UTF-8, the contract's encoding; a BOM settles it.
-    const encoding: TextEncodingName = !this.bom && this.otherLines > this.utf8Lines ? 'windows-1252' : 'utf-8';
-    const v: EncodingVerdict = { encoding, utf8Lines: this.utf8Lines, otherLines: this.otherLines, bom: this.bom };
-    if (this.firstOtherLine !== undefined) v.firstOtherLine = this.firstOtherLine;
+    const { utf8Lines, otherLines, firstOtherLine } = this.tally;
+    const encoding: TextEncodingName = !this.bom && otherLines > utf8Lines ? 'windows-1252' : 'utf-8';
+    const v: EncodingVerdict = { encoding, utf8Lines, otherLines, bom: this.bom };
+    if (firstOtherLine !== undefined) v.firstOtherLine = firstOtherLine;
     return v;
   }
 }

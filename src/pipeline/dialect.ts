@@ -1,5 +1,6 @@
 import type { LawsuitApi } from '../api/client.js';
 import { ASSUMED_DIALECT, judgePageSize, judgeSort, MAX_PAGE_SIZE, SORT_CANDIDATES, type Dialect, type SortNames } from '../api/dialect.js';
+import type { Page } from '../api/paginate.js';
 import type { ListingBase } from '../api/probe.js';
 import type { Config, SweepParams } from '../shared/config.js';
 import { codeOf, reachOf } from '../shared/failure-policy.js';
@@ -29,20 +30,42 @@ const RATE_HEADER = /^(x-ratelimit-|retry-after$)/;
 /** A 403: the probe reads one page of a listing, so one refusal is the listing's. */
 const isForbidden = (e: unknown): boolean => codeOf(e) === 'API_FORBIDDEN' || codeOf(e) === 'API_FORBIDDEN_ONE';
 
+/**
+ * A probe under way: the dialect taking shape, what was seen, and `read`, through which every call goes (it
+ * counts the calls and notes the rate headers each answer carries).
+ */
+interface Probe {
+  d: Dialect;
+  findings: Finding[];
+  read(base: ListingBase, path: string, query: Record<string, string | number | undefined>): Promise<Page<Record<string, unknown>>>;
+}
+
 /** Probes the upstream behind `api`: at most 10 calls (6 without `resources`). */
 export async function probeDialect(api: LawsuitApi, opts: ProbeOptions = {}): Promise<ProbeReport> {
   const findings: Finding[] = [];
   const d: Dialect = { ...ASSUMED_DIALECT, rateHeaders: [], refused: [] };
   let calls = 0;
   const headers = new Set<string>();
-  const read = async (base: ListingBase, path: string, query: Record<string, string | number | undefined>) => {
-    calls++;
-    const res = await api.probe.read(base, path, query);
-    for (const h of Object.keys(res.headers)) if (RATE_HEADER.test(h.toLowerCase())) headers.add(h.toLowerCase());
-    return res.body;
+  const probe: Probe = {
+    d, findings,
+    async read(base, path, query) {
+      calls++;
+      const res = await api.probe.read(base, path, query);
+      for (const h of Object.keys(res.headers)) if (RATE_HEADER.test(h.toLowerCase())) headers.add(h.toLowerCase());
+      return res.body;
+    },
   };
+  await probePageSize(probe);
+  if (!d.refused.includes('responses')) await probeSort(probe);
+  // Which resources the plan refuses: doctor only, a night finds out by using them.
+  if (opts.resources) await probeResources(probe);
+  d.rateHeaders = [...headers].sort();
+  findings.push({ topic: 'rate headers', result: d.rateHeaders.length > 0 ? d.rateHeaders.join(', ') : 'none: the limiter paces from its own call log' });
+  return { dialect: d, calls, findings };
+}
 
-  // 1. The largest page: the documentation's 1000; a 400 or a page cut short teaches less.
+/** 1. The largest page: the documentation's 1000; a 400 or a page cut short teaches less. The envelope comes with it. */
+async function probePageSize({ d, findings, read }: Probe): Promise<void> {
   let first;
   try {
     first = await read('requests', '/responses', { page: 1, page_size: MAX_PAGE_SIZE });
@@ -69,47 +92,44 @@ export async function probeDialect(api: LawsuitApi, opts: ProbeOptions = {}): Pr
       : `${d.pageSize} (${MAX_PAGE_SIZE} refused or cut short)` });
     findings.push({ topic: 'envelope', result: `${d.envelope} form${d.countsAsStrings ? ', counts written as strings' : ''}` });
   }
+}
 
-  // 2. Sort names, documented first: the same first page asked ascending and descending.
-  if (!d.refused.includes('responses')) {
-    d.sort = null;
-    let unknown: SortNames | undefined;
-    for (const s of SORT_CANDIDATES) {
-      const page = async (dir: string) => {
-        const p = await read('requests', '/responses', { page: 1, page_size: 100, [s.field]: s.value, [s.direction]: dir });
-        return p.items.map((i) => (typeof i.created_at === 'string' ? Date.parse(i.created_at) : Number.NaN));
-      };
-      let judged;
-      try {
-        judged = judgeSort(await page(s.asc), await page(s.desc));
-      } catch (e) {
-        if (codeOf(e) !== 'API_VALIDATION') throw e;
-        judged = 'refused' as const;
-      }
-      findings.push({ topic: `sort ${s.field}/${s.direction}`, result: judged === 'refused' ? 'refused (400): the upstream does not know these names' : judged });
-      if (judged === 'honoured') { d.sort = s; d.sortVerified = true; break; }
-      if (judged === 'unknown') unknown ??= s;
+/** 2. Sort names, documented first: the same first page asked ascending and descending. */
+async function probeSort({ d, findings, read }: Probe): Promise<void> {
+  d.sort = null;
+  let unknown: SortNames | undefined;
+  for (const s of SORT_CANDIDATES) {
+    const page = async (dir: string) => {
+      const p = await read('requests', '/responses', { page: 1, page_size: 100, [s.field]: s.value, [s.direction]: dir });
+      return p.items.map((i) => (typeof i.created_at === 'string' ? Date.parse(i.created_at) : Number.NaN));
+    };
+    let judged;
+    try {
+      judged = judgeSort(await page(s.asc), await page(s.desc));
+    } catch (e) {
+      if (codeOf(e) !== 'API_VALIDATION') throw e;
+      judged = 'refused' as const;
     }
-    // Too few responses to tell: the first candidate not refused, unverified; the sweep's checks decide.
-    if (!d.sort && unknown) d.sort = unknown;
+    findings.push({ topic: `sort ${s.field}/${s.direction}`, result: judged === 'refused' ? 'refused (400): the upstream does not know these names' : judged });
+    if (judged === 'honoured') { d.sort = s; d.sortVerified = true; break; }
+    if (judged === 'unknown') unknown ??= s;
   }
+  // Too few responses to tell: the first candidate not refused, unverified; the sweep's checks decide.
+  if (!d.sort && unknown) d.sort = unknown;
+}
 
-  // 3. Which resources the plan refuses (doctor only: a night finds out by using them).
-  if (opts.resources) {
-    for (const [base, path] of [['requests', '/requests'], ['tracking', '/tracking'], ['transfer', '/transfer-file']] as const) {
-      try {
-        await read(base, path, { page: 1, page_size: 1 });
-        findings.push({ topic: `GET ${path}`, result: 'answered' });
-      } catch (e) {
-        if (!isForbidden(e)) throw e;
-        d.refused.push(path.slice(1));
-        findings.push({ topic: `GET ${path}`, result: 'refused (403): not in the plan of this key' });
-      }
+/** 3. One page of each other listing: a 403 is a resource the key's plan leaves out. */
+async function probeResources({ d, findings, read }: Probe): Promise<void> {
+  for (const [base, path] of [['requests', '/requests'], ['tracking', '/tracking'], ['transfer', '/transfer-file']] as const) {
+    try {
+      await read(base, path, { page: 1, page_size: 1 });
+      findings.push({ topic: `GET ${path}`, result: 'answered' });
+    } catch (e) {
+      if (!isForbidden(e)) throw e;
+      d.refused.push(path.slice(1));
+      findings.push({ topic: `GET ${path}`, result: 'refused (403): not in the plan of this key' });
     }
   }
-  d.rateHeaders = [...headers].sort();
-  findings.push({ topic: 'rate headers', result: d.rateHeaders.length > 0 ? d.rateHeaders.join(', ') : 'none: the limiter paces from its own call log' });
-  return { dialect: d, calls, findings };
 }
 
 /**

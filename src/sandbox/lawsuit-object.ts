@@ -66,6 +66,18 @@ function textContext(p: Plan, court: string): StepTextContext {
   return { ...base, toAbove: `ao ${above}`, fromAbove: `do ${above}`, appealName: group === 'labour' ? 'recurso ordinário' : 'apelação' };
 }
 
+/** What every part of one lawsuit object is drawn from: whose it is, what the caller may see, which crawl it is of. */
+interface Rendering {
+  seed: number;
+  p: Plan;
+  /** The secrecy level the caller meets (levelSeen). */
+  level: number;
+  /** Documents and step contents hidden (MASKED_FROM_LEVEL). */
+  blank: boolean;
+  crawlId: string;
+  textCtx: StepTextContext;
+}
+
 export function buildLawsuit(
   seed: number, p: Plan, parties: InternalParty[], steps: StepPoint[], crawlMs: number, view: ViewOptions,
 ): Json {
@@ -73,57 +85,9 @@ export function buildLawsuit(
   const t = p.tribunal;
   const i = p.index;
   const crawlId = hex(hash(seed, 810, i, Math.floor(crawlMs / 3_600_000))) + hex(hash(seed, 811, i));
-  const emptyMainDoc = t.j === '5' || t.acronym === 'TJBA';
-  const blank = level >= MASKED_FROM_LEVEL;
-  const oabShown = (oab: string) => {
-    const m = /^(\d+)([A-Z]{2})([A-Z]?)$/.exec(oab)!;
-    return t.j === '8' ? `${m[2]}${m[1]}${m[3]}` : `${m[1]}/${m[2]}${m[3]}`;
-  };
-  const outParties = parties.map((q, n) => {
-    if (q.kind === 'lawyer') {
-      return {
-        name: level >= 5 ? SECRET : q.name, side: q.side, person_type: 'Advogado', document: '', main_document: '',
-        documents: blank ? [] : [{ document: q.document, document_type: 'OAB' }], lawyers: [], oab: blank ? '' : oabShown(q.document),
-        tags: { crawl_id: crawlId },
-      };
-    }
-    const doc = blank ? '' : q.document;
-    const mainDoc = emptyMainDoc && hash(seed, 820, i, n) % 3 === 0 ? '' : doc;
-    return {
-      name: level >= 5 ? SECRET : q.name,
-      side: q.side,
-      person_type: q.personType,
-      document: doc,
-      document_type: q.documentType,
-      main_document: mainDoc,
-      documents: doc ? [{ document: doc, document_type: q.documentType }] : [],
-      lawyers: q.lawyers.map((l) => ({
-        name: level >= 5 ? SECRET : l.name, side: l.side, person_type: 'Advogado',
-        ...(blank ? {} : { documents: [{ document: l.oab, document_type: 'OAB' }], oab: oabShown(l.oab) }),
-      })),
-      tags: { crawl_id: crawlId },
-    };
-  });
-  const stepCount = steps.length;
   const court = courtName(t, p.kind.group, p.instance, p.courtPick, p.city, p.origin);
-  const textCtx = textContext(p, court);
-  const textOf = (s: StepPoint) => stepText(s.act, textCtx, hash(seed, 830, i, s.k));
+  const r: Rendering = { seed, p, level, blank: level >= MASKED_FROM_LEVEL, crawlId, textCtx: textContext(p, court) };
   const historical = view.shape === 'historical';
-  const outSteps = historical ? [] : steps.map((s, n) => {
-    const st: Json = {
-      lawsuit_cnj: p.code, lawsuit_instance: p.instance, private: blank, step_id: stepId(seed, i, s.k),
-      tags: { crawl_id: crawlId }, step_type: s.act.code, step_date: iso(s.dateMs),
-    };
-    if (!blank) st.content = textOf(s);
-    if (n === 0) st.steps_count = stepCount;
-    return st;
-  });
-  // Steps are listed newest first, as the tribunals' own pages show them.
-  outSteps.reverse();
-  if (outSteps.length > 0) {
-    delete outSteps[outSteps.length - 1].steps_count;
-    outSteps[0].steps_count = stepCount;
-  }
   const last = steps[steps.length - 1];
   const activeName = parties.find((q) => q.side === 'Active')?.name ?? '';
   const passiveName = parties.find((q) => q.side === 'Passive')?.name ?? '';
@@ -140,13 +104,9 @@ export function buildLawsuit(
     subjects: p.subjectCodes.map((c) => ({ code: c, name: tpuSubject(c).name })),
     classifications: [{ code: p.classCode, name: tpuClass(p.classCode).name }],
     courts: t.courtsWithoutCode ? [{ name: court }] : [{ code: courtCode, name: court }],
-    parties: outParties,
-    steps: outSteps,
-    attachments: level === 0 && p.hasAttachments && !historical
-      ? steps.filter((s) => attachmentName(s, p.instance) !== undefined).map((s) => ({
-        attachment_id: stepId(seed, i, s.k + 1000), attachment_date: iso(s.dateMs), attachment_name: attachmentName(s, p.instance),
-      }))
-      : [],
+    parties: partiesShown(r, parties),
+    steps: historical ? [] : stepsShown(r, steps),
+    attachments: level === 0 && p.hasAttachments && !historical ? attachmentsShown(r, steps) : [],
     related_lawsuits: [],
     crawler: { source_name: sourceName(p), crawl_id: crawlId, weight: hash(seed, 850, i) % 10, updated_at: iso(crawlMs) },
     metadata: {},
@@ -162,14 +122,7 @@ export function buildLawsuit(
   };
   // The provider's own id is not a field of the spec: only some tribunals' payloads carry it, among their extras.
   if (t.showsLawsuitId) obj.lawsuit_id = p.lawsuitId;
-  if (last && !t.noLastStep) {
-    const ls: Json = {
-      lawsuit_cnj: p.code, lawsuit_instance: p.instance, step_id: stepId(seed, i, last.k), step_date: iso(last.dateMs),
-      private: blank, steps_count: stepCount,
-    };
-    if (!blank) ls.content = textOf(last);
-    obj.last_step = ls;
-  }
+  if (last && !t.noLastStep) obj.last_step = lastStepShown(r, last, steps.length);
   if (hash(seed, 860, i) % 2 === 0) {
     obj.created_at = iso(Math.min(crawlMs, p.distributionMs + DAY_MS_2));
     obj.updated_at = iso(crawlMs);
@@ -186,6 +139,85 @@ export function buildLawsuit(
     delete obj.status;
   }
   return obj;
+}
+
+/** An OAB number as the tribunal writes it: `SP123456` in the state courts (justice 8), `123456/SP` elsewhere. */
+function oabShown(oab: string, justice: string): string {
+  const m = /^(\d+)([A-Z]{2})([A-Z]?)$/.exec(oab)!;
+  return justice === '8' ? `${m[2]}${m[1]}${m[3]}` : `${m[1]}/${m[2]}${m[3]}`;
+}
+
+/** The parties as the caller sees them: names hidden at level 5, documents from MASKED_FROM_LEVEL. */
+function partiesShown({ seed, p, level, blank, crawlId }: Rendering, parties: InternalParty[]): Json[] {
+  const j = p.tribunal.j;
+  // Labour courts and TJBA often leave a party's main document empty while its documents list has it.
+  const emptyMainDoc = j === '5' || p.tribunal.acronym === 'TJBA';
+  return parties.map((q, n) => {
+    if (q.kind === 'lawyer') {
+      return {
+        name: level >= 5 ? SECRET : q.name, side: q.side, person_type: 'Advogado', document: '', main_document: '',
+        documents: blank ? [] : [{ document: q.document, document_type: 'OAB' }], lawyers: [], oab: blank ? '' : oabShown(q.document, j),
+        tags: { crawl_id: crawlId },
+      };
+    }
+    const doc = blank ? '' : q.document;
+    const mainDoc = emptyMainDoc && hash(seed, 820, p.index, n) % 3 === 0 ? '' : doc;
+    return {
+      name: level >= 5 ? SECRET : q.name,
+      side: q.side,
+      person_type: q.personType,
+      document: doc,
+      document_type: q.documentType,
+      main_document: mainDoc,
+      documents: doc ? [{ document: doc, document_type: q.documentType }] : [],
+      lawyers: q.lawyers.map((l) => ({
+        name: level >= 5 ? SECRET : l.name, side: l.side, person_type: 'Advogado',
+        ...(blank ? {} : { documents: [{ document: l.oab, document_type: 'OAB' }], oab: oabShown(l.oab, j) }),
+      })),
+      tags: { crawl_id: crawlId },
+    };
+  });
+}
+
+function stepContent(r: Rendering, s: StepPoint): string {
+  return stepText(s.act, r.textCtx, hash(r.seed, 830, r.p.index, s.k));
+}
+
+/** The visible steps, newest first as the tribunals' own pages list them; the newest carries the count. */
+function stepsShown(r: Rendering, steps: StepPoint[]): Json[] {
+  const { seed, p, blank, crawlId } = r;
+  const stepCount = steps.length;
+  const out = steps.map((s, n) => {
+    const st: Json = {
+      lawsuit_cnj: p.code, lawsuit_instance: p.instance, private: blank, step_id: stepId(seed, p.index, s.k),
+      tags: { crawl_id: crawlId }, step_type: s.act.code, step_date: iso(s.dateMs),
+    };
+    if (!blank) st.content = stepContent(r, s);
+    if (n === 0) st.steps_count = stepCount;
+    return st;
+  });
+  out.reverse();
+  if (out.length > 0) {
+    delete out[out.length - 1].steps_count;
+    out[0].steps_count = stepCount;
+  }
+  return out;
+}
+
+function lastStepShown(r: Rendering, last: StepPoint, stepCount: number): Json {
+  const { seed, p, blank } = r;
+  const ls: Json = {
+    lawsuit_cnj: p.code, lawsuit_instance: p.instance, step_id: stepId(seed, p.index, last.k), step_date: iso(last.dateMs),
+    private: blank, steps_count: stepCount,
+  };
+  if (!blank) ls.content = stepContent(r, last);
+  return ls;
+}
+
+function attachmentsShown({ seed, p }: Rendering, steps: StepPoint[]): Json[] {
+  return steps.filter((s) => attachmentName(s, p.instance) !== undefined).map((s) => ({
+    attachment_id: stepId(seed, p.index, s.k + 1000), attachment_date: iso(s.dateMs), attachment_name: attachmentName(s, p.instance),
+  }));
 }
 
 const DAY_MS_2 = 2 * 86_400_000;

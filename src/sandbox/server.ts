@@ -271,26 +271,38 @@ async function handle(state: SandboxState, router: Router, req: IncomingMessage,
   const m = router.match(method, url.pathname);
   if (!m.route) {
     await readBody(req);
-    const status = m.methodNotAllowed ? 405 : 404;
-    const sandboxPath = url.pathname.startsWith('/_sandbox/');
-    if (!sandboxPath) state.counters.record(`${method} UNMATCHED`, status);
-    const reply: Reply = { status, body: { error: { name: status === 404 ? 'NotFound' : 'MethodNotAllowed', message: `${method} ${url.pathname}`, data: [] } } };
-    send(res, sandboxPath ? reply : inDialect(state.dialect, reply), {});
+    answerUnmatched(state, res, method, url.pathname, m.methodNotAllowed ? 405 : 404);
     return;
   }
   const route: RouteDef = m.route;
-  const label = `${route.method} ${route.path}`;
   const raw = await readBody(req);
   const ctx: CallContext = { req, res, url, params: m.params, body: undefined, apiKey: '', state, now: state.clock.now() };
-  if (!route.api) {
-    const parsed = parseJson(raw);
-    if (!parsed.ok) { send(res, jsonError(), {}); return; }
-    ctx.body = parsed.value;
-    const reply = await route.handle(ctx);
-    if (!reply.handled) send(res, reply, {});
+  if (route.api) {
+    await handleApiCall(state, route, ctx, raw);
     return;
   }
+  const parsed = parseJson(raw);
+  if (!parsed.ok) { send(res, jsonError(), {}); return; }
+  ctx.body = parsed.value;
+  const reply = await route.handle(ctx);
+  if (!reply.handled) send(res, reply, {});
+}
 
+/** No route: an API path is answered in the dialect and counted as the upstream would; a `/_sandbox/` one is not. */
+function answerUnmatched(state: SandboxState, res: ServerResponse, method: string, pathname: string, status: 404 | 405): void {
+  const sandboxPath = pathname.startsWith('/_sandbox/');
+  if (!sandboxPath) state.counters.record(`${method} UNMATCHED`, status);
+  const reply: Reply = { status, body: { error: { name: status === 404 ? 'NotFound' : 'MethodNotAllowed', message: `${method} ${pathname}`, data: [] } } };
+  send(res, sandboxPath ? reply : inDialect(state.dialect, reply), {});
+}
+
+/**
+ * An API call, wrapped in what the real service does around a route: the rate limit and its headers, the faults
+ * drawn for the call (some before processing, some after), api-key auth, the plan's refusals, and counting.
+ */
+async function handleApiCall(state: SandboxState, route: RouteDef, ctx: CallContext, raw: string): Promise<void> {
+  const { req, res } = ctx;
+  const label = `${route.method} ${route.path}`;
   const d = state.dialect;
   const record = (status: number | string) => state.counters.record(label, status);
   const header = req.headers['api-key'];

@@ -98,6 +98,18 @@ function formatSeconds(sec: number): string {
   return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
 }
 
+/** The line a log collector gets off a terminal: the fields as data, and a short text for a person reading it. */
+function logProgress(log: Logger, s: ProgressSnapshot, final: boolean): void {
+  const pct = s.total ? Math.floor((Math.min(s.done, s.total) / s.total) * 100) : undefined;
+  log.info(
+    {
+      event: final ? 'progress.done' : 'progress', label: s.label, done: s.done, total: s.total ?? null, percent: pct ?? null,
+      elapsed_ms: s.elapsedMs, rss_mb: Math.round(process.memoryUsage.rss() / 1_048_576),
+    },
+    `${s.label}: ${s.done}${s.total !== undefined ? `/${s.total}` : ''}${final ? ' done' : ''}`,
+  );
+}
+
 export function createProgress(opts: ProgressOptions): Progress {
   const terminal = opts.terminal ?? stderrTerminal();
   const now = opts.now ?? Date.now;
@@ -128,15 +140,7 @@ export function createProgress(opts: ProgressOptions): Progress {
   refresh?.unref();
 
   const logLine = (final: boolean): void => {
-    const s = snapshot();
-    const pct = total ? Math.floor((Math.min(count, total) / total) * 100) : undefined;
-    opts.log.info(
-      {
-        event: final ? 'progress.done' : 'progress', label: s.label, done: s.done, total: s.total ?? null, percent: pct ?? null,
-        elapsed_ms: s.elapsedMs, rss_mb: Math.round(process.memoryUsage.rss() / 1_048_576),
-      },
-      `${s.label}: ${s.done}${s.total !== undefined ? `/${s.total}` : ''}${final ? ' done' : ''}`,
-    );
+    logProgress(opts.log, snapshot(), final);
     lastLog = now();
   };
 

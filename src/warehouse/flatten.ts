@@ -25,127 +25,157 @@ interface FlattenContext {
 }
 
 /**
+ * One lawsuit as it is read: the object, the literal text of its members (when the payload's text was given),
+ * its lists, and the problems found so far. One object handed to the per-table helpers, rather than closures
+ * over these, so that flattening a lawsuit allocates no function per record.
+ */
+interface Reading {
+  o: Obj;
+  members: Map<string, string> | undefined;
+  problems: FieldProblem[];
+  parties: unknown[] | null;
+  steps: unknown[] | null;
+  subjects: unknown[] | null;
+  classifications: unknown[] | null;
+  courts: unknown[] | null;
+  attachments: unknown[] | null;
+}
+
+/**
  * The rows of one lawsuit. Pure and total: a field of the wrong shape becomes NULL with a problem saying so
  * (problems.ts), a missing list gives no rows. The key (code, instance) may come out NULL: the caller then
  * keeps the payload in responses_raw only.
  */
 export function flattenLawsuit(l: Lawsuit, ctx: FlattenContext = {}): FlatLawsuit {
   const o: Obj = isObj(l) ? l : {};
-  const members = ctx.rawText ? objectMembers(ctx.rawText) : undefined;
-  const problems: FieldProblem[] = [];
-  const code = normalizeCnj(o.code);
-  const instance = int(o.instance);
-  const crawler = isObj(o.crawler) ? o.crawler : {};
-  const tags = isObj(o.tags) ? o.tags : {};
-  const lastStep = isObj(o.last_step) ? o.last_step : {};
-  const parties = list(o.parties);
-  const steps = list(o.steps);
-  const subjects = list(o.subjects);
-  const classifications = list(o.classifications);
-  const courts = list(o.courts);
-  const attachments = list(o.attachments);
-
-  // A value given that its column cannot hold is a problem; an absent one (undefined, null) is not.
-  const typed = <T>(field: string, v: unknown, out: T | null, literal = members?.get(field), key = false): T | null => {
-    if (out !== null || v === undefined || v === null) return out;
-    const problem: ProblemCode = isNumeric(v, literal) ? 'out_of_range' : 'wrong_type';
-    problems.push({ field, value: problemValue(literal ?? toJson(v)), problem, detail: key ? keyDetail(problem) : PROBLEM_DETAIL[problem] });
-    return out;
+  const r: Reading = {
+    o,
+    members: ctx.rawText ? objectMembers(ctx.rawText) : undefined,
+    problems: [],
+    parties: list(o.parties),
+    steps: list(o.steps),
+    subjects: list(o.subjects),
+    classifications: list(o.classifications),
+    courts: list(o.courts),
+    attachments: list(o.attachments),
   };
-  const text = (field: keyof Lawsuit & string): string | null => typed(field, o[field], str(o[field]));
-
-  const lawsuit: LawsuitRow = {
-    code,
-    instance,
-    lawsuit_id: text('lawsuit_id'),
-    tribunal_acronym: text('tribunal_acronym'),
-    justice: text('justice'),
-    justice_description: text('justice_description'),
-    tribunal: text('tribunal'),
-    area: text('area'),
-    state: text('state'),
-    city: text('city'),
-    county: text('county'),
-    distribution_date: text('distribution_date'),
-    amount: amountText(o.amount, members?.get('amount'), problems),
-    status: text('status'),
-    phase: text('phase'),
-    secrecy_level: typed('secrecy_level', o.secrecy_level, int(o.secrecy_level)),
-    free_justice: typed('free_justice', o.free_justice, bool(o.free_justice)),
-    name: text('name'),
-    created_at: text('created_at'),
-    updated_at: text('updated_at'),
-    crawl_id: str(crawler.crawl_id) ?? str(tags.crawl_id),
-    crawler_source: str(crawler.source_name),
-    crawled_at: str(crawler.updated_at),
-    last_step_date: str(lastStep.step_date) ?? latestDate(steps),
-    steps_count: typed('last_step.steps_count', lastStep.steps_count, int(lastStep.steps_count), undefined) ?? firstStepsCount(steps),
-    response_id: ctx.responseId ?? null,
-    response_created_at: ctx.responseCreatedAt ?? null,
-    cached_response: ctx.cachedResponse ?? null,
-    source: ctx.source ?? null,
-    run_id: ctx.runId ?? null,
-    has_parties: parties !== null,
-    has_steps: steps !== null,
-    has_subjects: subjects !== null,
-    has_classifications: classifications !== null,
-    has_courts: courts !== null,
-    has_attachments: attachments !== null,
-    raw: '',
-  };
-  const out: FlatLawsuit = { lawsuit, parties: [], lawyers: [], steps: [], subjects: [], classifications: [], attachments: [], courts: [], problems };
-  if (code === null) {
-    problems.push({ field: 'code', value: problemValue(members?.get('code') ?? toJson(o.code) ?? null), problem: 'missing_key', detail: PROBLEM_DETAIL.missing_key });
-  }
-  typed('instance', o.instance, instance, members?.get('instance'), true);
-  if (o.instance === undefined || o.instance === null) {
-    problems.push({ field: 'instance', value: null, problem: 'missing_key', detail: PROBLEM_DETAIL.missing_key });
-  }
+  const lawsuit = lawsuitRow(r, ctx);
+  const { code, instance } = lawsuit;
+  const out: FlatLawsuit = { lawsuit, parties: [], lawyers: [], steps: [], subjects: [], classifications: [], attachments: [], courts: [], problems: r.problems };
+  keyProblems(r, code, instance);
   if (code === null || instance === null) {
     lawsuit.raw = ctx.rawText ?? safeJson(l);
     return out;
   }
   const key = { code, instance };
+  const { members, parties, steps, attachments } = r;
   // Each step and party is a slice of the text as received, or else serialised once, for its own row; the
   // lawsuit's raw is the whole text, or else assembled from those.
   const stepRaws = slices(members, 'steps', steps) ?? (steps ?? []).map(safeJson);
   const partyRaws = slices(members, 'parties', parties) ?? (parties ?? []).map(safeJson);
   const attachmentRaws = slices(members, 'attachments', attachments) ?? (attachments ?? []).map(safeJson);
-  if (ctx.rawText) lawsuit.raw = ctx.rawText;
-  else {
-    const done: Record<string, string> = {};
-    if (steps !== null) done.steps = `[${stepRaws.join(',')}]`;
-    if (parties !== null) done.parties = `[${partyRaws.join(',')}]`;
-    lawsuit.raw = isObj(l) ? stringifyWith(o, done) : safeJson(l);
-  }
+  lawsuit.raw = ctx.rawText || assembledRaw(l, r, stepRaws, partyRaws);
+  partyRows(key, parties ?? [], partyRaws, out);
+  out.steps = stepRows(key, steps ?? [], stepRaws);
+  out.subjects = itemRows(key, r.subjects ?? []);
+  out.classifications = itemRows(key, r.classifications ?? []);
+  out.courts = courtRows(key, r.courts ?? []);
+  out.attachments = attachmentRows(key, attachments ?? [], attachmentRaws);
+  return out;
+}
 
-  (parties ?? []).forEach((p, party_index) => {
+/** A value given that its column cannot hold is a problem; an absent one (undefined, null) is not. */
+function typed<T>(r: Reading, field: string, v: unknown, out: T | null, literal = r.members?.get(field), key = false): T | null {
+  if (out !== null || v === undefined || v === null) return out;
+  const problem: ProblemCode = isNumeric(v, literal) ? 'out_of_range' : 'wrong_type';
+  r.problems.push({ field, value: problemValue(literal ?? toJson(v)), problem, detail: key ? keyDetail(problem) : PROBLEM_DETAIL[problem] });
+  return out;
+}
+
+function text(r: Reading, field: keyof Lawsuit & string): string | null {
+  return typed(r, field, r.o[field], str(r.o[field]));
+}
+
+/** The lawsuits row, raw aside (filled once the key is known). Its fields' problems come in column order. */
+function lawsuitRow(r: Reading, ctx: FlattenContext): LawsuitRow {
+  const o = r.o;
+  const crawler = isObj(o.crawler) ? o.crawler : {};
+  const tags = isObj(o.tags) ? o.tags : {};
+  const lastStep = isObj(o.last_step) ? o.last_step : {};
+  return {
+    code: normalizeCnj(o.code),
+    instance: int(o.instance),
+    lawsuit_id: text(r, 'lawsuit_id'),
+    tribunal_acronym: text(r, 'tribunal_acronym'),
+    justice: text(r, 'justice'),
+    justice_description: text(r, 'justice_description'),
+    tribunal: text(r, 'tribunal'),
+    area: text(r, 'area'),
+    state: text(r, 'state'),
+    city: text(r, 'city'),
+    county: text(r, 'county'),
+    distribution_date: text(r, 'distribution_date'),
+    amount: amountText(o.amount, r.members?.get('amount'), r.problems),
+    status: text(r, 'status'),
+    phase: text(r, 'phase'),
+    secrecy_level: typed(r, 'secrecy_level', o.secrecy_level, int(o.secrecy_level)),
+    free_justice: typed(r, 'free_justice', o.free_justice, bool(o.free_justice)),
+    name: text(r, 'name'),
+    created_at: text(r, 'created_at'),
+    updated_at: text(r, 'updated_at'),
+    crawl_id: str(crawler.crawl_id) ?? str(tags.crawl_id),
+    crawler_source: str(crawler.source_name),
+    crawled_at: str(crawler.updated_at),
+    last_step_date: str(lastStep.step_date) ?? latestDate(r.steps),
+    steps_count: typed(r, 'last_step.steps_count', lastStep.steps_count, int(lastStep.steps_count), undefined) ?? firstStepsCount(r.steps),
+    response_id: ctx.responseId ?? null,
+    response_created_at: ctx.responseCreatedAt ?? null,
+    cached_response: ctx.cachedResponse ?? null,
+    source: ctx.source ?? null,
+    run_id: ctx.runId ?? null,
+    has_parties: r.parties !== null,
+    has_steps: r.steps !== null,
+    has_subjects: r.subjects !== null,
+    has_classifications: r.classifications !== null,
+    has_courts: r.courts !== null,
+    has_attachments: r.attachments !== null,
+    raw: '',
+  };
+}
+
+/** The key's problems, after the other fields': a code missing or unreadable, an instance missing or of the wrong kind. */
+function keyProblems(r: Reading, code: string | null, instance: number | null): void {
+  const o = r.o;
+  if (code === null) {
+    r.problems.push({ field: 'code', value: problemValue(r.members?.get('code') ?? toJson(o.code) ?? null), problem: 'missing_key', detail: PROBLEM_DETAIL.missing_key });
+  }
+  typed(r, 'instance', o.instance, instance, r.members?.get('instance'), true);
+  if (o.instance === undefined || o.instance === null) {
+    r.problems.push({ field: 'instance', value: null, problem: 'missing_key', detail: PROBLEM_DETAIL.missing_key });
+  }
+}
+
+/** The lawsuit's raw when its text was not given: re-serialised, reusing the steps' and parties' texts. */
+function assembledRaw(l: Lawsuit, r: Reading, stepRaws: string[], partyRaws: string[]): string {
+  if (!isObj(l)) return safeJson(l);
+  const done: Record<string, string> = {};
+  if (r.steps !== null) done.steps = `[${stepRaws.join(',')}]`;
+  if (r.parties !== null) done.parties = `[${partyRaws.join(',')}]`;
+  return stringifyWith(r.o, done);
+}
+
+type Key = { code: string; instance: number };
+
+/** The parties' rows and their lawyers', into `out` (a lawyer's row takes its party's side when it has none). */
+function partyRows(key: Key, parties: unknown[], raws: string[], out: FlatLawsuit): void {
+  parties.forEach((p, party_index) => {
     const party: Obj = isObj(p) ? p : {};
-    out.parties.push(partyRow(key, party_index, party, partyRaws[party_index]));
+    out.parties.push(partyRow(key, party_index, party, raws[party_index]));
     (list(party.lawyers) ?? []).forEach((w, lawyer_index) => {
       out.lawyers.push(lawyerRow(key, party_index, lawyer_index, isObj(w) ? w : {}, party));
     });
   });
-  out.steps = stepRows(key, steps ?? [], stepRaws);
-  out.subjects = itemRows(key, subjects ?? []);
-  out.classifications = itemRows(key, classifications ?? []);
-  out.courts = (courts ?? []).map((c, court_index): CourtRow => {
-    const court: Obj = isObj(c) ? c : {};
-    return { code, instance, court_index, court_code: str(court.code), court_name: str(court.name) };
-  });
-  out.attachments = (attachments ?? []).map((a, attachment_index): AttachmentRow => {
-    const att: Obj = isObj(a) ? a : {};
-    return {
-      code, instance, attachment_index,
-      attachment_date: str(att.attachment_date) ?? str(att.date),
-      attachment_name: str(att.attachment_name) ?? str(att.name),
-      raw: attachmentRaws[attachment_index],
-    };
-  });
-  return out;
 }
-
-type Key = { code: string; instance: number };
 
 function partyRow(key: Key, party_index: number, p: Obj, raw: string): PartyRow {
   const docs = (list(p.documents) ?? []).filter(isObj);
@@ -220,6 +250,26 @@ function itemRows(key: Key, items: unknown[]): ItemRow[] {
     byCode.set(item_code, { code: key.code, instance: key.instance, item_code, item_name: str(item.name) });
   }
   return [...byCode.values()];
+}
+
+function courtRows(key: Key, courts: unknown[]): CourtRow[] {
+  return courts.map((c, court_index): CourtRow => {
+    const court: Obj = isObj(c) ? c : {};
+    return { code: key.code, instance: key.instance, court_index, court_code: str(court.code), court_name: str(court.name) };
+  });
+}
+
+/** An attachment's date and name under either of the names payloads give them. */
+function attachmentRows(key: Key, attachments: unknown[], raws: string[]): AttachmentRow[] {
+  return attachments.map((a, attachment_index): AttachmentRow => {
+    const att: Obj = isObj(a) ? a : {};
+    return {
+      code: key.code, instance: key.instance, attachment_index,
+      attachment_date: str(att.attachment_date) ?? str(att.date),
+      attachment_name: str(att.attachment_name) ?? str(att.name),
+      raw: raws[attachment_index],
+    };
+  });
 }
 
 function normalizeDocRef(d: Obj): Obj {
