@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { COMMAND_NAMES, commandsTable } from '../../src/cli/command-specs.js';
 import { flagsOf } from '../../src/cli/program.js';
@@ -46,5 +47,15 @@ describe('the option table', () => {
     expect(own.filter((r) => r[0] === '`sandbox`').map((r) => r[1])).toContain('`--tracking-runs <content>`');
     const sandboxOptions = Object.values(OPTIONS).filter((o) => 'readBy' in o && o.readBy === 'sandbox');
     expect(own.filter((r) => r[0] === '`sandbox`')).toHaveLength(sandboxOptions.length);
+  });
+
+  it('is what docs/operating.md shows as the configuration table, row for row', () => {
+    const doc = readFileSync(new URL('../../docs/operating.md', import.meta.url), 'utf8');
+    const start = doc.indexOf('<!-- generated from src/shared/options/table.ts');
+    const end = doc.indexOf('<!-- end of the generated table -->');
+    expect(start).toBeGreaterThan(-1);
+    const shown = doc.slice(doc.indexOf('\n', start) + 1, end).trim();
+    // On a difference, paste the expected side over the docs' table: it is the option table's own rendering.
+    expect(shown).toBe(configurationTable().trim());
   });
 });
