@@ -78,6 +78,19 @@ const rows: Row[] = [
     then: (s) => expect(countsOf(s, { polls: 0, probes: 0 }).per_request).toBe(1),
   },
   {
+    name: 'every submission answered, one request read on its own: polling goes on, since the read may find it forgotten and submit again',
+    given: [start, submitted('s0', 'a0'), submitted('s1', 'a1'), { kind: 'loaded', requestId: 'r2', pages: 1 }, { kind: 'finished', request: req('a1'), member: false }],
+    event: { kind: 'finished', request: req('a0'), member: false },
+    commands: [{ kind: 'read', recorded: false }],
+    then: (s) => {
+      expect(moreToCome(s)).toBe(true);
+      reduce(s, { kind: 'loaded', requestId: 'a0', pages: 1 });
+      expect(moreToCome(s)).toBe(true);
+      reduce(s, { kind: 'loaded', requestId: 'a1', pages: 1 });
+      expect(moreToCome(s)).toBe(false);
+    },
+  },
+  {
     name: 'the sweep hands over a finished request: read on its own, already recorded',
     given: [start, submitted('s0', 'a0'), { kind: 'finished', request: req('a0'), member: true }], event: { kind: 'handed-over', request: req('a0') },
     commands: [{ kind: 'read', recorded: true }],
