@@ -71,23 +71,14 @@ describe('POST /requests retry safety', () => {
     const s = store();
     // Two unrelated older requests first, so the look-up has to pick the right one.
     s.create({ search: { search_type: 'cnpj', search_key: '11222333000181' } });
-    let posts = 0;
-    const stub = await startStub((req, res, call) => {
-      if (call.method === 'POST' && call.path === '/rq/requests') {
-        posts++;
-        s.create(call.body as { search: Search });
-        // The case: the service created the request, then the connection died before the answer.
-        req.socket.destroy();
-        return;
-      }
-      // Spec "List requests": links/meta envelope, newest first (docs/dialect-and-spec-gaps.md, "Spec gaps").
-      if (call.method === 'GET' && call.path === '/rq/requests') return json(res, 200, s.list(stub.url, Number(call.query.get('page') ?? 1), Number(call.query.get('page_size') ?? 20)));
-      json(res, 404, {});
-    });
-    stubs.push(stub);
+    // The case: the service created the request, then the connection died before the answer. The listing is the
+    // spec's "List requests": links/meta envelope, newest first (docs/dialect-and-spec-gaps.md, "Spec gaps").
+    let url = '';
+    const { stub, posts } = await losingAnswers(s, (call) => s.list(url, Number(call.query.get('page') ?? 1), Number(call.query.get('page_size') ?? 20)));
+    url = stub.url;
     api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), baseDelayMs: 10, lookupDelayMs: 10 });
     const r = await api.requests.create(search);
-    expect(posts).toBe(1);
+    expect(posts()).toBe(1);
     expect(s.created.length).toBe(2);
     expect(r.request_id).toBe(s.created[1].request_id);
     expect(api.stats().byRoute['GET /requests']).toBeGreaterThanOrEqual(1);
