@@ -3,7 +3,7 @@ import { codeOf } from '../shared/failure-policy.js';
 import type { SortNames } from '../api/dialect.js';
 import type { RunContext } from './context.js';
 import type { PageSink } from './page-sink.js';
-import type { PageSizer } from './page-size.js';
+import { alignedSize, type PageSizer } from './page-size.js';
 
 // Reading a finished request's responses on their own (`GET /responses?request_id=`), page by page. Each page
 // goes to the warehouse with its ledger entry in one transaction (the sink may group it with other pages), so
@@ -35,7 +35,7 @@ export async function collectRequest(ctx: RunContext, req: RequestObject, sink: 
   const commits: Array<Promise<unknown>> = [];
   for (;;) {
     if (ctx.signal.aborted && pages > 0) break;
-    const size = sizer.size();
+    const size = alignedSize(sizer.size(), offset);
     const page = Math.floor(offset / size) + 1;
     const skip = offset - (page - 1) * size;
     let res;

@@ -66,3 +66,18 @@ export class PageSizer {
     return size > 1;
   }
 }
+
+/**
+ * The page size to ask for at item `offset`, near `size`: a listing read by page number reads from offset
+ * (page - 1) * size, so a size that does not divide the offset re-reads the items before it. The sizer's size
+ * moves page after page (689, 784, 955 items of 4 MB on a company's answers), and every page then read about half
+ * of what it was billed for: 56 listing calls for 28 pages' worth on three companies' requests. So the largest
+ * size from half of `size` up to `size` that divides the offset is taken; when none does (an offset left by a
+ * killed run), `size` itself, once: the page ends on a multiple of it, and the next one is aligned.
+ */
+export function alignedSize(size: number, offset: number): number {
+  if (offset <= 0 || offset % size === 0) return size;
+  for (let d = size - 1; d * 2 >= size; d--) if (offset % d === 0) return d;
+  return size;
+}
+
