@@ -34,6 +34,12 @@ const runs: Table = {
     { name: 'steps', type: 'INTEGER', comment: 'steps in the warehouse after the run' },
     { name: 'errors', type: 'INTEGER', comment: 'failures listed in the summary' },
     { name: 'summary', type: 'JSON', privacy: 'withheld', comment: 'the whole run summary as printed (JSON)' },
+    { name: 'source', type: 'VARCHAR', comment: 'where a night\'s lawsuits came from: searches (a search per document) or trackings (the runs of each document\'s tracking); NULL for other commands' },
+    { name: 'trackings_created', type: 'INTEGER', comment: 'trackings night: trackings created for listed documents without one' },
+    { name: 'trackings_paused', type: 'INTEGER', comment: 'trackings night: trackings paused (their document left the list)' },
+    { name: 'trackings_resumed', type: 'INTEGER', comment: 'trackings night: paused trackings resumed (their document listed again)' },
+    { name: 'tracking_runs_read', type: 'INTEGER', comment: 'trackings night: runs of our trackings whose responses were read' },
+    { name: 'tracking_responses', type: 'INTEGER', comment: 'trackings night: responses of those runs loaded' },
   ],
 };
 
