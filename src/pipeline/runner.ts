@@ -9,7 +9,7 @@ import { closeStaleRuns, finishRun } from '../warehouse/ledger.js';
 import { Warehouse } from '../warehouse/warehouse.js';
 import { readReportFacts } from '../report/facts.js';
 import { asStored, writeReports, type ReportInput, type RunReports } from '../report/run-reports.js';
-import { rebuildFirst, stagesFor, type CommandName } from './commands.js';
+import { rebuildFirst, sourceOf, stagesFor, type CommandName } from './commands.js';
 import { outcomeOf, type Outcome } from './outcome.js';
 import { openSession, type Session } from './session.js';
 import type { NightData, StageResult } from './stage.js';
@@ -51,7 +51,7 @@ export async function runCommand(req: CommandRequest): Promise<CommandResult> {
   const { cfg, log } = req;
   const started = new Date();
   const dryRun = cfg.dryRun;
-  const stages = stagesFor(req.command, { kind: req.kind, dryRun });
+  const stages = stagesFor(req.command, { kind: req.kind, dryRun, source: sourceOf(cfg) });
   const night: NightData = {};
   if (stages.some((s) => s.name === 'documents')) night.list = await readDocuments(cfg.documents!);
   const readOnly = dryRun || req.command === 'export';
@@ -92,6 +92,7 @@ export async function runCommand(req: CommandRequest): Promise<CommandResult> {
         rejected: night.list?.rejected.length, requestsSubmitted: results.find((r) => r.name === 'search')?.counts.submitted,
         requestsCompleted: results.find((r) => r.name === 'search')?.counts.completed, lawsuits: totals?.lawsuitsThisRun,
         parties: totals?.parties, steps: totals?.steps, errors: draft.failures.length, summary: draft, finishedAt: new Date(draft.finishedAt),
+        tracking: trackingTotals(req, results),
       });
       recorded = true;
       // The reports are made of the run's record as stored, and of facts read now, while the night is still
@@ -144,6 +145,7 @@ function summarise(
     startedAt: started.toISOString(), finishedAt: finished.toISOString(), durationMs: finished.getTime() - started.getTime(),
     stages: stageSummary(results), warehouse, api: apiSummary(api), failures: outcome.failures,
   };
+  if (req.command === 'run') s.source = sourceOf(req.cfg);
   if (night.changes) s.changes = night.changes;
   const notes = [...(night.list?.warnings ?? []), ...(night.notes ?? [])];
   if (notes.length) s.notes = notes;
@@ -154,6 +156,16 @@ function summarise(
     s.plan = { byType, rejected: night.list.rejected.map((r) => ({ line: r.line, reason: r.reason })) };
   }
   return s;
+}
+
+/** A night's source, and what its trackings stage did (the `runs` row's tracking figures); none for other commands. */
+function trackingTotals(req: CommandRequest, results: readonly StageResult[]) {
+  if (req.command !== 'run') return undefined;
+  const c = results.find((r) => r.name === 'trackings')?.counts;
+  return {
+    source: sourceOf(req.cfg), created: c?.trackings_created, paused: c?.trackings_paused, resumed: c?.trackings_resumed,
+    runsRead: c?.tracking_runs_read, responses: c?.tracking_responses,
+  };
 }
 
 async function warehouseTotals(wh: Warehouse, runId: string): Promise<NonNullable<RunSummary['warehouse']>> {

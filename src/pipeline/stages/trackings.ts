@@ -1,0 +1,85 @@
+import type { DocumentSpec } from '../../input/documents.js';
+import type { Search } from '../../spec/types.js';
+import type { RunContext } from '../context.js';
+import { dialectOrAssumed, sweepParamsOf } from '../dialect.js';
+import { PageSink } from '../page-sink.js';
+import { PageSizer } from '../page-size.js';
+import type { NightData, Stage, StageReport } from '../stage.js';
+import { readTrackingRuns } from '../sweep/tracking-read.js';
+import type { TrackedDocument } from '../sweep/tracking-runs.js';
+import { trackingKey } from '../track.js';
+
+// The trackings half of a trackings night (`run --source trackings`), before the search stage: the list
+// reconciled with the key's trackings (tracking/reconcile.ts: created, paused, resumed), tonight's searches
+// narrowed to the documents that need one (a new tracking's document once, a fallback with its reason), and what
+// the trackings produced since the night before read and loaded (sweep/tracking-read.ts). The search stage then
+// searches only those documents; a document whose tracking runs costs no search.
+
+/** What reconciling the list with the key's trackings decided (tracking/reconcile.ts). */
+export interface Reconciled {
+  created: number; paused: number; resumed: number; kept: number;
+  /** Documents searched tonight: a newly tracked one once, a fallback (its tracking paused, deleted, errored, silent) with why. */
+  searchTonight: ReadonlyArray<{ search: Pick<Search, 'search_type' | 'search_key'>; reason: string }>;
+  /** The tracking of each listed document, by the search's identity (track.ts, trackingKey). */
+  trackingOf: ReadonlyMap<string, string>;
+  plannedCalls: number;
+}
+
+export type Reconcile = (ctx: RunContext, listed: readonly DocumentSpec[], opts: { dryRun: boolean; allowPause: boolean; recurrenceDays: number }) => Promise<Reconciled>;
+
+/** The reason a document is searched tonight when it is newly tracked (any other reason is a fallback). */
+const NEW = /^(new|created)/i;
+
+export function trackingsStage(reconcile: Reconcile): Stage {
+  return { name: 'trackings', needs: ['documents'], callsApi: true, run: (ctx, night) => trackingsNight(ctx, night, reconcile) };
+}
+
+async function trackingsNight(ctx: RunContext, night: NightData, reconcile: Reconcile): Promise<StageReport> {
+  const docs = night.list!.documents;
+  const cfg = ctx.cfg as typeof ctx.cfg & { allowPause?: boolean };
+  const r = await reconcile(ctx, docs, { dryRun: ctx.cfg.dryRun, allowPause: cfg.allowPause ?? false, recurrenceDays: ctx.cfg.trackingRecurrence });
+  night.searchOnly = new Set(r.searchTonight.map((s) => trackingKey(s.search.search_type, s.search.search_key)));
+  const fallbacks = r.searchTonight.filter((s) => !NEW.test(s.reason));
+  for (const [reason, n] of countBy(fallbacks.map((s) => s.reason))) (night.notes ??= []).push(`${n} documents searched tonight instead of read from their tracking: ${reason}`);
+  const read = await readRuns(ctx, night, oursOf(docs, r.trackingOf));
+  return {
+    counts: {
+      trackings_created: r.created, trackings_paused: r.paused, trackings_resumed: r.resumed, trackings_kept: r.kept,
+      searches_tonight: r.searchTonight.length, searches_new: r.searchTonight.length - fallbacks.length, searches_fallback: fallbacks.length,
+      planned_calls: r.plannedCalls, tracking_runs_read: read.runs, tracking_responses: read.responses, tracking_pages: read.pages,
+      tracking_calls: read.calls, tracking_skipped: read.skipped, tracking_untrusted: read.untrusted ? 1 : 0,
+    },
+    failures: read.untrusted ? [{ what: 'stage', where: 'reading the trackings\' runs', code: 'TRACKING_READ_UNTRUSTED', reason: `${read.untrusted}; the reading carries on from its cursor next night` }] : [],
+    interrupted: ctx.signal.aborted,
+    finished: 1,
+  };
+}
+
+/** Reads the runs of our trackings since the last night, through the listing across requests, into the warehouse. */
+async function readRuns(ctx: RunContext, night: NightData, ours: ReadonlyMap<string, TrackedDocument>) {
+  const dialect = await dialectOrAssumed(ctx);
+  const params = sweepParamsOf(dialect.dialect, ctx.cfg.sweepParams);
+  if (!params) {
+    (night.notes ??= []).push('the trackings\' runs were not read: the upstream honours no sort name on its responses listing (lawsuit-etl doctor); they are read once it does');
+    return { calls: 0, pages: 0, read: 0, skipped: 0, responses: 0, runs: 0, untrusted: 'the responses listing honours no sort name' };
+  }
+  const sizer = new PageSizer({ max: dialect.dialect.pageSize, targetBytes: Math.floor(ctx.wh.budget.batchBytes / 2) });
+  const sink = new PageSink(ctx.wh, { runId: ctx.runId });
+  return readTrackingRuns({ ctx, sink, sizer, reading: { params, pageSize: dialect.dialect.pageSize }, ours });
+}
+
+/** Our trackings by id, each with the document it follows (the list's, normalised). */
+export function oursOf(docs: readonly DocumentSpec[], trackingOf: ReadonlyMap<string, string>): Map<string, TrackedDocument> {
+  const ours = new Map<string, TrackedDocument>();
+  for (const d of docs) {
+    const id = trackingOf.get(trackingKey(d.searchType, d.searchKey));
+    if (id !== undefined) ours.set(id, { searchType: d.searchType, searchKey: d.searchKey });
+  }
+  return ours;
+}
+
+function countBy(values: readonly string[]): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const v of values) m.set(v, (m.get(v) ?? 0) + 1);
+  return m;
+}
