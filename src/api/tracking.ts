@@ -7,6 +7,9 @@ import { record } from './validate.js';
 // Tracking (monitoring) records. A duplicate is answered 409 with the existing id in error.data
 // (README, "Spec gaps"); that is an expected outcome, not a failure, so it comes back as a value. For the
 // same reason a creation may be retried after an ambiguous failure: a second one can only meet that 409.
+// The single record's calls (GET, pause, resume, DELETE) are the documented dialect's (REFERENCE.md, "Tracking";
+// the spec shows none): a 404 there means the record is gone (deleted, or another key's), which is an answer
+// the caller decides on, so it comes back as the value 'gone' rather than an error.
 
 export function parseTracking(v: unknown): Tracking {
   return record<Tracking>(v, 'tracking', ['tracking_id', 'status']);
@@ -24,6 +27,12 @@ export interface ListTrackingQuery {
   /** Repeated status filter: active, updated, updating, ... */
   status?: string[];
 }
+
+/** What a call on one tracking record answers: the record as it now stands, or 'gone' (404). */
+export type TrackingAnswer = Tracking | 'gone';
+
+/** The calls on one record that change it; each is as harmless sent twice as once, so a lost answer is retried. */
+type RecordAction = 'pause' | 'resume' | 'delete';
 
 export class TrackingResource {
   constructor(private readonly http: HttpClient) {}
@@ -51,6 +60,55 @@ export class TrackingResource {
       parse: (b) => readEnvelope(b, parseTracking),
     });
     return res.body;
+  }
+
+  /** One record, with its latest run's `request_id` (the documented dialect); 'gone' when the service has none. */
+  get(id: string): Promise<TrackingAnswer> {
+    return this.one(id, 'GET', `/tracking/${encodeURIComponent(id)}`, 'GET /tracking/:id');
+  }
+
+  /** Pauses the record: it makes no run until resumed. */
+  pause(id: string): Promise<TrackingAnswer> {
+    return this.act(id, 'pause');
+  }
+
+  /** Resumes a paused record. */
+  resume(id: string): Promise<TrackingAnswer> {
+    return this.act(id, 'resume');
+  }
+
+  /** Deletes the record (not reversible: only an explicit command calls this). */
+  delete(id: string): Promise<TrackingAnswer> {
+    return this.act(id, 'delete');
+  }
+
+  private act(id: string, action: RecordAction): Promise<TrackingAnswer> {
+    const path = `/tracking/${encodeURIComponent(id)}`;
+    if (action === 'delete') return this.one(id, 'DELETE', path, 'DELETE /tracking/:id');
+    return this.one(id, 'POST', `${path}/${action}`, `POST /tracking/:id/${action}`);
+  }
+
+  private async one(id: string, method: 'GET' | 'POST' | 'DELETE', path: string, route: string): Promise<TrackingAnswer> {
+    // An answer without a body (204, as a DELETE may give) says only that it was done.
+    const parse = (b: unknown, status: number): Tracking => (status === 204 ? { tracking_id: id, status: method === 'DELETE' ? 'deleted' : 'unknown' } as Tracking : parseTracking(b));
+    try {
+      // A pause or resume sent twice leaves the record as once: safe to send again after a lost answer.
+      const res = await this.http.call({ base: 'tracking', method, path, route, safety: 'idempotent', parse, ok: [200, 201, 202, 204] });
+      return res.body;
+    } catch (e) {
+      if (e instanceof ApiError && e.code === API_CODES.notFound) return 'gone';
+      throw e;
+    }
+  }
+
+  /**
+   * Every record of the key, whatever its status (no status filter: paused and deleted ones included, where the
+   * service lists them), every page, in either envelope form (the walk reads both).
+   */
+  async all(opts: WalkOptions = {}): Promise<Tracking[]> {
+    const out: Tracking[] = [];
+    for await (const t of this.walk({ pageSize: 100 }, opts)) out.push(t);
+    return out;
   }
 
   /** Every tracking record, page after page. */

@@ -3,7 +3,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { QUERY_KIND_ALIASES, QUERY_KINDS } from '../pipeline/sync.js';
 import { SANDBOX_FLAGS } from '../sandbox/cli.js';
 import { SCHEDULE_FLAGS } from '../schedule/command.js';
-import { COMMAND_NEEDS, type ConfiguredCommand } from '../shared/config.js';
+import { COMMAND_NEEDS, RUN_SOURCES, type ConfiguredCommand } from '../shared/config.js';
 import { EtlError } from '../shared/errors.js';
 import type { FlagSpec } from '../shared/flag-spec.js';
 
@@ -38,6 +38,8 @@ const FLAGS: Record<string, FlagSpec> = {
   seed: { flag: '--seed <n>', help: 'with --sandbox: the sandbox seed; env LAWSUIT_SANDBOX_SEED; default 1' },
   faults: { flag: '--faults <spec>', help: 'with --sandbox: fault switches, e.g. 5xx=0.05,reset=0.02; env LAWSUIT_SANDBOX_FAULTS; default none' },
   'dry-run': { flag: '--dry-run', help: 'plan and print what would be sent and what it costs in calls; send nothing, write nothing (no key needed)' },
+  source: { flag: '--source <source>', help: 'where the night\'s lawsuits come from: a search per document, or the runs of each document\'s tracking; env LAWSUIT_SOURCE; default searches', choices: RUN_SOURCES },
+  'allow-pause': { flag: '--allow-pause', help: 'with --source trackings: let the night pause more than a tenth of the trackings (documents dropped from the list); env LAWSUIT_ALLOW_PAUSE' },
   force: { flag: '--force', help: 'search documents even if searched within LAWSUIT_FRESHNESS_DAYS (default 1 day)' },
   'skip-transfer': { flag: '--skip-transfer', help: 'leave out the transfer stage; env LAWSUIT_SKIP_TRANSFER' },
   'skip-export': { flag: '--skip-export', help: 'leave out the exports stage; env LAWSUIT_SKIP_EXPORT' },
@@ -50,7 +52,7 @@ interface CommandSpec { summary: string; flags: readonly string[] | readonly Fla
 const COMMANDS: Record<CommandName, CommandSpec> = {
   run: {
     summary: 'one nightly run: documents -> searches -> warehouse -> transfer files -> changes -> exports -> publish',
-    flags: ['documents', 'warehouse', 'export-dir', 'sandbox', 'seed', 'faults', 'dry-run', 'force', 'skip-transfer', 'skip-export'],
+    flags: ['documents', 'warehouse', 'export-dir', 'sandbox', 'seed', 'faults', 'dry-run', 'source', 'allow-pause', 'force', 'skip-transfer', 'skip-export'],
   },
   schedule: { summary: 'long-running: the cron jobs under jobs/ (node-cron), one run at a time, with health and metrics', flags: SCHEDULE_FLAGS },
   sandbox: { summary: 'serve the emulator of the service (all four base addresses on one port) until SIGTERM', flags: SANDBOX_FLAGS },

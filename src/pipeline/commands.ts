@@ -1,7 +1,6 @@
 import type { Config } from '../shared/config.js';
 import type { Stage } from './stage.js';
 import { trackingsStage } from './stages/trackings.js';
-import { reconcileTrackings } from './tracking/reconcile.js';
 import { changesStage } from './stages/changes.js';
 import { documentsStage } from './stages/documents.js';
 import { exportsStage } from './stages/exports.js';
@@ -22,7 +21,7 @@ export type CommandName = (typeof COMMAND_NAMES)[number];
 export type NightSource = 'searches' | 'trackings';
 
 export function sourceOf(cfg: Config): NightSource {
-  return (cfg as Config & { source?: NightSource }).source === 'trackings' ? 'trackings' : 'searches';
+  return cfg.source === 'trackings' ? 'trackings' : 'searches';
 }
 
 /**
@@ -30,7 +29,7 @@ export function sourceOf(cfg: Config): NightSource {
  * whose trackings could not be reconciled buys nothing rather than every search.
  */
 function trackingsNight(): Stage[] {
-  return [documentsStage, trackingsStage(reconcileTrackings), { ...searchStage, needs: [...searchStage.needs, 'trackings'] }, transferStage, changesStage, exportsStage, publishStage];
+  return [documentsStage, trackingsStage, { ...searchStage, needs: [...searchStage.needs, 'trackings'] }, transferStage, changesStage, exportsStage, publishStage];
 }
 
 export function stagesFor(command: CommandName, opts: { kind?: QueryKind; dryRun?: boolean; source?: NightSource } = {}): Stage[] {

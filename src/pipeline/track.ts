@@ -25,7 +25,7 @@ export interface TrackResult {
 }
 
 export interface TrackOptions {
-  /** Recurrence of new trackings, in days. Default `ctx.cfg.trackingRecurrence`. */
+  /** Recurrence of new trackings, in days. Default `ctx.cfg.trackingRecurrenceDays`. */
   recurrence?: number;
   /** Creations per batch (their results are written together). Default 200. */
   batchSize?: number;
@@ -43,8 +43,24 @@ const TRACKING_COLUMNS = [
 ] as const;
 const CHECK_COLUMNS = [
   ['run_id', 'VARCHAR'], ['checked_at', 'TIMESTAMPTZ'], ['search_type', 'VARCHAR'], ['search_key', 'VARCHAR'], ['document_line', 'INTEGER'],
-  ['tracking_id', 'VARCHAR'], ['outcome', 'VARCHAR'], ['error', 'VARCHAR'],
+  ['tracking_id', 'VARCHAR'], ['outcome', 'VARCHAR'], ['error', 'VARCHAR'], ['search_reason', 'VARCHAR'],
 ] as const;
+
+/** A row of `tracking_checks`: what one run found or did for one search. */
+export interface TrackingCheck {
+  run_id: string;
+  checked_at: string;
+  search_type: string;
+  search_key: string;
+  /** The documents list's line; null for a search no longer listed (a tracking paused). */
+  document_line: number | null;
+  tracking_id: string | null;
+  /** `track`: created, existing, conflict, failed; a trackings night adds kept, resumed, paused, gone. */
+  outcome: string;
+  error: string | null;
+  /** Why a trackings night searches the document besides (reconcile-plan.ts, SearchReason); null when it does not. */
+  search_reason?: string | null;
+}
 
 function trackingRow(t: Tracking, runId: string, checkedAt: string): object {
   return {
@@ -55,9 +71,19 @@ function trackingRow(t: Tracking, runId: string, checkedAt: string): object {
   };
 }
 
+/** Stores the records as listed or answered (in `trackings`) and the run's checks (in `tracking_checks`), together. */
+export async function storeTrackings(ctx: RunContext, records: Iterable<Tracking>, checks: readonly TrackingCheck[], checkedAt: string): Promise<void> {
+  const rows = [...records].map((t) => trackingRow(t, ctx.runId, checkedAt));
+  const checkRows = checks.map((c) => ({ search_reason: null, ...c }));
+  await ctx.wh.transaction(async () => {
+    await upsertJsonRows(ctx.wh, 'trackings', TRACKING_COLUMNS, ['tracking_id'], rows, ['updated_at', 'checked_at']);
+    await upsertJsonRows(ctx.wh, 'tracking_checks', CHECK_COLUMNS, ['run_id', 'search_type', 'search_key'], checkRows, ['checked_at']);
+  });
+}
+
 async function listAll(ctx: RunContext): Promise<Map<string, Tracking>> {
   const byKey = new Map<string, Tracking>();
-  for await (const t of ctx.api.tracking.walk({ pageSize: 100 })) {
+  for (const t of await ctx.api.tracking.all({ signal: ctx.signal })) {
     if (!t.search) continue;
     const k = trackingKey(t.search.search_type, t.search.search_key);
     // Should the service hold two for one search, the oldest is the one kept.
@@ -68,13 +94,13 @@ async function listAll(ctx: RunContext): Promise<Map<string, Tracking>> {
 
 /** Makes sure every document of the list has a tracking, and stores what the service holds in `trackings`. */
 export async function runTracking(ctx: RunContext, list: DocumentsList, opts: TrackOptions = {}): Promise<TrackResult> {
-  const recurrence = opts.recurrence ?? ctx.cfg.trackingRecurrence;
+  const recurrence = opts.recurrence ?? ctx.cfg.trackingRecurrenceDays;
   const batchSize = Math.max(1, opts.batchSize ?? 200);
   const docs = list.documents;
   const result: TrackResult = { documents: docs.length, created: 0, existing: 0, conflicts: 0, recurrenceMismatches: 0, failures: [] };
   let known = await listAll(ctx);
   const checkedAt = new Date().toISOString();
-  const checks: object[] = [];
+  const checks: TrackingCheck[] = [];
   const created: Tracking[] = [];
   const missing: DocumentSpec[] = [];
   let needRelist = false;
@@ -121,16 +147,14 @@ export async function runTracking(ctx: RunContext, list: DocumentsList, opts: Tr
   const all = new Map<string, Tracking>();
   for (const t of known.values()) all.set(t.tracking_id, t);
   for (const t of created) if (!all.has(t.tracking_id)) all.set(t.tracking_id, t);
-  for (const c of checks as Array<{ tracking_id: string | null; search_type: string; search_key: string; outcome: string }>) {
+  for (const c of checks) {
     if (c.tracking_id === null && c.outcome === 'conflict') c.tracking_id = known.get(trackingKey(c.search_type, c.search_key))?.tracking_id ?? null;
   }
-  await ctx.wh.transaction(async () => {
-    await upsertJsonRows(ctx.wh, 'trackings', TRACKING_COLUMNS, ['tracking_id'], [...all.values()].map((t) => trackingRow(t, ctx.runId, checkedAt)), ['updated_at', 'checked_at']);
-    await upsertJsonRows(ctx.wh, 'tracking_checks', CHECK_COLUMNS, ['run_id', 'search_type', 'search_key'], checks, ['checked_at']);
-  });
+  await storeTrackings(ctx, all.values(), checks, checkedAt);
   return result;
 }
 
-function checkRow(runId: string, checkedAt: string, doc: DocumentSpec, trackingId: string | null, outcome: string): { [k: string]: unknown; tracking_id: string | null } {
+/** The check of a listed document. */
+export function checkRow(runId: string, checkedAt: string, doc: DocumentSpec, trackingId: string | null, outcome: string): TrackingCheck {
   return { run_id: runId, checked_at: checkedAt, search_type: doc.searchType, search_key: doc.searchKey, document_line: doc.line, tracking_id: trackingId, outcome, error: null };
 }

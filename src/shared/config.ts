@@ -39,8 +39,26 @@ export interface Config {
   pageSize: number | undefined;
   /** Ceiling on concurrent API calls; the limiter learns the real budget below it. Default 16. */
   maxConcurrency: number;
-  /** Tracking recurrence in days (REFERENCE.md: the unit is days). Default 7. */
-  trackingRecurrence: number;
+  /**
+   * Recurrence of the trackings this tool makes, in days (REFERENCE.md: the unit is days), 1 to 365;
+   * LAWSUIT_TRACKING_RECURRENCE. Default 1: a night is daily, and a tracking is priced by the month, not by the run
+   * (REFERENCE.md, "What is billed"), so a daily tracking keeps a trackings night as fresh as a searches night
+   * (LAWSUIT_FRESHNESS_DAYS, default 1) at no extra cost; a longer one lets a lawsuit's change wait up to that
+   * many days, and a silent tracking is searched only after two recurrences. Existing trackings keep theirs (the
+   * service offers no update).
+   */
+  trackingRecurrenceDays: number;
+  /**
+   * Where `run` takes a night's lawsuits from (flag `--source`, LAWSUIT_SOURCE): `searches`, one search bought per
+   * document; `trackings`, the runs of each document's tracking since the last night, after reconciling the list
+   * with the key's trackings (a newly tracked document is searched once). Default `searches`.
+   */
+  source: RunSource;
+  /**
+   * A trackings night may pause more than a tenth of the trackings (flag `--allow-pause`, LAWSUIT_ALLOW_PAUSE).
+   * Default false: a list cut short must not silently pause a portfolio.
+   */
+  allowPause: boolean;
   /** Sandbox seed when `sandbox` is on. Default 1. */
   sandboxSeed: number;
   /** Sandbox per-court delay in ms when `sandbox` is on. Default 0. */
@@ -177,6 +195,9 @@ export interface ExportPrivacy {
    */
   maxSecrecy: number;
 }
+
+export const RUN_SOURCES = ['searches', 'trackings'] as const;
+export type RunSource = (typeof RUN_SOURCES)[number];
 
 /** The variable that carries Config.summaryFile; `schedule` sets it for the commands it starts. */
 export const SUMMARY_FILE_VAR = 'LAWSUIT_SUMMARY_FILE';
@@ -345,7 +366,9 @@ export function loadConfig(input: ConfigInput = {}): Config {
     freshnessDays: int('LAWSUIT_FRESHNESS_DAYS', 'freshness_days', 1, 0, 3650),
     pageSize: pick(undefined, 'LAWSUIT_PAGE_SIZE', 'page_size') === undefined ? undefined : int('LAWSUIT_PAGE_SIZE', 'page_size', 100, 1, 1000),
     maxConcurrency: int('LAWSUIT_MAX_CONCURRENCY', 'max_concurrency', 16, 1, 256),
-    trackingRecurrence: int('LAWSUIT_TRACKING_RECURRENCE', 'tracking_recurrence_days', 7, 1, 365),
+    trackingRecurrenceDays: int('LAWSUIT_TRACKING_RECURRENCE', 'tracking_recurrence_days', 1, 1, 365),
+    source: runSource(pick('source', 'LAWSUIT_SOURCE', 'source'), problems),
+    allowPause: bool('allow-pause', 'LAWSUIT_ALLOW_PAUSE', 'allow_pause'),
     sandboxSeed: int('LAWSUIT_SANDBOX_SEED', 'sandbox_seed', 1, 0, 2 ** 31 - 1, 'seed'),
     sandboxCourtDelayMs: int('LAWSUIT_SANDBOX_COURT_DELAY_MS', 'sandbox_court_delay_ms', 0, 0, 600_000),
     sandboxFaults: pick('faults', 'LAWSUIT_SANDBOX_FAULTS', 'sandbox_faults'),
@@ -478,6 +501,13 @@ function responsesStrategy(v: string | undefined, problems: string[]): Config['r
   if (v === 'per-request' || v === 'per_request') return 'per-request';
   problems.push(`LAWSUIT_RESPONSES_STRATEGY=${JSON.stringify(v)} is not a strategy (allowed: sweep, per-request)`);
   return 'sweep';
+}
+
+function runSource(v: string | undefined, problems: string[]): RunSource {
+  if (v === undefined) return 'searches';
+  if ((RUN_SOURCES as readonly string[]).includes(v)) return v as RunSource;
+  problems.push(`--source / LAWSUIT_SOURCE=${JSON.stringify(v)} is not a source (allowed: ${RUN_SOURCES.join(', ')})`);
+  return 'searches';
 }
 
 const PARAM_TOKEN = /^[A-Za-z0-9_.~[\]-]{1,64}$/;

@@ -94,6 +94,9 @@ export const FAILURE_RULES: Readonly<Record<string, FailureRule>> = {
   // Whether an unanswered submission reached the provider could not be told: the search waits for the next run's
   // look-up rather than risk buying it twice.
   REQUEST_LOOKUP_UNPROVEN: { transient: false, reach: 'item', deferred: true },
+  // A trackings night whose list would pause more than a tenth of the trackings (pipeline/tracking/reconcile-plan.ts):
+  // the list is likely cut short, so nothing of the night goes on until a person looks (--allow-pause).
+  TRACKING_PAUSE_GUARD: { transient: false, reach: 'run' },
   WAREHOUSE_SQL: { transient: false, reach: 'stage' },
   WAREHOUSE_OPEN: { transient: false, reach: 'run' },
   WAREHOUSE_WORK_COPY: { transient: false, reach: 'stage' },

@@ -1,13 +1,13 @@
 import type { DocumentSpec } from '../../input/documents.js';
-import type { Search } from '../../spec/types.js';
 import type { RunContext } from '../context.js';
 import { dialectOrAssumed, sweepParamsOf } from '../dialect.js';
 import { PageSink } from '../page-sink.js';
 import { PageSizer } from '../page-size.js';
-import type { NightData, Stage, StageReport } from '../stage.js';
+import type { ItemFailure, NightData, Stage, StageReport } from '../stage.js';
 import { readTrackingRuns } from '../sweep/tracking-read.js';
 import type { TrackedDocument } from '../sweep/tracking-runs.js';
 import { trackingKey } from '../track.js';
+import { reconcileTrackings, type ReconcileFailure } from '../tracking/reconcile.js';
 
 // The trackings half of a trackings night (`run --source trackings`), before the search stage: the list
 // reconciled with the key's trackings (tracking/reconcile.ts: created, paused, resumed), tonight's searches
@@ -15,31 +15,21 @@ import { trackingKey } from '../track.js';
 // the trackings produced since the night before read and loaded (sweep/tracking-read.ts). The search stage then
 // searches only those documents; a document whose tracking runs costs no search.
 
-/** What reconciling the list with the key's trackings decided (tracking/reconcile.ts). */
-export interface Reconciled {
-  created: number; paused: number; resumed: number; kept: number;
-  /** Documents searched tonight: a newly tracked one once, a fallback (its tracking paused, deleted, errored, silent) with why. */
-  searchTonight: ReadonlyArray<{ search: Pick<Search, 'search_type' | 'search_key'>; reason: string }>;
-  /** The tracking of each listed document, by the search's identity (track.ts, trackingKey). */
-  trackingOf: ReadonlyMap<string, string>;
-  plannedCalls: number;
-}
+export const trackingsStage: Stage = {
+  name: 'trackings',
+  needs: ['documents'],
+  callsApi: true,
+  run: (ctx, night) => trackingsNight(ctx, night),
+};
 
-export type Reconcile = (ctx: RunContext, listed: readonly DocumentSpec[], opts: { dryRun: boolean; allowPause: boolean; recurrenceDays: number }) => Promise<Reconciled>;
-
-/** The reason a document is searched tonight when it is newly tracked (any other reason is a fallback). */
-const NEW = /^(new|created)/i;
-
-export function trackingsStage(reconcile: Reconcile): Stage {
-  return { name: 'trackings', needs: ['documents'], callsApi: true, run: (ctx, night) => trackingsNight(ctx, night, reconcile) };
-}
-
-async function trackingsNight(ctx: RunContext, night: NightData, reconcile: Reconcile): Promise<StageReport> {
+async function trackingsNight(ctx: RunContext, night: NightData): Promise<StageReport> {
   const docs = night.list!.documents;
-  const cfg = ctx.cfg as typeof ctx.cfg & { allowPause?: boolean };
-  const r = await reconcile(ctx, docs, { dryRun: ctx.cfg.dryRun, allowPause: cfg.allowPause ?? false, recurrenceDays: ctx.cfg.trackingRecurrence });
+  const r = await reconcileTrackings(ctx, docs, {
+    dryRun: ctx.cfg.dryRun, allowPause: ctx.cfg.allowPause, recurrenceDays: ctx.cfg.trackingRecurrenceDays, lastRunAt: await lastRunAt(ctx),
+  });
   night.searchOnly = new Set(r.searchTonight.map((s) => trackingKey(s.search.search_type, s.search.search_key)));
-  const fallbacks = r.searchTonight.filter((s) => !NEW.test(s.reason));
+  // A newly tracked document is searched once; any other reason is a fallback, and the report says why.
+  const fallbacks = r.searchTonight.filter((s) => s.reason !== 'new');
   for (const [reason, n] of countBy(fallbacks.map((s) => s.reason))) (night.notes ??= []).push(`${n} documents searched tonight instead of read from their tracking: ${reason}`);
   const read = await readRuns(ctx, night, oursOf(docs, r.trackingOf));
   return {
@@ -49,10 +39,27 @@ async function trackingsNight(ctx: RunContext, night: NightData, reconcile: Reco
       planned_calls: r.plannedCalls, tracking_runs_read: read.runs, tracking_responses: read.responses, tracking_pages: read.pages,
       tracking_calls: read.calls, tracking_skipped: read.skipped, tracking_untrusted: read.untrusted ? 1 : 0,
     },
-    failures: read.untrusted ? [{ what: 'stage', where: 'reading the trackings\' runs', code: 'TRACKING_READ_UNTRUSTED', reason: `${read.untrusted}; the reading carries on from its cursor next night` }] : [],
+    failures: [...r.failures.map(failureOf), ...(read.untrusted
+      ? [{ what: 'stage' as const, where: 'reading the trackings\' runs', code: 'TRACKING_READ_UNTRUSTED', reason: `${read.untrusted}; the reading carries on from its cursor next night` }]
+      : [])],
     interrupted: ctx.signal.aborted,
     finished: 1,
   };
+}
+
+function failureOf(f: ReconcileFailure): ItemFailure {
+  const where = f.line === undefined ? `${f.searchType} ${f.trackingId ?? ''}`.trim() : `line ${f.line} (${f.searchType})`;
+  return { what: 'document', where: `${where}: ${f.action}`, code: f.code, reason: f.reason };
+}
+
+/**
+ * The newest response read of each tracking's runs: a run the listing of trackings may not show yet still makes
+ * its tracking young for the staleness rule (reconcile.ts).
+ */
+async function lastRunAt(ctx: RunContext): Promise<Map<string, Date>> {
+  const rows = await ctx.wh.all<{ tracking_id: string; at: Date }>(`SELECT t.tracking_id, max(r.created_at) AS at
+    FROM tracking_runs t JOIN responses_raw r USING (request_id) GROUP BY t.tracking_id`);
+  return new Map(rows.map((x) => [x.tracking_id, x.at]));
 }
 
 /** Reads the runs of our trackings since the last night, through the listing across requests, into the warehouse. */

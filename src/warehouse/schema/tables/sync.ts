@@ -86,6 +86,10 @@ const trackingChecks: Table = {
     { name: 'tracking_id', type: 'VARCHAR', comment: 'the tracking record (NULL: none)' },
     { name: 'outcome', type: 'VARCHAR', notNull: true, comment: 'created, existing, conflict, failed, ...' },
     { name: 'error', type: 'VARCHAR', comment: 'why it failed, if it did' },
+    {
+      name: 'search_reason', type: 'VARCHAR',
+      comment: 'why a trackings night also searched the document (new, paused_elsewhere, deleted, errored, stale, untracked); NULL when it did not',
+    },
   ],
 };
 
