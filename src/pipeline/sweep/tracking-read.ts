@@ -44,7 +44,7 @@ const NOW_MARGIN_MS = 60_000;
 const RUNNING = ['created', 'pending', 'started', 'cancelling'];
 
 /** Where tonight's reading starts and how far it reads: a killed night's reading carried on, or a new one after the last. */
-async function openReading(io: TrackingReadIo): Promise<{ readId: string; cursor: StoredCursor; start: number; until: number; calls: number }> {
+async function openReading(io: TrackingReadIo): Promise<{ readId: string; cursor: StoredCursor; start: number; until: number | undefined; calls: number }> {
   const { ctx } = io;
   const stored = await latestTrackingRead(ctx.wh);
   const now = ctx.api.providerNow() ?? Date.now();
@@ -66,15 +66,17 @@ async function openReading(io: TrackingReadIo): Promise<{ readId: string; cursor
  * How far tonight may read: just before the oldest tracking run still running (one call of the requests
  * listing, origin tracking, oldest first), and never past a minute before the provider's now.
  */
-async function boundOf(ctx: RunContext, from: number, now: number): Promise<{ until: number; calls: number }> {
+async function boundOf(ctx: RunContext, from: number, now: number): Promise<{ until: number | undefined; calls: number }> {
   const page = await ctx.api.requests.list({ origin: 'tracking', status: RUNNING, pageSize: 100, newestFirst: false, createdGte: new Date(from).toISOString() });
-  let until = now - NOW_MARGIN_MS;
+  // A Date header behind what was already read is no clock to keep a margin from (an emulator whose clock was
+  // moved ahead, a provider's misconfigured front): then only the runs still running bound the reading.
+  let until = now - NOW_MARGIN_MS > from ? now - NOW_MARGIN_MS : undefined;
   // The whole page, not its first item: an upstream that ignores the sort still bounds the reading by the oldest shown.
   for (const r of page.items) {
     const t = timeOf(r.created_at);
-    if (Number.isFinite(t) && RUNNING.includes(String(r.status))) until = Math.min(until, t - 1);
+    if (Number.isFinite(t) && RUNNING.includes(String(r.status))) until = Math.min(until ?? Number.POSITIVE_INFINITY, t - 1);
   }
-  return { until: Math.max(until, from), calls: 1 };
+  return { until: until === undefined ? undefined : Math.max(until, from), calls: 1 };
 }
 
 /** Reads tonight's range of the listing across requests and loads the responses of our trackings' runs. */
