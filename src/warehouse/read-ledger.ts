@@ -51,7 +51,7 @@ export type ReadEntry =
 /** One run of one of our trackings met on a page: its request, its tracking, the document followed, its responses on the page. */
 export interface TrackingRunRead { requestId: string; trackingId: string; searchType: string; searchKey: string; items: number }
 
-export interface TrackingPageEntry {
+interface TrackingPageEntry {
   kind: 'tracking_page'; readId: string; runId: string; cursor: StoredCursor; read: number; skipped: number; pages: number;
   runs: readonly TrackingRunRead[];
   /** The page was the last of the reading's range: the reading is done. */

@@ -7,7 +7,7 @@ import type { Warehouse } from './warehouse.js';
 // id rather than read twice; a reading a killed run left active is carried on by the next run. Its pages are
 // recorded with their responses by recordReads (read-ledger.ts, `tracking_page`).
 
-export interface StoredTrackingRead {
+interface StoredTrackingRead {
   readId: string;
   status: 'active' | 'done';
   cursor: StoredCursor;
