@@ -8,13 +8,13 @@
 
 import type { Universe } from './universe.js';
 
-export type ChangeKind = 'new' | 'steps';
+type ChangeKind = 'new' | 'steps';
 
 /**
  * How lawsuit i as seen at `at` differs from what was seen at `before` (database view, or the courts themselves
  * when `onDemand`): 'new' (not seen then), 'steps' (new steps since), or undefined (the same, or not there).
  */
-export function changeOf(u: Universe, i: number, before: number, at: number, onDemand: boolean): ChangeKind | undefined {
+function changeOf(u: Universe, i: number, before: number, at: number, onDemand: boolean): ChangeKind | undefined {
   const then = u.observe(i, before, onDemand);
   if (!then) return u.observe(i, at, onDemand) ? 'new' : undefined;
   if (!recrawled(u, i, before, at, onDemand)) return undefined;
@@ -32,11 +32,11 @@ export function viewedAt(u: Universe, i: number, t: number, onDemand: boolean): 
 }
 
 /** Whether the view of lawsuit i may differ between the two instants (re-crawled in between, or on demand). */
-export function recrawled(u: Universe, i: number, before: number, at: number, onDemand: boolean): boolean {
+function recrawled(u: Universe, i: number, before: number, at: number, onDemand: boolean): boolean {
   return viewedAt(u, i, before, onDemand) !== viewedAt(u, i, at, onDemand);
 }
 
-export interface ChangedLawsuit {
+interface ChangedLawsuit {
   index: number;
   change: ChangeKind;
 }

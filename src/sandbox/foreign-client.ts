@@ -21,7 +21,7 @@ import type { Trackings } from './tracking/trackings.js';
 import type { Universe } from './universe.js';
 
 /** What the foreign client works with: the same universe, store, trackings, rate window and switches as the caller. */
-export interface ForeignClientDeps { universe: Universe; store: RequestStore; trackings: Trackings; limiter: SlidingWindowLimiter; faults: FaultInjector }
+interface ForeignClientDeps { universe: Universe; store: RequestStore; trackings: Trackings; limiter: SlidingWindowLimiter; faults: FaultInjector }
 
 /** At most this many ticks are caught up at once (after a jump of the clock, the older ones are skipped). */
 const MAX_CATCH_UP = 200;

@@ -8,7 +8,7 @@ import type { StoredRequest } from '../request-store.js';
 import type { NormalizedSearch } from '../search-validation.js';
 import type { TrackedSearch } from './tracked-search.js';
 
-export type TrackingState = 'running' | 'paused' | 'deleted';
+type TrackingState = 'running' | 'paused' | 'deleted';
 
 export interface StoredTracking {
   id: string;

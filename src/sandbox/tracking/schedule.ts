@@ -10,7 +10,7 @@ import { DAY_MS } from '../days.js';
 const MINUTE_MS = 60_000;
 
 /** From creation to the first run: "within hours" (REFERENCE.md), here one. */
-export const FIRST_RUN_DELAY_MS = 60 * MINUTE_MS;
+const FIRST_RUN_DELAY_MS = 60 * MINUTE_MS;
 /** How long a run's request is queued (pending) before its courts are searched. */
 export const RUN_QUEUE_MS = 30 * MINUTE_MS;
 /**
@@ -20,7 +20,7 @@ export const RUN_QUEUE_MS = 30 * MINUTE_MS;
  */
 export const MAX_RUNS_PER_CATCH_UP = 31;
 
-export interface Scheduled { createdMs: number; recurrence: number }
+interface Scheduled { createdMs: number; recurrence: number }
 
 /** The instant of run k. */
 export function runInstant(t: Scheduled, k: number): number {

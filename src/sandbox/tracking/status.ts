@@ -8,7 +8,7 @@ import { FINISHED, type RequestStore } from '../request-store.js';
 import type { StoredTracking } from './records.js';
 
 export const TRACKING_STATUSES = ['created', 'active', 'updating', 'updated', 'paused', 'deleted'] as const;
-export type TrackingStatus = (typeof TRACKING_STATUSES)[number];
+type TrackingStatus = (typeof TRACKING_STATUSES)[number];
 
 /** Status at time `now`, and the instant it began (the record's `updated_at`). */
 export function trackingStatus(d: Dialect, requests: RequestStore, t: StoredTracking, now: number): { status: TrackingStatus; sinceMs: number } {

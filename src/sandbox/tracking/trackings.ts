@@ -13,7 +13,7 @@ import type { RunContent } from './run-content.js';
 import { firstRunAfter, MAX_RUNS_PER_CATCH_UP, RUN_QUEUE_MS, runInstant } from './schedule.js';
 import { TrackedSearch } from './tracked-search.js';
 
-export interface TrackingsDeps { universe: Universe; requests: RequestStore; seed: number; bootId: string }
+interface TrackingsDeps { universe: Universe; requests: RequestStore; seed: number; bootId: string }
 
 export class Trackings {
   readonly records: TrackingRecords;
