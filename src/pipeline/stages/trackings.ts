@@ -72,7 +72,18 @@ async function readRuns(ctx: RunContext, night: NightData, ours: ReadonlyMap<str
   }
   const sizer = new PageSizer({ max: dialect.dialect.pageSize, targetBytes: Math.floor(ctx.wh.budget.batchBytes / 2) });
   const sink = new PageSink(ctx.wh, { runId: ctx.runId });
-  return readTrackingRuns({ ctx, sink, sizer, reading: { params, pageSize: dialect.dialect.pageSize }, ours });
+  return readTrackingRuns({ ctx, sink, sizer, reading: { params, pageSize: dialect.dialect.pageSize }, ours, firstFrom: await oldestTracking(ctx, ours) });
+}
+
+/**
+ * The creation of our oldest tracking, as the provider stamped it (the reconciliation stores the listing in
+ * `trackings`): where the first reading of runs starts, on the provider's own clock.
+ */
+async function oldestTracking(ctx: RunContext, ours: ReadonlyMap<string, TrackedDocument>): Promise<number | undefined> {
+  if (ours.size === 0) return undefined;
+  const [r] = await ctx.wh.all<{ at: Date | null }>(`SELECT min(created_at) AS at FROM trackings
+    WHERE tracking_id IN (SELECT unnest(from_json($1::JSON, '["VARCHAR"]')))`, [JSON.stringify([...ours.keys()])]);
+  return r?.at?.getTime();
 }
 
 /** Our trackings by id, each with the document it follows (the list's, normalised). */

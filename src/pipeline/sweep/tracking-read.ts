@@ -14,8 +14,7 @@ import { trackingPage, type TrackedDocument } from './tracking-runs.js';
 // starts at the watermark, where the reading before it ended, with that reading's cursor (so the responses of
 // its last millisecond are skipped by id), and reads up to just before the oldest tracking run still running: a
 // running request's responses may yet appear behind newer ones (as for the sweep's members, members.ts), and
-// they are read the next night. It never reads past a minute before the provider's now, for the same reason
-// about runs it cannot see yet. Every page is checked as the sweep checks its pages (verify.ts); a page that
+// they are read the next night. Every page is checked as the sweep checks its pages (verify.ts); a page that
 // fails is not loaded and the reading stops, its cursor kept for the next night. Pages are committed with their
 // ledger entry (tracking_reads' cursor, tracking_runs) through the page sink: a kill anywhere resumes from the
 // last page committed, and nothing is read or loaded twice.
@@ -37,21 +36,20 @@ export interface TrackingReadIo {
   reading: SweepReading;
   /** Our trackings, by id: the document each follows. */
   ours: ReadonlyMap<string, TrackedDocument>;
+  /** Where the first reading ever starts (epoch ms, provider clock): the creation of our oldest tracking, when known. */
+  firstFrom?: number;
 }
 
-/** Runs created this close to the provider's now may not be listed yet: the reading stops short of it. */
-const NOW_MARGIN_MS = 60_000;
 const RUNNING = ['created', 'pending', 'started', 'cancelling'];
 
 /** Where tonight's reading starts and how far it reads: a killed night's reading carried on, or a new one after the last. */
 async function openReading(io: TrackingReadIo): Promise<{ readId: string; cursor: StoredCursor; start: number; until: number | undefined; calls: number }> {
   const { ctx } = io;
   const stored = await latestTrackingRead(ctx.wh);
-  const now = ctx.api.providerNow() ?? Date.now();
   const carried = stored?.cursor;
-  // The first trackings night: nothing of ours ran before the trackings it creates tonight.
-  const start = carried?.from ?? carried?.last ?? stored?.watermark ?? now;
-  const { until, calls } = await boundOf(ctx, start, now);
+  // The first reading starts at the creation of our oldest tracking: nothing of ours ran before it.
+  const start = carried?.from ?? carried?.last ?? stored?.watermark ?? io.firstFrom ?? ctx.api.providerNow() ?? Date.now();
+  const { until, calls } = await boundOf(ctx, start);
   if (stored?.status === 'active') {
     await extendTrackingRead(ctx.wh, stored.readId, until);
     ctx.log.info({ read_id: stored.readId }, 'carrying on the reading of the trackings\' runs an interrupted run left');
@@ -63,14 +61,16 @@ async function openReading(io: TrackingReadIo): Promise<{ readId: string; cursor
 }
 
 /**
- * How far tonight may read: just before the oldest tracking run still running (one call of the requests
- * listing, origin tracking, oldest first), and never past a minute before the provider's now.
+ * How far tonight may read: just before the oldest tracking run still running (one call of the requests listing,
+ * origin tracking, oldest first); to the newest response when none is running. Not a margin before the
+ * provider's now: its Date header need not be the clock of its created_at (the sandbox's clock, moved ahead, is
+ * not its Date header's), and a reading cut at the wrong "now" reads nothing. A run's responses come after its
+ * request is made, so one the listing did not show yet has its responses read this night or the next, by
+ * created_at after the cursor.
  */
-async function boundOf(ctx: RunContext, from: number, now: number): Promise<{ until: number | undefined; calls: number }> {
+async function boundOf(ctx: RunContext, from: number): Promise<{ until: number | undefined; calls: number }> {
   const page = await ctx.api.requests.list({ origin: 'tracking', status: RUNNING, pageSize: 100, newestFirst: false, createdGte: new Date(from).toISOString() });
-  // A Date header behind what was already read is no clock to keep a margin from (an emulator whose clock was
-  // moved ahead, a provider's misconfigured front): then only the runs still running bound the reading.
-  let until = now - NOW_MARGIN_MS > from ? now - NOW_MARGIN_MS : undefined;
+  let until: number | undefined;
   // The whole page, not its first item: an upstream that ignores the sort still bounds the reading by the oldest shown.
   for (const r of page.items) {
     const t = timeOf(r.created_at);
