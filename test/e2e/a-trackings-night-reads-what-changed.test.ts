@@ -93,6 +93,14 @@ describe('a trackings night', () => {
       `SELECT search_type || ':' || search_key AS k, lawsuits_found AS n FROM v_active_lawsuits_per_document ORDER BY 1`);
     expect((await perDoc('ka')).map((r) => `${r.k}=${r.n}`)).toEqual((await perDoc('kref')).map((r) => `${r.k}=${r.n}`));
 
+    // the runs' responses are kept in responses_raw like any other: rebuild derives the same tables from them
+    const hits = async () => (await query<{ h: string }>(env('ka').LAWSUIT_WAREHOUSE,
+      `SELECT md5(string_agg(request_id || '#' || code || '#' || instance, ',' ORDER BY request_id, code, instance)) AS h FROM search_hits`))[0].h;
+    const before = { contents: await contents(env('ka').LAWSUIT_WAREHOUSE), hits: await hits() };
+    const rebuilt = runCli(['rebuild'], env('ka'));
+    expect(rebuilt.status, rebuilt.stderr).toBe(0);
+    expect({ contents: await contents(env('ka').LAWSUIT_WAREHOUSE), hits: await hits() }).toEqual(before);
+
     // killed while reading the runs, after a page read and after a page committed: the run again ends the same
     for (const [key, point] of [['kb', 'tracking.after-read=3'], ['kc', 'collect.after-commit=3']]) {
       const killed = runCli(['run'], env(key, { LAWSUIT_FAILPOINTS: point }));
