@@ -5,6 +5,7 @@ import { keyIdentity } from '../spec/identifiers.js';
 import { EXIT, isEtlError } from '../shared/errors.js';
 import type { RunContext } from './context.js';
 import { searchFor } from './plan.js';
+import { trackingState } from './tracking/reconcile-plan.js';
 import { upsertJsonRows, type SyncFailure } from './sync.js';
 
 // `lawsuit-etl track`: every listed document ends with exactly one tracking. The service's own listing is
@@ -84,7 +85,8 @@ export async function storeTrackings(ctx: RunContext, records: Iterable<Tracking
 async function listAll(ctx: RunContext): Promise<Map<string, Tracking>> {
   const byKey = new Map<string, Tracking>();
   for (const t of await ctx.api.tracking.all({ signal: ctx.signal })) {
-    if (!t.search) continue;
+    // A deleted record tracks nothing (the service lets its search be tracked again): it is no tracking of the document.
+    if (!t.search || trackingState(String(t.status ?? '')) === 'deleted') continue;
     const k = trackingKey(t.search.search_type, t.search.search_key);
     // Should the service hold two for one search, the oldest is the one kept.
     if (!byKey.has(k)) byKey.set(k, t);

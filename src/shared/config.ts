@@ -197,7 +197,7 @@ export interface ExportPrivacy {
 }
 
 export const RUN_SOURCES = ['searches', 'trackings'] as const;
-export type RunSource = (typeof RUN_SOURCES)[number];
+type RunSource = (typeof RUN_SOURCES)[number];
 
 /** The variable that carries Config.summaryFile; `schedule` sets it for the commands it starts. */
 export const SUMMARY_FILE_VAR = 'LAWSUIT_SUMMARY_FILE';

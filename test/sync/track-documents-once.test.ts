@@ -86,3 +86,14 @@ it('stores the status the service reports as time passes', async () => {
   expect(ran).toBeGreaterThan(0);
   expect(statuses.filter((s) => s.status === 'created').reduce((n, s) => n + s.n, 0)).toBeLessThanOrEqual(1);
 });
+
+it('makes a new tracking for a document whose tracking was deleted (a deleted record tracks nothing)', async () => {
+  const d = sandbox.sampleDocuments(40).filter((x) => x.search_type === 'cnpj').at(-1)!;
+  const list = listOf([docSpec(2, d.search_type, d.search_key)]);
+  const first = await runTracking(await contextFor(sandbox, tmp.dir, wh, api, 'track'), list, { recurrence: 7 });
+  const before = (await listed()).filter((t) => t.search.search_key === d.search_key || t.search.search_key.replace(/\D/g, '') === d.search_key.replace(/\D/g, ''));
+  expect(first.created + first.existing).toBe(1);
+  expect(await api.tracking.delete(before[0].tracking_id)).toMatchObject({ status: 'deleted' });
+  const again = await runTracking(await contextFor(sandbox, tmp.dir, wh, api, 'track'), list, { recurrence: 7 });
+  expect(again).toMatchObject({ created: 1, existing: 0, failures: [] });
+});

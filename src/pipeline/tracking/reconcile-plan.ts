@@ -38,7 +38,10 @@ export interface TrackingFacts {
   state: TrackingState;
   /** Its own recurrence in days, when listed; else the configured one is assumed. */
   recurrenceDays?: number;
-  /** The latest instant it is known to have run (or, before any run, was made or resumed), epoch ms. */
+  /**
+   * The latest instant it is known to have run, epoch ms; before any run, when it was made or resumed; for a
+   * paused one, when it was paused.
+   */
   lastRunMs: number;
   /**
    * We made it, or matched it to a listed document on an earlier night (tracking_checks). A key shared with
@@ -61,9 +64,9 @@ export interface ReconcilePlanOptions {
   allowPause: boolean;
 }
 
-export interface PlannedCreate<D> extends Listed<D> { reason: 'new' | 'deleted' }
-export interface PlannedOn<D> extends Listed<D> { tracking: TrackingFacts }
-export interface PlannedSearchTonight<D> extends Listed<D> { reason: SearchReason }
+interface PlannedCreate<D> extends Listed<D> { reason: 'new' | 'deleted' }
+interface PlannedOn<D> extends Listed<D> { tracking: TrackingFacts }
+interface PlannedSearchTonight<D> extends Listed<D> { reason: SearchReason }
 
 export interface ReconcilePlan<D> {
   /** Listed documents without a live tracking: one is made (recurrence `recurrenceDays`). */

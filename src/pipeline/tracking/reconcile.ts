@@ -15,8 +15,6 @@ import {
 // calls through the client (its rate limiter and retry loop), and records each change in `trackings` and
 // `tracking_checks`. It pauses, never deletes: a pause is undone by listing the document again.
 
-export type { SearchReason } from './reconcile-plan.js';
-
 export interface ReconcileOptions {
   /** Plan only: list the trackings (a read, not billed), change nothing at the provider, write nothing. */
   dryRun: boolean;
@@ -90,8 +88,10 @@ const ms = (v: unknown): number => {
 function factsOf(t: Tracking, ours: Map<string, { pausedByUs: boolean }>, lastRunAt?: ReadonlyMap<string, Date>): TrackingFacts | undefined {
   if (!t.search?.search_type || typeof t.search.search_key !== 'string') return undefined;
   const state = trackingState(String(t.status ?? ''));
-  // A running record's updated_at is its latest run (or resume); a paused one's is its pause, not a run.
-  const seen = Math.max(ms(t.created_at), state === 'running' ? ms(t.updated_at) : 0, lastRunAt?.get(t.tracking_id)?.getTime() ?? 0);
+  // A running record's updated_at is its latest run (or resume). A paused one's is its pause: it ran until then (or
+  // the staleness rule searched it), and the gap since is one the list asked for, so a document listed again is
+  // searched only when the pause outlasted two recurrences.
+  const seen = Math.max(ms(t.created_at), ms(t.updated_at), lastRunAt?.get(t.tracking_id)?.getTime() ?? 0);
   const mine = ours.get(t.tracking_id);
   return {
     trackingId: t.tracking_id, identity: trackingKey(t.search.search_type, t.search.search_key), state,
@@ -147,23 +147,25 @@ const tonight = (doc: DocumentSpec, reason: SearchReason): SearchTonight => {
   return { doc, search, searchHash: searchHash(search), reason };
 };
 
-async function createAll(night: Night, plan: ReconcilePlan<DocumentSpec>, opts: ReconcileOptions, batch: number): Promise<Set<DocumentSpec>> {
+/** Why a document is searched when its call did not leave it tracked: over the plan's reason, or beside the plan's searches. */
+type Overrides = Map<DocumentSpec, SearchReason>;
+
+async function createAll(night: Night, plan: ReconcilePlan<DocumentSpec>, opts: ReconcileOptions, batch: number, untracked: Overrides): Promise<void> {
   const { ctx, outcome } = night;
-  const untracked = new Set<DocumentSpec>();
   await inBatches(plan.create, batch, ctx.signal, (c) => ctx.api.tracking.create(searchFor(c.doc), opts.recurrenceDays), async (settled) => {
     const checks: TrackingCheck[] = [];
     for (const [c, s] of settled) {
       if (s.status === 'rejected') {
         const f = failureOf(s.reason);
         outcome.failures.push({ action: 'create', searchType: c.doc.searchType, searchKey: c.doc.searchKey, line: c.doc.line, ...f });
-        untracked.add(c.doc);
+        untracked.set(c.doc, 'untracked');
         checks.push({ ...night.check(c.doc, null, 'failed', 'untracked'), error: f.reason });
       } else if (s.value.conflict) {
         // A live tracking the listing did not show (made meanwhile): it is the one wanted; without its id, the
         // night cannot attribute its runs, and the document is covered by a search alone.
         const id = s.value.trackingId;
         if (id) outcome.trackingOf.set(c.identity, id);
-        else untracked.add(c.doc);
+        else untracked.set(c.doc, 'untracked');
         outcome.kept++;
         checks.push(night.check(c.doc, id ?? null, 'conflict', id ? c.reason : 'untracked'));
       } else {
@@ -175,7 +177,6 @@ async function createAll(night: Night, plan: ReconcilePlan<DocumentSpec>, opts: 
     }
     await night.store(checks);
   });
-  return untracked;
 }
 
 /**
@@ -220,9 +221,8 @@ async function pauseAll(night: Night, plan: ReconcilePlan<DocumentSpec>, batch: 
   });
 }
 
-async function resumeAll(night: Night, plan: ReconcilePlan<DocumentSpec>, batch: number): Promise<Set<DocumentSpec>> {
+async function resumeAll(night: Night, plan: ReconcilePlan<DocumentSpec>, batch: number, untracked: Overrides): Promise<void> {
   const { ctx, outcome } = night;
-  const gone = new Set<DocumentSpec>();
   const reasons = new Map(plan.searchTonight.map((s) => [s.doc, s.reason]));
   await inBatches(plan.resume, batch, ctx.signal, (r) => changed(night, r.tracking.trackingId, (id) => ctx.api.tracking.resume(id)), async (settled) => {
     const checks: TrackingCheck[] = [];
@@ -231,11 +231,11 @@ async function resumeAll(night: Night, plan: ReconcilePlan<DocumentSpec>, batch:
       if (s.status === 'rejected') {
         const f = failureOf(s.reason);
         outcome.failures.push({ action: 'resume', searchType: r.doc.searchType, searchKey: r.doc.searchKey, line: r.doc.line, trackingId: id, ...f });
-        gone.add(r.doc);
+        untracked.set(r.doc, 'untracked');
         checks.push({ ...night.check(r.doc, id, 'failed', 'untracked'), error: f.reason });
       } else if (s.value === 'gone' || trackingState(String(s.value.status ?? '')) === 'deleted') {
         // Deleted between the listing and the resume: the next night makes it again; tonight a search covers it.
-        gone.add(r.doc);
+        untracked.set(r.doc, 'deleted');
         checks.push(night.check(r.doc, id, 'gone', 'deleted'));
       } else {
         night.answered(s.value);
@@ -246,14 +246,13 @@ async function resumeAll(night: Night, plan: ReconcilePlan<DocumentSpec>, batch:
     }
     await night.store(checks);
   });
-  return gone;
 }
 
-/** The night's searches besides the trackings: the plan's, with why, changed for documents no call could track. */
-function searchesTonight(plan: ReconcilePlan<DocumentSpec>, untracked: ReadonlySet<DocumentSpec>, gone: ReadonlySet<DocumentSpec>): SearchTonight[] {
-  const out = plan.searchTonight.map((s) => tonight(s.doc, untracked.has(s.doc) ? 'untracked' : s.reason));
+/** The night's searches besides the trackings: the plan's, with why, and the documents no call could leave tracked. */
+function searchesTonight(plan: ReconcilePlan<DocumentSpec>, untracked: Overrides): SearchTonight[] {
+  const out = plan.searchTonight.map((s) => tonight(s.doc, untracked.get(s.doc) ?? s.reason));
   const planned = new Set(plan.searchTonight.map((s) => s.doc));
-  for (const doc of gone) if (!planned.has(doc)) out.push(tonight(doc, 'deleted'));
+  for (const [doc, reason] of untracked) if (!planned.has(doc)) out.push(tonight(doc, reason));
   return out;
 }
 
@@ -270,7 +269,8 @@ export async function reconcileTrackings(ctx: RunContext, listed: readonly Docum
   const listing = await ctx.api.tracking.all({ signal: ctx.signal, onStop: (why, fields) => ctx.log.warn(fields, why) });
   const ours = await ourTrackings(ctx);
   const facts = listing.map((t) => factsOf(t, ours, opts.lastRunAt)).filter((f): f is TrackingFacts => f !== undefined);
-  const newest = Math.max(0, ...listing.flatMap((t) => [ms(t.created_at), ms(t.updated_at)]));
+  // Folded rather than spread: a portfolio of 100 000 records would overflow Math.max's arguments.
+  const newest = listing.reduce((n, t) => Math.max(n, ms(t.created_at), ms(t.updated_at)), 0);
   const nowMs = opts.now?.getTime() ?? Math.max(Date.now(), newest);
   const items: Listed<DocumentSpec>[] = listed.map((doc) => ({ identity: trackingKey(doc.searchType, doc.searchKey), doc }));
   const plan = planReconcile(items, facts, { nowMs, recurrenceDays: opts.recurrenceDays, allowPause: opts.allowPause });
@@ -281,13 +281,14 @@ export async function reconcileTrackings(ctx: RunContext, listed: readonly Docum
   if (opts.dryRun) return dryOutcome(night.outcome, plan);
 
   const batch = Math.max(1, opts.batchSize ?? 50);
-  const untracked = await createAll(night, plan, opts, batch);
+  const untracked: Overrides = new Map();
+  await createAll(night, plan, opts, batch, untracked);
   await pauseAll(night, plan, batch);
-  const gone = await resumeAll(night, plan, batch);
+  await resumeAll(night, plan, batch, untracked);
   const reasons = new Map(plan.searchTonight.map((s) => [s.doc, s.reason]));
   await night.store(plan.keep.map((k) => night.check(k.doc, k.tracking.trackingId, 'kept', reasons.get(k.doc))));
   night.outcome.kept += plan.keep.length;
-  night.outcome.searchTonight = searchesTonight(plan, untracked, gone);
+  night.outcome.searchTonight = searchesTonight(plan, untracked);
   return night.outcome;
 }
 

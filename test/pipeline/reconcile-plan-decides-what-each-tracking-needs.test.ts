@@ -1,0 +1,142 @@
+// The reconciliation of a trackings night, decided without network or warehouse: for each listed document and
+// each tracking of the key, create, pause, resume or keep, and which documents are searched tonight and why; a plan
+// that would pause more than a tenth of our trackings is refused unless allowed.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { EtlError } from '../../src/shared/errors.js';
+import {
+  changesNothing, planReconcile, trackingState, TRACKING_PAUSE_GUARD,
+  type Listed, type ReconcilePlan, type ReconcilePlanOptions, type TrackingFacts, type TrackingState,
+} from '../../src/pipeline/tracking/reconcile-plan.js';
+
+const DAY = 86_400_000;
+const NOW = Date.parse('2026-03-10T03:00:00Z');
+const OPTS: ReconcilePlanOptions = { nowMs: NOW, recurrenceDays: 1, allowPause: false };
+
+const doc = (identity: string): Listed<string> => ({ identity, doc: `doc:${identity}` });
+const tracking = (identity: string, over: Partial<TrackingFacts> = {}): TrackingFacts => ({
+  trackingId: `t-${identity}`, identity, state: 'running', recurrenceDays: 1, lastRunMs: NOW - DAY / 2, ours: true, pausedByUs: false, ...over,
+});
+
+/** A plan in one line per action, for the table. */
+function summary(p: ReconcilePlan<string>): Record<string, string[]> {
+  return {
+    create: p.create.map((c) => `${c.identity}:${c.reason}`),
+    pause: p.pause.map((t) => t.trackingId),
+    resume: p.resume.map((r) => r.identity),
+    keep: p.keep.map((k) => k.identity),
+    search: p.searchTonight.map((s) => `${s.identity}:${s.reason}`),
+  };
+}
+const none = { create: [], pause: [], resume: [], keep: [], search: [] };
+
+describe('what each document and tracking needs', () => {
+  const rows: Array<[string, Listed<string>[], TrackingFacts[], Record<string, string[]>]> = [
+    ['a listed document without a tracking gets one and is searched once', [doc('a')], [], { ...none, create: ['a:new'], search: ['a:new'] }],
+    ['a listed document whose tracking runs is kept, not searched', [doc('a')], [tracking('a')], { ...none, keep: ['a'] }],
+    ['a dropped document has its running tracking paused', [], [tracking('a')], { ...none, pause: ['t-a'] }],
+    ['a dropped document already paused is left alone', [], [tracking('a', { state: 'paused', pausedByUs: true })], none],
+    ['a deleted tracking of a dropped document is left alone', [], [tracking('a', { state: 'deleted' })], none],
+    ['another client\'s tracking is never paused', [], [tracking('a', { ours: false })], none],
+    ['a document listed again after we paused it is resumed, not searched', [doc('a')], [tracking('a', { state: 'paused', pausedByUs: true })], { ...none, resume: ['a'] }],
+    ['a tracking paused behind our back is resumed and its document searched', [doc('a')], [tracking('a', { state: 'paused' })], { ...none, resume: ['a'], search: ['a:paused_elsewhere'] }],
+    ['a tracking deleted behind our back is made again and its document searched', [doc('a')], [tracking('a', { state: 'deleted' })], { ...none, create: ['a:deleted'], search: ['a:deleted'] }],
+    ['an errored tracking is kept and its document searched', [doc('a')], [tracking('a', { state: 'errored' })], { ...none, keep: ['a'], search: ['a:errored'] }],
+    ['a tracking silent for more than two recurrences has its document searched', [doc('a')], [tracking('a', { lastRunMs: NOW - 2 * DAY - 1 })], { ...none, keep: ['a'], search: ['a:stale'] }],
+    ['two recurrences exactly is not yet stale', [doc('a')], [tracking('a', { lastRunMs: NOW - 2 * DAY })], { ...none, keep: ['a'] }],
+    ['staleness counts in the tracking\'s own recurrence', [doc('a')], [tracking('a', { recurrenceDays: 7, lastRunMs: NOW - 10 * DAY })], { ...none, keep: ['a'] }],
+    ['a document we paused long ago and list again is resumed and searched', [doc('a')], [tracking('a', { state: 'paused', pausedByUs: true, lastRunMs: NOW - 30 * DAY })], { ...none, resume: ['a'], search: ['a:stale'] }],
+    ['a running tracking stands before a deleted one of the same search', [doc('a')], [tracking('a', { trackingId: 'old', state: 'deleted' }), tracking('a')], { ...none, keep: ['a'] }],
+    ['a document listed twice counts once', [doc('a'), doc('a')], [], { ...none, create: ['a:new'], search: ['a:new'] }],
+    ['a foreign tracking of a listed search is adopted', [doc('a')], [tracking('a', { ours: false })], { ...none, keep: ['a'] }],
+  ];
+  // The guard has its own tests below: here a single tracking may be paused.
+  it.each(rows)('%s', (_what, listed, trackings, expected) => {
+    expect(summary(planReconcile(listed, trackings, { ...OPTS, allowPause: true }))).toEqual(expected);
+  });
+
+  it('reads a status as where the tracking stands, an unknown one as running', () => {
+    const rows: Array<[string, TrackingState]> = [
+      ['created', 'running'], ['active', 'running'], ['updating', 'running'], ['updated', 'running'], ['paused', 'paused'],
+      ['deleted', 'deleted'], ['cancelled', 'deleted'], ['error', 'errored'], ['FAILED', 'errored'], ['something new', 'running'],
+    ];
+    for (const [status, state] of rows) expect(trackingState(status), status).toBe(state);
+  });
+});
+
+describe('the pause guard', () => {
+  const ours = (n: number): TrackingFacts[] => Array.from({ length: n }, (_, i) => tracking(`d${i}`));
+  const listedBut = (n: number, dropped: number): Listed<string>[] => Array.from({ length: n - dropped }, (_, i) => doc(`d${i + dropped}`));
+
+  it('lets a tenth of our trackings be paused', () => {
+    expect(planReconcile(listedBut(20, 2), ours(20), OPTS).pause).toHaveLength(2);
+  });
+
+  it('refuses more than a tenth with a constant code and advice naming --allow-pause', () => {
+    let thrown: unknown;
+    try {
+      planReconcile(listedBut(20, 3), ours(20), OPTS);
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toBeInstanceOf(EtlError);
+    expect(thrown).toMatchObject({ code: TRACKING_PAUSE_GUARD, exitCode: 2, details: { pauses: 3, trackings: 20, limit: 2 } });
+    expect((thrown as Error).message).toMatch(/3 of 20 trackings.*--allow-pause/s);
+  });
+
+  it('passes with allowPause, an empty list pausing everything', () => {
+    expect(planReconcile([], ours(20), { ...OPTS, allowPause: true }).pause).toHaveLength(20);
+  });
+
+  it('counts only our live trackings: another client\'s and deleted ones neither pause nor dilute', () => {
+    const theirs = Array.from({ length: 50 }, (_, i) => tracking(`f${i}`, { ours: false }));
+    const deleted = Array.from({ length: 50 }, (_, i) => tracking(`x${i}`, { state: 'deleted' }));
+    expect(() => planReconcile(listedBut(10, 2), [...ours(10), ...theirs, ...deleted], OPTS)).toThrow(/2 of 10/);
+  });
+});
+
+/** What performing a plan leaves at the provider (every call succeeding), as the next night lists it. */
+function applied(plan: ReconcilePlan<string>, trackings: readonly TrackingFacts[]): TrackingFacts[] {
+  const paused = new Set(plan.pause.map((t) => t.trackingId));
+  const resumed = new Set(plan.resume.map((r) => r.tracking.trackingId));
+  const kept = new Set(plan.keep.map((k) => k.tracking.trackingId));
+  const after = trackings.map((t) => {
+    if (paused.has(t.trackingId)) return { ...t, state: 'paused' as const, pausedByUs: true };
+    if (resumed.has(t.trackingId)) return { ...t, state: 'running' as const, pausedByUs: false, ours: true, lastRunMs: NOW };
+    return kept.has(t.trackingId) ? { ...t, ours: true } : t;
+  });
+  const made = plan.create.map((c, i) => tracking(c.identity, { trackingId: `new-${i}`, lastRunMs: NOW }));
+  return [...after, ...made];
+}
+
+describe('a property of every plan', () => {
+  const identities = fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f');
+  const facts = fc.record({
+    identity: identities,
+    state: fc.constantFrom<TrackingState>('running', 'paused', 'deleted', 'errored'),
+    ours: fc.boolean(),
+    pausedByUs: fc.boolean(),
+    ageDays: fc.integer({ min: 0, max: 10 }),
+  });
+  const world = fc.record({
+    listed: fc.array(identities, { maxLength: 8 }),
+    trackings: fc.array(facts, { maxLength: 10 }).map((fs) => fs.map((f, i) => tracking(f.identity, {
+      trackingId: `t${i}`, state: f.state, ours: f.ours, pausedByUs: f.state === 'paused' && f.pausedByUs, lastRunMs: NOW - f.ageDays * DAY,
+    }))),
+  });
+
+  it('never pauses a listed document, and once performed, the next plan changes nothing', () => {
+    fc.assert(fc.property(world, ({ listed, trackings }) => {
+      const docs = listed.map(doc);
+      const opts = { ...OPTS, allowPause: true };
+      const plan = planReconcile(docs, trackings, opts);
+      for (const t of plan.pause) expect(listed).not.toContain(t.identity);
+      for (const t of plan.pause) expect(t.ours).toBe(true);
+      const again = planReconcile(docs, applied(plan, trackings), opts);
+      expect(changesNothing(again), JSON.stringify(summary(again))).toBe(true);
+      // Every listed identity ends with exactly one action.
+      const acted = [...plan.create, ...plan.resume, ...plan.keep].map((x) => x.identity).sort();
+      expect(acted).toEqual([...new Set(listed)].sort());
+    }));
+  });
+});
