@@ -4,7 +4,8 @@ import { dialectOrAssumed, sweepParamsOf } from '../dialect.js';
 import { PageSink } from '../page-sink.js';
 import { PageSizer } from '../page-size.js';
 import type { ItemFailure, NightData, Stage, StageReport } from '../stage.js';
-import { readTrackingRuns } from '../sweep/tracking-read.js';
+import { codeOf, reachOf, ruleFor } from '../../shared/failure-policy.js';
+import { readTrackingRuns, type TrackingReadFigures } from '../sweep/tracking-read.js';
 import type { TrackedDocument } from '../sweep/tracking-runs.js';
 import { trackingKey } from '../track.js';
 import { reconcileTrackings, type ReconcileFailure } from '../tracking/reconcile.js';
@@ -31,7 +32,7 @@ async function trackingsNight(ctx: RunContext, night: NightData): Promise<StageR
   // A newly tracked document is searched once; any other reason is a fallback, and the report says why.
   const fallbacks = r.searchTonight.filter((s) => s.reason !== 'new');
   for (const [reason, n] of countBy(fallbacks.map((s) => s.reason))) (night.notes ??= []).push(`${n} documents searched tonight instead of read from their tracking: ${reason}`);
-  const read = await readRuns(ctx, night, oursOf(docs, r.trackingOf));
+  const { read, failure } = await readOrReport(ctx, night, oursOf(docs, r.trackingOf));
   return {
     counts: {
       trackings_created: r.created, trackings_paused: r.paused, trackings_resumed: r.resumed, trackings_kept: r.kept,
@@ -39,9 +40,7 @@ async function trackingsNight(ctx: RunContext, night: NightData): Promise<StageR
       planned_calls: r.plannedCalls, tracking_runs_read: read.runs, tracking_responses: read.responses, tracking_pages: read.pages,
       tracking_calls: read.calls, tracking_skipped: read.skipped, tracking_untrusted: read.untrusted ? 1 : 0,
     },
-    failures: [...r.failures.map(failureOf), ...(read.untrusted
-      ? [{ what: 'stage' as const, where: 'reading the trackings\' runs', code: 'TRACKING_READ_UNTRUSTED', reason: `${read.untrusted}; the reading carries on from its cursor next night` }]
-      : [])],
+    failures: [...r.failures.map(failureOf), ...(failure ? [failure] : [])],
     interrupted: ctx.signal.aborted,
     finished: 1,
   };
@@ -62,8 +61,27 @@ async function lastRunAt(ctx: RunContext): Promise<Map<string, Date>> {
   return new Map(rows.map((x) => [x.tracking_id, x.at]));
 }
 
+/**
+ * Reads the runs; a reading that fails on its calls (the upstream past its retries, a page it cannot trust) fails
+ * alone: the night still searches the documents it must, and the reading's cursor waits for the next night. The
+ * key or the resource refused, or a failure of our own (the warehouse), end the stage.
+ */
+async function readOrReport(ctx: RunContext, night: NightData, ours: ReadonlyMap<string, TrackedDocument>): Promise<{ read: TrackingReadFigures; failure?: ItemFailure }> {
+  const where = 'reading the trackings\' runs';
+  const next = 'the reading carries on from its cursor next night';
+  try {
+    const read = await readRuns(ctx, night, ours);
+    return read.untrusted ? { read, failure: { what: 'stage', where, code: 'TRACKING_READ_UNTRUSTED', reason: `${read.untrusted}; ${next}` } } : { read };
+  } catch (e) {
+    if (ruleFor(e).refused || reachOf(e, 'item') !== 'item') throw e;
+    ctx.log.warn({ code: codeOf(e) }, `the trackings' runs could not be read tonight: ${(e as Error).message}`);
+    const read = { calls: 0, pages: 0, read: 0, skipped: 0, responses: 0, runs: 0 };
+    return { read, failure: { what: 'stage', where, code: codeOf(e), reason: `${(e as Error).message}; ${next}` } };
+  }
+}
+
 /** Reads the runs of our trackings since the last night, through the listing across requests, into the warehouse. */
-async function readRuns(ctx: RunContext, night: NightData, ours: ReadonlyMap<string, TrackedDocument>) {
+async function readRuns(ctx: RunContext, night: NightData, ours: ReadonlyMap<string, TrackedDocument>): Promise<TrackingReadFigures> {
   const dialect = await dialectOrAssumed(ctx);
   const params = sweepParamsOf(dialect.dialect, ctx.cfg.sweepParams);
   if (!params) {

@@ -1,5 +1,5 @@
 import { failpoint } from '../../shared/failpoint.js';
-import { queryAt, timeOf, type SweepQuery } from './cursor.js';
+import { listingParams, queryAt, timeOf } from './cursor.js';
 import type { StoredCursor } from '../../warehouse/read-ledger.js';
 import { extendTrackingRead, latestTrackingRead, openTrackingRead } from '../../warehouse/tracking-ledger.js';
 import type { RunContext } from '../context.js';
@@ -92,7 +92,7 @@ export async function readTrackingRuns(io: TrackingReadIo): Promise<TrackingRead
   while (!ctx.signal.aborted && failure === undefined && !ctx.api.spentBudget()) {
     const q = queryAt(cursor, opened.start, opened.until, sizer.size());
     await sink.room();
-    const page = await ctx.api.responses.listAcross(paramsOf(io.reading, q));
+    const page = await ctx.api.responses.listAcross(listingParams(io.reading.params, q));
     figures.calls++;
     figures.pages++;
     failpoint('tracking.after-read');
@@ -119,16 +119,4 @@ export async function readTrackingRuns(io: TrackingReadIo): Promise<TrackingRead
   if (failure !== undefined) throw failure;
   figures.runs = runs.size;
   return figures;
-}
-
-function paramsOf(reading: SweepReading, q: SweepQuery): Record<string, string | number | undefined> {
-  const p = reading.params;
-  return {
-    [p.createdGte]: new Date(q.from).toISOString(),
-    [p.createdLte]: q.until === undefined ? undefined : new Date(q.until).toISOString(),
-    [p.orderBy]: p.orderByValue,
-    [p.order]: p.orderAsc,
-    page: q.page,
-    page_size: q.size,
-  };
 }
