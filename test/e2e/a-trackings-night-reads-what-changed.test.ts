@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readDocuments } from '../../src/input/documents.js';
 import { query, scratch } from '../support/pipeline.js';
@@ -111,6 +111,15 @@ describe('a trackings night', () => {
     const [run] = await query<Record<string, unknown>>(env('ka').LAWSUIT_WAREHOUSE,
       `SELECT source, trackings_created, tracking_runs_read, tracking_responses, requests_submitted FROM runs ORDER BY started_at DESC LIMIT 1`);
     expect(run).toMatchObject({ source: 'trackings', trackings_created: 0, tracking_runs_read: Number(ledger.runs), tracking_responses: Number(ledger.loaded), requests_submitted: 0 });
+
+    // the night's report says where its lawsuits came from and what it cost
+    const reports = env('ka').LAWSUIT_REPORTS_DIR;
+    const markdown = readdirSync(reports).filter((f) => f.endsWith('.md')).sort().pop()!;
+    const report = readFileSync(join(reports, markdown), 'utf8');
+    expect(report).toContain('## Night');
+    expect(report).toMatch(/\| source \| trackings \|/);
+    expect(report).toContain(`| tracking runs read | ${Number(ledger.runs)} |`);
+    expect(report).toMatch(/\| searches bought \| 0 \|/);
 
     const reference = runCli(['run'], env('kref'));
     expect(reference.status, reference.stderr).toBe(0);
