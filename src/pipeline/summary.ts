@@ -132,6 +132,9 @@ export function formatPlan(s: RunSummary): string {
     `  rejected    ${n(d, 'rejected')} lines`,
     ...p.rejected.slice(0, 20).map((r) => `              line ${r.line}: ${r.reason}`),
     `  cost        at least ${n(d, 'expected_calls')} API calls (one submission each, a polling call per 100 requests, one call per response page)`,
+    // A trackings night decides what it searches from the key's trackings, which a dry run does not list (it opens
+    // no API client): the plan above is a searches night's, the most a trackings night could buy.
+    ...(s.source === 'trackings' ? ['  trackings   not planned: a dry run lists no trackings; a trackings night searches only new and fallback documents of the above'] : []),
   ];
   return lines.join('\n');
 }
