@@ -1,6 +1,6 @@
 import { benchLoad, benchMerge } from './load.js';
 import { startSandbox } from '../src/sandbox/server.js';
-import { callsRun, type CallsFigures } from './calls.js';
+import { callsRun, KEY_CALLS_PER_DAY, type CallsFigures } from './calls.js';
 import { companyDocuments, documentsFinding, individualDocuments, ordinaryDocuments, ordinaryMix } from './documents.js';
 import { pipelineRun } from './pipeline-run.js';
 import { rateUse, rateUseDocumented, type DialectRateFigures, type RateFigures } from './rate-use.js';
@@ -8,6 +8,7 @@ import { rebuildRun, type RebuildFigures } from './rebuild.js';
 import { round } from './round.js';
 import { largestDocument, sandboxEndpoints } from './sandbox-endpoints.js';
 import { sandboxMemory } from './sandbox-memory.js';
+import { trackedPortfolio } from './tracked.js';
 import { transferRun } from './transfer-run.js';
 
 // `npm run bench`: the figures the nightly run is held to, measured against the sandbox, printed as a table;
@@ -17,7 +18,8 @@ import { transferRun } from './transfer-run.js';
 // BENCH_ONLY=rebuild only `lawsuit-etl rebuild` at 10k and 100k lawsuits (BENCH_QUICK: 2k and 20k);
 // BENCH_ONLY=load only the load of a first night beside read_json and the merge of a second;
 // BENCH_ONLY=sandbox only the sandbox's own memory and listing speed (parts 6 and 7);
-// BENCH_ONLY=rate only the rate-limit use, against the sandbox and against the documented dialect's upstreams.
+// BENCH_ONLY=rate only the rate-limit use, against the sandbox and against the documented dialect's upstreams;
+// BENCH_ONLY=tracked only the tracked portfolio: 10,000 documents over five sandbox days (BENCH_QUICK: 1,000).
 
 const quick = process.env.BENCH_QUICK === '1';
 const only = process.env.BENCH_ONLY;
@@ -169,6 +171,30 @@ async function sandboxFigures(): Promise<Record<string, unknown>> {
   };
 }
 
+/**
+ * A tracked portfolio (issue 23): individuals' CPFs tracked and read night after night over five sandbox days.
+ * Nights 2 to 5 buy no search and take at most 0.02 calls a document; after night 5 the warehouse is a searches
+ * night's.
+ */
+async function trackedFigures(): Promise<Record<string, unknown>> {
+  const seedSb = await startSandbox({ seed: 7, lawsuits: 1_000_000 });
+  const n = quick ? 1_000 : 10_000;
+  const portfolio = individualDocuments(seedSb, n);
+  await seedSb.close();
+  const t = await trackedPortfolio(portfolio.csv, n, ['--seed', '7', '--lawsuits', '1000000', '--rate-limit', '1000000'], (night) => {
+    line(`tracked night ${night.night}`, night.calls, `${night.callsPerDocument} a document; ${night.searches} searches bought, ${night.runsRead} tracking runs read, `
+      + `${night.responses} responses loaded; ${(night.ms / 1000).toFixed(0)} s, exit ${night.exitCode}`);
+  });
+  line('tracking_calls_per_document_night', t.trackingCallsPerDocumentNight, `the most of nights 2-5, ${t.documents} documents (${t.searchesAfterFirst} searches bought after night 1)`);
+  line('tracked_documents_per_key_day', t.trackedDocumentsPerKeyDay, `${KEY_CALLS_PER_DAY} calls a key-day at that rate`);
+  line('tracked warehouse = searches night', String(t.equalsSearchesNight), `lawsuits, parties and steps after night 5, but ${t.changedSinceLastRuns} lawsuits changed after the last runs`);
+  return {
+    tracking_calls_per_document_night: t.trackingCallsPerDocumentNight, tracked_documents_per_key_day: t.trackedDocumentsPerKeyDay,
+    tracked_searches_after_first_night: t.searchesAfterFirst, tracked_equals_searches_night: t.equalsSearchesNight, tracked_changed_after_last_runs: t.changedSinceLastRuns,
+    tracked_calls_by_night: t.nights.map((x) => x.calls),
+  };
+}
+
 async function main(): Promise<void> {
   console.log('lawsuit-etl benchmark (sandbox)\n');
   if (only === 'calls') {
@@ -191,7 +217,11 @@ async function main(): Promise<void> {
     console.log(JSON.stringify(await rateFigures()));
     return;
   }
-  if (only !== undefined && only !== '') throw new Error(`BENCH_ONLY=${only}: the parts that run alone are "calls", "rebuild", "load", "sandbox" and "rate"`);
+  if (only === 'tracked') {
+    console.log(JSON.stringify(await trackedFigures()));
+    return;
+  }
+  if (only !== undefined && only !== '') throw new Error(`BENCH_ONLY=${only}: the parts that run alone are "calls", "rebuild", "load", "sandbox", "rate" and "tracked"`);
 
   // 1. rate-limit use, against the sandbox and against upstreams that name no time
   const rate = await rateFigures();
@@ -239,13 +269,16 @@ async function main(): Promise<void> {
   // 6-7. the sandbox's own memory and listing speed
   const sandbox = await sandboxFigures();
 
+  // 8. a tracked portfolio over five sandbox days
+  const tracked = await trackedFigures();
+
   console.log(JSON.stringify({
     ...rate,
     polls_per_request: pollsPerRequest, calls_per_document: callsPerDocument,
     ...load,
     rebuild_lawsuits_per_sec: rebuild.lawsuitsPerSec, rebuild_peak_rss_mb: rebuild.peakRssMb, rss_mb_10k: r10.peakRssMb, rss_mb_100k: rss100,
     rss_growth: rss100 === null ? null : round(rss100 / r10.peakRssMb), transfer_rss_mb: tr.peakRssMb,
-    ...sandbox, ...floor,
+    ...sandbox, ...floor, ...tracked,
   }));
 }
 

@@ -90,6 +90,15 @@ export class LawsuitApi {
     return this.http.spentBudget();
   }
 
+  /**
+   * The provider's now (epoch ms on its clock), as its Date headers bound it (the middle of what they allow), or
+   * undefined before any answer carried one: its created_at are on that clock, however far ours is off.
+   */
+  providerNow(): number | undefined {
+    const c = this.http.providerClock();
+    return c ? Date.now() + Math.round((c.low + c.high) / 2) : undefined;
+  }
+
   /** Drops queued calls and closes the sockets; calls in flight are cut. */
   async close(): Promise<void> {
     this.limiter.close();

@@ -44,6 +44,8 @@ export interface ListRequestsQuery {
   createdGte?: string;
   /** Sort, with the provider's documented names (`orderField`, `orderDirection`): an upstream may ignore it. */
   newestFirst?: boolean;
+  /** Who made the requests: `api` (a client's POST /requests) or `tracking` (a tracking's runs), as documented. */
+  origin?: 'api' | 'tracking';
 }
 
 /** Whether an unanswered submission reached the provider could not be told: see findSubmitted. */
@@ -121,7 +123,7 @@ export class RequestsResource {
     const res = await this.http.call({
       base: 'requests', method: 'GET', path: '/requests', absolute: next, route: 'GET /requests',
       query: {
-        page: q.page, page_size: q.pageSize, status: q.status, created_at_gte: q.createdGte,
+        page: q.page, page_size: q.pageSize, status: q.status, created_at_gte: q.createdGte, origin: q.origin,
         ...(q.newestFirst === undefined ? {} : { orderField: 'created_at', orderDirection: q.newestFirst ? 'desc' : 'asc' }),
       },
       parse: (b) => readEnvelope(b, (v) => parseRequest(v)),

@@ -1,4 +1,6 @@
+import type { Config } from '../shared/config.js';
 import type { Stage } from './stage.js';
+import { trackingsStage } from './stages/trackings.js';
 import { changesStage } from './stages/changes.js';
 import { documentsStage } from './stages/documents.js';
 import { exportsStage } from './stages/exports.js';
@@ -15,9 +17,24 @@ import type { QueryKind } from './sync.js';
 const COMMAND_NAMES = ['run', 'query', 'track', 'transfer', 'export', 'rebuild'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
-export function stagesFor(command: CommandName, opts: { kind?: QueryKind; dryRun?: boolean } = {}): Stage[] {
+/** Where a night's lawsuits come from (`run --source`, LAWSUIT_SOURCE): a search per document, or the trackings' runs. */
+export type NightSource = 'searches' | 'trackings';
+
+export function sourceOf(cfg: Pick<Config, 'source'>): NightSource {
+  return cfg.source === 'trackings' ? 'trackings' : 'searches';
+}
+
+/**
+ * A trackings night: the trackings stage before the search stage, which then needs it to have ended ok: a night
+ * whose trackings could not be reconciled buys nothing rather than every search.
+ */
+function trackingsNight(): Stage[] {
+  return [documentsStage, trackingsStage, { ...searchStage, needs: [...searchStage.needs, 'trackings'] }, transferStage, changesStage, exportsStage, publishStage];
+}
+
+export function stagesFor(command: CommandName, opts: { kind?: QueryKind; dryRun?: boolean; source?: NightSource } = {}): Stage[] {
   const all: Record<CommandName, () => Stage[]> = {
-    run: () => [documentsStage, searchStage, transferStage, changesStage, exportsStage, publishStage],
+    run: () => (opts.source === 'trackings' ? trackingsNight() : [documentsStage, searchStage, transferStage, changesStage, exportsStage, publishStage]),
     query: () => [documentsStage, queryStage(opts.kind ?? 'count'), publishStage],
     track: () => [documentsStage, trackStage, publishStage],
     transfer: () => [transferStage, publishStage],
@@ -52,7 +69,7 @@ interface CommandPlan {
   locks: boolean;
 }
 
-export function commandPlan(command: CommandName, opts: { kind?: QueryKind; dryRun: boolean }): CommandPlan {
+export function commandPlan(command: CommandName, opts: { kind?: QueryKind; dryRun: boolean; source?: NightSource }): CommandPlan {
   const stages = stagesFor(command, opts);
   return {
     stages,

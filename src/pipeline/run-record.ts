@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { finishRun } from '../warehouse/ledger.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
+import { sourceOf } from './commands.js';
 import { outcomeOf } from './outcome.js';
 import type { StageResult } from './stage.js';
 import { summarise, type RunFacts } from './summarise.js';
@@ -49,7 +50,7 @@ export async function recordRun(run: RunFacts & { wh: Warehouse; log: Logger; re
     status: draft.status, calls: draft.api.calls, callsByStatus: draft.api.byStatus, documents: list?.documents.length,
     rejected: list?.rejected.length, requestsSubmitted: search?.submitted, requestsCompleted: search?.completed,
     lawsuits: totals.lawsuitsThisRun, parties: totals.parties, steps: totals.steps, errors: draft.failures.length, summary: draft,
-    finishedAt: new Date(draft.finishedAt),
+    finishedAt: new Date(draft.finishedAt), tracking: trackingTotals(run, results),
   });
   // The facts are read now, while the night is still open to this run: a report written again later from the
   // published warehouse is then the same file.
@@ -58,6 +59,16 @@ export async function recordRun(run: RunFacts & { wh: Warehouse; log: Logger; re
     return undefined;
   });
   return { totals, stored: asStored(draft), facts };
+}
+
+/** A night's source, and what its trackings stage did (the `runs` row's tracking figures); none for other commands. */
+function trackingTotals(run: RunFacts, results: readonly StageResult[]) {
+  if (run.command !== 'run') return undefined;
+  const c = results.find((r) => r.name === 'trackings')?.counts;
+  return {
+    source: sourceOf(run.cfg), created: c?.trackings_created, paused: c?.trackings_paused, resumed: c?.trackings_resumed,
+    runsRead: c?.tracking_runs_read, responses: c?.tracking_responses,
+  };
 }
 
 async function warehouseTotals(wh: Warehouse, runId: string): Promise<RunRecord['totals']> {

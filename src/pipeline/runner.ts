@@ -3,7 +3,7 @@ import { readDocuments } from '../input/documents.js';
 import type { Config } from '../shared/config.js';
 import { acquireRunLock } from '../shared/lock.js';
 import type { CommandStatus } from './command-end.js';
-import { commandPlan, type CommandName } from './commands.js';
+import { commandPlan, sourceOf, type CommandName } from './commands.js';
 import { outcomeOf, type Outcome } from './outcome.js';
 import { carryOn } from './resume.js';
 import { asStored, recordRun, type RunRecord, type RunReporter, type WrittenReports } from './run-record.js';
@@ -52,7 +52,7 @@ export interface CommandResult {
 export async function runCommand(req: CommandRequest): Promise<CommandResult> {
   const { cfg, log } = req;
   const started = new Date();
-  const plan = commandPlan(req.command, { kind: req.kind, dryRun: cfg.dryRun });
+  const plan = commandPlan(req.command, { kind: req.kind, dryRun: cfg.dryRun, source: sourceOf(cfg) });
   const night: NightData = plan.readsList ? { list: await readDocuments(cfg.documents!) } : {};
   const lock = plan.locks ? await acquireRunLock(cfg.lockFile, { command: req.command }) : undefined;
   let env: Environment | undefined;

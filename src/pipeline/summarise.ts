@@ -1,5 +1,6 @@
 import type { Config } from '../shared/config.js';
 import type { CommandStatus } from './command-end.js';
+import { sourceOf } from './commands.js';
 import type { Outcome } from './outcome.js';
 import type { NightData, StageResult } from './stage.js';
 import { apiSummary, stageSummary, type RunSummary } from './summary.js';
@@ -10,7 +11,7 @@ import { apiSummary, stageSummary, type RunSummary } from './summary.js';
 /** What a run knows of itself besides its stage results. */
 export interface RunFacts {
   command: string;
-  cfg: Pick<Config, 'dryRun'>;
+  cfg: Pick<Config, 'dryRun' | 'source'>;
   runId: string;
   started: Date;
   night: NightData;
@@ -28,6 +29,7 @@ export function summarise(run: RunFacts, results: readonly StageResult[], outcom
     startedAt: run.started.toISOString(), finishedAt: finished.toISOString(), durationMs: finished.getTime() - run.started.getTime(),
     stages: stageSummary(results), warehouse, api: apiSummary(run.apiStats?.()), failures: outcome.failures,
   };
+  if (run.command === 'run') s.source = sourceOf(run.cfg);
   const { night } = run;
   if (night.changes) s.changes = night.changes;
   const notes = [...(night.list?.warnings ?? []), ...(night.notes ?? [])];

@@ -26,6 +26,24 @@ export interface RunSummary {
   notes?: string[];
   /** Dry runs: what would be sent. */
   plan?: { byType: Record<string, number>; rejected: Array<{ line: number; reason: string }> };
+  /** `run`: where the night's lawsuits came from (`--source`). */
+  source?: 'searches' | 'trackings';
+}
+
+/**
+ * A night's figures side by side, whatever its source (the reports' "Night" table): what it did with the
+ * trackings, what it read of their runs, the searches it bought, and its calls. Undefined for other commands.
+ */
+export function nightFigures(s: RunSummary): Array<[string, string | number]> | undefined {
+  if (s.command !== 'run' || s.status === 'dry-run') return undefined;
+  const t = stageOf(s, 'trackings')?.counts ?? {};
+  const search = stageOf(s, 'search')?.counts ?? {};
+  return [
+    ['source', s.source ?? 'searches'],
+    ['trackings created', n(t, 'trackings_created')], ['trackings paused', n(t, 'trackings_paused')], ['trackings resumed', n(t, 'trackings_resumed')],
+    ['tracking runs read', n(t, 'tracking_runs_read')], ['responses loaded from tracking runs', n(t, 'tracking_responses')],
+    ['searches bought', n(search, 'submitted')], ['API calls', s.api.calls],
+  ];
 }
 
 export function stageSummary(results: readonly StageResult[]): RunSummary['stages'] {
@@ -66,6 +84,11 @@ export function describeStage(st: RunSummary['stages'][number], s: RunSummary): 
         + `${n(c, 'load_problems') ? `; ${n(c, 'load_problems')} values kept raw only (load_problems)` : ''}`;
       break;
     }
+    case 'trackings':
+      text = `${n(c, 'trackings_created')} trackings created, ${n(c, 'trackings_paused')} paused, ${n(c, 'trackings_resumed')} resumed, `
+        + `${n(c, 'trackings_kept')} kept; ${n(c, 'searches_tonight')} to search tonight (${n(c, 'searches_new')} newly tracked, ${n(c, 'searches_fallback')} fallbacks); `
+        + `${n(c, 'tracking_runs_read')} tracking runs read, ${n(c, 'tracking_responses')} responses loaded in ${n(c, 'tracking_calls')} calls`;
+      break;
     case 'transfer':
       text = `${n(c, 'listed')} listed, ${n(c, 'loaded')} loaded (${n(c, 'rows')} rows), ${n(c, 'already_loaded')} already loaded, ${n(c, 'failed')} failed`
         + (n(c, 'unknown_status') > 0 ? `, ${n(c, 'unknown_status')} left alone (a status neither the spec nor the documentation names)` : '');
@@ -109,6 +132,9 @@ export function formatPlan(s: RunSummary): string {
     `  rejected    ${n(d, 'rejected')} lines`,
     ...p.rejected.slice(0, 20).map((r) => `              line ${r.line}: ${r.reason}`),
     `  cost        at least ${n(d, 'expected_calls')} API calls (one submission each, a polling call per 100 requests, one call per response page)`,
+    // A trackings night decides what it searches from the key's trackings, which a dry run does not list (it opens
+    // no API client): the plan above is a searches night's, the most a trackings night could buy.
+    ...(s.source === 'trackings' ? ['  trackings   not planned: a dry run lists no trackings; a trackings night searches only new and fallback documents of the above'] : []),
   ];
   return lines.join('\n');
 }

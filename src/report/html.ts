@@ -1,4 +1,4 @@
-import { describeStage, stageOf, type RunSummary } from '../pipeline/summary.js';
+import { describeStage, nightFigures, stageOf, type RunSummary } from '../pipeline/summary.js';
 import type { DrawChart } from './chart-svg.js';
 import { reportCharts, STATUS_COLOURS, type ChartSpec } from './charts.js';
 import { escapeHtml as e } from './escape-html.js';
@@ -72,6 +72,11 @@ command <code>${e(s.command)}</code>, exit ${e(s.exitCode)}, from ${e(s.startedA
   parts.push(`<section id="stages">\n<h2>Stages</h2>\n${table(['stage', 'status', 'seconds', 'what it did'],
     s.stages.map((st) => [st.name, status(st.status), { html: e((st.ms / 1000).toFixed(1)), num: true }, describeStage(st, s)]), [2])}\n</section>`);
 
+  const night = nightFigures(s);
+  if (night) {
+    parts.push(`<section id="night">\n<h2>Night</h2>\n${table(['', ''],
+      night.map(([k, v]): Cell[] => [k, typeof v === 'number' ? count(v) : v]), [1])}\n</section>`);
+  }
   if (s.failures.length) {
     parts.push(`<section id="failures">\n<h2>Failures</h2>\n${table(['stage', 'what', 'where', 'code', 'reason'],
       s.failures.map((f) => [f.stage, f.what, f.where, { html: `<code>${e(f.code, 200)}</code>` }, f.reason]))}\n</section>`);

@@ -1,4 +1,4 @@
-import { describeStage, stageOf, type RunSummary } from '../pipeline/summary.js';
+import { describeStage, nightFigures, stageOf, type RunSummary } from '../pipeline/summary.js';
 import { printable } from '../shared/printable.js';
 import type { ReportFacts } from './facts.js';
 import { WAREHOUSE_TOTALS } from './warehouse-totals.js';
@@ -27,6 +27,8 @@ export function renderMarkdownReport(s: RunSummary, facts: ReportFacts | undefin
     '| stage | status | seconds | what it did |', '|---|---|---|---|',
     ...s.stages.map((st) => `| ${st.name} | ${st.status} | ${(st.ms / 1000).toFixed(1)} | ${cell(describeStage(st, s))} |`),
   ];
+  const night = nightFigures(s);
+  if (night) parts.push('', '## Night', '', '| | |', '|---|---|', rows(night));
   if (s.notes?.length) parts.push('', '## Notes', '', ...s.notes.map((n) => `- ${cell(n)}`));
   if (s.warehouse) {
     const w = s.warehouse;

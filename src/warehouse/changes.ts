@@ -71,7 +71,9 @@ LEFT JOIN (
   -- the search that found each new lawsuit first: an aggregate over the new lawsuits' hits only (a window over
   -- every hit held the whole table in memory on a first run of 90k lawsuits)
   SELECT h.code, h.instance, arg_min([r.search_type, r.search_key], (h.first_seen_at, r.request_id)) AS first
-  FROM search_hits h JOIN requests r USING (request_id)
+  -- a tracking's run finds for its document as a search does (tracking_runs says which document)
+  FROM search_hits h JOIN (SELECT request_id, search_type, search_key FROM requests
+    UNION ALL SELECT request_id, search_type, search_key FROM tracking_runs) r USING (request_id)
   SEMI JOIN _chg_cur n ON n.code = h.code AND n.instance = h.instance AND n.is_new AND hash(n.code) % $3 = $4
   GROUP BY h.code, h.instance
 ) f ON f.code = c.code AND f.instance = c.instance

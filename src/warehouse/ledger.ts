@@ -50,6 +50,10 @@ interface RunTotals {
   summary?: unknown;
   /** Finish time. Default now. */
   finishedAt?: Date;
+  /** A night's source and, on a trackings night, what it did with the trackings (the `trackings` stage's counts). */
+  tracking?: {
+    source: string; created?: number; paused?: number; resumed?: number; runsRead?: number; responses?: number;
+  };
 }
 
 export async function finishRun(wh: Warehouse, runId: string, t: RunTotals): Promise<void> {
@@ -58,6 +62,12 @@ export async function finishRun(wh: Warehouse, runId: string, t: RunTotals): Pro
       steps = $12, errors = $13, summary = $14::JSON WHERE run_id = $1`,
   [runId, t.finishedAt ?? new Date(), t.status, t.calls, t.callsByStatus, t.documents, t.rejected, t.requestsSubmitted,
     t.requestsCompleted, t.lawsuits, t.parties, t.steps, t.errors, t.summary === undefined ? null : JSON.stringify(t.summary)]);
+  if (t.tracking) {
+    const k = t.tracking;
+    await wh.run(`UPDATE runs SET source = $2, trackings_created = $3, trackings_paused = $4, trackings_resumed = $5,
+        tracking_runs_read = $6, tracking_responses = $7 WHERE run_id = $1`,
+    [runId, k.source, k.created ?? null, k.paused ?? null, k.resumed ?? null, k.runsRead ?? null, k.responses ?? null]);
+  }
 }
 
 interface StageRow {

@@ -44,7 +44,19 @@ export type ReadEntry =
   /** Requests of a sweep handed to per-request reading (read again from their first response). */
   | { kind: 'to_per_request'; requestIds: readonly string[] }
   /** The sweep ends: `done`, `fallback` (the provider does not honour the filters), `switched` (costlier than per-request reading), `handed_over` (too old to resume). */
-  | { kind: 'sweep_status'; sweepId: string; status: 'done' | 'fallback' | 'switched' | 'handed_over'; reason?: string };
+  | { kind: 'sweep_status'; sweepId: string; status: 'done' | 'fallback' | 'switched' | 'handed_over'; reason?: string }
+  /** A page of a trackings night's reading (tracking-ledger.ts): its cursor after the page, and the runs of our trackings it loaded. */
+  | TrackingPageEntry;
+
+/** One run of one of our trackings met on a page: its request, its tracking, the document followed, its responses on the page. */
+export interface TrackingRunRead { requestId: string; trackingId: string; searchType: string; searchKey: string; items: number }
+
+interface TrackingPageEntry {
+  kind: 'tracking_page'; readId: string; runId: string; cursor: StoredCursor; read: number; skipped: number; pages: number;
+  runs: readonly TrackingRunRead[];
+  /** The page was the last of the reading's range: the reading is done. */
+  done: boolean;
+}
 
 const ids = (list: readonly string[]): string => JSON.stringify(list);
 const ms = (t: number | undefined): Date | null => (t === undefined ? null : new Date(t));
@@ -65,6 +77,7 @@ export async function recordReads(wh: Warehouse, entries: readonly ReadEntry[]):
       if (e.kind === 'span') { spans.push(e); continue; }
       await flushSpans();
       if (e.kind === 'sweep') await recordSweepPage(wh, e);
+      else if (e.kind === 'tracking_page') await recordTrackingPage(wh, e);
       else if (e.kind === 'to_per_request') {
         await wh.run(`UPDATE requests SET strategy = 'per_request', items_loaded = 0, items_total = NULL, loaded_at = NULL
           WHERE request_id IN (SELECT unnest(from_json($1::JSON, '["VARCHAR"]'))) AND loaded_at IS NULL`, [ids(e.requestIds)]);
@@ -112,6 +125,26 @@ async function recordSweepPage(wh: Warehouse, e: Extract<ReadEntry, { kind: 'swe
       pages = pages + $7, items_read = items_read + $8, items_ours = items_ours + $9, items_skipped = items_skipped + $10, cursor_last = $11::TIMESTAMPTZ
     WHERE sweep_id = $1`, [e.sweepId, ms(c.from), c.page, c.pageSize ?? null, ids([...new Set([...c.seen, ...(c.seenBefore ?? []), ...(c.atLast ?? [])])]),
     ms(c.high), e.pages, e.read, e.ours.reduce((n, o) => n + o.items, 0), e.skipped, ms(c.last)]);
+}
+
+/**
+ * A page of a trackings night's reading: the runs it met added to (or counted in) tracking_runs, its cursor moved.
+ * In the page sink's transaction with the responses, so that a run's count and the cursor never get ahead of them.
+ */
+async function recordTrackingPage(wh: Warehouse, e: TrackingPageEntry): Promise<void> {
+  if (e.runs.length > 0) {
+    await wh.run(`INSERT INTO tracking_runs AS r (request_id, tracking_id, search_type, search_key, responses_loaded, read_id, run_id, first_read_at, last_read_at)
+      SELECT t.requestId, t.trackingId, t.searchType, t.searchKey, t.items, $2, $3, current_timestamp, current_timestamp
+      FROM (SELECT unnest(from_json($1::JSON, '[{"requestId":"VARCHAR","trackingId":"VARCHAR","searchType":"VARCHAR","searchKey":"VARCHAR","items":"INTEGER"}]'), recursive := true)) t
+      ON CONFLICT (request_id) DO UPDATE SET responses_loaded = r.responses_loaded + excluded.responses_loaded, last_read_at = excluded.last_read_at`,
+    [JSON.stringify(e.runs), e.readId, e.runId]);
+  }
+  const c = e.cursor;
+  await wh.run(`UPDATE tracking_reads SET updated_at = current_timestamp, status = CASE WHEN $12 THEN 'done' ELSE status END,
+      cursor_from = $2::TIMESTAMPTZ, cursor_page = $3, cursor_page_size = $4, cursor_seen = $5::JSON, high_at = $6::TIMESTAMPTZ,
+      pages = pages + $7, items_read = items_read + $8, items_ours = items_ours + $9, items_skipped = items_skipped + $10, cursor_last = $11::TIMESTAMPTZ
+    WHERE read_id = $1`, [e.readId, ms(c.from), c.page, c.pageSize ?? null, ids([...new Set([...c.seen, ...(c.seenBefore ?? []), ...(c.atLast ?? [])])]),
+    ms(c.high), e.pages, e.read, e.runs.reduce((n, r) => n + r.items, 0), e.skipped, ms(c.last), e.done]);
 }
 
 interface StoredSweep {

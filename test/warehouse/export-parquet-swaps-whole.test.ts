@@ -8,6 +8,7 @@ import { exportParquet } from '../../src/warehouse/export.js';
 import { EXPORT_TABLES } from '../../src/warehouse/schema/exports.js';
 import { finishRun, recordRejections, startRun, upsertRequest } from '../../src/warehouse/ledger.js';
 import { loadResponseItems } from '../../src/warehouse/load.js';
+import { recordReads } from '../../src/warehouse/read-ledger.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
 import { lawsuitItem, richLawsuit } from './fixtures.js';
 
@@ -31,6 +32,9 @@ beforeAll(async () => {
   // A row of the transfer ledger, so that its export has one (the transfer tests write it the pipeline's way).
   await wh.run(`INSERT INTO transfer_files (transfer_file_id, name, file_type, status, file_size, loaded_rows)
     VALUES ('tf-1', 'a-part-00001.parquet', 'parquet', 'downloaded', 12345678901, 10)`);
+  // A run of a tracking read on a trackings night, so that the tracking_runs export has one.
+  await recordReads(wh, [{ kind: 'tracking_page', readId: runId, runId, cursor: { page: 1, seen: [] }, read: 1, skipped: 0, pages: 1, done: true,
+    runs: [{ requestId: 'run-1', trackingId: 'tr-1', searchType: 'cpf', searchKey: '09206529722', items: 1 }] }]);
   await finishRun(wh, runId, { status: 'ok', calls: 10, callsByStatus: { 200: 10 }, lawsuits: 3, summary: { note: 'x' } });
 });
 afterAll(async () => {

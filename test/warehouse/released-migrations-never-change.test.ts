@@ -30,6 +30,7 @@ const RELEASED: Readonly<Record<number, string>> = {
   60: '50f6f855e8ec10e4',
   61: '0e43830fd43a2bec',
   70: '3d8db5f513bed011',
+  75: '7c15563a2454afb2',
 };
 
 const fingerprint = (statements: readonly string[]): string => createHash('sha256').update(statements.join(';\n')).digest('hex').slice(0, 16);

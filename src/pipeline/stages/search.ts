@@ -9,6 +9,7 @@ import { drainable, moreToCome, searchState } from '../search/state.js';
 import type { NightData, Stage, StageReport } from '../stage.js';
 import { resolveOpenIntents } from '../submit.js';
 import { ResponseSweep } from '../sweep/sweep.js';
+import { trackingKey } from '../track.js';
 import { planNight } from './documents.js';
 
 // The asynchronous half of a night: submit, poll, collect. Submissions, polling and page loading overlap;
@@ -75,7 +76,10 @@ async function openSearch(ctx: RunContext, night: NightData): Promise<SearchShel
   const { adopted, held } = await resolveOpenIntents(ctx, new Set(stored.map((r) => r.request_id)));
   // An interrupted submission adopted just now is outstanding, not to be submitted again: plan afresh. One the
   // listing could not settle is not submitted tonight at all (it may have been bought).
-  const planned = adopted > 0 ? await planNight(ctx, night.list!) : night.plan!;
+  const replanned = adopted > 0 ? await planNight(ctx, night.list!) : night.plan!;
+  // A trackings night buys only the searches its trackings stage chose; a plan made again after a crash too.
+  const only = night.searchOnly;
+  const planned = only ? { ...replanned, submit: replanned.submit.filter((p) => only.has(trackingKey(p.search.search_type, p.search.search_key))) } : replanned;
   const plan = { ...planned, submit: planned.submit.filter((p) => !held.has(p.searchHash)) };
   night.plan = plan;
   const storedRow = new Map(stored.map((r) => [r.request_id, r]));

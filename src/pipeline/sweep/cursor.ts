@@ -1,3 +1,4 @@
+import type { SweepParams } from '../../shared/config.js';
 import type { StoredCursor } from '../../warehouse/read-ledger.js';
 
 // The sweep's cursor on the provider's created_at (epoch ms on the provider's clock, never ours). Queries ask
@@ -93,4 +94,16 @@ export function advance(c: SweepCursor, q: SweepQuery, times: readonly number[],
     return { cursor: { from: last, page: 1, last, ...window }, fresh, end: false };
   }
   return { cursor: { from: q.from, page: q.page + 1, pageSize: q.size, last, ...window }, fresh, end: false };
+}
+
+/** The query string of a page, in the listing's names (learned or pinned: the spec names them by meaning only). */
+export function listingParams(p: SweepParams, q: SweepQuery): Record<string, string | number | undefined> {
+  return {
+    [p.createdGte]: new Date(q.from).toISOString(),
+    [p.createdLte]: q.until === undefined ? undefined : new Date(q.until).toISOString(),
+    [p.orderBy]: p.orderByValue,
+    [p.order]: p.orderAsc,
+    page: q.page,
+    page_size: q.size,
+  };
 }

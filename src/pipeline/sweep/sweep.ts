@@ -8,7 +8,7 @@ import { activeSweep, assignStrategy, openSweep, type ReadEntry } from '../../wa
 import type { RunContext } from '../context.js';
 import type { PageSink } from '../page-sink.js';
 import type { PageSizer } from '../page-size.js';
-import { timeOf, type SweepQuery } from './cursor.js';
+import { listingParams, timeOf, type SweepQuery } from './cursor.js';
 import { sweepState, type ResumedSweep, type SweepFigures, type SweepState } from './state.js';
 import { afterCheck, afterPage, checkFailed, committed, IDLE, next, released, stopped, type Commit, type ConfirmAction, type ReadAction, type SweepAction } from './step.js';
 
@@ -243,7 +243,7 @@ export class ResponseSweep {
     if (this.halted()) return IDLE;
     let page;
     try {
-      page = await ctx.api.responses.listAcross(this.params(a.query));
+      page = await ctx.api.responses.listAcross(listingParams(this.io.reading.params, a.query));
     } catch (e) {
       this.state.figures.calls++;
       return this.readFailed(a.query, e);
@@ -328,17 +328,5 @@ export class ResponseSweep {
     for (const id of gone) this.handovers.set(id, commit.catch(() => undefined));
     for (const req of finished) this.io.events.perRequest(req);
     return gone.length;
-  }
-
-  private params(q: SweepQuery): Record<string, string | number | undefined> {
-    const p: SweepParams = this.io.reading.params;
-    return {
-      [p.createdGte]: new Date(q.from).toISOString(),
-      [p.createdLte]: q.until === undefined ? undefined : new Date(q.until).toISOString(),
-      [p.orderBy]: p.orderByValue,
-      [p.order]: p.orderAsc,
-      page: q.page,
-      page_size: q.size,
-    };
   }
 }

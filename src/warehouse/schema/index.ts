@@ -5,6 +5,7 @@ import { requestsTables } from './tables/requests.js';
 import { responsesTables } from './tables/responses.js';
 import { runsTables } from './tables/runs.js';
 import { syncTables } from './tables/sync.js';
+import { trackingRunsTables } from './tables/tracking-runs.js';
 import { transferTables } from './tables/transfer.js';
 import type { Column, Schema, Table } from './types.js';
 import { VIEWS } from './views.js';
@@ -15,7 +16,7 @@ import { VIEWS } from './views.js';
 // order of the exports.
 
 export const SCHEMA: Schema = {
-  tables: [...lawsuitsTables, ...responsesTables, ...requestsTables, ...runsTables, ...transferTables, ...syncTables, ...changesTables, ...dialectTables],
+  tables: [...lawsuitsTables, ...responsesTables, ...requestsTables, ...runsTables, ...transferTables, ...syncTables, ...trackingRunsTables, ...changesTables, ...dialectTables],
   views: VIEWS,
 };
 

@@ -11,12 +11,12 @@ const ANSWERED: View['columns'] = [
 
 const vActiveLawsuitsPerDocument: View = {
   name: 'v_active_lawsuits_per_document',
-  comment: 'Per searched document: lawsuits in its latest complete answer, and how many are active (status Ativo).',
+  comment: 'Per searched document: lawsuits in its latest complete answer and in its trackings\' runs, and how many are active (status Ativo).',
   columns: [
     { name: 'search_type', comment: C.search_type },
     { name: 'search_key', comment: C.search_key },
     { name: 'last_searched_at', comment: 'when its latest complete answer was completed' },
-    { name: 'lawsuits_found', comment: 'lawsuits in that answer' },
+    { name: 'lawsuits_found', comment: 'lawsuits in that answer or found by a run of its tracking (a run adds lawsuits, never removes one)' },
     { name: 'active_lawsuits', comment: 'of those, status Ativo' },
     { name: 'active_amount', comment: 'total amount of the active ones (BRL)' },
   ],

@@ -34,16 +34,22 @@ const runs: Table = {
     { name: 'steps', type: 'INTEGER', comment: 'steps in the warehouse after the run' },
     { name: 'errors', type: 'INTEGER', comment: 'failures listed in the summary' },
     { name: 'summary', type: 'JSON', privacy: 'withheld', comment: 'the whole run summary as printed (JSON)' },
+    { name: 'source', type: 'VARCHAR', comment: 'where a night\'s lawsuits came from: searches (a search per document) or trackings (the runs of each document\'s tracking); NULL for other commands' },
+    { name: 'trackings_created', type: 'INTEGER', comment: 'trackings night: trackings created for listed documents without one' },
+    { name: 'trackings_paused', type: 'INTEGER', comment: 'trackings night: trackings paused (their document left the list)' },
+    { name: 'trackings_resumed', type: 'INTEGER', comment: 'trackings night: paused trackings resumed (their document listed again)' },
+    { name: 'tracking_runs_read', type: 'INTEGER', comment: 'trackings night: runs of our trackings whose responses were read' },
+    { name: 'tracking_responses', type: 'INTEGER', comment: 'trackings night: responses of those runs loaded' },
   ],
 };
 
 const runStages: Table = {
   name: 'run_stages',
-  comment: 'One row per stage of every run (rebuild, documents, search, transfer, changes, query, track, exports, publish): how each ended and what it did.',
+  comment: 'One row per stage of every run (rebuild, documents, trackings, search, transfer, changes, query, track, exports, publish): how each ended and what it did.',
   key: ['run_id', 'stage'],
   columns: [
     { name: 'run_id', type: 'VARCHAR', notNull: true, comment: 'the run (runs.run_id)' },
-    { name: 'stage', type: 'VARCHAR', notNull: true, comment: 'the stage: rebuild, documents, search, transfer, changes, query, track, exports or publish' },
+    { name: 'stage', type: 'VARCHAR', notNull: true, comment: 'the stage: rebuild, documents, trackings (a trackings night: the list reconciled with the trackings, their runs read), search, transfer, changes, query, track, exports or publish' },
     { name: 'position', type: 'INTEGER', notNull: true, comment: 'order of the stage in its run (0-based)' },
     { name: 'status', type: 'VARCHAR', notNull: true, comment: 'ok (done; some items may have failed, see failures), failed (it could not go on, or every item it tried failed), refused (the provider refused the resource or the key), skipped (not run: see error_message) or interrupted (stopped by SIGTERM, or killed while it ran)' },
     { name: 'started_at', type: 'TIMESTAMPTZ', notNull: true, comment: 'when the stage started' },

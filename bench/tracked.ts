@@ -1,0 +1,123 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Warehouse } from '../src/warehouse/warehouse.js';
+import { KEY_CALLS_PER_DAY } from './calls.js';
+import { measuredRun, sandboxRunEnv } from './pipeline-run.js';
+import { round } from './round.js';
+import { sandboxChild } from './sandbox-child.js';
+
+// A tracked portfolio over five sandbox days (issue 23): night 1 tracks every document and searches each once;
+// nights 2 to 5, a sandbox day apart (and two hours after the trackings' runs of that day, so that they have
+// finished), read what the runs sent instead of buying a search per document. Each night's calls come from its
+// `runs` row; after night 5 a full searches night on another key of the same sandbox, the same day, is the
+// reference the tracked warehouse must equal (lawsuits, parties, steps). The sandbox's clock is moved, never
+// waited for; its default rate of change makes the universe's changes.
+
+export interface TrackedNight { night: number; calls: number; searches: number; runsRead: number; responses: number; callsPerDocument: number; ms: number; exitCode: number | null }
+
+export interface TrackedFigures {
+  documents: number;
+  nights: TrackedNight[];
+  /** The most calls per document of nights 2 to 5. */
+  trackingCallsPerDocumentNight: number;
+  /** Documents a key's day of calls (180 a minute) keeps tracked at that rate. */
+  trackedDocumentsPerKeyDay: number;
+  /** Searches bought on nights 2 to 5. */
+  searchesAfterFirst: number;
+  /** The tracked warehouse after night 5 equals a searches night's of the same day (but the lawsuits in `changedSinceLastRuns`). */
+  equalsSearchesNight: boolean;
+  /** Lawsuits the provider's database changed between the last runs and the searches night (left out of the comparison). */
+  changedSinceLastRuns: number;
+}
+
+async function nightOf(path: string): Promise<Omit<TrackedNight, 'night' | 'callsPerDocument' | 'ms' | 'exitCode'>> {
+  const wh = await Warehouse.open(path, { readOnly: true });
+  try {
+    const [r] = await wh.all<{ calls: number; searches: number; runs: number; responses: number }>(`SELECT calls, coalesce(requests_submitted, 0) AS searches,
+      coalesce(tracking_runs_read, 0) AS runs, coalesce(tracking_responses, 0) AS responses FROM runs WHERE command = 'run' ORDER BY started_at DESC LIMIT 1`);
+    return { calls: Number(r.calls), searches: Number(r.searches), runsRead: Number(r.runs), responses: Number(r.responses) };
+  } finally {
+    await wh.close();
+  }
+}
+
+/**
+ * What two warehouses must agree on: every lawsuit, party and step, as digests, but the lawsuits in `left`: those
+ * the provider's database changed after the trackings' last runs and before the searches night (two hours on the
+ * sandbox's clock), which a search sees and a run will only send at its next recurrence.
+ */
+async function contents(path: string, left: ReadonlySet<string>): Promise<string> {
+  const wh = await Warehouse.open(path, { readOnly: true });
+  const kept = `code || '#' || instance NOT IN (SELECT unnest(from_json($1::JSON, '["VARCHAR"]')))`;
+  try {
+    const [r] = await wh.all<Record<string, string>>(`SELECT
+      (SELECT md5(string_agg(code || '#' || instance || '#' || coalesce(status, '') || '#' || coalesce(phase, '') || '#' || coalesce(amount::VARCHAR, ''), ',' ORDER BY code, instance)) FROM lawsuits WHERE ${kept}) AS l,
+      (SELECT md5(string_agg(code || '#' || instance || '#' || party_index || '#' || coalesce(name, ''), ',' ORDER BY code, instance, party_index)) FROM parties WHERE ${kept}) AS p,
+      (SELECT md5(string_agg(code || '#' || instance || '#' || step_id || '#' || coalesce(content, ''), ',' ORDER BY code, instance, step_id)) FROM steps WHERE ${kept}) AS s`,
+    [JSON.stringify([...left])]);
+    return JSON.stringify(r);
+  } finally {
+    await wh.close();
+  }
+}
+
+/** The sandbox's clock now (epoch ms). */
+async function clockOf(url: string): Promise<number> {
+  const res = await fetch(`${url}/_sandbox/clock`);
+  return Date.parse(((await res.json()) as { now: string }).now);
+}
+
+/** The lawsuits whose content a search sees changed between two instants of the sandbox's clock (its introspection). */
+async function changedBetween(url: string, from: number, to: number): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (let index: number | null = 0; index !== null;) {
+    const q = new URLSearchParams({ from: new Date(from).toISOString(), to: new Date(to).toISOString(), limit: '10000', from_index: String(index) });
+    const body = (await (await fetch(`${url}/_sandbox/changes?${q}`)).json()) as { lawsuits: Array<{ code: string; instance: number }>; next_index: number | null };
+    for (const l of body.lawsuits) out.add(`${l.code}#${l.instance}`);
+    index = body.next_index;
+  }
+  return out;
+}
+
+async function advance(url: string, days: number): Promise<void> {
+  const res = await fetch(`${url}/_sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_days: days }) });
+  if (res.status !== 200) throw new Error(`the sandbox clock could not be moved (${res.status})`);
+}
+
+/** Five nights of a tracked portfolio `csv` against a sandbox of its own started with `sandboxArgs`. */
+export async function trackedPortfolio(csv: string, documents: number, sandboxArgs: string[], log: (n: TrackedNight) => void): Promise<TrackedFigures> {
+  const dir = mkdtempSync(join(tmpdir(), 'lawsuit-bench-tracked-'));
+  const sb = await sandboxChild([...sandboxArgs, '--dialect', 'documented', '--api-key', 'tracked', '--api-key', 'searched']);
+  try {
+    writeFileSync(join(dir, 'documents.csv'), csv);
+    const env = (key: string, name: string) => ({
+      ...sandboxRunEnv(sb.url, join(dir, name)), LAWSUIT_WAREHOUSE: join(dir, `${name}.duckdb`), LAWSUIT_DOCUMENTS: join(dir, 'documents.csv'),
+      LAWSUIT_SKIP_TRANSFER: 'true', LAWSUIT_API_KEY: key, LAWSUIT_SOURCE: key === 'tracked' ? 'trackings' : 'searches', LAWSUIT_TRACKING_RECURRENCE: '1',
+    });
+    const nights: TrackedNight[] = [];
+    for (let night = 1; night <= 5; night++) {
+      if (night > 1) await advance(sb.url, night === 2 ? 1 + 2 / 24 : 1);
+      const run = await measuredRun(['run'], env('tracked', 'tracked'));
+      const n = await nightOf(join(dir, 'tracked.duckdb'));
+      nights.push({ night, ...n, callsPerDocument: round(n.calls / documents), ms: run.ms, exitCode: run.exitCode });
+      log(nights[nights.length - 1]);
+    }
+    // the last runs came two hours (and the nights' minutes) before the last night began
+    const lastRuns = (await clockOf(sb.url)) - nights[4].ms - 2.5 * 3_600_000;
+    const reference = await measuredRun(['run'], env('searched', 'searched'));
+    if (reference.exitCode !== 0) throw new Error(`the reference searches night ended with exit ${reference.exitCode}`);
+    const left = await changedBetween(sb.url, lastRuns, await clockOf(sb.url));
+    const later = nights.slice(1);
+    const worst = Math.max(...later.map((n) => n.calls / documents));
+    return {
+      documents, nights, trackingCallsPerDocumentNight: round(worst), trackedDocumentsPerKeyDay: Math.round(KEY_CALLS_PER_DAY / worst),
+      searchesAfterFirst: later.reduce((s, n) => s + n.searches, 0),
+      equalsSearchesNight: (await contents(join(dir, 'tracked.duckdb'), left)) === (await contents(join(dir, 'searched.duckdb'), left)),
+      changedSinceLastRuns: left.size,
+    };
+  } finally {
+    sb.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,122 @@
+import { failpoint } from '../../shared/failpoint.js';
+import { listingParams, queryAt, timeOf } from './cursor.js';
+import type { StoredCursor } from '../../warehouse/read-ledger.js';
+import { extendTrackingRead, latestTrackingRead, openTrackingRead } from '../../warehouse/tracking-ledger.js';
+import type { RunContext } from '../context.js';
+import type { PageSink } from '../page-sink.js';
+import type { PageSizer } from '../page-size.js';
+import type { SweepReading } from './sweep.js';
+import { trackingPage, type TrackedDocument } from './tracking-runs.js';
+
+// A trackings night reads what its trackings produced since the night before: the responses of their runs,
+// through the sweep's listing across requests (GET /responses without request_id, oldest first, by created_at),
+// one call per page of responses whatever the number of trackings, never a call per tracking or per run. It
+// starts at the watermark, where the reading before it ended, with that reading's cursor (so the responses of
+// its last millisecond are skipped by id), and reads up to just before the oldest tracking run still running: a
+// running request's responses may yet appear behind newer ones (as for the sweep's members, members.ts), and
+// they are read the next night. Every page is checked as the sweep checks its pages (verify.ts); a page that
+// fails is not loaded and the reading stops, its cursor kept for the next night. Pages are committed with their
+// ledger entry (tracking_reads' cursor, tracking_runs) through the page sink: a kill anywhere resumes from the
+// last page committed, and nothing is read or loaded twice.
+
+/** What tonight's reading did. */
+export interface TrackingReadFigures {
+  /** Calls: listing pages and the look-up of the oldest run still running. */
+  calls: number; pages: number; read: number; skipped: number;
+  /** Responses of our trackings' runs loaded, and the runs they came in. */
+  responses: number; runs: number;
+  /** Why the reading stopped before its bound (a page it could not trust), if it did. */
+  untrusted?: string;
+}
+
+export interface TrackingReadIo {
+  ctx: RunContext;
+  sink: PageSink;
+  sizer: PageSizer;
+  reading: SweepReading;
+  /** Our trackings, by id: the document each follows. */
+  ours: ReadonlyMap<string, TrackedDocument>;
+  /** Where the first reading ever starts (epoch ms, provider clock): the creation of our oldest tracking, when known. */
+  firstFrom?: number;
+}
+
+const RUNNING = ['created', 'pending', 'started', 'cancelling'];
+
+/** Where tonight's reading starts and how far it reads: a killed night's reading carried on, or a new one after the last. */
+async function openReading(io: TrackingReadIo): Promise<{ readId: string; cursor: StoredCursor; start: number; until: number | undefined; calls: number }> {
+  const { ctx } = io;
+  const stored = await latestTrackingRead(ctx.wh);
+  const carried = stored?.cursor;
+  // The first reading starts at the creation of our oldest tracking: nothing of ours ran before it.
+  const start = carried?.from ?? carried?.last ?? stored?.watermark ?? io.firstFrom ?? ctx.api.providerNow() ?? Date.now();
+  const { until, calls } = await boundOf(ctx, start);
+  if (stored?.status === 'active') {
+    await extendTrackingRead(ctx.wh, stored.readId, until);
+    ctx.log.info({ read_id: stored.readId }, 'carrying on the reading of the trackings\' runs an interrupted run left');
+    return { readId: stored.readId, cursor: stored.cursor, start, until, calls };
+  }
+  const cursor: StoredCursor = carried ? { ...carried, page: 1, pageSize: undefined } : { page: 1, seen: [] };
+  await openTrackingRead(ctx.wh, { readId: ctx.runId, runId: ctx.runId, watermark: start, until, cursor });
+  return { readId: ctx.runId, cursor, start, until, calls };
+}
+
+/**
+ * How far tonight may read: just before the oldest tracking run still running (one call of the requests listing,
+ * origin tracking, oldest first); to the newest response when none is running. Not a margin before the
+ * provider's now: its Date header need not be the clock of its created_at (the sandbox's clock, moved ahead, is
+ * not its Date header's), and a reading cut at the wrong "now" reads nothing. A run's responses come after its
+ * request is made, so one the listing did not show yet has its responses read this night or the next, by
+ * created_at after the cursor.
+ */
+async function boundOf(ctx: RunContext, from: number): Promise<{ until: number | undefined; calls: number }> {
+  const page = await ctx.api.requests.list({ origin: 'tracking', status: RUNNING, pageSize: 100, newestFirst: false, createdGte: new Date(from).toISOString() });
+  let until: number | undefined;
+  // The whole page, not its first item: an upstream that ignores the sort still bounds the reading by the oldest shown.
+  for (const r of page.items) {
+    const t = timeOf(r.created_at);
+    if (Number.isFinite(t) && RUNNING.includes(String(r.status))) until = Math.min(until ?? Number.POSITIVE_INFINITY, t - 1);
+  }
+  return { until: until === undefined ? undefined : Math.max(until, from), calls: 1 };
+}
+
+/** Reads tonight's range of the listing across requests and loads the responses of our trackings' runs. */
+export async function readTrackingRuns(io: TrackingReadIo): Promise<TrackingReadFigures> {
+  const { ctx, sink, sizer } = io;
+  const opened = await openReading(io);
+  const figures: TrackingReadFigures = { calls: opened.calls, pages: 0, read: 0, skipped: 0, responses: 0, runs: 0 };
+  const runs = new Set<string>();
+  let cursor = opened.cursor;
+  let previous: { from: number; size: number } | undefined;
+  let failure: unknown;
+  const commits: Array<Promise<unknown>> = [];
+  while (!ctx.signal.aborted && failure === undefined && !ctx.api.spentBudget()) {
+    const q = queryAt(cursor, opened.start, opened.until, sizer.size());
+    await sink.room();
+    const page = await ctx.api.responses.listAcross(listingParams(io.reading.params, q));
+    figures.calls++;
+    figures.pages++;
+    failpoint('tracking.after-read');
+    const sameRun = q.page > 1 && previous?.from === q.from && previous.size === q.size;
+    const r = trackingPage(cursor, q, page.items, io.ours, sameRun);
+    if (r.kind === 'untrusted') {
+      figures.untrusted = r.reason;
+      break;
+    }
+    sizer.measured(page.items);
+    previous = { from: q.from, size: q.size };
+    cursor = r.cursor;
+    figures.read += r.read;
+    figures.skipped += r.skipped;
+    figures.responses += r.items.length;
+    for (const run of r.runs) runs.add(run.requestId);
+    commits.push(sink.add({
+      items: r.items,
+      ledger: [{ kind: 'tracking_page', readId: opened.readId, runId: ctx.runId, cursor: r.cursor, read: r.read, skipped: r.skipped, pages: 1, runs: r.runs, done: r.end }],
+    }).catch((e: unknown) => { failure ??= e; }));
+    if (r.end) break;
+  }
+  await Promise.all(commits);
+  if (failure !== undefined) throw failure;
+  figures.runs = runs.size;
+  return figures;
+}
