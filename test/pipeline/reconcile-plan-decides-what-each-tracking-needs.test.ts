@@ -34,6 +34,7 @@ describe('what each document and tracking needs', () => {
   const rows: Array<[string, Listed<string>[], TrackingFacts[], Record<string, string[]>]> = [
     ['a listed document without a tracking gets one and is searched once', [doc('a')], [], { ...none, create: ['a:new'], search: ['a:new'] }],
     ['a listed document whose tracking runs is kept, not searched', [doc('a')], [tracking('a')], { ...none, keep: ['a'] }],
+    ['a tracking we made on a night killed before its search: the document is searched once, as new', [doc('a')], [tracking('a', { awaitingFirstSearch: true })], { ...none, keep: ['a'], search: ['a:new'] }],
     ['a dropped document has its running tracking paused', [], [tracking('a')], { ...none, pause: ['t-a'] }],
     ['a dropped document already paused is left alone', [], [tracking('a', { state: 'paused', pausedByUs: true })], none],
     ['a deleted tracking of a dropped document is left alone', [], [tracking('a', { state: 'deleted' })], none],

@@ -12,11 +12,11 @@ import { trackingKey } from '../../src/pipeline/track.js';
 import { TRACKING_PAUSE_GUARD } from '../../src/pipeline/tracking/reconcile-plan.js';
 import { reconcileTrackings, type ReconcileOptions, type ReconcileOutcome } from '../../src/pipeline/tracking/reconcile.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { startRun } from '../../src/warehouse/ledger.js';
+import { startRun, upsertRequest } from '../../src/warehouse/ledger.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
 import { configFor, scratch, silent } from '../support/pipeline.js';
 
-const KEYS = ['key-lifecycle', 'key-behind', 'key-dry', 'key-guard'];
+const KEYS = ['key-lifecycle', 'key-behind', 'key-dry', 'key-guard', 'key-killed'];
 const T0 = new Date('2026-02-02T03:00:00Z');
 let sandbox: Sandbox;
 const tmp = scratch('reconcile-');
@@ -37,9 +37,17 @@ async function portfolio(apiKey: string) {
   const wh = await Warehouse.open(`${tmp.dir}/${apiKey}.duckdb`);
   open.push(api, wh);
   const cfg = configFor(sandbox.url, tmp.dir);
-  const night = async (docs: readonly DocumentSpec[], opts: Partial<ReconcileOptions> = {}): Promise<ReconcileOutcome> => {
+  const night = async (docs: readonly DocumentSpec[], opts: Partial<ReconcileOptions> & { skipSearch?: boolean } = {}): Promise<ReconcileOutcome> => {
     const ctx: RunContext = { cfg, api, wh, log: silent, signal: new AbortController().signal, runId: await startRun(wh, { command: 'run' }) };
-    return reconcileTrackings(ctx, docs, { dryRun: false, allowPause: false, recurrenceDays: 1, now: new Date(sandbox.state.clock.now()), ...opts });
+    const out = await reconcileTrackings(ctx, docs, { dryRun: false, allowPause: false, recurrenceDays: 1, now: new Date(sandbox.state.clock.now()), ...opts });
+    // The night's search stage buys what reconcile chose (recorded as it would be): a document whose search
+    // never came is searched again as new on the next night.
+    if (!opts.dryRun && !opts.skipSearch) {
+      for (const t of out.searchTonight) {
+        await upsertRequest(wh, { request_id: `search-${ctx.runId}-${t.doc.searchKey}`, search_type: t.search.search_type, search_key: t.search.search_key, submitted_at: new Date() });
+      }
+    }
+    return out;
   };
   /** Calls by route since the last look. */
   let before: Record<string, number> = {};
@@ -165,5 +173,16 @@ describe('reconcileTrackings on the sandbox', () => {
     for (const d of docs.slice(0, 2)) expect(await statusAt(idOf(made, d))).toBe('paused');
     for (const t of theirs) expect(await statusAt(t.id)).not.toBe('paused');
     expect(p.calls()).toEqual({ 'GET /tracking': 1, 'POST /tracking/:id/pause': 2 });
+  });
+
+  it('a night killed between making the trackings and searching: the next night searches those documents once, as new', async () => {
+    const p = await portfolio('key-killed');
+    const docs = documents(3, 700);
+    expect(reasons(await p.night(docs, { skipSearch: true }))).toEqual(docs.map((d) => `${d.searchKey}:new`).sort());
+    // killed here: nothing searched. The night run again keeps the trackings and searches the documents, once.
+    const again = await p.night(docs);
+    expect({ created: again.created, kept: again.kept }).toEqual({ created: 0, kept: 3 });
+    expect(reasons(again)).toEqual(docs.map((d) => `${d.searchKey}:new`).sort());
+    expect(reasons(await p.night(docs))).toEqual([]);
   });
 });

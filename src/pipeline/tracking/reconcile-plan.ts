@@ -50,6 +50,11 @@ export interface TrackingFacts {
   ours: boolean;
   /** The last pause or resume we made of it was a pause (a paused tracking we did not pause was paused elsewhere). */
   pausedByUs: boolean;
+  /**
+   * We made it, and since then neither a search of its document was submitted nor a run of it read: a night killed
+   * between making the tracking and searching must still search the new document once when it runs again.
+   */
+  awaitingFirstSearch?: boolean;
 }
 
 /** A listed document: its identity and whatever the caller carries along (the document itself). */
@@ -136,7 +141,8 @@ function planListed<D>(item: Listed<D>, t: TrackingFacts | undefined, plan: Reco
     return;
   }
   plan.keep.push({ ...item, tracking: t });
-  if (t.state === 'errored') plan.searchTonight.push({ ...item, reason: 'errored' });
+  if (t.awaitingFirstSearch && t.state === 'running') plan.searchTonight.push({ ...item, reason: 'new' });
+  else if (t.state === 'errored') plan.searchTonight.push({ ...item, reason: 'errored' });
   else if (isStale(t, opts)) plan.searchTonight.push({ ...item, reason: 'stale' });
 }
 

@@ -72,12 +72,20 @@ export interface ReconcileOutcome {
 }
 
 /** What the warehouse knows of our trackings: each id we made or matched to a listed document, and whether our last pause or resume was a pause. */
-async function ourTrackings(ctx: RunContext): Promise<Map<string, { pausedByUs: boolean }>> {
-  const rows = await ctx.wh.all<{ tracking_id: string; last_action: string | null }>(`
-    SELECT tracking_id, arg_max(outcome, checked_at) FILTER (WHERE outcome IN ('paused', 'resumed')) AS last_action
-    FROM tracking_checks WHERE tracking_id IS NOT NULL GROUP BY tracking_id`);
-  return new Map(rows.map((r) => [r.tracking_id, { pausedByUs: r.last_action === 'paused' }]));
+async function ourTrackings(ctx: RunContext): Promise<Map<string, Ours>> {
+  const rows = await ctx.wh.all<{ tracking_id: string; last_action: string | null; awaiting: boolean }>(`
+    WITH searched AS (SELECT search_type, search_key, max(coalesce(submitted_at, created_at)) AS at FROM requests GROUP BY ALL)
+    SELECT c.tracking_id, arg_max(c.outcome, c.checked_at) FILTER (WHERE c.outcome IN ('paused', 'resumed')) AS last_action,
+      coalesce(bool_or(c.outcome = 'created'), false)
+        AND NOT EXISTS (SELECT 1 FROM tracking_runs r WHERE r.tracking_id = c.tracking_id)
+        AND coalesce(max(s.at) < min(c.checked_at) FILTER (WHERE c.outcome = 'created'), true) AS awaiting
+    FROM tracking_checks c LEFT JOIN searched s ON s.search_type = c.search_type AND s.search_key = c.search_key
+    WHERE c.tracking_id IS NOT NULL GROUP BY c.tracking_id`);
+  return new Map(rows.map((r) => [r.tracking_id, { pausedByUs: r.last_action === 'paused', awaitingFirstSearch: r.awaiting }]));
 }
+
+/** What the warehouse knows of one of our trackings (ourTrackings). */
+interface Ours { pausedByUs: boolean; awaitingFirstSearch: boolean }
 
 const ms = (v: unknown): number => {
   const n = typeof v === 'string' ? Date.parse(v) : NaN;
@@ -85,7 +93,7 @@ const ms = (v: unknown): number => {
 };
 
 /** A listed record as the plan sees it; undefined for one whose search cannot be told. */
-function factsOf(t: Tracking, ours: Map<string, { pausedByUs: boolean }>, lastRunAt?: ReadonlyMap<string, Date>): TrackingFacts | undefined {
+function factsOf(t: Tracking, ours: Map<string, Ours>, lastRunAt?: ReadonlyMap<string, Date>): TrackingFacts | undefined {
   if (!t.search?.search_type || typeof t.search.search_key !== 'string') return undefined;
   const state = trackingState(String(t.status ?? ''));
   // A running record's updated_at is its latest run (or resume). A paused one's is its pause: it ran until then (or
@@ -96,7 +104,7 @@ function factsOf(t: Tracking, ours: Map<string, { pausedByUs: boolean }>, lastRu
   return {
     trackingId: t.tracking_id, identity: trackingKey(t.search.search_type, t.search.search_key), state,
     recurrenceDays: typeof t.recurrence === 'number' ? t.recurrence : undefined, lastRunMs: seen,
-    ours: mine !== undefined, pausedByUs: mine?.pausedByUs ?? false,
+    ours: mine !== undefined, pausedByUs: mine?.pausedByUs ?? false, awaitingFirstSearch: mine?.awaitingFirstSearch ?? false,
   };
 }
 
