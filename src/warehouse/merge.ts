@@ -146,6 +146,16 @@ FROM ${m} m WHERE ${keyOn(t, t.name, 'm')} AND NOT m.wins AND NOT m.changed
   };
 }
 
+/**
+ * The columns of stored rows a merge reads: the key, the merge's own, and every column but the `newest` ones, which
+ * only the staged payload gives (mergedRows never reads them from the stored row). Leaving them out keeps the raw
+ * JSON and the steps' texts out of the materialized stored rows.
+ */
+function storedColumns(t: Table): string[] {
+  const key = t.key!;
+  return [...key, ...t.columns.filter((c) => !key.includes(c.name) && (ruleOf(c) !== 'newest' || MACHINERY.has(c.name))).map((c) => c.name)];
+}
+
 interface ChildStatements { table: string; flag: string; del: string; ins: string; insNew: string }
 
 /** Every merge statement of `schema`, as load.ts runs them. */
@@ -180,7 +190,7 @@ SELECT ${lawsuitCols.map(flagged).join(', ')}, s.payload_version, NULL FROM ${wi
     /** The layer's lawsuits merged with the stored ones (mergedRows). */
     mergeLawsuits: `CREATE OR REPLACE TEMP TABLE stg_merged_lawsuits AS ${mergedRows(lawsuits, {
       staged: withVersion('stg_lawsuits'), version: 's.payload_version', flags,
-      stored: `SELECT ${names(['code', 'instance', ...lawsuits.columns.filter((c) => ruleOf(c) !== 'newest' || MACHINERY.has(c.name)).map((c) => c.name).filter((c) => c !== 'code' && c !== 'instance')])}
+      stored: `SELECT ${names(storedColumns(lawsuits))}
   FROM lawsuits l SEMI JOIN (SELECT code, instance FROM stg_versions WHERE existed) w ON l.code = w.code AND l.instance = w.instance`,
     })}`,
     // A lawsuit a newer payload wins is replaced, not updated: the row deleted and the merged row inserted. An
@@ -209,7 +219,7 @@ SELECT ${loaded(t).map(valueOf).join(', ')} FROM ${stageName(t.stage!.as)} s`,
      */
     mergeSteps: `CREATE OR REPLACE TEMP TABLE stg_merged_steps AS ${mergedRows(steps, {
       staged: withVersion('stg_steps'), version: 's.payload_version',
-      stored: `SELECT h.* FROM steps h SEMI JOIN (SELECT code, instance FROM stg_merged_lawsuits WHERE existed) w ON h.code = w.code AND h.instance = w.instance`,
+      stored: `SELECT ${names(storedColumns(steps))} FROM steps h SEMI JOIN (SELECT code, instance FROM stg_merged_lawsuits WHERE existed) w ON h.code = w.code AND h.instance = w.instance`,
     })}`,
     steps: writes(steps, 'stg_merged_steps'),
     /** The steps of a layer none of whose lawsuits the warehouse held: nothing to merge with, every value its payload's. */
