@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { RunContext } from '../../src/pipeline/context.js';
 import { queryAt, type SweepCursor } from '../../src/pipeline/sweep/cursor.js';
+import { boundOf } from '../../src/pipeline/sweep/tracking-read.js';
 import { ourRuns, trackingPage, type TrackedDocument } from '../../src/pipeline/sweep/tracking-runs.js';
 import type { ResponseItem } from '../../src/spec/types.js';
 
@@ -71,5 +73,38 @@ describe('reading the trackings\' runs', () => {
     const q = queryAt({ page: 1, seen: [] }, base + 10, base + 20, 10);
     const p = trackingPage({ page: 1, seen: [] }, q, [item('a', 5, 'tracking', 't-ours-1', 'run-1')], OURS, false);
     expect(p.kind).toBe('untrusted');
+  });
+});
+
+describe('how far a night reads the trackings\' runs', () => {
+  const FROM = Date.UTC(2026, 10, 1);
+  const running = (id: string, t: number) => ({ request_id: id, status: 'pending', created_at: new Date(FROM + t).toISOString() });
+  const ctxOf = (pages: Array<Array<ReturnType<typeof running>>>, opts: { ignorePage?: boolean } = {}) => {
+    const asked: number[] = [];
+    const ctx = {
+      signal: new AbortController().signal, log: { warn: () => undefined },
+      api: { requests: { list: async (q: { page: number }) => {
+        asked.push(q.page);
+        const items = pages[opts.ignorePage ? 0 : q.page - 1] ?? [];
+        return { items, allCount: pages.flat().length, allPagesCount: pages.length };
+      } } },
+    } as unknown as RunContext;
+    return { ctx, asked };
+  };
+
+  it('stops just before the oldest running run, found on whatever page the listing shows it (an ignored sort)', async () => {
+    const newestFirst = [Array.from({ length: 100 }, (_, i) => running(`r${i}`, 10_000 - i)), [running('oldest', 500)]];
+    const { ctx, asked } = ctxOf(newestFirst);
+    expect(await boundOf(ctx, FROM)).toEqual({ until: FROM + 499, calls: 2 });
+    expect(asked).toEqual([1, 2]);
+  });
+
+  it('reads nothing past where it starts when the listing of running runs cannot be walked to its end', async () => {
+    const { ctx } = ctxOf([[running('a', 9_000)], [running('oldest', 500)]], { ignorePage: true });
+    expect((await boundOf(ctx, FROM)).until).toBe(FROM);
+  });
+
+  it('reads to the newest response when no run is running', async () => {
+    expect((await boundOf(ctxOf([[]]).ctx, FROM)).until).toBeUndefined();
   });
 });

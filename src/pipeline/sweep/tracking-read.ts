@@ -1,3 +1,4 @@
+import { walkPages } from '../../api/paginate.js';
 import { failpoint } from '../../shared/failpoint.js';
 import { listingParams, queryAt, timeOf } from './cursor.js';
 import type { StoredCursor } from '../../warehouse/read-ledger.js';
@@ -61,22 +62,34 @@ async function openReading(io: TrackingReadIo): Promise<{ readId: string; cursor
 }
 
 /**
- * How far tonight may read: just before the oldest tracking run still running (one call of the requests listing,
- * origin tracking, oldest first); to the newest response when none is running. Not a margin before the
- * provider's now: its Date header need not be the clock of its created_at (the sandbox's clock, moved ahead, is
- * not its Date header's), and a reading cut at the wrong "now" reads nothing. A run's responses come after its
- * request is made, so one the listing did not show yet has its responses read this night or the next, by
- * created_at after the cursor.
+ * How far tonight may read: just before the oldest tracking run still running (the requests listing, origin
+ * tracking, every page: an upstream that ignores the sort or the status filter still shows the oldest running run
+ * somewhere among them); to the newest response when none is running. Not a margin before the provider's now: its
+ * Date header need not be the clock of its created_at (the sandbox's clock, moved ahead, is not its Date
+ * header's), and a reading cut at the wrong "now" reads nothing. A run's responses come after its request is made,
+ * so one the listing did not show yet has its responses read this night or the next, by created_at after the
+ * cursor. A listing that cannot be walked to its end (it lies about its pages) proves no bound: tonight reads
+ * nothing past `from`, rather than pass a running run whose responses would then land behind the cursor.
  */
-async function boundOf(ctx: RunContext, from: number): Promise<{ until: number | undefined; calls: number }> {
-  const page = await ctx.api.requests.list({ origin: 'tracking', status: RUNNING, pageSize: 100, newestFirst: false, createdGte: new Date(from).toISOString() });
+export async function boundOf(ctx: RunContext, from: number): Promise<{ until: number | undefined; calls: number }> {
   let until: number | undefined;
-  // The whole page, not its first item: an upstream that ignores the sort still bounds the reading by the oldest shown.
-  for (const r of page.items) {
-    const t = timeOf(r.created_at);
-    if (Number.isFinite(t) && RUNNING.includes(String(r.status))) until = Math.min(until ?? Number.POSITIVE_INFINITY, t - 1);
+  let calls = 0;
+  let unproven: string | undefined;
+  const pages = walkPages((c) => ctx.api.requests.list({ page: c.page, origin: 'tracking', status: RUNNING, pageSize: 100, newestFirst: false, createdGte: new Date(from).toISOString() }, c.next), {
+    label: 'GET /requests', signal: ctx.signal, maxPages: 1_000, onStop: (why) => { unproven = why; },
+  });
+  for await (const page of pages) {
+    calls++;
+    for (const r of page.items) {
+      const t = timeOf(r.created_at);
+      if (Number.isFinite(t) && RUNNING.includes(String(r.status))) until = Math.min(until ?? Number.POSITIVE_INFINITY, t - 1);
+    }
   }
-  return { until: until === undefined ? undefined : Math.max(until, from), calls: 1 };
+  if (unproven !== undefined) {
+    ctx.log.warn({ code: 'TRACKING_BOUND_UNPROVEN' }, `${unproven}: the trackings' runs are not read past where the last reading ended tonight`);
+    return { until: from, calls };
+  }
+  return { until: until === undefined ? undefined : Math.max(until, from), calls };
 }
 
 /** Reads tonight's range of the listing across requests and loads the responses of our trackings' runs. */
