@@ -187,7 +187,17 @@ export async function nightDialect(ctx: RunContext, opts: { probe: boolean }): P
  * The night's dialect for reading: as nightDialect, but a probe that fails for any reason but a refusal (a 401 or
  * 403 the stage must hear) leaves the night on the assumed dialect, which the sweep's checks then verify.
  */
-export async function dialectOrAssumed(ctx: RunContext): Promise<NightDialect> {
+export function dialectOrAssumed(ctx: RunContext): Promise<NightDialect> {
+  // Once a run: a trackings night's reading and its search stage both ask, and a first night on an empty key
+  // learns nothing it could settle, so a second asking probed again (up to 9 more calls).
+  let learned = learnedThisRun.get(ctx);
+  if (!learned) learnedThisRun.set(ctx, (learned = learnOrAssume(ctx)));
+  return learned;
+}
+
+const learnedThisRun = new WeakMap<RunContext, Promise<NightDialect>>();
+
+async function learnOrAssume(ctx: RunContext): Promise<NightDialect> {
   try {
     return await nightDialect(ctx, { probe: true });
   } catch (e) {

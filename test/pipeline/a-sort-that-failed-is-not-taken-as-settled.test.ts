@@ -2,7 +2,8 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { ASSUMED_DIALECT, SORT_CANDIDATES, type Dialect } from '../../src/api/dialect.js';
 import type { RunContext } from '../../src/pipeline/context.js';
-import { dialectBase, nightDialect, rememberSortBroken } from '../../src/pipeline/dialect.js';
+import { dialectBase, dialectOrAssumed, nightDialect, rememberSortBroken } from '../../src/pipeline/dialect.js';
+import { errorForStatus } from '../../src/api/errors.js';
 import { loadConfig } from '../../src/shared/config.js';
 import { readDialect, writeDialect } from '../../src/warehouse/dialect-store.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
@@ -43,4 +44,20 @@ it('leaves names pinned by configuration alone', async () => {
   if (!ctx.cfg.sweepParams) return expect.unreachable('the sweep names are pinned by LAWSUIT_SWEEP_PARAMS');
   await rememberSortBroken(ctx, learned);
   expect(await readDialect(wh, dialectBase(ctx.cfg))).toBeUndefined();
+});
+
+it('is learned once a run, however many stages ask: a probe that found nothing is not sent again the same night', async () => {
+  let calls = 0;
+  // Any call of the client fails as an upstream that keeps failing would: the probe learns nothing, the night assumes.
+  const failing = (): unknown => new Proxy(() => undefined, {
+    get: (_t, name) => (name === 'then' ? undefined : failing()),
+    apply: () => { calls++; return Promise.reject(errorForStatus(503, {}, 'GET /responses', (x) => x)); },
+  });
+  const ctx = { ...ctxOf({}), api: failing() } as unknown as RunContext;
+  const first = await dialectOrAssumed(ctx);
+  const sent = calls;
+  expect(first.source).toBe('assumed');
+  expect(sent).toBeGreaterThan(0);
+  expect(await dialectOrAssumed(ctx)).toBe(first);
+  expect(calls).toBe(sent);
 });
