@@ -38,6 +38,8 @@ export interface ApiClientOptions {
   signal?: AbortSignal;
   /** Called after every attempt (status 'network' when no answer arrived). */
   onCall?: (e: CallEvent) => void;
+  /** Send only GET calls (a dry run's client); any other is refused before it leaves (HttpOptions.readsOnly). */
+  readsOnly?: boolean;
 }
 
 export type ApiStats = HttpStats;
@@ -60,7 +62,7 @@ export class LawsuitApi {
     this.http = new HttpClient({
       apiKey: opts.apiKey, urls: opts.urls, limiter: this.limiter, retries: opts.retries,
       baseDelayMs: opts.baseDelayMs, maxDelayMs: opts.maxDelayMs, maxWaitMs: opts.maxWaitMs,
-      deadlines: opts.deadlines, connections: maxConcurrency, logger, onCall: opts.onCall, signal: opts.signal,
+      deadlines: opts.deadlines, connections: maxConcurrency, logger, onCall: opts.onCall, signal: opts.signal, readsOnly: opts.readsOnly,
     });
     this.requests = new RequestsResource(this.http, { logger, lookupDelayMs: opts.lookupDelayMs });
     this.responses = new ResponsesResource(this.http);

@@ -50,6 +50,11 @@ export interface HttpOptions extends BackoffOptions {
    * calls in flight are cut off (API_CLOSED; a submission cut off may have been made, and is looked up next run).
    */
   signal?: AbortSignal;
+  /**
+   * Send only GET calls: a dry run may read what it plans from (the key's trackings), and must create, pause and
+   * buy nothing whatever a stage asks, so any other call fails at once with RUN_SENDS_NOTHING, never sent.
+   */
+  readsOnly?: boolean;
 }
 
 export class HttpClient {
@@ -72,6 +77,9 @@ export class HttpClient {
   }
 
   async call<T>(spec: CallSpec<T>): Promise<CallResult<T>> {
+    if (this.opts.readsOnly && spec.method !== 'GET') {
+      throw new EtlError('RUN_SENDS_NOTHING', `${spec.route} was not sent: a dry run sends only reads (GET), and changes or buys nothing`);
+    }
     const safety: Safety = spec.safety ?? (spec.method === 'POST' ? 'unsafe' : 'idempotent');
     const spends = spec.spendsBudget !== false;
     return retrying({

@@ -49,7 +49,8 @@ const CHOICES: Partial<Record<OptionName, readonly string[]>> = {
 
 const API_NEEDED = `
 The API: LAWSUIT_API_KEY or LAWSUIT_API_KEY_FILE, and LAWSUIT_REQUESTS_URL, LAWSUIT_TRACKING_URL,
-LAWSUIT_LAWSUITS_URL, LAWSUIT_TRANSFER_URL (not needed with --sandbox or --dry-run). Every variable: docs/operating.md.`;
+LAWSUIT_LAWSUITS_URL, LAWSUIT_TRANSFER_URL (not needed with --sandbox, nor with --dry-run but for a trackings
+night's, which lists the key's trackings). Every variable: docs/operating.md.`;
 const SCHEDULE_RULES = `
 Runs the jobs until SIGTERM or SIGINT, one run at a time. On start, and after an occurrence missed while the
 process was paused, a job whose last success is older than its period_hours runs at once; a run still going

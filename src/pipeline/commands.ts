@@ -11,8 +11,9 @@ import { queryStage, trackStage } from './stages/sync.js';
 import { transferStage } from './stages/transfer.js';
 import type { QueryKind } from './sync.js';
 
-// Each command is a list of the same stages. A dry run keeps only what sends nothing and writes nothing: the
-// documents stage, which reads the list and makes the plan.
+// Each command is a list of the same stages. A dry run keeps only the stages that plan dry (Stage.plansDry):
+// the documents stage, which reads the list and makes the plan, and a trackings night's trackings stage, which
+// lists the key's trackings to plan what it would change (a read the provider does not bill).
 
 const COMMAND_NAMES = ['run', 'query', 'track', 'transfer', 'export', 'rebuild'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
@@ -42,7 +43,7 @@ export function stagesFor(command: CommandName, opts: { kind?: QueryKind; dryRun
     rebuild: () => rebuildFirst([publishStage]),
   };
   const stages = all[command]();
-  return opts.dryRun ? stages.filter((s) => s.name === 'documents') : stages;
+  return opts.dryRun ? stages.filter((s) => s.plansDry) : stages;
 }
 
 /**
@@ -63,8 +64,12 @@ interface CommandPlan {
   readsList: boolean;
   /** It opens the published warehouse read-only and records nothing (a dry run, `export`). */
   readOnly: boolean;
-  /** It sends API calls, so the API must be reachable (or the embedded sandbox started). */
-  sends: boolean;
+  /**
+   * What it may send: nothing (no client, no key needed), reads only (a dry run that lists: any other call is
+   * refused before it leaves, whatever a stage asks), or all it needs. Anything but `none` needs the API reachable
+   * (or the embedded sandbox started).
+   */
+  sends: 'none' | 'reads' | 'all';
   /** It takes the run lock (all but a dry run, which writes nothing). */
   locks: boolean;
 }
@@ -75,7 +80,7 @@ export function commandPlan(command: CommandName, opts: { kind?: QueryKind; dryR
     stages,
     readsList: stages.some((s) => s.name === 'documents'),
     readOnly: opts.dryRun || command === 'export',
-    sends: !opts.dryRun && stages.some((s) => s.callsApi),
+    sends: !stages.some((s) => s.callsApi) ? 'none' : opts.dryRun ? 'reads' : 'all',
     locks: !opts.dryRun,
   };
 }

@@ -58,14 +58,14 @@ export async function runCommand(req: CommandRequest): Promise<CommandResult> {
   let env: Environment | undefined;
   let session: Session | undefined;
   try {
-    env = plan.sends ? await req.environment(cfg) : undefined;
-    session = await openSession(env?.cfg ?? cfg, { command: req.command, log, signal: req.signal, apiKey: env?.apiKey ?? '', readOnly: plan.readOnly });
+    env = plan.sends !== 'none' ? await req.environment(cfg) : undefined;
+    session = await openSession(env?.cfg ?? cfg, { command: req.command, log, signal: req.signal, apiKey: env?.apiKey ?? '', readOnly: plan.readOnly, sends: plan.sends });
     const { ctx } = session;
     if (req.pollTuning) ctx.pollTuning = req.pollTuning;
     const stages = await carryOn(session, plan.stages, { command: req.command, warehouse: cfg.warehouse, night, log });
     const run = {
       command: req.command, cfg, runId: ctx.runId, started, night, exitCodeOf: req.exitCodeOf, wh: ctx.wh, log, reporter: req.reporter,
-      apiStats: plan.sends ? () => ctx.api.stats() : undefined,
+      apiStats: plan.sends !== 'none' ? () => ctx.api.stats() : undefined,
     };
     let record: Promise<RunRecord> | undefined;
     const results = await runStages(ctx, stages, night, {

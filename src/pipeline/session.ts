@@ -30,6 +30,8 @@ export interface SessionOptions {
   apiKey: string;
   /** Open the published warehouse read-only and record nothing (a dry run, `export`). */
   readOnly?: boolean;
+  /** What the API client may send (commands.ts CommandPlan.sends). Default: all a stage asks. */
+  sends?: 'none' | 'reads' | 'all';
 }
 
 /**
@@ -56,11 +58,12 @@ export async function openSession(cfg: Config, opts: SessionOptions): Promise<Se
   const ctx: RunContext = {
     cfg, wh, runId, log: opts.log.child({ run_id: runId }), signal: opts.signal,
     get api(): LawsuitApi {
-      if (opts.readOnly) {
+      if (opts.sends === 'none') {
         throw new EtlError('RUN_SENDS_NOTHING', `${opts.command}${cfg.dryRun ? ' --dry-run' : ''} sends nothing, yet a stage asked for the API client`);
       }
       api ??= new LawsuitApi({
         apiKey: opts.apiKey, urls: cfg.urls, maxConcurrency: cfg.maxConcurrency, deadlines: cfg.deadlines, logger: opts.log, signal: opts.signal,
+        readsOnly: opts.sends === 'reads',
       });
       return api;
     },

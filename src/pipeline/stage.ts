@@ -92,8 +92,14 @@ export interface Stage {
   name: StageName;
   /** Stages that must have ended `ok` for this one to run; otherwise it is skipped, naming them. */
   needs: readonly StageName[];
-  /** It sends API calls: skipped once the key is refused, and never part of a dry run. */
+  /** It sends API calls: skipped once the key is refused. */
   callsApi: boolean;
+  /**
+   * It has a dry path, so a dry run keeps it: it plans from what it can read (the list, the ledger, a listing the
+   * provider does not bill) and writes nothing, changes nothing and buys nothing. The documents stage plans from
+   * the list; a trackings night's trackings stage lists the key's trackings to plan what it would change.
+   */
+  plansDry?: boolean;
   /**
    * It closes the warehouse (publish): its row is recorded as ended `ok` before it runs, since nothing can be
    * written after it; a run that dies while publishing is found out by the next one (runner.ts).

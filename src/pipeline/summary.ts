@@ -124,19 +124,35 @@ export function formatPlan(s: RunSummary): string {
   const d = stageOf(s, 'documents')?.counts ?? {};
   const p = s.plan!;
   const types = Object.entries(p.byType).map(([t, k]) => `${k} ${t}`).join(', ') || 'none';
-  const lines = [
+  const rejected = [`  rejected    ${n(d, 'rejected')} lines`, ...p.rejected.slice(0, 20).map((r) => `              line ${r.line}: ${r.reason}`)];
+  const resumed = `  resumed     ${n(d, 'resumed')} requests still outstanding from an earlier run (polled and read, not submitted again)`;
+  const t = stageOf(s, 'trackings');
+  if (s.source === 'trackings' && t) return [...trackingsPlan(t.counts, s, types), resumed, ...rejected].join('\n');
+  return [
     `dry run: nothing was sent`,
     `  to search   ${n(d, 'to_search')} documents (${types}), ${n(d, 'on_demand')} of them on_demand`,
-    `  resumed     ${n(d, 'resumed')} requests still outstanding from an earlier run (polled and read, not submitted again)`,
+    resumed,
     `  skipped     ${n(d, 'fresh')} searched less than LAWSUIT_FRESHNESS_DAYS ago (--force searches them), ${n(d, 'duplicates')} duplicates`,
-    `  rejected    ${n(d, 'rejected')} lines`,
-    ...p.rejected.slice(0, 20).map((r) => `              line ${r.line}: ${r.reason}`),
+    ...rejected,
     `  cost        at least ${n(d, 'expected_calls')} API calls (one submission each, a polling call per 100 requests, one call per response page)`,
-    // A trackings night decides what it searches from the key's trackings, which a dry run does not list (it opens
-    // no API client): the plan above is a searches night's, the most a trackings night could buy.
-    ...(s.source === 'trackings' ? ['  trackings   not planned: a dry run lists no trackings; a trackings night searches only new and fallback documents of the above'] : []),
+  ].join('\n');
+}
+
+/** A trackings night's dry plan (stages/trackings.ts): what it would change, search and cost, and whether the pause guard would stop it. */
+function trackingsPlan(c: Record<string, number>, s: RunSummary, types: string): string[] {
+  const cost = n(c, 'planned_calls') + n(c, 'search_calls') + n(c, 'read_calls');
+  const guard = n(c, 'pause_guard_refuses')
+    ? `  pause guard WOULD STOP the night: ${n(c, 'pause_guard_pauses')} pauses of ${n(c, 'pause_guard_trackings')} trackings, more than a tenth (at most ${n(c, 'pause_guard_limit')}); check the list, then give --allow-pause if they are meant`
+    : `  pause guard ${n(c, 'pause_guard_pauses')} pauses of ${n(c, 'pause_guard_trackings')} trackings (at most ${n(c, 'pause_guard_limit')} without --allow-pause)`;
+  return [
+    `dry run: nothing was changed or bought; ${s.api.calls} ${s.api.calls === 1 ? 'call' : 'calls'} listed the key's trackings`,
+    `  trackings   ${n(c, 'trackings_created')} to create, ${n(c, 'trackings_paused')} to pause, ${n(c, 'trackings_resumed')} to resume, ${n(c, 'trackings_kept')} kept as they are`,
+    guard,
+    `  to search   ${n(c, 'searches_tonight')} documents tonight (${types}): ${n(c, 'searches_new')} newly tracked, ${n(c, 'searches_fallback')} instead of their tracking`,
+    ...(s.notes ?? []).map((x) => `              ${printable(x, 500)}`),
+    `  cost        at least ${cost} API calls: ${n(c, 'planned_calls')} to reconcile (the listing's pages, a call per creation, pause and resume), `
+      + `${n(c, 'search_calls')} for tonight's searches, ${n(c, 'read_calls')} or more to read the trackings' runs (a call per page of their responses)`,
   ];
-  return lines.join('\n');
 }
 
 /** The human summary printed at the end of a run (stdout): a line per stage, then the totals and failures. */

@@ -212,7 +212,9 @@ function saltOf(salt: ReturnType<typeof readSecret>, problems: string[]): string
 function needsOf(cfg: Config, command: ConfiguredCommand, found: readonly string[]): string[] {
   const problems: string[] = [];
   const needs = COMMAND_NEEDS[command];
-  if (needs.api && !cfg.dryRun && !cfg.sandbox) {
+  // A dry run sends nothing but a trackings night's, which lists the key's trackings to plan (pipeline/stages/trackings.ts).
+  const sends = !cfg.dryRun || (command === 'run' && cfg.source === 'trackings');
+  if (needs.api && sends && !cfg.sandbox) {
     if (cfg.apiKey === undefined && !found.some((p) => p.startsWith(OPTIONS.apiKey.env) || p.startsWith(OPTIONS.apiKey.envFile))) {
       problems.push(`${OPTIONS.apiKey.env} (or ${OPTIONS.apiKey.envFile}) is required unless --sandbox is given`);
     }

@@ -35,4 +35,18 @@ describe('the source of a night as configuration', () => {
     ]));
     expect(problems).toHaveLength(3);
   });
+
+  it('asks a dry run for the key only when it lists trackings (a searches night\'s dry run sends nothing)', () => {
+    const run = (env: Record<string, string>) => {
+      try {
+        loadConfig({ env: { LAWSUIT_DOCUMENTS: 'config/documents.example.csv', ...env }, flags: { 'dry-run': true }, command: 'run' });
+        return [];
+      } catch (e) {
+        return (e as ConfigError).problems;
+      }
+    };
+    expect(run({})).toEqual([]);
+    expect(run({ LAWSUIT_SOURCE: 'trackings' })).toEqual(expect.arrayContaining([expect.stringMatching(/^LAWSUIT_API_KEY .*required/)]));
+    expect(run({ LAWSUIT_SOURCE: 'trackings', LAWSUIT_SANDBOX: 'true' })).toEqual([]);
+  });
 });

@@ -8,7 +8,8 @@ import { codeOf, reachOf, ruleFor } from '../../shared/failure-policy.js';
 import { readTrackingRuns, type TrackingReadFigures } from '../sweep/tracking-read.js';
 import type { TrackedDocument } from '../sweep/tracking-runs.js';
 import { trackingKey } from '../track.js';
-import { reconcileTrackings, type ReconcileFailure } from '../tracking/reconcile.js';
+import { reconcileTrackings, type ReconcileFailure, type ReconcileOutcome } from '../tracking/reconcile.js';
+import { planNight } from './documents.js';
 
 // The trackings half of a trackings night (`run --source trackings`), before the search stage: the list
 // reconciled with the key's trackings (tracking/reconcile.ts: created, paused, resumed), tonight's searches
@@ -20,29 +21,67 @@ export const trackingsStage: Stage = {
   name: 'trackings',
   needs: ['documents'],
   callsApi: true,
-  run: (ctx, night) => trackingsNight(ctx, night),
+  plansDry: true,
+  run: (ctx, night) => (ctx.cfg.dryRun ? trackingsPlan(ctx, night) : trackingsNight(ctx, night)),
 };
 
 async function trackingsNight(ctx: RunContext, night: NightData): Promise<StageReport> {
-  const docs = night.list!.documents;
-  const r = await reconcileTrackings(ctx, docs, {
-    dryRun: ctx.cfg.dryRun, allowPause: ctx.cfg.allowPause, recurrenceDays: ctx.cfg.trackingRecurrenceDays, lastRunAt: await lastRunAt(ctx),
-  });
-  night.searchOnly = new Set(r.searchTonight.map((s) => trackingKey(s.search.search_type, s.search.search_key)));
-  // A newly tracked document is searched once; any other reason is a fallback, and the report says why.
-  const fallbacks = r.searchTonight.filter((s) => s.reason !== 'new');
-  for (const [reason, n] of countBy(fallbacks.map((s) => s.reason))) (night.notes ??= []).push(`${n} documents searched tonight instead of read from their tracking: ${reason}`);
-  const { read, failure } = await readOrReport(ctx, night, oursOf(docs, r.trackingOf));
+  const r = await reconciled(ctx, night, ctx.cfg.allowPause);
+  const { read, failure } = await readOrReport(ctx, night, oursOf(night.list!.documents, r.trackingOf));
   return {
     counts: {
-      trackings_created: r.created, trackings_paused: r.paused, trackings_resumed: r.resumed, trackings_kept: r.kept,
-      searches_tonight: r.searchTonight.length, searches_new: r.searchTonight.length - fallbacks.length, searches_fallback: fallbacks.length,
-      planned_calls: r.plannedCalls, tracking_runs_read: read.runs, tracking_responses: read.responses, tracking_pages: read.pages,
+      ...reconcileCounts(r), tracking_runs_read: read.runs, tracking_responses: read.responses, tracking_pages: read.pages,
       tracking_calls: read.calls, tracking_skipped: read.skipped, tracking_untrusted: read.untrusted ? 1 : 0,
     },
     failures: [...r.failures.map(failureOf), ...(failure ? [failure] : [])],
     interrupted: ctx.signal.aborted,
     finished: 1,
+  };
+}
+
+/**
+ * `run --source trackings --dry-run`: the plan the reconciliation would carry out (the key's trackings listed,
+ * a read the provider does not bill; nothing created, paused or resumed), the searches the night would buy of it,
+ * as the search stage narrows them, and the cost. The runs are not read: reading loads. The pause guard is
+ * reported rather than raised, since the plan is what the operator needs to decide on --allow-pause.
+ */
+async function trackingsPlan(ctx: RunContext, night: NightData): Promise<StageReport> {
+  const r = await reconciled(ctx, night, true);
+  const list = night.list!;
+  const only = night.searchOnly!;
+  const resumed = new Set(night.plan?.resume.map((p) => p.doc));
+  const searches = await planNight(ctx, { ...list, documents: list.documents.filter((d) => only.has(trackingKey(d.searchType, d.searchKey)) || resumed.has(d)) });
+  night.plan = searches;
+  return {
+    counts: {
+      ...reconcileCounts(r), search_calls: searches.expectedCalls, read_calls: oursOf(list.documents, r.trackingOf).size > 0 ? 1 : 0,
+      pause_guard_limit: r.guard.limit, pause_guard_refuses: r.guard.pauses > r.guard.limit && !ctx.cfg.allowPause ? 1 : 0,
+    },
+    failures: [],
+    finished: 1,
+  };
+}
+
+/**
+ * The list reconciled with the key's trackings (a dry run only plans it), and tonight's searches narrowed to the
+ * documents that need one: a newly tracked document once; any other reason is a fallback, and a note says why.
+ */
+async function reconciled(ctx: RunContext, night: NightData, allowPause: boolean): Promise<ReconcileOutcome> {
+  const r = await reconcileTrackings(ctx, night.list!.documents, {
+    dryRun: ctx.cfg.dryRun, allowPause, recurrenceDays: ctx.cfg.trackingRecurrenceDays, lastRunAt: await lastRunAt(ctx),
+  });
+  night.searchOnly = new Set(r.searchTonight.map((s) => trackingKey(s.search.search_type, s.search.search_key)));
+  const fallbacks = r.searchTonight.filter((s) => s.reason !== 'new');
+  for (const [reason, n] of countBy(fallbacks.map((s) => s.reason))) (night.notes ??= []).push(`${n} documents searched tonight instead of read from their tracking: ${reason}`);
+  return r;
+}
+
+function reconcileCounts(r: ReconcileOutcome): Record<string, number> {
+  const fallbacks = r.searchTonight.filter((s) => s.reason !== 'new').length;
+  return {
+    trackings_created: r.created, trackings_paused: r.paused, trackings_resumed: r.resumed, trackings_kept: r.kept,
+    searches_tonight: r.searchTonight.length, searches_new: r.searchTonight.length - fallbacks, searches_fallback: fallbacks,
+    planned_calls: r.plannedCalls, pause_guard_pauses: r.guard.pauses, pause_guard_trackings: r.guard.trackings,
   };
 }
 

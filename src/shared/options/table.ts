@@ -85,7 +85,7 @@ export const OPTIONS = {
     kind: text(), env: 'LAWSUIT_SANDBOX_DIALECT', file: 'sandbox_dialect', defaultText: 'the emulator\'s, `documented`',
   },
   dryRun: {
-    help: 'plan and print what would be sent and what it costs in calls; send nothing, write nothing (no key needed)', kind: bool(),
+    help: 'plan and print what would be sent and what it costs in calls; buy and change nothing, write nothing (no key needed, but `--source trackings` lists the key\'s trackings)', kind: bool(),
     flag: '--dry-run', flagOf: DRY_RUNNABLE, default: false,
   },
   force: { help: 'search documents even if searched within `LAWSUIT_FRESHNESS_DAYS`', kind: bool(), flag: '--force', flagOf: ['run'], default: false },
