@@ -59,8 +59,10 @@ it('searches tonight, saying why, each document a refused creation, a nameless 4
   expect(sent.sort()).toEqual(['create 11111111111', 'create 22222222222', 'resume t-paused']);
   expect(out).toMatchObject({ created: 0, resumed: 0, paused: 0, kept: 2 });
   expect(out.failures).toEqual([expect.objectContaining({ action: 'create', searchKey: '11111111111', line: 2, code: 'API_VALIDATION' })]);
+  // t-runs is kept, and its document searched once: nothing of it was read since its tracking was made
   expect(out.searchTonight.map((s) => [s.doc.searchKey, s.reason, s.search.search_key])).toEqual([
     ['11111111111', 'untracked', '11111111111'], ['22222222222', 'untracked', '22222222222'], ['33333333333', 'deleted', '33333333333'],
+    ['44444444444', 'new', '44444444444'],
   ]);
   expect([...out.trackingOf.values()]).toEqual(['t-runs']);
   const checks = await wh.all('SELECT search_key, outcome, search_reason FROM tracking_checks ORDER BY search_key');
@@ -68,7 +70,7 @@ it('searches tonight, saying why, each document a refused creation, a nameless 4
     { search_key: '11111111111', outcome: 'failed', search_reason: 'untracked' },
     { search_key: '22222222222', outcome: 'conflict', search_reason: 'untracked' },
     { search_key: '33333333333', outcome: 'gone', search_reason: 'deleted' },
-    { search_key: '44444444444', outcome: 'kept', search_reason: null },
+    { search_key: '44444444444', outcome: 'kept', search_reason: 'new' },
   ]);
 });
 
@@ -85,6 +87,8 @@ it('measures staleness on the provider\'s clock when it runs ahead of ours: by t
   const fresh = { ...record('t-fresh', '66666666666', 'updated'), created_at: at(ahead - 9 * 86_400_000), updated_at: at(ahead) };
   const lagging = { ...record('t-lagging', '77777777777', 'updated'), created_at: at(ahead - 9 * 86_400_000), updated_at: at(ahead - 3 * 86_400_000) };
   const { api, sent } = fakeApi([fresh, lagging], {}, {});
+  // runs of both were read on earlier nights: neither is waiting for its document's first search
+  await wh.run(`INSERT INTO tracking_runs (request_id, tracking_id, first_read_at, last_read_at) VALUES ('r-fresh', 't-fresh', now(), now()), ('r-lagging', 't-lagging', now(), now())`);
   const out = await reconcileTrackings(await contextWith(api), [doc(2, '66666666666'), doc(3, '77777777777')], { dryRun: true, allowPause: false, recurrenceDays: 1 });
   expect(sent).toEqual([]);
   expect(out.searchTonight.map((s) => [s.doc.searchKey, s.reason])).toEqual([['77777777777', 'stale']]);

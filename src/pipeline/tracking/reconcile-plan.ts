@@ -14,7 +14,11 @@ const DAY_MS = 86_400_000;
 
 /** Why a listed document is searched tonight although it is tracked (the night's report says it). */
 export type SearchReason =
-  /** Its tracking was made tonight: its first run may come hours later. */
+  /**
+   * Its tracking is new to the warehouse: made tonight (its first run may come hours later), or found made since
+   * the document's last search with no run of it read (a night killed before recording or searching it; another
+   * client's tracking matched for the first time).
+   */
   | 'new'
   /** Its tracking was paused by someone else (we did not pause it): runs were missed. */
   | 'paused_elsewhere'
@@ -51,8 +55,8 @@ export interface TrackingFacts {
   /** The last pause or resume we made of it was a pause (a paused tracking we did not pause was paused elsewhere). */
   pausedByUs: boolean;
   /**
-   * We made it, and since then neither a search of its document was submitted nor a run of it read: a night killed
-   * between making the tracking and searching must still search the new document once when it runs again.
+   * Since it was made, neither a search of its document was submitted nor a run of it read: a night killed between
+   * making the tracking and searching (or recording it) must still search the new document once when it runs again.
    */
   awaitingFirstSearch?: boolean;
 }

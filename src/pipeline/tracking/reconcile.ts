@@ -2,6 +2,7 @@ import { API_CODES, isApiError } from '../../api/errors.js';
 import type { TrackingAnswer } from '../../api/tracking.js';
 import type { DocumentSpec } from '../../input/documents.js';
 import { isEtlError } from '../../shared/errors.js';
+import { failpoint } from '../../shared/failpoint.js';
 import type { Tracking } from '../../spec/types.js';
 import type { RunContext } from '../context.js';
 import { searchFor, searchHash, type PlannedSearch } from '../plan.js';
@@ -71,21 +72,37 @@ export interface ReconcileOutcome {
   guard: ReconcilePlan<DocumentSpec>['guard'];
 }
 
-/** What the warehouse knows of our trackings: each id we made or matched to a listed document, and whether our last pause or resume was a pause. */
-async function ourTrackings(ctx: RunContext): Promise<Map<string, Ours>> {
-  const rows = await ctx.wh.all<{ tracking_id: string; last_action: string | null; awaiting: boolean }>(`
-    WITH searched AS (SELECT search_type, search_key, max(coalesce(submitted_at, created_at)) AS at FROM requests GROUP BY ALL)
-    SELECT c.tracking_id, arg_max(c.outcome, c.checked_at) FILTER (WHERE c.outcome IN ('paused', 'resumed')) AS last_action,
-      coalesce(bool_or(c.outcome = 'created'), false)
-        AND NOT EXISTS (SELECT 1 FROM tracking_runs r WHERE r.tracking_id = c.tracking_id)
-        AND coalesce(max(s.at) < min(c.checked_at) FILTER (WHERE c.outcome = 'created'), true) AS awaiting
-    FROM tracking_checks c LEFT JOIN searched s ON s.search_type = c.search_type AND s.search_key = c.search_key
-    WHERE c.tracking_id IS NOT NULL GROUP BY c.tracking_id`);
-  return new Map(rows.map((r) => [r.tracking_id, { pausedByUs: r.last_action === 'paused', awaitingFirstSearch: r.awaiting }]));
+/** What the warehouse knows of the key's trackings and of the searches made (known()). */
+interface Known {
+  /** Each tracking we made or matched to a listed document (tracking_checks). */
+  ours: Map<string, Ours>;
+  /** The latest search submitted of each identity (track.ts trackingKey), epoch ms on our clock. */
+  searchedAt: Map<string, number>;
+  /** The trackings of which a run was read. */
+  runsRead: Set<string>;
 }
 
-/** What the warehouse knows of one of our trackings (ourTrackings). */
-interface Ours { pausedByUs: boolean; awaitingFirstSearch: boolean }
+/** One of our trackings: whether our last pause or resume of it was a pause, and when we made it (epoch ms, our clock). */
+interface Ours { pausedByUs: boolean; madeAtMs?: number }
+
+async function known(ctx: RunContext): Promise<Known> {
+  const ours = await ctx.wh.all<{ tracking_id: string; last_action: string | null; made_at: Date | null }>(`
+    SELECT tracking_id, arg_max(outcome, checked_at) FILTER (WHERE outcome IN ('paused', 'resumed')) AS last_action,
+      min(checked_at) FILTER (WHERE outcome = 'created') AS made_at
+    FROM tracking_checks WHERE tracking_id IS NOT NULL GROUP BY tracking_id`);
+  const searched = await ctx.wh.all<{ search_type: string; search_key: string; at: Date }>(`
+    SELECT search_type, search_key, max(coalesce(submitted_at, created_at)) AS at FROM requests GROUP BY ALL`);
+  const searchedAt = new Map<string, number>();
+  for (const r of searched) {
+    const k = trackingKey(r.search_type, r.search_key);
+    searchedAt.set(k, Math.max(searchedAt.get(k) ?? 0, r.at.getTime()));
+  }
+  const runs = await ctx.wh.all<{ tracking_id: string }>(`SELECT DISTINCT tracking_id FROM tracking_runs`);
+  return {
+    ours: new Map(ours.map((r) => [r.tracking_id, { pausedByUs: r.last_action === 'paused', madeAtMs: r.made_at?.getTime() }])),
+    searchedAt, runsRead: new Set(runs.map((r) => r.tracking_id)),
+  };
+}
 
 const ms = (v: unknown): number => {
   const n = typeof v === 'string' ? Date.parse(v) : NaN;
@@ -93,18 +110,25 @@ const ms = (v: unknown): number => {
 };
 
 /** A listed record as the plan sees it; undefined for one whose search cannot be told. */
-function factsOf(t: Tracking, ours: Map<string, Ours>, lastRunAt?: ReadonlyMap<string, Date>): TrackingFacts | undefined {
+function factsOf(t: Tracking, k: Known, lastRunAt?: ReadonlyMap<string, Date>): TrackingFacts | undefined {
   if (!t.search?.search_type || typeof t.search.search_key !== 'string') return undefined;
   const state = trackingState(String(t.status ?? ''));
+  const identity = trackingKey(t.search.search_type, t.search.search_key);
   // A running record's updated_at is its latest run (or resume). A paused one's is its pause: it ran until then (or
   // the staleness rule searched it), and the gap since is one the list asked for, so a document listed again is
   // searched only when the pause outlasted two recurrences.
   const seen = Math.max(ms(t.created_at), ms(t.updated_at), lastRunAt?.get(t.tracking_id)?.getTime() ?? 0);
-  const mine = ours.get(t.tracking_id);
+  const mine = k.ours.get(t.tracking_id);
+  // Made (by us: when our check says; else as the provider stamped it) after the last search of its document, and
+  // no run of it read: nothing of its document reached the warehouse since. So a night killed after making its
+  // trackings and before recording them, or before searching, still searches each new document once; a tracking
+  // another client made is searched once when first matched, its runs before our reading's watermark not read.
+  const madeAt = mine?.madeAtMs ?? ms(t.created_at);
+  const awaitingFirstSearch = !k.runsRead.has(t.tracking_id) && (k.searchedAt.get(identity) ?? 0) < madeAt;
   return {
-    trackingId: t.tracking_id, identity: trackingKey(t.search.search_type, t.search.search_key), state,
+    trackingId: t.tracking_id, identity, state,
     recurrenceDays: typeof t.recurrence === 'number' ? t.recurrence : undefined, lastRunMs: seen,
-    ours: mine !== undefined, pausedByUs: mine?.pausedByUs ?? false, awaitingFirstSearch: mine?.awaitingFirstSearch ?? false,
+    ours: mine !== undefined, pausedByUs: mine?.pausedByUs ?? false, awaitingFirstSearch,
   };
 }
 
@@ -113,6 +137,8 @@ async function inBatches<T, R>(items: readonly T[], size: number, signal: AbortS
   for (let i = 0; i < items.length && !signal.aborted; i += size) {
     const batch = items.slice(i, i + size);
     const settled = await Promise.allSettled(batch.map(fn));
+    // A kill here leaves calls made and not recorded: the next night must find them in the listing, not make them again.
+    failpoint('reconcile.after-calls', batch.length);
     await done(batch.map((item, n) => [item, settled[n]]));
   }
 }
@@ -275,8 +301,8 @@ function searchesTonight(plan: ReconcilePlan<DocumentSpec>, untracked: Overrides
  */
 export async function reconcileTrackings(ctx: RunContext, listed: readonly DocumentSpec[], opts: ReconcileOptions): Promise<ReconcileOutcome> {
   const listing = await ctx.api.tracking.all({ signal: ctx.signal, onStop: (why, fields) => ctx.log.warn(fields, why) });
-  const ours = await ourTrackings(ctx);
-  const facts = listing.map((t) => factsOf(t, ours, opts.lastRunAt)).filter((f): f is TrackingFacts => f !== undefined);
+  const stored = await known(ctx);
+  const facts = listing.map((t) => factsOf(t, stored, opts.lastRunAt)).filter((f): f is TrackingFacts => f !== undefined);
   // Folded rather than spread: a portfolio of 100 000 records would overflow Math.max's arguments.
   const newest = listing.reduce((n, t) => Math.max(n, ms(t.created_at), ms(t.updated_at)), 0);
   const nowMs = opts.now?.getTime() ?? Math.max(Date.now(), newest);
