@@ -296,10 +296,11 @@ async function mergeWithStored(wh: Warehouse, payloads: readonly FlatLawsuit[], 
   }
   if (!hasSteps) return;
   await wh.run(MERGE.mergeSteps);
-  const [st] = await wh.all<{ replaced: boolean; filled: boolean }>(
-    'SELECT coalesce(bool_or(existed AND wins), false) AS replaced, coalesce(bool_or(NOT wins AND changed), false) AS filled FROM stg_merged_steps');
+  const [st] = await wh.all<{ replaced: boolean; moved: boolean; filled: boolean }>(`SELECT coalesce(bool_or(existed AND wins AND NOT same), false) AS replaced,
+    coalesce(bool_or(same), false) AS moved, coalesce(bool_or(NOT wins AND changed), false) AS filled FROM stg_merged_steps`);
   const S = MERGE.steps;
   if (st.replaced) await wh.run(S.delete);
   await wh.run(S.insert);
+  if (st.moved) await wh.run(S.move!);
   if (st.filled) await wh.run(S.fill);
 }
