@@ -1,17 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LawsuitApi } from '../../src/api/client.js';
 import { PLAN_WIDE_403 } from '../../src/api/refusal-gate.js';
 import { reachOf } from '../../src/shared/failure-policy.js';
 import type { Search } from '../../src/spec/types.js';
-import { KEY, json, startStub, urlsOf, type Stub } from './stub.js';
+import { KEY, closedAfterEach, json, startStub, urlsOf } from './stub.js';
 
 // The provider documents 403 for a resource not in the plan, and for one secret lawsuit searched without a
 // credential. One 403 refuses its own call (its document fails, the others go on); a resource that answers 403
 // again and again with no success between is refused for the night, its queued calls failing unsent.
 
-let stub: Stub | undefined;
-let api: LawsuitApi | undefined;
-afterEach(async () => { await api?.close(); await stub?.close(); api = undefined; stub = undefined; });
+const keep = closedAfterEach();
 
 const search = (key: string): Search => ({ search_type: 'lawsuit_cnj', search_key: key });
 const forbidden = { error: { name: 'HttpForbiddenError', message: 'forbidden', data: ['SECRET_LAWSUIT_WITHOUT_CREDENTIAL'] } };
@@ -19,12 +17,12 @@ const forbidden = { error: { name: 'HttpForbiddenError', message: 'forbidden', d
 describe('a 403', () => {
   it('refuses its own search only: the searches before and after it are created', async () => {
     let n = 0;
-    stub = await startStub((_req, res, call) => {
+    const stub = keep(await startStub((_req, res, call) => {
       const key = (call.body as { search: Search }).search.search_key;
       if (key === 'secret') return json(res, 403, forbidden);
       json(res, 201, { request_id: `r-${++n}`, status: 'pending', created_at: new Date().toISOString(), search: { search_type: 'lawsuit_cnj', search_key: key } });
-    });
-    api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), baseDelayMs: 5 });
+    }));
+    const api = keep(new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), baseDelayMs: 5 }));
     const outcomes = [];
     for (const key of ['a', 'secret', 'b', 'secret', 'c']) {
       outcomes.push(await api.requests.create(search(key)).then((r) => r.request_id, (e) => `${e.code}:${reachOf(e, 'item')}`));
@@ -33,9 +31,9 @@ describe('a 403', () => {
   });
 
   it(`answered ${PLAN_WIDE_403} times in a row, refuses the resource: what is queued fails unsent, and the stage is refused`, async () => {
-    stub = await startStub((_req, res) => json(res, 403, forbidden));
-    api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), baseDelayMs: 5, maxConcurrency: 1 });
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => api!.requests.create(search(`k${i}`)).catch((e) => e.code as string)));
+    const stub = keep(await startStub((_req, res) => json(res, 403, forbidden)));
+    const api = keep(new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), baseDelayMs: 5, maxConcurrency: 1 }));
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => api.requests.create(search(`k${i}`)).catch((e) => e.code as string)));
     expect(stub.calls.filter((c) => c.method === 'POST')).toHaveLength(PLAN_WIDE_403);
     expect(results.slice(0, PLAN_WIDE_403 - 1)).toEqual(Array(PLAN_WIDE_403 - 1).fill('API_FORBIDDEN_ONE'));
     expect(results.slice(PLAN_WIDE_403 - 1)).toEqual(Array(10 - PLAN_WIDE_403 + 1).fill('API_FORBIDDEN'));

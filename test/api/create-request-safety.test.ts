@@ -1,18 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LawsuitApi } from '../../src/api/client.js';
 import type { Search } from '../../src/spec/types.js';
-import { KEY, freePort, json, startStub, urlsOf, type Recorded, type Stub } from './stub.js';
+import { KEY, closedAfterEach, freePort, json, startStub, urlsOf, type Recorded, type Stub } from './stub.js';
 
 // POST /requests may be billed: it must never create two requests for one submission.
 
-let stubs: Stub[] = [];
-let api: LawsuitApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  await Promise.all(stubs.map((s) => s.close()));
-  api = undefined;
-  stubs = [];
-});
+const keep = closedAfterEach();
 
 const search: Search = { search_type: 'cpf', search_key: '092.065.297-22' };
 
@@ -52,7 +45,7 @@ function store() {
  */
 async function losingAnswers(s: ReturnType<typeof store>, list: (call: Recorded) => unknown): Promise<{ stub: Stub; posts(): number }> {
   let posts = 0;
-  const stub = await startStub((req, res, call) => {
+  const stub = keep(await startStub((req, res, call) => {
     if (call.method === 'POST' && call.path === '/rq/requests') {
       posts++;
       s.create(call.body as { search: Search });
@@ -61,8 +54,7 @@ async function losingAnswers(s: ReturnType<typeof store>, list: (call: Recorded)
     }
     if (call.method === 'GET' && call.path === '/rq/requests') return json(res, 200, list(call));
     json(res, 404, {});
-  });
-  stubs.push(stub);
+  }));
   return { stub, posts: () => posts };
 }
 
@@ -76,7 +68,7 @@ describe('POST /requests retry safety', () => {
     let url = '';
     const { stub, posts } = await losingAnswers(s, (call) => s.list(url, Number(call.query.get('page') ?? 1), Number(call.query.get('page_size') ?? 20)));
     url = stub.url;
-    api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), baseDelayMs: 10, lookupDelayMs: 10 });
+    const api = keep(new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), baseDelayMs: 10, lookupDelayMs: 10 }));
     const r = await api.requests.create(search);
     expect(posts()).toBe(1);
     expect(s.created.length).toBe(2);
@@ -97,7 +89,7 @@ describe('POST /requests retry safety', () => {
       // The same search bought yesterday (provider time): never the request the look-up may adopt.
       make({ search }, providerNow() - 86_400_000);
       let posts = 0;
-      const stub = await startStub((req, res, call) => {
+      const stub = keep(await startStub((req, res, call) => {
         const date = { date: new Date(providerNow()).toUTCString() };
         if (call.method === 'POST' && call.path === '/rq/requests') {
           posts++;
@@ -110,9 +102,8 @@ describe('POST /requests retry safety', () => {
           return json(res, 200, { page_data: newest, links: { next: null }, meta: { page: 1, page_count: newest.length, all_pages_count: 1, all_count: newest.length } }, date);
         }
         json(res, 404, {}, date);
-      });
-      stubs.push(stub);
-      api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), baseDelayMs: 10, lookupDelayMs: 10 });
+      }));
+      const api = keep(new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), baseDelayMs: 10, lookupDelayMs: 10 }));
       const r = await api.requests.create(search);
       expect(posts).toBe(1);
       expect(created).toHaveLength(2);
@@ -123,7 +114,7 @@ describe('POST /requests retry safety', () => {
   it('after a reset where nothing was created, submits again once', async () => {
     const s = store();
     let posts = 0;
-    const stub = await startStub((req, res, call) => {
+    const stub = keep(await startStub((req, res, call) => {
       if (call.method === 'POST') {
         posts++;
         // First POST: the connection dies before the service acted.
@@ -131,9 +122,8 @@ describe('POST /requests retry safety', () => {
         return json(res, 200, s.create(call.body as { search: Search }));
       }
       json(res, 200, s.list(stub.url, 1, 100));
-    });
-    stubs.push(stub);
-    api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), baseDelayMs: 10, lookupDelayMs: 10 });
+    }));
+    const api = keep(new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), baseDelayMs: 10, lookupDelayMs: 10 }));
     const r = await api.requests.create(search);
     expect(posts).toBe(2);
     expect(s.created.length).toBe(1);
@@ -143,7 +133,7 @@ describe('POST /requests retry safety', () => {
   it('a 5xx on POST is ambiguous too: looked up, not resent when found', async () => {
     const s = store();
     let posts = 0;
-    const stub = await startStub((_req, res, call) => {
+    const stub = keep(await startStub((_req, res, call) => {
       if (call.method === 'POST') {
         posts++;
         s.create(call.body as { search: Search });
@@ -151,9 +141,8 @@ describe('POST /requests retry safety', () => {
         return json(res, 504, { error: 'gateway timeout' });
       }
       json(res, 200, s.list(stub.url, 1, 100));
-    });
-    stubs.push(stub);
-    api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), baseDelayMs: 10, lookupDelayMs: 10 });
+    }));
+    const api = keep(new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), baseDelayMs: 10, lookupDelayMs: 10 }));
     const r = await api.requests.create(search);
     expect(posts).toBe(1);
     expect(r.request_id).toBe(s.created[0].request_id);
@@ -162,14 +151,13 @@ describe('POST /requests retry safety', () => {
   it('retries blindly after a 429 (surely not processed)', async () => {
     const s = store();
     let posts = 0;
-    const stub = await startStub((_req, res, call) => {
+    const stub = keep(await startStub((_req, res, call) => {
       posts++;
       // docs/dialect-and-spec-gaps.md, "Spec gaps": 429 with Retry-After; the call was not processed.
       if (posts === 1) return json(res, 429, { error: 'Too Many Requests', message: 'x', code: 'RATE_LIMITED' }, { 'retry-after': '0' });
       json(res, 200, s.create(call.body as { search: Search }));
-    });
-    stubs.push(stub);
-    api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), baseDelayMs: 10 });
+    }));
+    const api = keep(new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), baseDelayMs: 10 }));
     const r = await api.requests.create(search);
     expect(posts).toBe(2);
     expect(stub.calls.every((c) => c.method === 'POST')).toBe(true);
@@ -183,10 +171,11 @@ describe('POST /requests retry safety', () => {
     const late = new Promise<Stub>((resolve) => setTimeout(() => {
       void startStub((_req, res, call) => json(res, 200, s.create(call.body as { search: Search })), port).then(resolve);
     }, 300));
-    api = new LawsuitApi({ apiKey: KEY, urls: urlsOf({ url: `http://127.0.0.1:${port}` } as Stub), baseDelayMs: 100, maxDelayMs: 200, retries: 10 });
+    const api = keep(new LawsuitApi({
+      apiKey: KEY, urls: urlsOf({ url: `http://127.0.0.1:${port}` } as Stub), baseDelayMs: 100, maxDelayMs: 200, retries: 10,
+    }));
     const r = await api.requests.create(search);
-    const stub = await late;
-    stubs.push(stub);
+    const stub = keep(await late);
     expect(stub.calls.length).toBe(1);
     expect(r.request_id).toBe(s.created[0].request_id);
     expect(api.stats().byStatus.network).toBeGreaterThanOrEqual(1);
@@ -207,7 +196,7 @@ describe('POST /requests retry safety', () => {
       const items = oldest.slice((page - 1) * size, page * size);
       return { page: String(page), page_count: items.length, all_pages_count: Math.ceil(oldest.length / size), all_count: oldest.length, page_data: items };
     });
-    api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), baseDelayMs: 10, lookupDelayMs: 10 });
+    const api = keep(new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), baseDelayMs: 10, lookupDelayMs: 10 }));
     const r = await api.requests.create(search);
     expect(posts()).toBe(1);
     expect(r.search).toMatchObject({ search_type: 'cpf' });
@@ -222,7 +211,7 @@ describe('POST /requests retry safety', () => {
     // A listing that announces three pages and answers the same full page each time: the walk stops at the repeat.
     const filler = Array.from({ length: 100 }, (_, i) => ({ request_id: `old-${i}`, status: 'completed', created_at: '2020-01-01T00:00:00.000Z', search: { search_type: 'cnpj', search_key: '1' } }));
     const { stub, posts } = await losingAnswers(s, () => ({ page: 1, page_count: 100, all_pages_count: 3, all_count: 300, page_data: filler }));
-    api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), baseDelayMs: 10, lookupDelayMs: 10 });
+    const api = keep(new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), baseDelayMs: 10, lookupDelayMs: 10 }));
     await expect(api.requests.create(search)).rejects.toMatchObject({ code: 'REQUEST_LOOKUP_UNPROVEN' });
     expect(posts()).toBe(1);
   });

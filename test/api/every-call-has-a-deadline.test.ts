@@ -4,10 +4,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LawsuitApi } from '../../src/api/client.js';
 import type { ApiError } from '../../src/api/errors.js';
-import { KEY } from './stub.js';
+import { KEY, closedAfterEach } from './stub.js';
 import { startTrickleServer, type Trickler } from '../support/trickle.js';
 
 // Nothing waits on the network without a deadline. An answer whose headers come at once and whose body then
@@ -23,19 +23,10 @@ let dir: string;
 beforeAll(async () => { dir = await mkdtemp(join(tmpdir(), 'api-deadline-')); });
 afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
 
-let servers: Array<{ close(): Promise<void> }> = [];
-let api: LawsuitApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  await Promise.all(servers.map((s) => s.close()));
-  api = undefined;
-  servers = [];
-});
+const keep = closedAfterEach();
 
 async function trickler(): Promise<Trickler> {
-  const t = await startTrickleServer();
-  servers.push(t);
-  return t;
+  return keep(await startTrickleServer());
 }
 
 /** A server that takes calls and never answers them, not even with headers. */
@@ -44,18 +35,16 @@ async function silentServer(): Promise<{ url: string; close(): Promise<void> }> 
   const server: Server = createServer(() => undefined);
   server.on('connection', (s) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const s = {
+  return keep({
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () => new Promise<void>((r) => { for (const x of sockets) x.destroy(); server.close(() => r()); }),
-  };
-  servers.push(s);
-  return s;
+  });
 }
 
 describe('a deadline on every call', () => {
   it('a trickled body is cut off at its whole-body deadline, each attempt, and fails as a time-out after the retries', async () => {
     const t = await trickler();
-    api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(t.url), deadlines: { bodyMs: 200 }, retries: 2, baseDelayMs: 5, maxDelayMs: 10 });
+    const api = keep(new LawsuitApi({ apiKey: KEY, urls: urlsOf(t.url), deadlines: { bodyMs: 200 }, retries: 2, baseDelayMs: 5, maxDelayMs: 10 }));
     const t0 = Date.now();
     const e = await caught(api.responses.list({ request_id: 'r1', page: 1, page_size: 100 }));
     const ms = Date.now() - t0;
@@ -73,7 +62,7 @@ describe('a deadline on every call', () => {
 
   it('an answer whose headers never come fails at the headers deadline', async () => {
     const s = await silentServer();
-    api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(s.url), deadlines: { headersMs: 300 }, retries: 0 });
+    const api = keep(new LawsuitApi({ apiKey: KEY, urls: urlsOf(s.url), deadlines: { headersMs: 300 }, retries: 0 }));
     const e = await caught(api.requests.get('r1'));
     expect(e.code).toBe('API_TIMEOUT');
     expect(e.message).toMatch(/headers deadline of 0.3 s/);
@@ -83,7 +72,7 @@ describe('a deadline on every call', () => {
 
   it('past the stage\'s wait budget nothing is retried, the first failure ends sending, and a new budget sends again', async () => {
     const t = await trickler();
-    api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(t.url), deadlines: { bodyMs: 200 }, retries: 50, baseDelayMs: 5, maxDelayMs: 10 });
+    const api = keep(new LawsuitApi({ apiKey: KEY, urls: urlsOf(t.url), deadlines: { bodyMs: 200 }, retries: 50, baseDelayMs: 5, maxDelayMs: 10 }));
     const t0 = Date.now();
     api.budgetUntil(t0 + 700);
     const e = await caught(api.responses.list({ request_id: 'r1', page: 1, page_size: 100 }));
@@ -111,7 +100,7 @@ describe('a deadline on every call', () => {
   it('SIGTERM cuts a call in flight off at once (API_CLOSED), whatever its deadline', async () => {
     const t = await trickler();
     const stop = new AbortController();
-    api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(t.url), deadlines: { bodyMs: 600_000 }, signal: stop.signal });
+    const api = keep(new LawsuitApi({ apiKey: KEY, urls: urlsOf(t.url), deadlines: { bodyMs: 600_000 }, signal: stop.signal }));
     const call = caught(api.responses.list({ request_id: 'r1', page: 1, page_size: 100 }));
     await t.whenTrickled(1);
     const t0 = Date.now();
@@ -126,7 +115,7 @@ describe('a deadline on every call', () => {
   it('a trickled download is cut off at the download deadline and leaves no partial file; SIGTERM cuts one off too', async () => {
     const t = await trickler();
     const stop = new AbortController();
-    api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(t.url), deadlines: { downloadMs: 250 }, signal: stop.signal, baseDelayMs: 5, maxDelayMs: 10 });
+    const api = keep(new LawsuitApi({ apiKey: KEY, urls: urlsOf(t.url), deadlines: { downloadMs: 250 }, signal: stop.signal, baseDelayMs: 5, maxDelayMs: 10 }));
     const dest = join(dir, 'slow.csv');
     const e = await caught(api.transfer.download(`${t.url}/_files/f1/slow.csv?sig=abc`, dest, { retries: 1 }));
     expect(e.code).toBe('API_TIMEOUT');
@@ -135,15 +124,11 @@ describe('a deadline on every call', () => {
     expect(existsSync(dest)).toBe(false);
     expect((await readdir(dir)).filter((f) => f.startsWith('slow'))).toEqual([]);
 
-    const slower = new LawsuitApi({ apiKey: KEY, urls: urlsOf(t.url), deadlines: { downloadMs: 600_000 }, signal: stop.signal });
-    try {
-      const cut = caught(slower.transfer.download(`${t.url}/_files/f2/slower.csv?sig=abc`, join(dir, 'slower.csv')));
-      await t.whenTrickled(3);
-      stop.abort();
-      expect((await cut).code).toBe('API_CLOSED');
-      expect(existsSync(join(dir, 'slower.csv.part'))).toBe(false);
-    } finally {
-      await slower.close();
-    }
+    const slower = keep(new LawsuitApi({ apiKey: KEY, urls: urlsOf(t.url), deadlines: { downloadMs: 600_000 }, signal: stop.signal }));
+    const cut = caught(slower.transfer.download(`${t.url}/_files/f2/slower.csv?sig=abc`, join(dir, 'slower.csv')));
+    await t.whenTrickled(3);
+    stop.abort();
+    expect((await cut).code).toBe('API_CLOSED');
+    expect(existsSync(join(dir, 'slower.csv.part'))).toBe(false);
   }, 15_000);
 });

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LawsuitApi } from '../../src/api/client.js';
 import { walkPages } from '../../src/api/paginate.js';
 import type { RunContext } from '../../src/pipeline/context.js';
@@ -10,37 +10,31 @@ import { runTransfer } from '../../src/pipeline/transfer.js';
 import { loadConfig } from '../../src/shared/config.js';
 import { upsertRequest } from '../../src/warehouse/ledger.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
-import { captureLogger, KEY, json, startStub, urlsOf, type Stub } from './stub.js';
+import { captureLogger, closedAfterEach, KEY, json, startStub, urlsOf } from './stub.js';
 
 // Listings that lie (issue: a billion announced pages of nothing read for minutes; a links.next pointing back to
 // itself followed 624 times; a transfer listing repeating page 1 read 9,421 times, SIGTERM ignored). Each must
 // end with a warning naming the endpoint, within its ceiling, and end at once when the run is stopped.
 
-let stub: Stub | undefined;
-let api: LawsuitApi | undefined;
-let wh: Warehouse | undefined;
-afterEach(async () => {
-  await api?.close();
-  await stub?.close();
-  await wh?.close();
-  api = stub = wh = undefined;
-});
+const keep = closedAfterEach();
 
 const REQ = 'c0ffee00-0000-4000-8000-000000000001';
 const requestObject = (id: string, status: string) => ({ request_id: id, status, created_at: new Date().toISOString(), search: { search_type: 'cpf', search_key: '09206529722' } });
 
-async function context(signal = new AbortController().signal): Promise<{ ctx: RunContext; logs: () => string }> {
-  wh = await Warehouse.open(':memory:');
+async function context(api: LawsuitApi, signal = new AbortController().signal): Promise<{ ctx: RunContext; logs: () => string }> {
+  const wh = keep(await Warehouse.open(':memory:'));
   const cap = captureLogger();
   const cfg = loadConfig({ env: {}, flags: { sandbox: true } });
-  return { ctx: { cfg, wh, runId: 'run-1', log: cap.logger, signal, api: api! }, logs: cap.text };
+  return { ctx: { cfg, wh, runId: 'run-1', log: cap.logger, signal, api }, logs: cap.text };
 }
 
 describe('listings that lie', () => {
   it('responses announcing a billion pages with none in them: one page read, a warning, the request loaded as empty', async () => {
-    stub = await startStub((_req, res) => json(res, 200, { request_status: 'completed', page: 1, page_count: 0, all_pages_count: 1e9, all_count: 1e11, page_data: [] }));
-    api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub) });
-    const { ctx, logs } = await context();
+    const stub = keep(await startStub((_req, res) => json(res, 200, {
+      request_status: 'completed', page: 1, page_count: 0, all_pages_count: 1e9, all_count: 1e11, page_data: [],
+    })));
+    const api = keep(new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub) }));
+    const { ctx, logs } = await context(api);
     await upsertRequest(ctx.wh, { request_id: REQ, status: 'pending' });
     const sink = new PageSink(ctx.wh, { runId: ctx.runId });
     const r = await collectRequest(ctx, requestObject(REQ, 'completed') as never, sink, new PageSizer({ max: 100, targetBytes: 4e6 }));
@@ -52,13 +46,13 @@ describe('listings that lie', () => {
   });
 
   it('a requests listing whose links.next points back to itself: the poll round ends with a warning', async () => {
-    stub = await startStub((_req, res, call) => {
+    const stub = keep(await startStub((_req, res, call) => {
       if (call.path.endsWith('/requests/' + REQ)) return json(res, 200, requestObject(REQ, 'completed'));
       // every page: nothing of ours finished, and "next" is this very address
-      json(res, 200, { page_data: [requestObject('someone-else', 'completed')], links: { next: `${stub!.url}/rq/requests?page=1&page_size=100` }, meta: { page: 1, all_pages_count: 1e6 } });
-    });
-    api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub) });
-    const { ctx, logs } = await context();
+      json(res, 200, { page_data: [requestObject('someone-else', 'completed')], links: { next: `${stub.url}/rq/requests?page=1&page_size=100` }, meta: { page: 1, all_pages_count: 1e6 } });
+    }));
+    const api = keep(new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub) }));
+    const { ctx, logs } = await context(api);
     const waiting = new Map([[REQ, { requestId: REQ, createdAt: Date.now() }]]);
     const done: string[] = [];
     await pollUntilFinished(ctx, waiting, { finished: (r) => done.push(r.request_id), lost: () => undefined, failed: () => undefined, more: () => false },
@@ -72,12 +66,12 @@ describe('listings that lie', () => {
 
   it('a transfer listing that repeats page 1 whatever page is asked: listed once, with a warning', async () => {
     const file = { transfer_file_id: 'f1', name: 'f1.csv', file_type: 'csv', status: 'completed', created_at: new Date().toISOString() };
-    stub = await startStub((_req, res, call) => {
+    const stub = keep(await startStub((_req, res, call) => {
       if (call.path === '/tf/transfer-file') return json(res, 200, { page: 1, page_count: 1, all_count: 1e9, all_pages_count: 1e9, page_data: [file] });
       json(res, 403, { error: 'Forbidden', code: 'INSUFFICIENT_PERMISSIONS', message: 'not in this test' });
-    });
-    api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub) });
-    const { ctx, logs } = await context();
+    }));
+    const api = keep(new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub) }));
+    const { ctx, logs } = await context(api);
     // the file's own record is refused (one 403: that file fails): the stage's business, not this test's
     const summary = await runTransfer({ api: api.transfer, wh: ctx.wh, stagingDir: '/tmp/never-used-lying', runId: 'r', log: ctx.log, retries: 0 });
     expect(summary).toMatchObject({ listed: 1, loaded: 0 });

@@ -1,18 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LawsuitApi } from '../../src/api/client.js';
-import { KEY, json, requestObject, startStub, urlsOf, type Stub } from './stub.js';
+import { KEY, closedAfterEach, json, requestObject, startStub, urlsOf } from './stub.js';
 
 // End to end: the limiter inside the client, over undici, against a stub server with a real sliding window.
 // The limiter's arithmetic and its scenarios (fixed windows, limits that change, headers that lie or are
 // missing, 429s) are tested on a fake clock in rate-limit-*.test.ts; these check that it holds on a real clock.
 
-let stub: Stub | undefined;
-let api: LawsuitApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  await stub?.close();
-  api = stub = undefined;
-});
+const keep = closedAfterEach();
 
 /**
  * The service's limit (REFERENCE.md: a sliding window per key, 429 past it with Retry-After), scaled down
@@ -50,11 +44,11 @@ describe('adaptive rate limiter', () => {
     const limit = 20;
     const windowMs = 500;
     const sw = slidingWindow(limit, windowMs, 8);
-    stub = await startStub((req, res) => { sw.handler(req, res); });
-    api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), baseDelayMs: 50 });
+    const stub = keep(await startStub((req, res) => { sw.handler(req, res); }));
+    const api = keep(new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), baseDelayMs: 50 }));
     const n = 100;
     const t0 = Date.now();
-    await Promise.all(Array.from({ length: n }, (_, i) => api!.requests.get(`r${i}`)));
+    await Promise.all(Array.from({ length: n }, (_, i) => api.requests.get(`r${i}`)));
     const seconds = (Date.now() - t0) / 1000;
     const achieved = n / seconds;
     const allowed = limit / (windowMs / 1000);
@@ -72,10 +66,10 @@ describe('adaptive rate limiter', () => {
   it('keeps under a configured ceiling below the service limit', async () => {
     const sw = slidingWindow(40, 400, 2);
     // The stub would allow 40 per window; the configured ceiling is 10, so 30 calls need three windows.
-    stub = await startStub((req, res) => { sw.handler(req, res); });
-    api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), rateLimit: 10 });
+    const stub = keep(await startStub((req, res) => { sw.handler(req, res); }));
+    const api = keep(new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), rateLimit: 10 }));
     const t0 = Date.now();
-    await Promise.all(Array.from({ length: 30 }, (_, i) => api!.requests.get(`r${i}`)));
+    await Promise.all(Array.from({ length: 30 }, (_, i) => api.requests.get(`r${i}`)));
     expect(Date.now() - t0).toBeGreaterThanOrEqual(750);
     expect(sw.stats.limited).toBe(0);
     expect(api.limiter.snapshot().limit).toBe(10);
@@ -83,14 +77,14 @@ describe('adaptive rate limiter', () => {
 
   it('recovers from an unexpected 429 by pausing for Retry-After and halving concurrency', async () => {
     let n = 0;
-    stub = await startStub((_req, res) => {
+    const stub = keep(await startStub((_req, res) => {
       n++;
       // Someone else used the key: a 429 the headers did not predict.
       if (n === 3) return json(res, 429, { code: 'RATE_LIMITED' }, { 'retry-after': '1' });
       json(res, 200, requestObject(), { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '90', 'x-ratelimit-reset': '0.5' });
-    });
-    api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), baseDelayMs: 10 });
-    await Promise.all(Array.from({ length: 6 }, (_, i) => api!.requests.get(`r${i}`)));
+    }));
+    const api = keep(new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), baseDelayMs: 10 }));
+    await Promise.all(Array.from({ length: 6 }, (_, i) => api.requests.get(`r${i}`)));
     expect(api.limiter.snapshot().rateLimited).toBe(1);
     expect(api.stats().byStatus['429']).toBe(1);
     expect(api.stats().byStatus['200']).toBe(6);

@@ -1,15 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LawsuitApi } from '../../src/api/client.js';
 import { sameSearch } from '../../src/api/search-match.js';
-import { KEY, json, startStub, urlsOf, type Stub } from './stub.js';
+import { KEY, closedAfterEach, json, startStub, urlsOf } from './stub.js';
 
-let stub: Stub | undefined;
-let api: LawsuitApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  await stub?.close();
-  api = stub = undefined;
-});
+const keep = closedAfterEach();
 
 const search = { search_type: 'cnpj' as const, search_key: '11.222.333/0001-81' };
 const TRK = 'a1b2c3d4-0000-4000-8000-0000000000aa';
@@ -17,13 +11,13 @@ const TRK = 'a1b2c3d4-0000-4000-8000-0000000000aa';
 describe('tracking', () => {
   it('returns the created tracking, and {conflict: true} with the existing id on 409', async () => {
     let n = 0;
-    stub = await startStub((_req, res, call) => {
+    const stub = keep(await startStub((_req, res, call) => {
       n++;
       if (n === 1) return json(res, 200, { tracking_id: TRK, status: 'created', recurrence: (call.body as { recurrence: number }).recurrence, search: (call.body as { search: unknown }).search, created_at: 'x' });
       // docs/dialect-and-spec-gaps.md, "Spec gaps": duplicate -> 409 {error: {name: 'Conflict', message, data: [tracking_id]}}.
       json(res, 409, { error: { name: 'Conflict', message: 'already tracked', data: [TRK] } });
-    });
-    api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub) });
+    }));
+    const api = keep(new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub) }));
     const first = await api.tracking.create(search, 7);
     expect(first.conflict).toBe(false);
     if (!first.conflict) expect(first.tracking.tracking_id).toBe(TRK);
@@ -36,15 +30,15 @@ describe('tracking', () => {
 
 describe('synchronous queries', () => {
   it('send each query to its route under the lawsuits base and check the answers', async () => {
-    stub = await startStub((_req, res, call) => {
+    const stub = keep(await startStub((_req, res, call) => {
       // Spec "Synchronous historical query", "Count", "Grouped summary", "True/false query".
       if (call.path === '/ls/lawsuits') return json(res, 200, { has_lawsuits: true, request_id: 'r', response_data: [{ code: '0710802-55.2018.8.02.0001', instance: 1 }] });
       if (call.path === '/ls/requests/count') return json(res, 200, { total: 5 });
       if (call.path === '/ls/requests/create/grouped') return json(res, 200, { classifications: [{ count: 2, value: 'x' }], subjects: [], areas: [], tribunals: [], justices: [], phases: [], states: [], instances: [{ count: 2, value: 1 }], sides: [], person_types: [], lawsuits_count: 2 });
       if (call.path === '/ls/requests/create') return json(res, 200, { has_lawsuits: false, request_id: 'r', response_data: [] });
       json(res, 404, {});
-    });
-    api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub) });
+    }));
+    const api = keep(new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub) }));
     const h = await api.lawsuits.historical({ search, process_status: true });
     expect(h.response_data[0].code).toBe('0710802-55.2018.8.02.0001');
     expect((await api.lawsuits.count({ search })).total).toBe(5);
@@ -55,8 +49,8 @@ describe('synchronous queries', () => {
   });
 
   it('rejects a count without total as API_BAD_RESPONSE', async () => {
-    stub = await startStub((_req, res) => json(res, 200, { count: 5 }));
-    api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub) });
+    const stub = keep(await startStub((_req, res) => json(res, 200, { count: 5 })));
+    const api = keep(new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub) }));
     const e = await api.lawsuits.count({ search }).catch((x: unknown) => x);
     expect((e as { code: string }).code).toBe('API_BAD_RESPONSE');
   });

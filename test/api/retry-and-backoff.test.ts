@@ -1,16 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LawsuitApi } from '../../src/api/client.js';
 import { ApiError } from '../../src/api/errors.js';
 import { parseResetAt, parseRetryAfter, retryDelay } from '../../src/api/backoff.js';
-import { KEY, json, requestObject, startStub, urlsOf, type Stub } from './stub.js';
+import { KEY, closedAfterEach, json, requestObject, startStub, urlsOf } from './stub.js';
 
-let stub: Stub | undefined;
-let api: LawsuitApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  await stub?.close();
-  api = stub = undefined;
-});
+const keep = closedAfterEach();
 
 describe('backoff (pure)', () => {
   it('draws full jitter inside an exponential window that is capped', () => {
@@ -64,13 +58,13 @@ describe('backoff (pure)', () => {
 describe('retries against the service', () => {
   it('waits at least Retry-After after a 429, then succeeds', async () => {
     const times: number[] = [];
-    stub = await startStub((_req, res) => {
+    const stub = keep(await startStub((_req, res) => {
       times.push(Date.now());
       // docs/dialect-and-spec-gaps.md, "Spec gaps": 429 {code: RATE_LIMITED} with Retry-After in whole seconds.
       if (times.length === 1) return json(res, 429, { error: 'Too Many Requests', message: 'slow down', code: 'RATE_LIMITED' }, { 'retry-after': '1' });
       json(res, 200, requestObject({ status: 'completed' }));
-    });
-    api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), baseDelayMs: 50 });
+    }));
+    const api = keep(new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), baseDelayMs: 50 }));
     const r = await api.requests.get('r1');
     expect(r.status).toBe('completed');
     expect(times.length).toBe(2);
@@ -81,13 +75,13 @@ describe('retries against the service', () => {
 
   it('retries 5xx with backoff until success', async () => {
     let n = 0;
-    stub = await startStub((_req, res) => {
+    const stub = keep(await startStub((_req, res) => {
       // Spec "Errors": other statuses not shown; a 502/503/500 from a gateway is transient.
       n++;
       if (n <= 3) return json(res, [502, 503, 500][n - 1], { error: 'unavailable' });
       json(res, 200, { total: 42 });
-    });
-    api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), baseDelayMs: 10, maxDelayMs: 50 });
+    }));
+    const api = keep(new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), baseDelayMs: 10, maxDelayMs: 50 }));
     const r = await api.lawsuits.count({ search: { search_type: 'cnpj', search_key: '12ABC34501DE35' } });
     expect(r.total).toBe(42);
     expect(n).toBe(4);
@@ -96,8 +90,8 @@ describe('retries against the service', () => {
   });
 
   it('gives up after the configured retries with a transient API_SERVER error', async () => {
-    stub = await startStub((_req, res) => json(res, 500, { error: 'boom' }));
-    api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), baseDelayMs: 5, maxDelayMs: 10, retries: 2 });
+    const stub = keep(await startStub((_req, res) => json(res, 500, { error: 'boom' })));
+    const api = keep(new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), baseDelayMs: 5, maxDelayMs: 10, retries: 2 }));
     const e = await api.requests.get('r1').catch((x: unknown) => x);
     expect(e).toBeInstanceOf(ApiError);
     expect((e as ApiError).code).toBe('API_SERVER');

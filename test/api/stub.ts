@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { pino, type Logger } from 'pino';
+import { afterEach } from 'vitest';
 import { REDACT_PATHS } from '../../src/shared/logger.js';
 
 // A tiny stand-in for the service: each test gives the routes it needs, each saying which spec case it exists
@@ -34,6 +35,21 @@ export async function startStub(handler: Handler, port = 0): Promise<Stub> {
     url: `http://127.0.0.1:${p}`, port: p, calls, server,
     close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };
+}
+
+/**
+ * Everything a test opens is closed after it, so that no test leaks a socket or a server into the next. Call once
+ * per file; the function it returns registers what a test opens (and hands it back unchanged). After each test the
+ * registered objects are closed one at a time in reverse order of opening, clients before the servers they call.
+ */
+export function closedAfterEach(): <T extends { close(): Promise<unknown> }>(x: T) => T {
+  let open: Array<{ close(): Promise<unknown> }> = [];
+  afterEach(async () => {
+    const closing = open.reverse();
+    open = [];
+    for (const x of closing) await x.close();
+  });
+  return (x) => { open.push(x); return x; };
 }
 
 export function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

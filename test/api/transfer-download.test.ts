@@ -1,23 +1,16 @@
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LawsuitApi } from '../../src/api/client.js';
 import { ApiError } from '../../src/api/errors.js';
-import { KEY, captureLogger, json, startStub, urlsOf, type Stub } from './stub.js';
+import { KEY, captureLogger, closedAfterEach, json, startStub, urlsOf, type Stub } from './stub.js';
 
 let dir: string;
 beforeAll(async () => { dir = await mkdtemp(join(tmpdir(), 'api-dl-')); });
 afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
 
-let stubs: Stub[] = [];
-let api: LawsuitApi | undefined;
-afterEach(async () => {
-  await api?.close();
-  await Promise.all(stubs.map((s) => s.close()));
-  api = undefined;
-  stubs = [];
-});
+const keep = closedAfterEach();
 
 const FILE_ID = 'f1e2d3c4-0000-4000-8000-000000000001';
 const content = Buffer.from('PAR1'.repeat(50_000));
@@ -36,17 +29,15 @@ async function storage(): Promise<Stub> {
 
 describe('transfer files', () => {
   it('gets the record with its address, streams the file to disk without the api-key, and marks it downloaded', async () => {
-    const store = await storage();
-    stubs.push(store);
-    const api0 = await startStub((_req, res, call) => {
+    const store = keep(await storage());
+    const api0 = keep(await startStub((_req, res, call) => {
       // docs/dialect-and-spec-gaps.md, "Spec gaps": GET /transfer-file/<id> answers the record plus download_url.
       if (call.method === 'GET') return json(res, 200, { transfer_file_id: FILE_ID, name: 'x-part-00001.parquet', file_type: 'parquet', status: 'completed', file_size: content.length, download_url: `${store.url}/bucket/x.parquet?${SIG}` });
       // PATCH body {status, error_message?}.
       json(res, 200, { transfer_file_id: FILE_ID, name: 'x', file_type: 'parquet', status: (call.body as { status: string }).status });
-    });
-    stubs.push(api0);
+    }));
     const cap = captureLogger();
-    api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(api0), logger: cap.logger });
+    const api = keep(new LawsuitApi({ apiKey: KEY, urls: urlsOf(api0), logger: cap.logger }));
     const rec = await api.transfer.get(FILE_ID);
     const dest = join(dir, 'a.parquet');
     const r = await api.transfer.download(rec.download_url, dest, { expectedSize: rec.file_size });
@@ -64,17 +55,15 @@ describe('transfer files', () => {
   });
 
   it('sends error_message when marking a file in error', async () => {
-    const s = await startStub((_req, res, call) => json(res, 200, { transfer_file_id: FILE_ID, status: (call.body as { status: string }).status }));
-    stubs.push(s);
-    api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(s) });
+    const s = keep(await startStub((_req, res, call) => json(res, 200, { transfer_file_id: FILE_ID, status: (call.body as { status: string }).status })));
+    const api = keep(new LawsuitApi({ apiKey: KEY, urls: urlsOf(s) }));
     await api.transfer.patch(FILE_ID, 'error', 'size mismatch');
     expect(s.calls[0].body).toEqual({ status: 'error', error_message: 'size mismatch' });
   });
 
   it('maps 403 of the storage to API_DOWNLOAD_EXPIRED without the address in the message', async () => {
-    const store = await storage();
-    stubs.push(store);
-    api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(store) });
+    const store = keep(await storage());
+    const api = keep(new LawsuitApi({ apiKey: KEY, urls: urlsOf(store) }));
     const url = `${store.url}/bucket/x.parquet?X-Amz-Signature=expired0000`;
     const e = await api.transfer.download(url, join(dir, 'b.parquet')).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(ApiError);
@@ -86,9 +75,8 @@ describe('transfer files', () => {
   });
 
   it('keeps the storage\'s Retry-After on a passing refusal, for the retry\'s backoff to honour', async () => {
-    const store = await startStub((_req, res) => { res.writeHead(503, { 'retry-after': '7' }); res.end('<Error>SlowDown</Error>'); });
-    stubs.push(store);
-    api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(store) });
+    const store = keep(await startStub((_req, res) => { res.writeHead(503, { 'retry-after': '7' }); res.end('<Error>SlowDown</Error>'); }));
+    const api = keep(new LawsuitApi({ apiKey: KEY, urls: urlsOf(store) }));
     const e = await api.transfer.download(`${store.url}/bucket/x.parquet?${SIG}`, join(dir, 'slow.parquet'), { retries: 0 }).catch((x: unknown) => x as ApiError);
     expect((e as ApiError).code).toBe('API_DOWNLOAD_FAILED');
     expect((e as ApiError).hints.retryAfter).toBe('7');
@@ -96,9 +84,8 @@ describe('transfer files', () => {
   });
 
   it('rejects a download whose size differs from the record, leaving no file behind', async () => {
-    const store = await storage();
-    stubs.push(store);
-    api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(store) });
+    const store = keep(await storage());
+    const api = keep(new LawsuitApi({ apiKey: KEY, urls: urlsOf(store) }));
     const dest = join(dir, 'c.parquet');
     const e = await api.transfer.download(`${store.url}/bucket/short.parquet?${SIG}`, dest, { expectedSize: content.length, retries: 0 }).catch((x: unknown) => x);
     expect((e as ApiError).code).toBe('API_DOWNLOAD_SIZE');
@@ -106,13 +93,12 @@ describe('transfer files', () => {
   });
 
   it('lists transfer files with repeated status and range filters (counts form)', async () => {
-    const s = await startStub((_req, res, call) => {
+    const s = keep(await startStub((_req, res, call) => {
       // Spec "Transfer files": page, page_data, page_count, all_count, all_pages_count.
       const page = Number(call.query.get('page') ?? 1);
       json(res, 200, { page, page_count: 1, all_count: 2, all_pages_count: 2, page_data: [{ transfer_file_id: `t${page}`, name: 'n', file_type: 'csv', status: 'completed' }] });
-    });
-    stubs.push(s);
-    api = new LawsuitApi({ apiKey: KEY, urls: urlsOf(s) });
+    }));
+    const api = keep(new LawsuitApi({ apiKey: KEY, urls: urlsOf(s) }));
     const ids: string[] = [];
     for await (const f of api.transfer.walk({ status: ['completed', 'error'], created_at_gte: '2025-01-01T00:00:00Z', page_size: 1 })) ids.push(f.transfer_file_id);
     expect(ids).toEqual(['t1', 't2']);
