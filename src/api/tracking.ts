@@ -22,7 +22,7 @@ export type CreateTrackingResult =
 export interface ListTrackingQuery {
   /** 1-based. Default 1. */
   page?: number;
-  /** Default 20 (service), maximum 100. */
+  /** Default 20 (service); at most 100 in the spec, 1000 in the provider's documentation. */
   pageSize?: number;
   /** Repeated status filter: active, updated, updating, ... */
   status?: string[];
@@ -103,11 +103,13 @@ export class TrackingResource {
 
   /**
    * Every record of the key, whatever its status (no status filter: paused and deleted ones included, where the
-   * service lists them), every page, in either envelope form (the walk reads both).
+   * service lists them), every page, in either envelope form (the walk reads both). Pages of `pageSize` (default
+   * 100): a service that gives fewer a page is still walked to its end by its own envelope.
    */
-  async all(opts: WalkOptions = {}): Promise<Tracking[]> {
+  async all(opts: WalkOptions & { pageSize?: number } = {}): Promise<Tracking[]> {
+    const { pageSize = 100, ...walk } = opts;
     const out: Tracking[] = [];
-    for await (const t of this.walk({ pageSize: 100 }, opts)) out.push(t);
+    for await (const t of this.walk({ pageSize }, walk)) out.push(t);
     return out;
   }
 

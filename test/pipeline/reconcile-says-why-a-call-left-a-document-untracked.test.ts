@@ -93,3 +93,21 @@ it('measures staleness on the provider\'s clock when it runs ahead of ours: by t
   expect(sent).toEqual([]);
   expect(out.searchTonight.map((s) => [s.doc.searchKey, s.reason])).toEqual([['77777777777', 'stale']]);
 });
+
+it('lists the trackings at the night\'s page size, and at 100 a page when the listing refuses it', async () => {
+  const asked: number[] = [];
+  const listing = [record('t-big', '88888888888', 'updated')];
+  const { api } = fakeApi(listing, {}, {});
+  (api.tracking as { all: unknown }).all = async (opts: { pageSize?: number }) => {
+    asked.push(opts.pageSize ?? 0);
+    if ((opts.pageSize ?? 0) > 100) throw errorForStatus(400, { error: { name: 'HttpBadRequestError', message: 'page_size', data: ['page_size'] } }, 'GET /tracking', (x) => x);
+    return listing;
+  };
+  const out = await reconcileTrackings(await contextWith(api), [doc(2, '88888888888')], { dryRun: true, allowPause: false, recurrenceDays: 1, now: NOW, pageSize: 1000 });
+  expect(asked).toEqual([1000, 100]);
+  expect([...out.trackingOf.values()]).toEqual(['t-big']);
+  // a refusal of anything else is not read again
+  (api.tracking as { all: unknown }).all = async () => { throw errorForStatus(500, {}, 'GET /tracking', (x) => x); };
+  await expect(reconcileTrackings(await contextWith(api), [doc(2, '88888888888')], { dryRun: true, allowPause: false, recurrenceDays: 1, now: NOW, pageSize: 1000 }))
+    .rejects.toMatchObject({ code: 'API_SERVER' });
+});

@@ -1,6 +1,6 @@
 import type { DocumentSpec } from '../../input/documents.js';
 import type { RunContext } from '../context.js';
-import { dialectOrAssumed, sweepParamsOf } from '../dialect.js';
+import { dialectOrAssumed, nightDialect, sweepParamsOf } from '../dialect.js';
 import { PageSink } from '../page-sink.js';
 import { PageSizer } from '../page-size.js';
 import type { ItemFailure, NightData, Stage, StageReport } from '../stage.js';
@@ -69,6 +69,8 @@ async function trackingsPlan(ctx: RunContext, night: NightData): Promise<StageRe
 async function reconciled(ctx: RunContext, night: NightData, allowPause: boolean): Promise<ReconcileOutcome> {
   const r = await reconcileTrackings(ctx, night.list!.documents, {
     dryRun: ctx.cfg.dryRun, allowPause, recurrenceDays: ctx.cfg.trackingRecurrenceDays, lastRunAt: await lastRunAt(ctx),
+    // the page size learned on a night before (none is probed for it: a first night reads at 100)
+    pageSize: (await nightDialect(ctx, { probe: false })).dialect.pageSize,
   });
   night.searchOnly = new Set(r.searchTonight.map((s) => trackingKey(s.search.search_type, s.search.search_key)));
   const fallbacks = r.searchTonight.filter((s) => s.reason !== 'new');

@@ -35,6 +35,11 @@ export interface ReconcileOptions {
   now?: Date;
   /** Calls sent together before their results are recorded. Default 50. */
   batchSize?: number;
+  /**
+   * Page size of the listing of trackings: the night's learned one (the provider documents pages up to 1000,
+   * where a later night's calls are mostly this listing). Default 100, and 100 again should a larger size be refused.
+   */
+  pageSize?: number;
 }
 
 /** A listed document to search tonight, as the search stage plans one, and why. */
@@ -130,6 +135,24 @@ function factsOf(t: Tracking, k: Known, lastRunAt?: ReadonlyMap<string, Date>): 
     recurrenceDays: typeof t.recurrence === 'number' ? t.recurrence : undefined, lastRunMs: seen,
     ours: mine !== undefined, pausedByUs: mine?.pausedByUs ?? false, awaitingFirstSearch,
   };
+}
+
+/** The page size every dialect takes on its listing of trackings (the spec's maximum). */
+const LISTING_PAGE = 100;
+
+/**
+ * The key's trackings, at `pageSize` a page. The page size was learned on the responses listing: should the
+ * listing of trackings refuse it (400/422), it is read again at 100 a page, and the log says so.
+ */
+async function listTrackings(ctx: RunContext, pageSize: number): Promise<Tracking[]> {
+  const walk = { signal: ctx.signal, onStop: (why: string, fields: Record<string, unknown>) => ctx.log.warn(fields, why) };
+  try {
+    return await ctx.api.tracking.all({ ...walk, pageSize });
+  } catch (e) {
+    if (pageSize <= LISTING_PAGE || !isApiError(e) || e.code !== API_CODES.validation) throw e;
+    ctx.log.warn({ page_size: pageSize, code: e.code }, `the listing of trackings refused pages of ${pageSize}: read at ${LISTING_PAGE} a page`);
+    return ctx.api.tracking.all({ ...walk, pageSize: LISTING_PAGE });
+  }
 }
 
 /** Runs `fn` on every item, `size` at a time, handing each batch's results to `done`; stops starting batches once aborted. */
@@ -300,7 +323,8 @@ function searchesTonight(plan: ReconcilePlan<DocumentSpec>, untracked: Overrides
  * would pause more than a tenth of our trackings and `allowPause` is not set.
  */
 export async function reconcileTrackings(ctx: RunContext, listed: readonly DocumentSpec[], opts: ReconcileOptions): Promise<ReconcileOutcome> {
-  const listing = await ctx.api.tracking.all({ signal: ctx.signal, onStop: (why, fields) => ctx.log.warn(fields, why) });
+  const pageSize = opts.pageSize ?? LISTING_PAGE;
+  const listing = await listTrackings(ctx, pageSize);
   const stored = await known(ctx);
   const facts = listing.map((t) => factsOf(t, stored, opts.lastRunAt)).filter((f): f is TrackingFacts => f !== undefined);
   // Folded rather than spread: a portfolio of 100 000 records would overflow Math.max's arguments.
@@ -308,7 +332,7 @@ export async function reconcileTrackings(ctx: RunContext, listed: readonly Docum
   const nowMs = opts.now?.getTime() ?? Math.max(Date.now(), newest);
   const items: Listed<DocumentSpec>[] = listed.map((doc) => ({ identity: trackingKey(doc.searchType, doc.searchKey), doc }));
   const plan = planReconcile(items, facts, { nowMs, recurrenceDays: opts.recurrenceDays, allowPause: opts.allowPause });
-  const plannedCalls = Math.max(1, Math.ceil(listing.length / 100)) + plan.create.length + plan.pause.length + plan.resume.length;
+  const plannedCalls = Math.max(1, Math.ceil(listing.length / pageSize)) + plan.create.length + plan.pause.length + plan.resume.length;
   const night = new Night(ctx, listing, plan.guard, plannedCalls);
   ctx.log.info({ create: plan.create.length, pause: plan.pause.length, resume: plan.resume.length, keep: plan.keep.length, search: plan.searchTonight.length, dry_run: opts.dryRun }, 'trackings reconciled with the documents list');
   for (const k of plan.keep) night.outcome.trackingOf.set(k.identity, k.tracking.trackingId);
