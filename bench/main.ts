@@ -187,10 +187,11 @@ async function trackedFigures(): Promise<Record<string, unknown>> {
   });
   line('tracking_calls_per_document_night', t.trackingCallsPerDocumentNight, `the most of nights 2-5, ${t.documents} documents (${t.searchesAfterFirst} searches bought after night 1)`);
   line('tracked_documents_per_key_day', t.trackedDocumentsPerKeyDay, `${KEY_CALLS_PER_DAY} calls a key-day at that rate`);
-  line('tracked warehouse = searches night', String(t.equalsSearchesNight), `lawsuits, parties and steps after night 5, but ${t.changedSinceLastRuns} lawsuits changed after the last runs`);
+  line('tracked warehouse = searches night', String(t.equalsSearchesNight), `lawsuits, parties and steps after night 5, but ${t.changedSinceLastRuns} lawsuits changed after the last runs`
+    + (t.differing.count ? `; ${t.differing.count} lawsuits differ, e.g. ${t.differing.some.join(', ')}` : ''));
   return {
     tracking_calls_per_document_night: t.trackingCallsPerDocumentNight, tracked_documents_per_key_day: t.trackedDocumentsPerKeyDay,
-    tracked_searches_after_first_night: t.searchesAfterFirst, tracked_equals_searches_night: t.equalsSearchesNight, tracked_changed_after_last_runs: t.changedSinceLastRuns,
+    tracked_searches_after_first_night: t.searchesAfterFirst, tracked_equals_searches_night: t.equalsSearchesNight, tracked_changed_after_last_runs: t.changedSinceLastRuns, tracked_differing_lawsuits: t.differing.count,
     tracked_calls_by_night: t.nights.map((x) => x.calls),
   };
 }
