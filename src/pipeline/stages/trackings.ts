@@ -54,7 +54,7 @@ async function trackingsPlan(ctx: RunContext, night: NightData): Promise<StageRe
   night.plan = searches;
   return {
     counts: {
-      ...reconcileCounts(r), search_calls: searches.expectedCalls, read_calls: oursOf(list.documents, r.trackingOf).size > 0 ? 1 : 0,
+      ...reconcileCounts(r), search_calls: searches.expectedCalls, read_calls: oursOf(list.documents, r.trackingOf).size + r.created > 0 ? 1 : 0,
       pause_guard_limit: r.guard.limit, pause_guard_refuses: r.guard.pauses > r.guard.limit && !ctx.cfg.allowPause ? 1 : 0,
     },
     failures: [],
