@@ -46,6 +46,12 @@ describe('a trackings night\'s dry run and pause guard', () => {
   afterAll(async () => { await sb.stop(); tmp.cleanup(); });
 
   it('plans with reads only, then the guard stops the night until --allow-pause, which does what was planned', async () => {
+    // before the first night: everything to create and search once, and the reading of what the new trackings run
+    const planFirst = runCli(['run', '--dry-run'], env());
+    expect(planFirst.status, planFirst.stderr).toBe(0);
+    expect(trackingsCounts(summary())).toMatchObject({ trackings_created: 20, trackings_kept: 0, searches_new: 20, planned_calls: 21, read_calls: 1 });
+    expect(writes(await counters(sb.url))).toBe(0);
+
     const first = runCli(['run'], env());
     expect(first.status, first.stderr).toBe(0);
     expect(trackingsCounts(summary())).toMatchObject({ trackings_created: 20, searches_new: 20 });
