@@ -148,7 +148,8 @@ function trackingsPlan(c: Record<string, number>, s: RunSummary, types: string):
     `dry run: nothing was changed or bought; ${s.api.calls} ${s.api.calls === 1 ? 'call' : 'calls'} listed the key's trackings`,
     `  trackings   ${n(c, 'trackings_created')} to create, ${n(c, 'trackings_paused')} to pause, ${n(c, 'trackings_resumed')} to resume, ${n(c, 'trackings_kept')} kept as they are`,
     guard,
-    `  to search   ${n(c, 'searches_tonight')} documents tonight (${types}): ${n(c, 'searches_new')} newly tracked, ${n(c, 'searches_fallback')} instead of their tracking`,
+    `  to search   ${n(c, 'searches_tonight')} documents tonight (${types}): ${n(c, 'searches_new')} newly tracked, ${n(c, 'searches_fallback')} instead of their tracking`
+      + (n(c, 'searches_fresh') ? `; ${n(c, 'searches_fresh')} more searched less than LAWSUIT_FRESHNESS_DAYS ago, not again` : ''),
     ...(s.notes ?? []).map((x) => `              ${printable(x, 500)}`),
     `  cost        at least ${cost} API calls: ${n(c, 'planned_calls')} to reconcile (the listing's pages, a call per creation, pause and resume), `
       + `${n(c, 'search_calls')} for tonight's searches, ${n(c, 'read_calls')} or more to read the trackings' runs (a call per page of their responses)`,

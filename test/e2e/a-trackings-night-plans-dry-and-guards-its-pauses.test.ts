@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { LawsuitApi } from '../../src/api/client.js';
 import { scratch } from '../support/pipeline.js';
 import { apiEnv, bought, counters, runCli, runFiles, sandboxProcess, warehouseFingerprint, type SandboxProcess } from '../support/cli.js';
 
@@ -9,6 +10,8 @@ import { apiEnv, bought, counters, runCli, runFiles, sandboxProcess, warehouseFi
 // only), says what it would create, pause and search and what that costs, and that the pause guard would stop the
 // night (3 pauses of 20, more than a tenth); it changes nothing at the provider and writes nothing. The real night
 // on that list stops with exit 2 before changing anything; with --allow-pause it carries the plan out, as planned.
+// Then the dropped documents are listed again (resumed, not searched) while another hand pauses a kept tracking
+// (resumed, and its document searched that night: its runs were missed).
 
 const LINES = readFileSync('config/documents.example.csv', 'utf8').split('\n');
 const HEADER = LINES[0];
@@ -99,5 +102,28 @@ describe('a trackings night\'s dry run and pause guard', () => {
       trackings_kept: planned.trackings_kept, searches_tonight: planned.searches_tonight,
     });
     expect(await bought(sb.url) - boughtFirst).toBe(planned.searches_tonight);
+
+    // the dropped documents listed again, and one kept tracking paused behind our back: the first three are resumed
+    // and read from their trackings; the fourth is resumed too and searched tonight, since its runs were missed
+    writeFileSync(documents, [HEADER, ...FIRST, ...LINES.slice(21, 23)].join('\n'));
+    const api = new LawsuitApi({ apiKey: 'kd', urls: { requests: sb.url, tracking: sb.url, lawsuits: sb.url, transfer: sb.url }, retries: 0 });
+    const running = (await api.tracking.all()).filter((t) => t.status !== 'paused');
+    await api.tracking.pause(running[0].tracking_id);
+    const boughtBefore = await bought(sb.url);
+    const third = runCli(['run'], env());
+    expect(third.status, third.stderr).toBe(0);
+    // its document was searched on the first night, minutes ago: within LAWSUIT_FRESHNESS_DAYS, not searched again
+    expect(trackingsCounts(summary())).toMatchObject({ trackings_created: 0, trackings_paused: 0, trackings_resumed: 4, searches_tonight: 0, searches_fresh: 1 });
+    expect(await bought(sb.url)).toBe(boughtBefore);
+    // another paused behind our back, and no freshness window: resumed and searched that night
+    await api.tracking.pause(running[1].tracking_id);
+    const fourth = runCli(['run'], env({ LAWSUIT_FRESHNESS_DAYS: '0' }));
+    expect(fourth.status, fourth.stderr).toBe(0);
+    expect(trackingsCounts(summary())).toMatchObject({ trackings_resumed: 1, searches_new: 0, searches_fallback: 1, searches_fresh: 0 });
+    expect(await bought(sb.url) - boughtBefore).toBe(1);
+    const states = await api.tracking.all();
+    await api.close();
+    expect(states.filter((t) => t.status === 'paused')).toEqual([]);
+    expect(states).toHaveLength(22);
   }, 240_000);
 });

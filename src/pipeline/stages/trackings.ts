@@ -64,25 +64,37 @@ async function trackingsPlan(ctx: RunContext, night: NightData): Promise<StageRe
 
 /**
  * The list reconciled with the key's trackings (a dry run only plans it), and tonight's searches narrowed to the
- * documents that need one: a newly tracked document once; any other reason is a fallback, and a note says why.
+ * documents that need one: a newly tracked document once; any other reason is a fallback, and a note says why. A
+ * document searched less than LAWSUIT_FRESHNESS_DAYS ago is not searched again whatever its tracking (the search
+ * stage's rule): it is counted apart (`searches_fresh`) and the note says so.
  */
-async function reconciled(ctx: RunContext, night: NightData, allowPause: boolean): Promise<ReconcileOutcome> {
+async function reconciled(ctx: RunContext, night: NightData, allowPause: boolean): Promise<Reconciled> {
   const r = await reconcileTrackings(ctx, night.list!.documents, {
     dryRun: ctx.cfg.dryRun, allowPause, recurrenceDays: ctx.cfg.trackingRecurrenceDays, lastRunAt: await lastRunAt(ctx),
     // the page size learned on a night before (none is probed for it: a first night reads at 100)
     pageSize: (await nightDialect(ctx, { probe: false })).dialect.pageSize,
   });
   night.searchOnly = new Set(r.searchTonight.map((s) => trackingKey(s.search.search_type, s.search.search_key)));
-  const fallbacks = r.searchTonight.filter((s) => s.reason !== 'new');
-  for (const [reason, n] of countBy(fallbacks.map((s) => s.reason))) (night.notes ??= []).push(`${n} documents searched tonight instead of read from their tracking: ${reason}`);
-  return r;
+  const isFresh = new Set(night.plan?.fresh.map((p) => p.doc));
+  const tonight = r.searchTonight.filter((s) => !isFresh.has(s.doc));
+  const fresh = r.searchTonight.filter((s) => isFresh.has(s.doc));
+  const notes = (night.notes ??= []);
+  for (const [reason, n] of countBy(tonight.filter((s) => s.reason !== 'new').map((s) => s.reason))) notes.push(`${n} documents searched tonight instead of read from their tracking: ${reason}`);
+  if (fresh.length) {
+    notes.push(`${fresh.length} documents whose tracking called for a search (${[...countBy(fresh.map((s) => s.reason))].map(([k, n]) => `${n} ${k}`).join(', ')}) `
+      + 'were searched less than LAWSUIT_FRESHNESS_DAYS ago: not searched again tonight (--force searches them)');
+  }
+  return { ...r, tonight, fresh: fresh.length };
 }
 
-function reconcileCounts(r: ReconcileOutcome): Record<string, number> {
-  const fallbacks = r.searchTonight.filter((s) => s.reason !== 'new').length;
+/** The reconciliation's outcome with the searches it leaves to tonight: `tonight` are bought, `fresh` were searched too lately. */
+interface Reconciled extends ReconcileOutcome { tonight: ReconcileOutcome['searchTonight']; fresh: number }
+
+function reconcileCounts(r: Reconciled): Record<string, number> {
+  const fallbacks = r.tonight.filter((s) => s.reason !== 'new').length;
   return {
     trackings_created: r.created, trackings_paused: r.paused, trackings_resumed: r.resumed, trackings_kept: r.kept,
-    searches_tonight: r.searchTonight.length, searches_new: r.searchTonight.length - fallbacks, searches_fallback: fallbacks,
+    searches_tonight: r.tonight.length, searches_new: r.tonight.length - fallbacks, searches_fallback: fallbacks, searches_fresh: r.fresh,
     planned_calls: r.plannedCalls, pause_guard_pauses: r.guard.pauses, pause_guard_trackings: r.guard.trackings,
   };
 }
