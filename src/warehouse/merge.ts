@@ -92,15 +92,16 @@ function mergedRows(t: Table, src: Source): string {
     const n = ident(c.name);
     switch (ruleOf(c)) {
       case 'carried': return `${staged(c)} AS ${q('s', c.name)}, k.${n} AS ${q('k', c.name)}, ${storedVersion(c)} AS ${q('kv', c.name)}`;
-      case 'newest': return `${valueOf(c)} AS ${q('s', c.name)}`
-        + (src.same ? `, hash(${valueOf(c)}::VARCHAR) IS NOT DISTINCT FROM k.${q('kd', c.name)} AS ${q('same', c.name)}` : '');
+      // The value itself is not carried through: the rows it wins are written from the staged row (writes'
+      // insert), so that the large raw text is not copied into the merged rows as well.
+      case 'newest': return src.same ? `hash(${valueOf(c)}::VARCHAR) IS NOT DISTINCT FROM k.${q('kd', c.name)} AS ${q('same', c.name)}` : undefined;
       case 'earliest': return `least(${valueOf(c)}, k.${n}) AS ${n}`;
       case 'latest': return `greatest(${valueOf(c)}, k.${n}) AS ${n}`;
     }
   });
   const besides = `
     SELECT ${key.map((k) => `s.${ident(k)}`).join(', ')}, ${src.version} AS s_version, k.payload_version AS k_version, k.column_versions AS k_column_versions,
-      k.${ident(key[0])} IS NOT NULL AS existed, ${side.join(', ')}
+      k.${ident(key[0])} IS NOT NULL AS existed, ${side.filter((x) => x !== undefined).join(', ')}
     FROM ${src.staged} LEFT JOIN k_rows k ON ${keyOn(t, 'k', 's')}`;
   const taken = `
     SELECT *, (k_version IS NULL OR s_version > k_version) AS wins,
@@ -110,14 +111,13 @@ function mergedRows(t: Table, src: Source): string {
     SELECT ${names(key)}, existed, wins, s_version, greatest(s_version, k_version) AS payload_version,
       ${cols.map((c) => {
         const n = ident(c.name);
+        if (ruleOf(c) === 'newest') return undefined;
         if (ruleOf(c) === 'carried') {
           return `CASE WHEN ${q('take', c.name)} THEN ${q('s', c.name)} ELSE ${q('k', c.name)} END AS ${n}, `
             + `CASE WHEN ${q('take', c.name)} THEN s_version ELSE ${q('kv', c.name)} END AS ${q('v', c.name)}, ${q('take', c.name)}`;
         }
-        // The newest payload's value: read only where the staged payload wins.
-        if (ruleOf(c) === 'newest') return `CASE WHEN wins THEN ${q('s', c.name)} END AS ${n}`;
         return n;
-      }).join(', ')},
+      }).filter((x) => x !== undefined).join(', ')},
       (wins ${carried.map((c) => `OR ${q('take', c.name)}`).join(' ')}) AS changed${src.same ? `,
       coalesce(existed AND wins AND k_column_versions IS NULL ${cols.filter((c) => ruleOf(c) === 'newest').map((c) => `AND ${q('same', c.name)}`).join(' ')}
         ${carried.map((c) => `AND CASE WHEN ${q('take', c.name)} THEN ${q('s', c.name)} = ${q('k', c.name)} ELSE ${q('k', c.name)} IS NULL END`).join(' ')}, false) AS same` : ''}
@@ -136,8 +136,10 @@ FROM (${merged})`;
  * made with Source.same).
  */
 function writes(t: Table, m: string, same = false) {
-  const cols = loaded(t).map((c) => c.name).filter((c) => !MACHINERY.has(c));
-  const written = [...cols, 'payload_version', 'column_versions'];
+  const cols = loaded(t).filter((c) => !MACHINERY.has(c.name));
+  const written = [...cols.map((c) => c.name), 'payload_version', 'column_versions'];
+  // A `newest` column is not in the merged rows (mergedRows): the rows the staged payload wins take it from there.
+  const insertedOf = (c: Column): string => (!t.key!.includes(c.name) && ruleOf(c) === 'newest' ? valueOf(c) : `m.${ident(c.name)}`);
   const carried = loaded(t).filter((c) => ruleOf(c) === 'carried').map((c) => c.name);
   const bookkeeping = loaded(t).filter((c) => ruleOf(c) === 'earliest' || ruleOf(c) === 'latest').map((c) => c.name);
   const loadedAt = loaded(t).filter((c) => ruleOf(c) === 'newest' && c.load === 'current_timestamp').map((c) => c.name);
@@ -146,7 +148,9 @@ function writes(t: Table, m: string, same = false) {
     /** Rows a newer payload replaces: deleted, then inserted whole (`insert`). */
     delete: `DELETE FROM ${t.name} USING ${m} m WHERE ${keyOn(t, t.name, 'm')} AND m.wins AND m.existed${same ? ' AND NOT m.same' : ''}`,
     /** The rows the staged payload wins: new ones, and those `delete` removed. */
-    insert: `INSERT INTO ${t.name} (${names(written)}) SELECT ${names(written)} FROM ${m} WHERE wins${same ? ' AND NOT same' : ''}`,
+    insert: `INSERT INTO ${t.name} (${names(written)})
+SELECT ${[...cols.map(insertedOf), 'm.payload_version', 'm.column_versions'].join(', ')}
+FROM ${m} m JOIN ${stageName(t.stage!.as)} s ON ${keyOn(t, 's', 'm')} WHERE m.wins${same ? ' AND NOT m.same' : ''}`,
     /**
      * Rows a newer payload wins without changing a value: only their versions move, updated in place. A newer
      * crawl repeats most steps as they were, and rewriting them whole cost the second night most of its merge.
