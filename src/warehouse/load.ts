@@ -294,13 +294,15 @@ async function mergeWithStored(wh: Warehouse, payloads: readonly FlatLawsuit[], 
     await wh.run(del);
     if (payloads.some((w) => ((w as unknown as Record<string, unknown[]>)[table] ?? []).length > 0)) await wh.run(ins);
   }
-  if (!hasSteps) return;
+  // A stored lawsuit a newer payload wins moves the version its steps inherit (merge.ts, Source.parent): steps
+  // that payload leaves out, were it all of them, have theirs written down.
+  if (!hasSteps && !seen.replaced) return;
   await wh.run(MERGE.mergeSteps);
   const [st] = await wh.all<{ replaced: boolean; moved: boolean; filled: boolean }>(`SELECT coalesce(bool_or(existed AND wins AND NOT same), false) AS replaced,
-    coalesce(bool_or(same), false) AS moved, coalesce(bool_or(NOT wins AND changed), false) AS filled FROM stg_merged_steps`);
+    coalesce(bool_or(moves), false) AS moved, coalesce(bool_or(NOT wins AND changed), false) AS filled FROM stg_merged_steps`);
   const S = MERGE.steps;
   if (st.replaced) await wh.run(S.delete);
   await wh.run(S.insert);
-  if (st.moved) await wh.run(S.move!);
+  if (st.moved) await wh.run(S.move);
   if (st.filled) await wh.run(S.fill);
 }

@@ -67,18 +67,29 @@ interface Source {
   /**
    * Tell the rows a newer payload wins without changing anything but payload_version (`same`): every value equal
    * to the stored one, which came whole from its own payload (no column_versions) and keeps none the new payload
-   * leaves out. Their versions are then moved in place (writes' `move`) rather than the rows rewritten. The stored
-   * rows carry a digest of each `newest` column (storedColumns with digests), compared with the staged value's.
+   * leaves out. Only their stored version can then change (`moves`), in place (writes' `move`), rather than the
+   * rows being rewritten. The stored rows carry a digest of each `newest` column (storedColumns with digests),
+   * compared with the staged value's.
    */
   same?: boolean;
+  /**
+   * The rows are a union under a parent row (steps under their lawsuit) and store their version as NULL when it is
+   * the parent's (MERGE_CHILD_COLUMNS). The staged and the stored rows both give `parent_version`, the parent's
+   * version once this layer is merged; the stored ones give payload_version as their effective version (NULL
+   * resolved to the parent's before this layer) and `own_version` as stored. The stored rows no staged row
+   * repeats are merged too (a FULL join), since a parent a newer payload wins moves the version of every row that
+   * inherits it: those its payload leaves out keep their own, written down (`moves`).
+   */
+  parent?: boolean;
 }
 
 /**
  * Each staged row beside the stored row of its key (if any), merged column by column. Besides the table's
- * columns, the result says whether the key `existed`, whether the staged payload `wins` (is newer than every
- * payload of the stored row: it then gives the `newest` columns), whether the merge `changed` anything but run
- * bookkeeping, `s_version` (the staged payload's version) and, per carried column c, "take.c" (the staged value
- * was taken).
+ * columns (but the `newest` ones, which writes' insert reads from the staged row), the result says whether the
+ * key `existed`, whether the staged payload `wins` (is newer than every payload of the stored row: it then gives
+ * the `newest` columns), whether the merge `changed` anything but run bookkeeping, `s_version` (the staged
+ * payload's version), `k_version` (the stored row's), per carried column c "take.c" (the staged value was taken),
+ * and `moves`: a row not rewritten whose stored payload_version is not the one it should have.
  */
 function mergedRows(t: Table, src: Source): string {
   const key = t.key!;
@@ -92,70 +103,85 @@ function mergedRows(t: Table, src: Source): string {
     const n = ident(c.name);
     switch (ruleOf(c)) {
       case 'carried': return `${staged(c)} AS ${q('s', c.name)}, k.${n} AS ${q('k', c.name)}, ${storedVersion(c)} AS ${q('kv', c.name)}`;
-      // The value itself is not carried through: the rows it wins are written from the staged row (writes'
-      // insert), so that the large raw text is not copied into the merged rows as well.
-      case 'newest': return src.same ? `hash(${valueOf(c)}::VARCHAR) IS NOT DISTINCT FROM k.${q('kd', c.name)} AS ${q('same', c.name)}` : undefined;
+      // Without `same`, the value is not carried through: the rows it wins are written from the staged row
+      // (writes' insert), so that the large raw text of every lawsuit is not copied into the merged rows too.
+      case 'newest': return src.same
+        ? `${valueOf(c)} AS ${q('s', c.name)}, hash(${valueOf(c)}::VARCHAR) IS NOT DISTINCT FROM k.${q('kd', c.name)} AS ${q('same', c.name)}`
+        : undefined;
       case 'earliest': return `least(${valueOf(c)}, k.${n}) AS ${n}`;
       case 'latest': return `greatest(${valueOf(c)}, k.${n}) AS ${n}`;
     }
   });
   const besides = `
-    SELECT ${key.map((k) => `s.${ident(k)}`).join(', ')}, ${src.version} AS s_version, k.payload_version AS k_version, k.column_versions AS k_column_versions,
+    SELECT ${key.map((k) => (src.parent ? `coalesce(s.${ident(k)}, k.${ident(k)}) AS ${ident(k)}` : `s.${ident(k)}`)).join(', ')},
+      ${src.version} AS s_version, k.payload_version AS k_version, k.column_versions AS k_column_versions,
+      ${src.parent ? 'k.own_version AS k_own_version, coalesce(s.parent_version, k.parent_version) AS parent_version' : 'k.payload_version AS k_own_version'},
       k.${ident(key[0])} IS NOT NULL AS existed, ${side.filter((x) => x !== undefined).join(', ')}
-    FROM ${src.staged} LEFT JOIN k_rows k ON ${keyOn(t, 'k', 's')}`;
+    FROM ${src.staged} ${src.parent ? 'FULL' : 'LEFT'} JOIN k_rows k ON ${keyOn(t, 'k', 's')}`;
   const taken = `
-    SELECT *, (k_version IS NULL OR s_version > k_version) AS wins,
+    SELECT *, (s_version IS NOT NULL AND (k_version IS NULL OR s_version > k_version)) AS wins,
       ${carried.map((c) => `(${q('s', c.name)} IS NOT NULL AND (${q('kv', c.name)} IS NULL OR s_version > ${q('kv', c.name)})) AS ${q('take', c.name)}`).join(', ')}
     FROM (${besides})`;
   const merged = `
-    SELECT ${names(key)}, existed, wins, s_version, greatest(s_version, k_version) AS payload_version,
+    SELECT ${names(key)}, existed, wins, s_version, k_version, greatest(s_version, k_version) AS effective_version,
       ${cols.map((c) => {
         const n = ident(c.name);
-        if (ruleOf(c) === 'newest') return undefined;
+        if (ruleOf(c) === 'newest') return src.same ? q('s', c.name) : undefined;
         if (ruleOf(c) === 'carried') {
           return `CASE WHEN ${q('take', c.name)} THEN ${q('s', c.name)} ELSE ${q('k', c.name)} END AS ${n}, `
             + `CASE WHEN ${q('take', c.name)} THEN s_version ELSE ${q('kv', c.name)} END AS ${q('v', c.name)}, ${q('take', c.name)}`;
         }
         return n;
       }).filter((x) => x !== undefined).join(', ')},
-      (wins ${carried.map((c) => `OR ${q('take', c.name)}`).join(' ')}) AS changed${src.same ? `,
-      coalesce(existed AND wins AND k_column_versions IS NULL ${cols.filter((c) => ruleOf(c) === 'newest').map((c) => `AND ${q('same', c.name)}`).join(' ')}
-        ${carried.map((c) => `AND CASE WHEN ${q('take', c.name)} THEN ${q('s', c.name)} = ${q('k', c.name)} ELSE ${q('k', c.name)} IS NULL END`).join(' ')}, false) AS same` : ''}
+      (wins ${carried.map((c) => `OR ${q('take', c.name)}`).join(' ')}) AS changed,
+      ${src.same ? `coalesce(existed AND wins AND k_column_versions IS NULL ${cols.filter((c) => ruleOf(c) === 'newest').map((c) => `AND ${q('same', c.name)}`).join(' ')}
+        ${carried.map((c) => `AND CASE WHEN ${q('take', c.name)} THEN ${q('s', c.name)} = ${q('k', c.name)} ELSE ${q('k', c.name)} IS NULL END`).join(' ')}, false)` : 'false'} AS same,
+      k_own_version${src.parent ? ', parent_version' : ''}
     FROM (${taken})`;
   const versions = carried.map((c) => `{'k': '${c.name}', 'v': ${q('v', c.name)}}`).join(', ');
-  return `WITH k_rows AS MATERIALIZED (${src.stored})
-SELECT * EXCLUDE (${carried.map((c) => q('v', c.name)).join(', ')}),
+  // The version as stored: NULL for a row whose version is its parent's.
+  const stored = src.parent ? 'CASE WHEN effective_version = parent_version THEN NULL ELSE effective_version END' : 'effective_version';
+  const newest = src.same ? cols.filter((c) => ruleOf(c) === 'newest') : [];
+  const rows = `SELECT * EXCLUDE (${[...carried.map((c) => q('v', c.name)), ...newest.map((c) => q('s', c.name)), 'effective_version', 'k_own_version', ...(src.parent ? ['parent_version'] : [])].join(', ')}),
+  effective_version AS payload_version, ${stored} AS stored_version,
   -- Only a row some of whose values came from an older payload builds the JSON (the common row has none).
-  CASE WHEN ${carried.map((c) => `coalesce(${q('v', c.name)} = payload_version, true)`).join(' AND ')} THEN NULL
-    ELSE to_json(map_from_entries(list_filter([${versions}], e -> e.v IS NOT NULL AND e.v <> payload_version)))::JSON END AS column_versions
+  CASE WHEN ${carried.map((c) => `coalesce(${q('v', c.name)} = effective_version, true)`).join(' AND ')} THEN NULL
+    ELSE to_json(map_from_entries(list_filter([${versions}], e -> e.v IS NOT NULL AND e.v <> effective_version)))::JSON END AS column_versions,
+  ${newest.map((c) => `CASE WHEN wins AND NOT same THEN ${q('s', c.name)} END AS ${ident(c.name)}, `).join('')}
+  -- A row neither rewritten (a winner not the same) nor filled whose stored version is not the one it should have.
+  coalesce(existed AND (same OR NOT wins) AND (${stored}) IS DISTINCT FROM k_own_version, false) AS moves
 FROM (${merged})`;
+  // With \`same\`, most rows are the same as stored (a newer crawl repeats most steps): only those a write needs are
+  // kept, with the newest values of those inserted. Writing every merged step to the temp table cost as much as merging it.
+  return `WITH k_rows AS MATERIALIZED (${src.stored})
+${src.same ? `SELECT * FROM (${rows}) WHERE (wins AND NOT same) OR (NOT wins AND changed) OR moves` : rows}`;
 }
 
 /**
- * The statements that write a merged table from its merged rows `m` (a temp table made by mergedRows; `same` when
- * made with Source.same).
+ * The statements that write a merged table from its merged rows `m` (a temp table made by mergedRows). Merged rows
+ * made without Source.same do not carry the `newest` values: `staged` names the staged table they are read from.
  */
-function writes(t: Table, m: string, same = false) {
+function writes(t: Table, m: string, staged?: string) {
   const cols = loaded(t).filter((c) => !MACHINERY.has(c.name));
   const written = [...cols.map((c) => c.name), 'payload_version', 'column_versions'];
-  // A `newest` column is not in the merged rows (mergedRows): the rows the staged payload wins take it from there.
-  const insertedOf = (c: Column): string => (!t.key!.includes(c.name) && ruleOf(c) === 'newest' ? valueOf(c) : `m.${ident(c.name)}`);
+  const insertedOf = (c: Column): string => (staged && !t.key!.includes(c.name) && ruleOf(c) === 'newest' ? valueOf(c) : `m.${ident(c.name)}`);
   const carried = loaded(t).filter((c) => ruleOf(c) === 'carried').map((c) => c.name);
   const bookkeeping = loaded(t).filter((c) => ruleOf(c) === 'earliest' || ruleOf(c) === 'latest').map((c) => c.name);
   const loadedAt = loaded(t).filter((c) => ruleOf(c) === 'newest' && c.load === 'current_timestamp').map((c) => c.name);
   const set = (cs: readonly string[]): string => cs.map((c) => `${ident(c)} = m.${ident(c)}`).join(', ');
   return {
     /** Rows a newer payload replaces: deleted, then inserted whole (`insert`). */
-    delete: `DELETE FROM ${t.name} USING ${m} m WHERE ${keyOn(t, t.name, 'm')} AND m.wins AND m.existed${same ? ' AND NOT m.same' : ''}`,
+    delete: `DELETE FROM ${t.name} USING ${m} m WHERE ${keyOn(t, t.name, 'm')} AND m.wins AND m.existed AND NOT m.same`,
     /** The rows the staged payload wins: new ones, and those `delete` removed. */
     insert: `INSERT INTO ${t.name} (${names(written)})
-SELECT ${[...cols.map(insertedOf), 'm.payload_version', 'm.column_versions'].join(', ')}
-FROM ${m} m JOIN ${stageName(t.stage!.as)} s ON ${keyOn(t, 's', 'm')} WHERE m.wins${same ? ' AND NOT m.same' : ''}`,
+SELECT ${[...cols.map(insertedOf), 'm.stored_version', 'm.column_versions'].join(', ')}
+FROM ${m} m${staged ? ` JOIN ${staged} s ON ${keyOn(t, 's', 'm')}` : ''} WHERE m.wins AND NOT m.same`,
     /**
-     * Rows a newer payload wins without changing a value: only their versions move, updated in place. A newer
-     * crawl repeats most steps as they were, and rewriting them whole cost the second night most of its merge.
+     * Rows whose values stay as they are but whose stored version changes (mergedRows' `moves`): updated in place.
+     * A newer crawl repeats most steps as they were, and rewriting them whole cost the second night most of its
+     * merge; a step inheriting its lawsuit's version needs no write at all then.
      */
-    move: same ? `UPDATE ${t.name} SET payload_version = m.payload_version FROM ${m} m WHERE ${keyOn(t, t.name, 'm')} AND m.same` : undefined,
+    move: `UPDATE ${t.name} SET payload_version = m.stored_version FROM ${m} m WHERE ${keyOn(t, t.name, 'm')} AND m.moves`,
     /**
      * Rows an older payload changes: it carries columns no newer payload carried. Updated in place, the large
      * `newest` columns (raw) untouched.
@@ -180,8 +206,35 @@ function storedColumns(t: Table, opts: { digests?: boolean } = {}): string {
   // With digests (Source.same): DuckDB's 64-bit hash of each `newest` column (raw) instead of its text, to tell a
   // row that changed without materializing every stored step's JSON; md5 cost the merge of 10,000 lawsuits 250 ms
   // more. Two different raws of one step hashing alike (odds near 2^-64) would leave the older raw in place.
-  const digests = opts.digests ? t.columns.filter((c) => ruleOf(c) === 'newest' && !MACHINERY.has(c.name) && c.load === undefined) : [];
+  const digests = opts.digests ? t.columns.filter((c) => !key.includes(c.name) && ruleOf(c) === 'newest' && !MACHINERY.has(c.name) && c.load === undefined) : [];
   return [...read.map(ident), ...digests.map((c) => `hash(${ident(c.name)}::VARCHAR) AS ${q('kd', c.name)}`)].join(', ');
+}
+
+/**
+ * Steps are a union over every payload: one that omits a step removes none. Each step is merged as a lawsuit is,
+ * with its payload's version, under its lawsuit (Source.parent), once the layer's lawsuits are (stg_merged_lawsuits).
+ */
+function stepStatements(steps: Table) {
+  const stepCols = loaded(steps).filter((c) => !MACHINERY.has(c.name));
+  return {
+    mergeSteps: `CREATE OR REPLACE TEMP TABLE stg_merged_steps AS ${mergedRows(steps, {
+      staged: `(SELECT st.*, l.s_version AS payload_version, l.payload_version AS parent_version
+    FROM stg_steps st JOIN stg_merged_lawsuits l ON l.code = st.code AND l.instance = st.instance) s`,
+      version: 's.payload_version', same: true, parent: true,
+      // The stored steps of the layer's lawsuits, each with its effective version (NULL: the lawsuit's before the layer).
+      stored: `SELECT h.* EXCLUDE (payload_version), coalesce(h.payload_version, w.k_version) AS payload_version,
+    h.payload_version AS own_version, w.payload_version AS parent_version
+  FROM (SELECT ${storedColumns(steps, { digests: true })} FROM steps) h
+  JOIN (SELECT code, instance, k_version, payload_version FROM stg_merged_lawsuits WHERE existed) w ON h.code = w.code AND h.instance = w.instance`,
+    })}`,
+    steps: writes(steps, 'stg_merged_steps'),
+    /**
+     * The steps of a layer none of whose lawsuits the warehouse held: nothing to merge with, every value its
+     * payload's, and so is the version, its lawsuit's (NULL).
+     */
+    insertNewSteps: `INSERT INTO steps (${names([...stepCols.map((c) => c.name), 'payload_version', 'column_versions'])})
+SELECT ${stepCols.map(valueOf).join(', ')}, NULL, NULL FROM stg_steps s`,
+  };
 }
 
 interface ChildStatements { table: string; flag: string; del: string; ins: string; insNew: string }
@@ -189,10 +242,8 @@ interface ChildStatements { table: string; flag: string; del: string; ins: strin
 /** Every merge statement of `schema`, as load.ts runs them. */
 export function mergeStatements(schema: Schema = SCHEMA) {
   const lawsuits = tableOf('lawsuits', schema);
-  const steps = tableOf('steps', schema);
   const children = schema.tables.filter((t) => t.stage?.list);
   const flags = new Set(listFlags(schema));
-  const stepCols = loaded(steps).filter((c) => !MACHINERY.has(c.name));
   const insertNew = (t: Table): string => `
 INSERT INTO ${t.name} (${names(loaded(t).map((c) => c.name))})
 SELECT ${loaded(t).map(valueOf).join(', ')}
@@ -226,7 +277,7 @@ SELECT ${lawsuitCols.map(flagged).join(', ')}, s.payload_version, NULL FROM ${wi
     // the column's rows at COMMIT, and 1,000 lawsuits of 34 KB updated at 128 MB failed there (appends and
     // deletes are what DuckDB does cheaply). Measured on DuckDB 1.5.5. An older payload that fills a column
     // leaves raw alone, so it updates in place.
-    lawsuits: writes(lawsuits, 'stg_merged_lawsuits'),
+    lawsuits: writes(lawsuits, 'stg_merged_lawsuits', 'stg_lawsuits'),
     /**
      * Lists replaced whole per lawsuit, when the staged payload carries the list and is newer than the payload
      * the stored list came from (an absent list says nothing, an empty one says "none now").
@@ -241,18 +292,7 @@ FROM ${stageName(t.stage!.as)} s JOIN stg_merged_lawsuits m ON m.code = s.code A
       insNew: `INSERT INTO ${t.name} (${names(loaded(t).map((c) => c.name))})
 SELECT ${loaded(t).map(valueOf).join(', ')} FROM ${stageName(t.stage!.as)} s`,
     })),
-    /**
-     * Steps are a union over every payload: one that omits a step removes none. Each step is merged as a lawsuit
-     * is, with its payload's version.
-     */
-    mergeSteps: `CREATE OR REPLACE TEMP TABLE stg_merged_steps AS ${mergedRows(steps, {
-      staged: withVersion('stg_steps'), version: 's.payload_version', same: true,
-      stored: `SELECT ${storedColumns(steps, { digests: true })} FROM steps h SEMI JOIN (SELECT code, instance FROM stg_merged_lawsuits WHERE existed) w ON h.code = w.code AND h.instance = w.instance`,
-    })}`,
-    steps: writes(steps, 'stg_merged_steps', true),
-    /** The steps of a layer none of whose lawsuits the warehouse held: nothing to merge with, every value its payload's. */
-    insertNewSteps: `INSERT INTO steps (${names([...stepCols.map((c) => c.name), 'payload_version', 'column_versions'])})
-SELECT ${stepCols.map(valueOf).join(', ')}, s.payload_version, NULL FROM ${withVersion('stg_steps')}`,
+    ...stepStatements(tableOf('steps', schema)),
     insertResponses: insertNew(tableOf('responses_raw', schema)),
     /** A search's hit names one response that carried the lawsuit: the least id, whatever order they came in. */
     mergeHits: [

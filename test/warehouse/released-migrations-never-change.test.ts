@@ -31,6 +31,7 @@ const RELEASED: Readonly<Record<number, string>> = {
   61: '0e43830fd43a2bec',
   70: '3d8db5f513bed011',
   75: '7c15563a2454afb2',
+  80: '868066fae8470d45',
 };
 
 const fingerprint = (statements: readonly string[]): string => createHash('sha256').update(statements.join(';\n')).digest('hex').slice(0, 16);

@@ -21,9 +21,18 @@ export const C = {
  * The merge's own columns, last in a table merged from several payloads (merge.ts): which version each value
  * came from, so that a payload loaded later but crawled earlier still fills exactly what no newer one carries.
  */
-export const MERGE_COLUMNS: readonly Column[] = [
-  { name: 'payload_version', type: 'VARCHAR', exported: false,
-    comment: 'version of the newest payload merged into the row, as sortable text (crawl time, updated_at, the response\'s created_at, response id)' },
-  { name: 'column_versions', type: 'JSON', exported: false,
-    comment: 'the columns whose value came from an older payload than payload_version (a newer one did not carry them), each with that payload\'s version; NULL when every value is the newest payload\'s' },
-];
+export const MERGE_COLUMNS: readonly Column[] = mergeColumns('version of the newest payload merged into the row, as sortable text (crawl time, updated_at, the response\'s created_at, response id)');
+
+/**
+ * The merge's columns of a row under a lawsuit (steps): its version is NULL while it is the lawsuit's, so that a
+ * newer crawl repeating the row as it was writes nothing to it (merge.ts, Source.parent).
+ */
+export const MERGE_CHILD_COLUMNS: readonly Column[] = mergeColumns('version of the newest payload that carried the row, as sortable text (crawl time, updated_at, the response\'s created_at, response id); NULL when it is its lawsuit\'s payload_version (the lawsuit\'s newest payload carried it)');
+
+function mergeColumns(version: string): Column[] {
+  return [
+    { name: 'payload_version', type: 'VARCHAR', exported: false, comment: version },
+    { name: 'column_versions', type: 'JSON', exported: false,
+      comment: 'the columns whose value came from an older payload than payload_version (a newer one did not carry them), each with that payload\'s version; NULL when every value is the newest payload\'s' },
+  ];
+}

@@ -1,4 +1,4 @@
-import { C, MERGE_COLUMNS } from '../common.js';
+import { C, MERGE_COLUMNS, MERGE_CHILD_COLUMNS } from '../common.js';
 import type { Table } from '../types.js';
 
 const lawsuits: Table = {
@@ -108,7 +108,7 @@ const steps: Table = {
     { name: 'private', type: 'BOOLEAN', stage: 'BOOLEAN', merge: 'carried', privacy: 'secrecy flag', comment: 'true for a step under secrecy' },
     { name: 'step_type', type: 'VARCHAR', stage: 'VARCHAR', merge: 'carried', comment: 'kind of step as given' },
     { name: 'raw', type: 'JSON', stage: 'JSON', merge: 'newest', exported: false, comment: C.raw },
-    ...MERGE_COLUMNS,
+    ...MERGE_CHILD_COLUMNS,
   ],
 };
 
