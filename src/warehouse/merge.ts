@@ -198,16 +198,22 @@ FROM ${m} m WHERE ${keyOn(t, t.name, 'm')} AND NOT m.wins AND NOT m.changed
 /**
  * The columns of stored rows a merge reads: the key, the merge's own, and every column but the `newest` ones, which
  * only the staged payload gives (mergedRows never reads them from the stored row). Leaving them out keeps the raw
- * JSON out of the materialized stored rows. As a SELECT list.
+ * JSON out of the materialized stored rows. As a SELECT list over the table as `alias`; `version` replaces the
+ * stored payload_version (Source.parent: the effective one).
  */
-function storedColumns(t: Table, opts: { digests?: boolean } = {}): string {
+function storedColumns(t: Table, opts: { alias: string; digests?: boolean; version?: string }): string {
   const key = t.key!;
+  const col = (c: string): string => `${opts.alias}.${ident(c)}`;
   const read = [...key, ...t.columns.filter((c) => !key.includes(c.name) && (ruleOf(c) !== 'newest' || MACHINERY.has(c.name))).map((c) => c.name)];
   // With digests (Source.same): DuckDB's 64-bit hash of each `newest` column (raw) instead of its text, to tell a
   // row that changed without materializing every stored step's JSON; md5 cost the merge of 10,000 lawsuits 250 ms
   // more. Two different raws of one step hashing alike (odds near 2^-64) would leave the older raw in place.
+  // Hashed above the join that picks the layer's rows, so that only those are.
   const digests = opts.digests ? t.columns.filter((c) => !key.includes(c.name) && ruleOf(c) === 'newest' && !MACHINERY.has(c.name) && c.load === undefined) : [];
-  return [...read.map(ident), ...digests.map((c) => `hash(${ident(c.name)}::VARCHAR) AS ${q('kd', c.name)}`)].join(', ');
+  return [
+    ...read.map((c) => (c === 'payload_version' && opts.version ? `${opts.version} AS payload_version` : `${col(c)}`)),
+    ...digests.map((c) => `hash(${col(c.name)}::VARCHAR) AS ${q('kd', c.name)}`),
+  ].join(', ');
 }
 
 /**
@@ -222,10 +228,9 @@ function stepStatements(steps: Table) {
     FROM stg_steps st JOIN stg_merged_lawsuits l ON l.code = st.code AND l.instance = st.instance) s`,
       version: 's.payload_version', same: true, parent: true,
       // The stored steps of the layer's lawsuits, each with its effective version (NULL: the lawsuit's before the layer).
-      stored: `SELECT h.* EXCLUDE (payload_version), coalesce(h.payload_version, w.k_version) AS payload_version,
+      stored: `SELECT ${storedColumns(steps, { alias: 'h', digests: true, version: 'coalesce(h.payload_version, w.k_version)' })},
     h.payload_version AS own_version, w.payload_version AS parent_version
-  FROM (SELECT ${storedColumns(steps, { digests: true })} FROM steps) h
-  JOIN (SELECT code, instance, k_version, payload_version FROM stg_merged_lawsuits WHERE existed) w ON h.code = w.code AND h.instance = w.instance`,
+  FROM steps h JOIN (SELECT code, instance, k_version, payload_version FROM stg_merged_lawsuits WHERE existed) w ON h.code = w.code AND h.instance = w.instance`,
     })}`,
     steps: writes(steps, 'stg_merged_steps'),
     /**
@@ -269,7 +274,7 @@ SELECT ${lawsuitCols.map(flagged).join(', ')}, s.payload_version, NULL FROM ${wi
     /** The layer's lawsuits merged with the stored ones (mergedRows). */
     mergeLawsuits: `CREATE OR REPLACE TEMP TABLE stg_merged_lawsuits AS ${mergedRows(lawsuits, {
       staged: withVersion('stg_lawsuits'), version: 's.payload_version', flags,
-      stored: `SELECT ${storedColumns(lawsuits)}
+      stored: `SELECT ${storedColumns(lawsuits, { alias: 'l' })}
   FROM lawsuits l SEMI JOIN (SELECT code, instance FROM stg_versions WHERE existed) w ON l.code = w.code AND l.instance = w.instance`,
     })}`,
     // A lawsuit a newer payload wins is replaced, not updated: the row deleted and the merged row inserted. An
