@@ -15,6 +15,8 @@ import { PAYLOAD_TABLES, reference, scenarioArb, toItems, type Payload, type Pla
 // and empty, and steps edited and added meet often. LAWSUIT_PROPERTY_RUNS=1000 runs a bigger search.
 
 const RUNS = Number(process.env.LAWSUIT_PROPERTY_RUNS ?? 25);
+/** A run takes under a second here (25 runs: 19 s); a bigger search gets the time it needs. */
+const TIMEOUT = Math.max(120_000, RUNS * 4_000);
 let a: Warehouse;
 let b: Warehouse;
 
@@ -68,7 +70,7 @@ describe('the merge is a function of the set of payloads', () => {
       await rebuildFromRaw(b);
       expect(await dump(b)).toEqual(expected);
     }), { numRuns: RUNS });
-  }, 120_000);
+  }, TIMEOUT);
 
   it('each column holds what the rule picks, as the reference computes it', async () => {
     await fc.assert(fc.asyncProperty(scenarioArb, async ({ payloads, first }) => {
@@ -86,7 +88,7 @@ describe('the merge is a function of the set of payloads', () => {
       };
       expect(got).toEqual(want);
     }), { numRuns: RUNS });
-  }, 120_000);
+  }, TIMEOUT);
 
   it('holds a partial view loaded after the full one it is newer than, and the other way round', async () => {
     // A search by document returns the lawsuit without phase, status or steps, crawled later; the lawsuit-number
