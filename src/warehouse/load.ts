@@ -277,15 +277,15 @@ async function mergeWithStored(wh: Warehouse, payloads: readonly FlatLawsuit[], 
   await wh.run(MERGE.mergeLawsuits);
   // A statement that cannot match still plans and scans (a DELETE or an UPDATE scans the whole table): skip
   // those the layer cannot need.
-  const [seen] = await wh.all<{ replaced: boolean; filled: boolean; changed: number }>(`
+  const [seen] = await wh.all<{ replaced: boolean; filled: boolean; touched: boolean; changed: number }>(`
     SELECT coalesce(bool_or(existed AND wins), false) AS replaced, coalesce(bool_or(NOT wins AND changed), false) AS filled,
-      count(*) FILTER (WHERE changed)::INTEGER AS changed
+      coalesce(bool_or(existed AND NOT wins AND NOT changed), false) AS touched, count(*) FILTER (WHERE changed)::INTEGER AS changed
     FROM stg_merged_lawsuits`);
   const L = MERGE.lawsuits;
   if (seen.replaced) await wh.run(L.delete);
   await wh.run(L.insert);
   if (seen.filled) await wh.run(L.fill);
-  if (L.touch) await wh.run(L.touch);
+  if (L.touch && seen.touched) await wh.run(L.touch);
   counts.lawsuitsMerged += seen.changed;
   if (seen.replaced) await wh.run(DELETE_LAWSUIT_PARTS_SQL);
   if (hasParts) await wh.run(INSERT_LAWSUIT_PARTS_SQL);

@@ -151,10 +151,12 @@ function mergedRows(t: Table, src: Source): string {
   -- A row neither rewritten (a winner not the same) nor filled whose stored version is not the one it should have.
   coalesce(existed AND (same OR NOT wins) AND (${stored}) IS DISTINCT FROM k_own_version, false) AS moves
 FROM (${merged})`;
-  // With \`same\`, most rows are the same as stored (a newer crawl repeats most steps): only those a write needs are
-  // kept, with the newest values of those inserted. Writing every merged step to the temp table cost as much as merging it.
+  // With `same`, most rows are the same as stored (a newer crawl repeats most steps): only those a write needs are
+  // kept, with the newest values of those inserted. Writing every merged step to the temp table cost as much as
+  // merging it. OFFSET 0 keeps DuckDB (1.5) from pushing the filter below the projections, where it inlined every
+  // column it names and so worked out `same`, hashes included, twice per row: 24 ms against 17 for 25,000 steps.
   return `WITH k_rows AS MATERIALIZED (${src.stored})
-${src.same ? `SELECT * FROM (${rows}) WHERE (wins AND NOT same) OR (NOT wins AND changed) OR moves` : rows}`;
+${src.same ? `SELECT * FROM (${rows} OFFSET 0) WHERE (wins AND NOT same) OR (NOT wins AND changed) OR moves` : rows}`;
 }
 
 /**
