@@ -177,7 +177,9 @@ async function loadBatch(wh: Warehouse, items: readonly Prepared[], ctx: LoadCon
   const layers = layersOf(flats.map((f) => f.flat));
   counts.lawsuits = layers[0]?.length ?? 0; // every distinct lawsuit is in the first layer, once
   for (const layer of layers) await mergeLayer(wh, layer, counts);
-  if (hits.size > 0) for (const sql of MERGE.mergeHits) await wh.run(sql);
+  // The staged hits have one row a key (the map above): when each was new, none can lower a stored one, and the
+  // UPDATE, which scans search_hits whatever it matches, is skipped.
+  if (hits.size > 0 && (await wh.run(MERGE.mergeHits.insert)) < hits.size) await wh.run(MERGE.mergeHits.lower);
   counts.problems = await wh.run(INSERT_PROBLEMS_SQL, [ctx.runId]);
   return counts;
 }

@@ -301,13 +301,16 @@ SELECT ${loaded(t).map(valueOf).join(', ')} FROM ${stageName(t.stage!.as)} s`,
     })),
     ...stepStatements(tableOf('steps', schema)),
     insertResponses: insertNew(tableOf('responses_raw', schema)),
-    /** A search's hit names one response that carried the lawsuit: the least id, whatever order they came in. */
-    mergeHits: [
-      insertNew(tableOf('search_hits', schema)),
-      `UPDATE search_hits SET response_id = s.response_id FROM stg_hits s
+    /**
+     * A search's hit names one response that carried the lawsuit: the least id, whatever order they came in. The
+     * new hits are inserted; `lower` moves a stored hit to a lesser id (only needed when some staged hit was stored).
+     */
+    mergeHits: {
+      insert: insertNew(tableOf('search_hits', schema)),
+      lower: `UPDATE search_hits SET response_id = s.response_id FROM stg_hits s
 WHERE search_hits.request_id = s.request_id AND search_hits.code = s.code AND search_hits.instance = s.instance
   AND s.response_id < search_hits.response_id`,
-    ],
+    },
   };
 }
 
