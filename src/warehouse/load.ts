@@ -177,11 +177,17 @@ async function loadBatch(wh: Warehouse, items: readonly Prepared[], ctx: LoadCon
   const layers = layersOf(flats.map((f) => f.flat));
   counts.lawsuits = layers[0]?.length ?? 0; // every distinct lawsuit is in the first layer, once
   for (const layer of layers) await mergeLayer(wh, layer, counts);
-  // The staged hits have one row a key (the map above): when each was new, none can lower a stored one, and the
-  // UPDATE, which scans search_hits whatever it matches, is skipped.
-  if (hits.size > 0 && (await wh.run(MERGE.mergeHits.insert)) < hits.size) await wh.run(MERGE.mergeHits.lower);
+  if (hits.size > 0) await mergeHits(wh, hits.size);
   counts.problems = await wh.run(INSERT_PROBLEMS_SQL, [ctx.runId]);
   return counts;
+}
+
+/**
+ * The batch's search hits (`staged` rows, one a key) into search_hits. When each was new, none can lower a stored
+ * one's response id, and the UPDATE, which scans search_hits whatever it matches, is skipped.
+ */
+async function mergeHits(wh: Warehouse, staged: number): Promise<void> {
+  if ((await wh.run(MERGE.mergeHits.insert)) < staged) await wh.run(MERGE.mergeHits.lower);
 }
 
 type Row = Record<string, unknown>;
