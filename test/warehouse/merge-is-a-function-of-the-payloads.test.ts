@@ -5,7 +5,7 @@ import { loadResponseItems } from '../../src/warehouse/load.js';
 import { rebuildFromRaw } from '../../src/warehouse/rebuild.js';
 import { SCHEMA } from '../../src/warehouse/schema/index.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
-import { PAYLOAD_TABLES, reference, scenarioArb, toItems, type Payload, type Plan } from './support/payload-universe.js';
+import { dumpPayloadTables as dump, reference, scenarioArb, toItems, type Payload, type Plan } from './support/payload-universe.js';
 
 // The warehouse is a function of the set of payloads the provider sent (docs/warehouse.md, "The merge rule"): the same set,
 // loaded in any order, in any split into nights and batches, with any payload repeated, gives the same tables,
@@ -46,17 +46,6 @@ async function loadAs(wh: Warehouse, items: readonly ResponseItem[], plan: Plan)
     const tonight = plan.order.slice(night * perNight, (night + 1) * perNight).map((i) => items[i]);
     if (tonight.length > 0) await loadResponseItems(wh, tonight, { runId, batchSize: plan.batch });
   }
-}
-
-/** Every table a payload writes, as sorted JSON rows, without the columns that say when or by which run. */
-async function dump(wh: Warehouse): Promise<Record<string, string[]>> {
-  const out: Record<string, string[]> = {};
-  for (const [table, bookkeeping] of Object.entries(PAYLOAD_TABLES)) {
-    const cols = bookkeeping.length > 0 ? ` EXCLUDE (${bookkeeping.join(', ')})` : '';
-    const rows = await wh.all<{ j: string }>(`SELECT to_json(t)::VARCHAR AS j FROM (SELECT *${cols} FROM ${table}) t ORDER BY j`);
-    out[table] = rows.map((r) => r.j);
-  }
-  return out;
 }
 
 describe('the merge is a function of the set of payloads', () => {

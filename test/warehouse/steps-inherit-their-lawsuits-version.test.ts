@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { loadResponseItems } from '../../src/warehouse/load.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
-import { PAYLOAD_TABLES, toItems, type Payload } from './support/payload-universe.js';
+import { dumpPayloadTables as dump, toItems, type Payload } from './support/payload-universe.js';
 
 // A step stores NULL as its version while it is its lawsuit's (merge.ts, Source.parent): a newer crawl that
 // repeats it as it was writes nothing to it. A step the newer crawl leaves out keeps the version it had,
@@ -48,16 +48,6 @@ it('a step keeps NULL while its lawsuit\'s newest payload carries it, and its ow
     { step_id: 's2', content: 'Julgado procedente o pedido.', version: 'r2' },
   ]);
 });
-
-/** Every table a payload writes, as sorted JSON rows, without the run bookkeeping. */
-async function dump(db: Warehouse): Promise<Record<string, string[]>> {
-  const out: Record<string, string[]> = {};
-  for (const [table, bookkeeping] of Object.entries(PAYLOAD_TABLES)) {
-    const cols = bookkeeping.length > 0 ? ` EXCLUDE (${bookkeeping.join(', ')})` : '';
-    out[table] = (await db.all<{ j: string }>(`SELECT to_json(t)::VARCHAR AS j FROM (SELECT *${cols} FROM ${table}) t ORDER BY j`)).map((r) => r.j);
-  }
-  return out;
-}
 
 it('migration 80 gives a warehouse whose steps held their lawsuit\'s version written out the tables of one that never did', async () => {
   const fresh = await Warehouse.open(':memory:');

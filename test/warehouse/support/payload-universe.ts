@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { rememberRawText } from '../../../src/shared/raw-json.js';
 import type { ResponseItem } from '../../../src/spec/types.js';
+import type { Warehouse } from '../../../src/warehouse/warehouse.js';
 
 // A small universe of lawsuit payloads for the merge's properties: three lawsuits (two instances of one number),
 // three crawl times, two requests, so that equal versions, partial views, null against absent fields, lists
@@ -64,11 +65,22 @@ export const scenarioArb = fc.array(payloadArb, { minLength: 1, maxLength: 8 }).
   fc.record({ payloads: fc.constant(payloads), first: planArb(payloads.length), second: planArb(payloads.length) }));
 
 /** Every table a payload writes, with the columns that say when or by which run (not part of the comparison). */
-export const PAYLOAD_TABLES: Record<string, readonly string[]> = {
+const PAYLOAD_TABLES: Record<string, readonly string[]> = {
   lawsuits: ['loaded_at', 'first_seen_run', 'last_seen_run'], parties: [], lawyers: [], steps: [], subjects: [],
   classifications: [], courts: [], attachments: [], search_hits: ['first_seen_at'], responses_raw: ['loaded_at', 'run_id'],
   raw_parts: [], load_problems: ['run_id', 'detected_at'],
 };
+
+/** Every table a payload writes, as sorted JSON rows, without the columns that say when or by which run. */
+export async function dumpPayloadTables(wh: Warehouse): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = {};
+  for (const [table, bookkeeping] of Object.entries(PAYLOAD_TABLES)) {
+    const cols = bookkeeping.length > 0 ? ` EXCLUDE (${bookkeeping.join(', ')})` : '';
+    const rows = await wh.all<{ j: string }>(`SELECT to_json(t)::VARCHAR AS j FROM (SELECT *${cols} FROM ${table}) t ORDER BY j`);
+    out[table] = rows.map((r) => r.j);
+  }
+  return out;
+}
 
 const defined = (o: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
