@@ -45,9 +45,9 @@ async function nightOf(path: string): Promise<Omit<TrackedNight, 'night' | 'call
 }
 
 /**
- * What two warehouses must agree on: every lawsuit with its parties and steps, as a digest per lawsuit, but the
- * lawsuits in `left`: those the provider's database changed after the trackings' last runs and before the
- * searches night, which a search sees and a run will only send at its next recurrence.
+ * What two warehouses must agree on: every lawsuit with its parties and steps, as a digest per lawsuit (`differing`
+ * leaves out those the provider's database changed after the trackings' last runs and before the searches night,
+ * which a search sees and a run will only send at its next recurrence).
  */
 async function contents(path: string): Promise<Map<string, string>> {
   const wh = await Warehouse.open(path, { readOnly: true });
