@@ -176,7 +176,7 @@ async function loadBatch(wh: Warehouse, items: readonly Prepared[], ctx: LoadCon
   counts.newResponses = await wh.run(MERGE.insertResponses);
   const layers = layersOf(flats.map((f) => f.flat));
   counts.lawsuits = layers[0]?.length ?? 0; // every distinct lawsuit is in the first layer, once
-  for (const layer of layers) await mergeLayer(wh, layer, counts);
+  for (const [i, layer] of layers.entries()) await mergeLayer(wh, layer, counts, i === 0 && parts.length === 0);
   if (hits.size > 0) await mergeHits(wh, hits.size);
   counts.problems = await wh.run(INSERT_PROBLEMS_SQL, [ctx.runId]);
   return counts;
@@ -247,8 +247,12 @@ function layersOf(flats: readonly FlatLawsuit[]): FlatLawsuit[][] {
 
 const LAWSUIT_STAGING = ['lawsuits', 'parties', 'lawyers', 'steps', 'subjects', 'classifications', 'courts', 'attachments'] as const;
 
-/** One layer's lawsuits (each once) staged and merged into the warehouse; the problems of its casts join the batch's in stg_problems. */
-async function mergeLayer(wh: Warehouse, layer: FlatLawsuit[], counts: LoadCounts): Promise<void> {
+/**
+ * One layer's lawsuits (each once) staged and merged into the warehouse; the problems of its casts join the batch's
+ * in stg_problems. `fresh`: its staging tables are empty already, as for a batch's first layer when loadBatch
+ * staged no item parts beside them (making the nine tables anew again cost about 2 ms a batch).
+ */
+async function mergeLayer(wh: Warehouse, layer: FlatLawsuit[], counts: LoadCounts, fresh: boolean): Promise<void> {
   const parts: RawPartRow[] = [];
   const payloads = layer.map((w) => {
     const raw = w.lawsuit.raw;
@@ -256,7 +260,7 @@ async function mergeLayer(wh: Warehouse, layer: FlatLawsuit[], counts: LoadCount
     splitParts(raw).forEach((t, part) => parts.push({ owner: 'lawsuits.raw', response_id: null, code: w.lawsuit.code, instance: w.lawsuit.instance, part, text: t }));
     return { ...w, lawsuit: { ...w.lawsuit, raw: null } };
   });
-  await resetStaging(wh, [...LAWSUIT_STAGING, 'parts']);
+  if (!fresh) await resetStaging(wh, [...LAWSUIT_STAGING, 'parts']);
   for (const t of LAWSUIT_STAGING) await stageRows(wh, t, t === 'lawsuits' ? payloads.map((w) => w.lawsuit) : payloads.flatMap((w) => w[t] as object[]));
   await stageRows(wh, 'parts', parts);
   const steps = payloads.reduce((n, w) => n + w.steps.length, 0);
@@ -264,8 +268,7 @@ async function mergeLayer(wh: Warehouse, layer: FlatLawsuit[], counts: LoadCount
   counts.lawyers += payloads.reduce((n, w) => n + w.lawyers.length, 0);
   counts.steps += steps;
 
-  await wh.run(MERGE.versions);
-  const [{ existed }] = await wh.all<{ existed: boolean }>('SELECT coalesce(bool_or(existed), false) AS existed FROM stg_versions');
+  const [{ existed }] = await wh.all<{ existed: boolean }>(MERGE.anyStored);
   if (!existed) {
     // A layer of lawsuits the warehouse has never seen (every layer of a first night): nothing to merge with.
     counts.lawsuitsMerged += await wh.run(MERGE.insertNewLawsuits);
@@ -275,13 +278,13 @@ async function mergeLayer(wh: Warehouse, layer: FlatLawsuit[], counts: LoadCount
     }
     if (steps > 0) await wh.run(MERGE.insertNewSteps);
   } else {
-    await mergeWithStored(wh, payloads, parts.length > 0, steps > 0, counts);
+    await mergeWithStored(wh, parts.length > 0, steps > 0, counts);
   }
   await wh.run(INSERT_LAYER_PROBLEMS_SQL);
 }
 
 /** A layer some of whose lawsuits the warehouse holds, merged column by column (merge.ts). */
-async function mergeWithStored(wh: Warehouse, payloads: readonly FlatLawsuit[], hasParts: boolean, hasSteps: boolean, counts: LoadCounts): Promise<void> {
+async function mergeWithStored(wh: Warehouse, hasParts: boolean, hasSteps: boolean, counts: LoadCounts): Promise<void> {
   await wh.run(MERGE.mergeLawsuits);
   // A statement that cannot match still plans and scans (a DELETE or an UPDATE scans the whole table): skip
   // those the layer cannot need.
@@ -297,10 +300,13 @@ async function mergeWithStored(wh: Warehouse, payloads: readonly FlatLawsuit[], 
   counts.lawsuitsMerged += seen.changed;
   if (seen.replaced) await wh.run(DELETE_LAWSUIT_PARTS_SQL);
   if (hasParts) await wh.run(INSERT_LAWSUIT_PARTS_SQL);
+  // Only the lists whose rows differ from the stored ones are rewritten, and only the statements they need run.
+  await wh.run(MERGE.listsChanged);
+  const lists = new Map((await wh.all<{ list: string; stored: boolean; rows: number }>(
+    'SELECT list, bool_or(existed) AS stored, sum(rows)::INTEGER AS rows FROM stg_lists_changed GROUP BY list')).map((r) => [r.list, r]));
   for (const { table, del, ins } of MERGE.children) {
-    // A child table's rows are named after it in the flattened lawsuit (rows.ts, schema/).
-    await wh.run(del);
-    if (payloads.some((w) => ((w as unknown as Record<string, unknown[]>)[table] ?? []).length > 0)) await wh.run(ins);
+    if (lists.get(table)?.stored) await wh.run(del);
+    if ((lists.get(table)?.rows ?? 0) > 0) await wh.run(ins);
   }
   // A stored lawsuit a newer payload wins moves the version its steps inherit (merge.ts, Source.parent): steps
   // that payload leaves out, were it all of them, have theirs written down.

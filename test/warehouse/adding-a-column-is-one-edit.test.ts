@@ -48,7 +48,6 @@ async function load(values: { crawled_at: string; judge: string | null; name: st
   await con.run(`INSERT INTO stg_lawsuits (code, instance, crawled_at, judge, name, raw, run_id, has_parties)
     VALUES ('0001234-56.2020.8.26.0100', 1, ${q(values.crawled_at)}, ${q(values.judge)}, ${q(values.name)}, '{}', 'r1', false)`);
   const m = mergeStatements(edited);
-  await con.run(m.versions);
   await con.run(m.mergeLawsuits);
   for (const sql of [m.lawsuits.delete, m.lawsuits.insert, m.lawsuits.fill]) await con.run(sql);
 }
