@@ -244,7 +244,12 @@ SELECT ${stepCols.map(valueOf).join(', ')}, NULL, NULL FROM stg_steps s`,
   };
 }
 
-interface ChildStatements { table: string; flag: string; del: string; ins: string; insNew: string }
+/** Inserts the loaded columns of `t` from staged rows `s` (`from` names them, and what they are joined with). */
+const insertStaged = (t: Table, from: string): string => `INSERT INTO ${t.name} (${names(loaded(t).map((c) => c.name))})
+SELECT ${loaded(t).map(valueOf).join(', ')}
+FROM ${from}`;
+
+interface ChildStatements { table: string; del: string; ins: string; insNew: string }
 
 /**
  * Lists are replaced whole per lawsuit, when the staged payload carries the list and is newer than the payload the
@@ -258,31 +263,28 @@ function listStatements(children: readonly Table[]) {
   // and taken away for a stored one, sums to zero with as many rows on each side when the lists are equal. Two
   // different lists of one lawsuit summing alike (odds near 2^-64) would leave the stored list in place. One
   // aggregate over every table: a pair of digests and a join per table cost a layer of 1,000 lawsuits 18 ms against 12.
-  const rowsOf = (t: Table): string => `SELECT '${t.name}' AS list, s.code, s.instance, hash(${loaded(t).map(valueOf).join(', ')})::HUGEINT AS h, 1 AS side
+  const rowsOf = (t: Table): string => `SELECT '${t.name}' AS list, s.code, s.instance, hash(${loaded(t).map(valueOf).join(', ')})::HUGEINT AS row_hash, 1 AS side
     FROM ${stageName(t.stage!.as)} s
-  UNION ALL SELECT '${t.name}', h.code, h.instance, -hash(${loaded(t).map((c) => `h.${ident(c.name)}`).join(', ')})::HUGEINT, -1
-    FROM ${t.name} h SEMI JOIN layer w ON w.code = h.code AND w.instance = h.instance`;
+  UNION ALL SELECT '${t.name}', k.code, k.instance, -hash(${loaded(t).map((c) => `k.${ident(c.name)}`).join(', ')})::HUGEINT, -1
+    FROM ${t.name} k SEMI JOIN layer w ON w.code = k.code AND w.instance = k.instance`;
   const take = `CASE d.list ${children.map((t) => `WHEN '${t.name}' THEN m.${q('take', t.stage!.list!)}`).join(' ')} END`;
   return {
     /** The lawsuits whose list of each child table the layer rewrites (`rows`: staged rows to insert), for `children`. */
     listsChanged: `CREATE OR REPLACE TEMP TABLE stg_lists_changed AS
 WITH layer AS MATERIALIZED (SELECT code, instance FROM stg_merged_lawsuits WHERE existed)
 SELECT d.list, d.code, d.instance, m.existed, d.rows FROM (
-  SELECT list, code, instance, sum(h) AS digest, sum(side) AS balance, count(*) FILTER (WHERE side = 1) AS rows
+  SELECT list, code, instance, sum(row_hash) AS digest, sum(side) AS balance, count(*) FILTER (WHERE side = 1) AS rows
   FROM (${children.map(rowsOf).join('\n  UNION ALL ')})
   GROUP BY list, code, instance
 ) d JOIN stg_merged_lawsuits m ON m.code = d.code AND m.instance = d.instance
 WHERE ${take} AND (d.digest <> 0 OR d.balance <> 0)`,
     children: children.map((t): ChildStatements => ({
-      table: t.name, flag: t.stage!.list!,
+      table: t.name,
       del: `DELETE FROM ${t.name} USING stg_lists_changed x
 WHERE x.list = '${t.name}' AND x.existed AND ${t.name}.code = x.code AND ${t.name}.instance = x.instance`,
-      ins: `INSERT INTO ${t.name} (${names(loaded(t).map((c) => c.name))})
-SELECT ${loaded(t).map(valueOf).join(', ')}
-FROM ${stageName(t.stage!.as)} s JOIN stg_lists_changed x ON x.list = '${t.name}' AND x.code = s.code AND x.instance = s.instance`,
+      ins: insertStaged(t, `${stageName(t.stage!.as)} s JOIN stg_lists_changed x ON x.list = '${t.name}' AND x.code = s.code AND x.instance = s.instance`),
       /** A layer of new lawsuits: every staged row of the list (a payload without the list staged none). */
-      insNew: `INSERT INTO ${t.name} (${names(loaded(t).map((c) => c.name))})
-SELECT ${loaded(t).map(valueOf).join(', ')} FROM ${stageName(t.stage!.as)} s`,
+      insNew: insertStaged(t, `${stageName(t.stage!.as)} s`),
     })),
   };
 }
@@ -292,10 +294,7 @@ export function mergeStatements(schema: Schema = SCHEMA) {
   const lawsuits = tableOf('lawsuits', schema);
   const children = schema.tables.filter((t) => t.stage?.list);
   const flags = new Set(listFlags(schema));
-  const insertNew = (t: Table): string => `
-INSERT INTO ${t.name} (${names(loaded(t).map((c) => c.name))})
-SELECT ${loaded(t).map(valueOf).join(', ')}
-FROM ${stageName(t.stage!.as)} s ANTI JOIN ${t.name} r ON ${keyOn(t, 'r', 's')}`;
+  const insertNew = (t: Table): string => insertStaged(t, `${stageName(t.stage!.as)} s ANTI JOIN ${t.name} r ON ${keyOn(t, 'r', 's')}`);
   /**
    * The staged lawsuits, each with its payload's version. Worked out in the statement that reads them rather than
    * kept in a table of its own: the table and the query that asked whether any lawsuit was stored cost a layer
