@@ -48,3 +48,20 @@ it('a repeated list keeps its rows; a changed one is replaced; an emptied one is
   const [{ version }] = await wh.all<{ version: string }>(`SELECT right(payload_version, 2) AS version FROM lawsuits`);
   expect(version).toBe('r3');
 });
+
+it('a load that fails between a changed list\'s delete and its insert leaves the stored list, and the next load writes it', async () => {
+  const [first, changed] = toItems([crawl(1, ['Ana', 'Banco'], ['7698']), crawl(2, ['Ana', 'Carla'], ['10433'])]);
+  await loadResponseItems(wh, [first], { runId: 'r1' });
+  const before = { parties: await rows('parties'), subjects: await rows('subjects') };
+  const realRun = wh.run.bind(wh);
+  wh.run = async (sql, params) => {
+    if (sql.startsWith('INSERT INTO parties')) throw new Error('killed');
+    return realRun(sql, params);
+  };
+  await expect(loadResponseItems(wh, [changed], { runId: 'r2' })).rejects.toThrow('killed');
+  wh.run = realRun;
+  expect({ parties: await rows('parties'), subjects: await rows('subjects') }).toEqual(before);
+  await loadResponseItems(wh, [changed], { runId: 'r2' });
+  expect((await rows('parties')).map((r) => r.value)).toEqual(['Ana', 'Carla']);
+  expect((await rows('subjects')).map((r) => r.value)).toEqual(['10433']);
+});
