@@ -1,6 +1,7 @@
 import { keyIdentity } from '../spec/identifiers.js';
 import type { Search } from '../spec/types.js';
 import type { DocumentSpec } from '../input/documents.js';
+import type { ReadBasis } from '../warehouse/ledger.js';
 import { pagesFor } from './sweep/cost.js';
 
 /** What the ledger already knows about a document's search, looked up before planning. */
@@ -23,15 +24,34 @@ export interface PlanOptions {
   strategy?: 'sweep' | 'per-request';
 }
 
-export interface PlannedSearch { doc: DocumentSpec; search: Search; searchHash: string }
+export interface PlannedSearch {
+  search: Search;
+  searchHash: string;
+  /** What it is, for the operator: `line 12 (cpf)`, `lawsuit 0710802-55.2018.8.02.0001 (lawsuit_cnj)`. */
+  where: string;
+  /** The documents list's line it searches (requests.document_line); null for a lawsuit-level read the night chose. */
+  line: number | null;
+  /** The list's document, for a search of the documents list. */
+  doc?: DocumentSpec;
+  /** A lawsuit-level read: how far each instance's header said the lawsuit had gone (requests.basis). */
+  basis?: ReadBasis;
+}
+
+/** A search of the documents list, planned. */
+export type DocumentSearch = PlannedSearch & { doc: DocumentSpec };
+
+export function plannedDocument(doc: DocumentSpec): DocumentSearch {
+  const search = searchFor(doc);
+  return { doc, search, searchHash: searchHash(search), where: `line ${doc.line} (${doc.searchType})`, line: doc.line };
+}
 
 export interface RunPlan {
   /** Documents to submit a new request for. */
-  submit: PlannedSearch[];
+  submit: DocumentSearch[];
   /** Documents whose earlier request is still outstanding: polled and loaded, never submitted again. */
-  resume: Array<PlannedSearch & { requestId: string }>;
+  resume: Array<DocumentSearch & { requestId: string }>;
   /** Documents searched recently enough (younger than freshnessDays) to be left alone. */
-  fresh: Array<PlannedSearch & { lastSuccessAt: Date }>;
+  fresh: Array<DocumentSearch & { lastSuccessAt: Date }>;
   onDemand: number;
   /**
    * Estimate of the API calls the plan costs: one submission each, one batched poll round per 100 outstanding
@@ -64,10 +84,8 @@ export function planRun(docs: DocumentSpec[], history: Map<string, DocumentHisto
   const plan: RunPlan = { submit: [], resume: [], fresh: [], onDemand: 0, expectedCalls: 0 };
   const freshMs = opts.freshnessDays * 86_400_000;
   for (const doc of docs) {
-    const search = searchFor(doc);
-    const hash = searchHash(search);
-    const h = history.get(hash) ?? {};
-    const item = { doc, search, searchHash: hash };
+    const item = plannedDocument(doc);
+    const h = history.get(item.searchHash) ?? {};
     if (h.outstandingRequestId) {
       plan.resume.push({ ...item, requestId: h.outstandingRequestId });
     } else if (!opts.force && h.lastSuccessAt && opts.now.getTime() - h.lastSuccessAt.getTime() < freshMs) {

@@ -9,7 +9,7 @@ import type { RunPlan } from './plan.js';
 // not take the others with it: the stages that do not need it still run, and the night is published with
 // everything that succeeded.
 
-export const STAGE_NAMES = ['rebuild', 'documents', 'trackings', 'search', 'transfer', 'changes', 'query', 'track', 'exports', 'publish'] as const;
+export const STAGE_NAMES = ['rebuild', 'documents', 'trackings', 'search', 'lawsuits', 'transfer', 'changes', 'query', 'track', 'exports', 'publish'] as const;
 export type StageName = (typeof STAGE_NAMES)[number];
 
 /**
@@ -23,7 +23,7 @@ export type StageStatus = (typeof STAGE_STATUSES)[number];
 
 /** One document, file or request that failed inside a stage that went on. */
 export interface ItemFailure {
-  what: 'document' | 'transfer file' | 'request' | 'stage';
+  what: 'document' | 'lawsuit' | 'transfer file' | 'request' | 'stage';
   /** Where to look: `line 12 (cpf)`, `name.csv (id)`, ... */
   where: string;
   code: string;

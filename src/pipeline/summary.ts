@@ -84,6 +84,9 @@ export function describeStage(st: RunSummary['stages'][number], s: RunSummary): 
         + `${n(c, 'load_problems') ? `; ${n(c, 'load_problems')} values kept raw only (load_problems)` : ''}`;
       break;
     }
+    case 'lawsuits':
+      text = describeLawsuits(c);
+      break;
     case 'trackings':
       text = `${n(c, 'trackings_created')} trackings created, ${n(c, 'trackings_paused')} paused, ${n(c, 'trackings_resumed')} resumed, `
         + `${n(c, 'trackings_kept')} kept; ${n(c, 'searches_tonight')} to search tonight (${n(c, 'searches_new')} newly tracked, ${n(c, 'searches_fallback')} fallbacks); `
@@ -117,6 +120,17 @@ export function describeStage(st: RunSummary['stages'][number], s: RunSummary): 
       break;
   }
   return st.error && st.status !== 'ok' ? `${text}; [${st.error.code}] ${st.error.message}` : text;
+}
+
+/** The lawsuit level of the night: what was read and why, what was left and why, and the levels it ended with. */
+function describeLawsuits(c: Record<string, number>): string {
+  const why = ([['read_new', 'new'], ['read_moved', 'moved'], ['read_incomplete', 'not yet whole'], ['read_retry', 'unavailable, retried']] as const)
+    .filter(([k]) => n(c, k) > 0).map(([k, w]) => `${n(c, k)} ${w}`).join(', ');
+  const left = ([['left_backoff', 'unavailable, not due yet'], ['left_lags', 'lagging their header'], ['left_ended', 'archived or finished (LAWSUIT_DETAIL=active)']] as const)
+    .filter(([k]) => n(c, k) > 0).map(([k, w]) => `, ${n(c, k)} ${w}`).join('');
+  return `${n(c, 'lawsuits_to_read')} lawsuits read whole${why ? ` (${why})` : ''} in ${n(c, 'submitted') + n(c, 'resumed')} lawsuit searches, `
+    + `${n(c, 'failed')} failed; left: ${n(c, 'left_whole')} whole${left}; now ${n(c, 'whole')} whole, ${n(c, 'header')} header only, `
+    + `${n(c, 'stale')} stale, ${n(c, 'unavailable')} unavailable${n(c, 'refused') ? ` (${n(c, 'refused')} refused tonight: secrecy)` : ''}`;
 }
 
 /** A dry run's plan: what would be sent and what it would cost. */

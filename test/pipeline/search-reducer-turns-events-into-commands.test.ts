@@ -12,7 +12,7 @@ import type { RequestObject } from '../../src/spec/types.js';
 const planned = (n: number): PlannedSearch => ({
   doc: { line: n + 1, searchType: 'cpf', searchKey: `k${n}`, rawKey: `k${n}`, onDemand: false } as PlannedSearch['doc'],
   search: { search_type: 'cpf', search_key: `k${n}` },
-  searchHash: `s${n}`,
+  searchHash: `s${n}`, where: `line ${n + 1} (cpf)`, line: n + 1,
 });
 
 const err = (code: string, message = code): Error => Object.assign(new Error(message), { code });

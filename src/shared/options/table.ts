@@ -1,5 +1,6 @@
 import { LOG_FORMATS } from '../logger.js';
-import { DEFAULT_DEADLINES_MS, EXPORT_PRIVACY_MODES, LOG_LEVELS, RESPONSES_STRATEGIES, RUN_SOURCES, type ResponsesStrategy, type RunSource } from './values.js';
+import { DEFAULT_DEADLINES_MS, EXPORT_PRIVACY_MODES, LAWSUIT_DETAILS, LOG_LEVELS, RESPONSES_STRATEGIES, RUN_SOURCES, type LawsuitDetail, type ResponsesStrategy, type RunSource } from './values.js';
+import { prices } from './prices.js';
 import { baseAddress } from './address.js';
 import { bool, choice, decimal, int, listenAddress, nonNegative, seconds, size, text, type Kind } from './kinds.js';
 import type { CommandName, Option } from './option.js';
@@ -92,6 +93,14 @@ export const OPTIONS = {
   source: {
     help: 'where the night\'s lawsuits come from: `searches` (a search bought per document) or `trackings` (the list reconciled with the key\'s trackings, then what their runs found since the last night; a newly tracked document is searched once)',
     kind: choice<RunSource>(RUN_SOURCES, 'a source'), flag: '--source <source>', flagOf: ['run'], env: 'LAWSUIT_SOURCE', file: 'source', default: 'searches',
+  },
+  detail: {
+    help: 'how deep each lawsuit is kept: `whole` (every lawsuit found is read at the lawsuit level and kept whole: steps, phase, status), `active` (whole until archived or finished, then left as it stands) or `header` (the headers searches by document answer; nothing read at the lawsuit level)',
+    kind: choice<LawsuitDetail>(LAWSUIT_DETAILS, 'a depth'), flag: '--detail <depth>', flagOf: ['run'], env: 'LAWSUIT_DETAIL', file: 'detail', default: 'whole',
+  },
+  prices: {
+    help: 'what the provider bills, for the plan\'s and the report\'s cost in money: `document_search=<per 1,000 lawsuits returned>,lawsuit_search=<per read>,tracking_month=<per tracking a month>,attachments=<per read that asks for them>`, each optional',
+    kind: prices(), env: 'LAWSUIT_PRICES', file: 'prices', defaultText: 'none: costs in calls only',
   },
   allowPause: {
     help: 'with `--source trackings`: let the night pause more than a tenth of the trackings (documents dropped from the list on purpose)',

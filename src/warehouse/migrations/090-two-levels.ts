@@ -89,6 +89,7 @@ export const migration: Migration = {
     addColumns('lawsuits', ['last_step_id', 'whole_step_id', 'whole_steps_count', 'whole_at', 'whole_seen']),
     addColumns('requests', ['basis']),
     addColumns('submissions', ['basis']),
+    addColumns('response_sweeps', ['wave']),
     createTable('lawsuit_read_refusals'),
     // Lawsuits loaded before this version came from payloads read as whole (one level): those with steps, or a
     // phase and status, are taken as whole as they stand; `lawsuit-etl rebuild` derives the columns exactly.

@@ -80,6 +80,7 @@ const responseSweeps: Table = {
     { name: 'items_read', type: 'INTEGER', notNull: true, comment: 'responses listed' },
     { name: 'items_ours', type: 'INTEGER', notNull: true, comment: 'responses of its requests, loaded' },
     { name: 'items_skipped', type: 'INTEGER', notNull: true, comment: 'responses of other requests (another client on the key, or read per request), skipped and never loaded' },
+    { name: 'wave', type: 'VARCHAR', comment: 'the night\'s requests it reads: documents (the list\'s searches; also NULL) or lawsuits (the lawsuit-level reads)' },
   ],
 };
 
