@@ -2,6 +2,7 @@ import { keyIdentity } from '../spec/identifiers.js';
 import type { Search } from '../spec/types.js';
 import type { DocumentSpec } from '../input/documents.js';
 import type { ReadBasis } from '../warehouse/ledger.js';
+import { documentUnits } from './cost.js';
 import { pagesFor } from './sweep/cost.js';
 
 /** What the ledger already knows about a document's search, looked up before planning. */
@@ -60,6 +61,11 @@ export interface RunPlan {
    * in all. More poll rounds, and answers larger than last time, cost more.
    */
   expectedCalls: number;
+  /**
+   * What the searches to submit are billed, at least (cost.ts): a search by document per 1,000 lawsuits it
+   * returned last time (one for a search never answered), a lawsuit number of the list per search.
+   */
+  billed: { documentSearches: number; lawsuitSearches: number };
 }
 
 /** The search object sent for a document: the only place where a CSV line becomes an API body. */
@@ -79,9 +85,12 @@ export function searchHash(search: Search): string {
   return [search.search_type, keyIdentity(search.search_type, search.search_key), search.on_demand ? 'od' : 'db', search.search_params?.lawsuit_instance ?? '*'].join('|');
 }
 
+/** Searches by a lawsuit's number or id: billed per search, not per lawsuit returned. */
+export const BY_NUMBER: ReadonlySet<string> = new Set(['lawsuit_cnj', 'lawsuit_id']);
+
 /** Pure: decide what tonight's run does for each document. */
 export function planRun(docs: DocumentSpec[], history: Map<string, DocumentHistory>, opts: PlanOptions): RunPlan {
-  const plan: RunPlan = { submit: [], resume: [], fresh: [], onDemand: 0, expectedCalls: 0 };
+  const plan: RunPlan = { submit: [], resume: [], fresh: [], onDemand: 0, expectedCalls: 0, billed: { documentSearches: 0, lawsuitSearches: 0 } };
   const freshMs = opts.freshnessDays * 86_400_000;
   for (const doc of docs) {
     const item = plannedDocument(doc);
@@ -93,6 +102,8 @@ export function planRun(docs: DocumentSpec[], history: Map<string, DocumentHisto
     } else {
       plan.submit.push(item);
       if (doc.onDemand) plan.onDemand++;
+      if (BY_NUMBER.has(doc.searchType)) plan.billed.lawsuitSearches++;
+      else plan.billed.documentSearches += documentUnits(h.lastResponses ?? 0);
     }
   }
   const reading = [...plan.submit, ...plan.resume].map((p) => history.get(p.searchHash)?.lastResponses ?? 0);

@@ -99,13 +99,13 @@ async function openWave(ctx: RunContext, night: NightData, wave: Wave): Promise<
     resumed: plan.resume.map((r) => ({ requestId: r.requestId, search: r.searchHash, createdAt: storedRow.get(r.requestId)?.created_at?.getTime() })),
     adopted,
   });
-  ctx.progress?.('documents', 'total', plan.submit.length + plan.resume.length);
-  ctx.progress?.('documents', 'tick', 0);
+  ctx.progress?.(wave.name, 'total', plan.submit.length + plan.resume.length);
+  ctx.progress?.(wave.name, 'tick', 0);
   // What the upstream accepts (its page size, the sort names it honours): remembered, or learned now. Pages of
   // a few MB whatever the items weigh (page-size.ts): the loader's batch budget holds two.
   const dialect = await dialectOrAssumed(ctx);
   const sizer = new PageSizer({ max: dialect.dialect.pageSize, targetBytes: Math.floor(ctx.wh.budget.batchBytes / 2) });
-  const shell = new SearchShell(ctx, state, { sizer, sort: dialect.dialect.sort }, storedRow.keys());
+  const shell = new SearchShell(ctx, state, { sizer, sort: dialect.dialect.sort }, storedRow.keys(), wave.name);
   for (const p of planned.submit) {
     const error = held.get(p.searchHash);
     if (error) shell.dispatch({ kind: 'held', search: p.searchHash, error });

@@ -53,7 +53,7 @@ async function planReads(ctx: RunContext): Promise<Planned> {
 async function readLawsuits(ctx: RunContext, night: NightData): Promise<StageReport> {
   const first = await planReads(ctx);
   const planCounts = countsOfPlan(first);
-  if (ctx.cfg.dryRun) return { counts: planCounts };
+  if (ctx.cfg.dryRun) return { counts: { ...planCounts, billed_lawsuit_searches: planCounts.to_read } };
   const { report, state } = await runWave(ctx, night, {
     name: 'lawsuits',
     plan: async (replan) => (replan ? (await planReads(ctx)).wave : first.wave),
@@ -65,7 +65,10 @@ async function readLawsuits(ctx: RunContext, night: NightData): Promise<StageRep
     // A lawsuit the provider keeps secret is data about that lawsuit (v_lawsuit_levels), not a failure of the night.
     failures: (report.failures ?? []).filter((f) => !refused.has(f)),
     finished: report.finished,
-    counts: { ...planCounts, ...report.counts, failed: report.counts.failed - refused.size, refused: refused.size, ...levels },
+    counts: {
+      ...planCounts, ...report.counts, failed: report.counts.failed - refused.size, refused: refused.size, ...levels,
+      billed_lawsuit_searches: report.counts.submitted,
+    },
   };
 }
 

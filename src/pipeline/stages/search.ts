@@ -1,3 +1,6 @@
+import type { Warehouse } from '../../warehouse/warehouse.js';
+import { documentUnits } from '../cost.js';
+import { BY_NUMBER } from '../plan.js';
 import { runWave } from '../search/wave.js';
 import type { Stage } from '../stage.js';
 import { trackingKey } from '../track.js';
@@ -10,14 +13,30 @@ export const searchStage: Stage = {
   name: 'search',
   needs: ['documents'],
   callsApi: true,
-  run: async (ctx, night) => (await runWave(ctx, night, {
-    name: 'documents',
-    async plan(replan) {
-      const planned = replan ? await planNight(ctx, night.list!) : night.plan!;
-      const only = night.searchOnly;
-      const plan = only ? { ...planned, submit: planned.submit.filter((p) => only.has(trackingKey(p.search.search_type, p.search.search_key))) } : planned;
-      night.plan = plan;
-      return plan;
-    },
-  })).report,
+  async run(ctx, night) {
+    const { report } = await runWave(ctx, night, {
+      name: 'documents',
+      async plan(replan) {
+        const planned = replan ? await planNight(ctx, night.list!) : night.plan!;
+        const only = night.searchOnly;
+        const plan = only ? { ...planned, submit: planned.submit.filter((p) => only.has(trackingKey(p.search.search_type, p.search.search_key))) } : planned;
+        night.plan = plan;
+        return plan;
+      },
+    });
+    return { ...report, counts: { ...report.counts, ...await billed(ctx.wh, ctx.runId) } };
+  },
 };
+
+/** What tonight's searches of the list are billed (cost.ts): by document per 1,000 lawsuits returned, by number per search. */
+async function billed(wh: Warehouse, runId: string): Promise<Record<string, number>> {
+  const rows = await wh.all<{ search_type: string; n: number | null }>(`SELECT search_type, coalesce(items_total, items_loaded) AS n FROM requests
+    WHERE run_id = $1 AND basis IS NULL AND coalesce(status, '') NOT IN ('cancelled', 'failed')`, [runId]);
+  let documents = 0;
+  let lawsuits = 0;
+  for (const r of rows) {
+    if (BY_NUMBER.has(r.search_type)) lawsuits++;
+    else documents += documentUnits(r.n ?? 0);
+  }
+  return { billed_document_units: documents, billed_lawsuit_searches: lawsuits };
+}
