@@ -15,7 +15,7 @@ import { refusedAsSecret } from './secret-search.js';
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** What the ground truth is asked for: searches by document or name, and lawsuit-level reads (by number or id). */
-export interface TruthQuery {
+interface TruthQuery {
   documents: NormalizedSearch[];
   numbers: NormalizedSearch[];
   onDemand: boolean;

@@ -6,10 +6,9 @@
 // tribunals without last_step as they were, nothing at all for a number it does not hold.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { cnjCheckDigits, formatCnj } from '../../src/sandbox/check-digits.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { Universe } from '../../src/sandbox/universe.js';
-import { call, digits, keyOf, NOW, sandbox, scan } from './helpers.js';
+import { call, digits, keyOf, missingNumber, NOW, sandbox, scan } from './helpers.js';
 import { responsesOf } from './tracking-helpers.js';
 
 const DAY = 86_400_000;
@@ -84,15 +83,6 @@ async function read(sb: Sandbox, search: Record<string, unknown>): Promise<{ req
   }
   const items = await responsesOf(sb, post.body.request_id);
   return { request: post.body, items: items.sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at)) };
-}
-
-/** A valid CNJ number the universe does not hold. */
-function missingNumber(sb: Sandbox): string {
-  for (let n = 1; ; n++) {
-    const n7 = String(n).padStart(7, '0');
-    const code = formatCnj(n7, cnjCheckDigits(n7, '2020', '8', '26', '0100'), '2020', '8', '26', '0100');
-    if (sb.universe.lawsuitsOfCnj(code).length === 0) return code;
-  }
 }
 
 describe('the two levels over HTTP', () => {
