@@ -94,7 +94,7 @@ export function buildLawsuit(
   const twoLevels = view.levels === 'two';
   const header = twoLevels && view.shape === 'search';
   // Neither the historical answer nor a header carries steps or attachments: they are not even built.
-  const historical = view.shape === 'historical' || header;
+  const listless = view.shape === 'historical' || header;
   const last = steps[steps.length - 1];
   const activeName = parties.find((q) => q.side === 'Active')?.name ?? '';
   const passiveName = parties.find((q) => q.side === 'Passive')?.name ?? '';
@@ -112,8 +112,8 @@ export function buildLawsuit(
     classifications: [{ code: p.classCode, name: tpuClass(p.classCode).name }],
     courts: t.courtsWithoutCode ? [{ name: court }] : [{ code: courtCode, name: court }],
     parties: partiesShown(r, parties),
-    steps: historical ? [] : stepsShown(r, steps),
-    attachments: level === 0 && p.hasAttachments && !historical ? attachmentsShown(r, steps) : [],
+    steps: listless ? [] : stepsShown(r, steps),
+    attachments: level === 0 && p.hasAttachments && !listless ? attachmentsShown(r, steps) : [],
     related_lawsuits: [],
     crawler: { source_name: sourceName(p), crawl_id: crawlId, weight: hash(seed, 850, i) % 10, updated_at: iso(crawlMs) },
     metadata: {},
@@ -137,7 +137,7 @@ export function buildLawsuit(
   }
   if (p.freeJustice !== undefined) obj.free_justice = p.freeJustice;
   if (t.extras) Object.assign(obj, t.extras({ u: (hash(seed, 870, i) >>> 0) / 4294967296, instance: p.instance, origin: p.origin, city: p.city, group: p.kind.group, court }));
-  if (historical) {
+  if (listless) {
     delete obj.steps;
     delete obj.attachments;
   }
