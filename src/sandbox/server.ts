@@ -161,7 +161,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const store = new RequestStore(universe, { seed: options.seed, bootId: options.bootId, courtDelayMs: options.courtDelayMs, retentionMs: options.retentionMs });
   const injector = new FaultInjector(options.seed, faults);
   const limiter = new SlidingWindowLimiter(options.rateLimit, options.rateWindowMs);
-  const trackings = new Trackings({ universe, requests: store, seed: options.seed, bootId: options.bootId }, trackingRuns);
+  const trackings = new Trackings({ universe, requests: store, seed: options.seed, bootId: options.bootId, levels: dialect.levels }, trackingRuns);
   const state: SandboxState = {
     options,
     dialect,
