@@ -52,6 +52,8 @@ export interface Config {
   allowPause: boolean;
   sandboxSeed: number;
   sandboxCourtDelayMs: number;
+  /** OPTIONS.sandboxRateLimit: calls a minute the embedded emulator allows. */
+  sandboxRateLimit: number;
   sandboxFaults?: string;
   duckdbMemoryLimit: string;
   duckdbThreads: number;
@@ -180,6 +182,7 @@ function readConfig(src: Sources, command: ConfiguredCommand, problems: string[]
     allowPause: read('allowPause')!,
     sandboxSeed: read('sandboxSeed')!,
     sandboxCourtDelayMs: read('sandboxCourtDelayMs')!,
+    sandboxRateLimit: read('sandboxRateLimit')!,
     sandboxFaults: read('sandboxFaults'),
     duckdbMemoryLimit: read('duckdbMemoryLimit')!,
     duckdbThreads: read('duckdbThreads')!,

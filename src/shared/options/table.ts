@@ -73,6 +73,10 @@ export const OPTIONS = {
     help: 'with `--sandbox`: fault switches, e.g. `5xx=0.05,reset=0.02` (see "The sandbox")', kind: text(), flag: '--faults <spec>',
     flagOf: CALLING, env: 'LAWSUIT_SANDBOX_FAULTS', file: 'sandbox_faults', defaultText: 'none',
   },
+  sandboxRateLimit: {
+    help: 'with `--sandbox`: the calls a sliding minute the emulator allows the key (the provider documents 180; `npm start` raises it so that the tour ends in under a minute)',
+    kind: int(1, 100_000_000), flag: '--sandbox-rate-limit <n>', flagOf: CALLING, env: 'LAWSUIT_SANDBOX_RATE_LIMIT', file: 'sandbox_rate_limit', default: 180,
+  },
   sandboxCourtDelayMs: {
     help: 'with `--sandbox`: the time between two courts\' responses of a request, in ms', kind: int(0, 600_000),
     env: 'LAWSUIT_SANDBOX_COURT_DELAY_MS', file: 'sandbox_court_delay_ms', default: 0,
