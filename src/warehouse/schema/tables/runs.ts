@@ -40,6 +40,9 @@ const runs: Table = {
     { name: 'trackings_resumed', type: 'INTEGER', comment: 'trackings night: paused trackings resumed (their document listed again)' },
     { name: 'tracking_runs_read', type: 'INTEGER', comment: 'trackings night: runs of our trackings whose responses were read' },
     { name: 'tracking_responses', type: 'INTEGER', comment: 'trackings night: responses of those runs loaded' },
+    { name: 'lawsuit_trackings_created', type: 'INTEGER', comment: 'trackings night: lawsuit trackings (lawsuit_cnj) created for lawsuits kept whole, before and after the night\'s lawsuit-level reads' },
+    { name: 'lawsuit_trackings_paused', type: 'INTEGER', comment: 'trackings night: lawsuit trackings paused (no listed document finds the lawsuit any more, or LAWSUIT_DETAIL leaves it)' },
+    { name: 'lawsuit_trackings_resumed', type: 'INTEGER', comment: 'trackings night: paused lawsuit trackings resumed' },
   ],
 };
 
