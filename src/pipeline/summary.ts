@@ -41,7 +41,7 @@ export function lawsuitTrackingsOf(stages: ReadonlyArray<{ name: string; counts:
   const c = (stage: string, k: string): number => stages.find((x) => x.name === stage)?.counts[k] ?? 0;
   return {
     created: c('trackings', 'lawsuit_trackings_created') + c('lawsuit-trackings', 'lawsuit_trackings_created'),
-    paused: c('trackings', 'lawsuit_trackings_paused'), resumed: c('trackings', 'lawsuit_trackings_resumed'),
+    paused: c('trackings', 'lawsuit_trackings_paused'), resumed: c('trackings', 'lawsuit_trackings_resumed') + c('lawsuit-trackings', 'lawsuit_trackings_resumed'),
   };
 }
 
@@ -120,6 +120,7 @@ export function describeStage(st: RunSummary['stages'][number], s: RunSummary): 
       break;
     case 'lawsuit-trackings':
       text = `${n(c, 'lawsuit_trackings_created')} lawsuit trackings created for the lawsuits made whole tonight`
+        + `${n(c, 'lawsuit_trackings_resumed') ? `, ${n(c, 'lawsuit_trackings_resumed')} resumed (a document found their lawsuit again)` : ''}`
         + `${n(c, 'lawsuit_trackings_conflicts') ? `, ${n(c, 'lawsuit_trackings_conflicts')} found made already (409)` : ''}, ${n(c, 'failed')} failed`;
       break;
     case 'transfer':
@@ -194,12 +195,14 @@ function lawsuitsPlan(s: RunSummary): string[] {
   if (!st) return [];
   if (st.status === 'skipped') return [`  lawsuits    none read whole: ${st.error?.message ?? 'left out'}`];
   const c = st.counts;
-  const why = ([['read_new', 'new'], ['read_incomplete', 'not yet whole'], ['read_moved', 'moved'], ['read_retry', 'unavailable, due again']] as const)
-    .map(([k, w]) => `${n(c, k)} ${w}`).join(', ');
+  const why = ([['read_new', 'new'], ['read_incomplete', 'not yet whole'], ['read_moved', 'moved'], ['read_retry', 'unavailable, due again'],
+    ['read_tracking', 'their tracking may have missed runs']] as const)
+    .filter(([k]) => k !== 'read_tracking' || n(c, k) > 0).map(([k, w]) => `${n(c, k)} ${w}`).join(', ');
   return [
     `  lawsuits    ${n(c, 'lawsuits_to_read')} known lawsuits to read whole (${why}) in ${n(c, 'to_read')} lawsuit searches`
       + `${n(c, 'to_resume') ? ` and ${n(c, 'to_resume')} resumed` : ''}, and every lawsuit tonight's searches find new or moved`,
-    `              left: ${n(c, 'left_whole')} whole, ${n(c, 'left_backoff')} unavailable and not due, ${n(c, 'left_lags')} lagging their header, ${n(c, 'left_ended')} archived or finished`,
+    `              left: ${n(c, 'left_whole')} whole, ${n(c, 'left_backoff')} unavailable and not due, ${n(c, 'left_lags')} lagging their header, ${n(c, 'left_ended')} archived or finished`
+      + (n(c, 'left_tracked') ? `, ${n(c, 'left_tracked')} moved and carried by their own tracking's runs` : ''),
   ];
 }
 

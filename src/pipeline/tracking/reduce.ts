@@ -15,7 +15,8 @@ import {
 // the shell (reconcile.ts) performs the commands and hands the answers back as events.
 //
 // The same reducer makes the night's second pass (`lawsuits-after-reads`): once the lawsuit-level reads made
-// tonight's lawsuits whole, only the lawsuits' trackings still to make are made; nothing is paused or resumed there.
+// tonight's lawsuits whole, only the lawsuits' trackings still to make are made, and those paused earlier that a
+// document found tonight resumed; nothing is paused there.
 
 /** What a tracking follows: a listed document, or the number of a lawsuit kept whole. */
 export type Target = { kind: 'document'; doc: DocumentSpec } | { kind: 'lawsuit'; code: string };
@@ -137,6 +138,7 @@ function listed(s: ReconcileState, records: readonly Tracking[], facts: readonly
   for (const k of p.keep) s.trackingOf.set(k.identity, k.tracking.trackingId);
   if (s.pass === 'lawsuits-after-reads') {
     for (const c of p.create) if (c.kind === 'lawsuit') out.push({ kind: 'create', identity: c.identity, target: c.doc });
+    for (const r of p.resume) if (r.kind === 'lawsuit') out.push({ kind: 'resume', identity: r.identity, trackingId: r.tracking.trackingId });
     return;
   }
   for (const c of p.create) out.push({ kind: 'create', identity: c.identity, target: c.doc });

@@ -14,7 +14,8 @@ import { wantedLawsuits } from './wanted.js';
 // tracking's runs, and the next night already reads them (a tracking made the next night would first run then:
 // the night after next would see what moved in between). The cost is the same creation either way, one call a
 // number; the first run sends the lawsuit whole once more, read at no charge by the next night's listing.
-// Nothing is paused or resumed here: the trackings stage did that, before anything was bought.
+// Nothing is paused here: the trackings stage did that, before anything was bought; a lawsuit whose tracking it
+// paused and that a document found again tonight has its tracking resumed.
 
 /** The second pass: the trackings of the lawsuits made whole since the trackings stage, from its records (no listing). */
 export async function lawsuitTrackingsAfterReads(ctx: RunContext, night: NightData, tonight: HandOff<TrackingsTonight>): Promise<StageReport> {
@@ -28,10 +29,13 @@ export async function lawsuitTrackingsAfterReads(ctx: RunContext, night: NightDa
     records: handed.records, pageSize: (await nightDialect(ctx, { probe: false })).dialect.pageSize,
   });
   return {
-    counts: { lawsuit_trackings_created: r.lawsuits.created, lawsuit_trackings_conflicts: r.lawsuits.kept, planned_calls: r.plannedCalls, failed: r.failures.length },
+    counts: {
+      lawsuit_trackings_created: r.lawsuits.created, lawsuit_trackings_resumed: r.lawsuits.resumed, lawsuit_trackings_conflicts: r.lawsuits.kept,
+      planned_calls: r.plannedCalls, failed: r.failures.length,
+    },
     failures: r.failures.map(failureOf),
     interrupted: ctx.signal.aborted,
-    finished: r.lawsuits.created + r.lawsuits.kept,
+    finished: r.lawsuits.created + r.lawsuits.resumed + r.lawsuits.kept,
   };
 }
 
