@@ -132,3 +132,47 @@ describe('a trackings night in two levels', () => {
     expect(night2).not.toBe(s.runId);
   }, 240_000);
 });
+
+// The depth the user chose (LAWSUIT_DETAIL) decides which lawsuits get a tracking of their own: with `active` those
+// archived or finished are read whole once and left (no tracking, a tracking paused once they end); with `header`
+// none is read whole and none tracked, those made before paused (the pause guard counts them: --allow-pause).
+describe('a trackings night keeps as many lawsuits tracked as the depth keeps whole', () => {
+  const tmp = scratch();
+  let sb: Sandbox;
+  let csv: string;
+  beforeAll(async () => {
+    sb = await startSandbox({ seed: 11, rateLimit: 100_000 });
+    const sample = sb.sampleDocuments(10).filter((d) => ['cpf', 'cnpj', 'oab'].includes(d.search_type) && sb.truth({ search_type: d.search_type, search_key: d.search_key }).length <= 30);
+    csv = join(tmp.dir, 'documents.csv');
+    writeFileSync(csv, ['search_key,search_type', ...sample.map((d) => `"${d.search_key}",${d.search_type}`)].join('\n'));
+  }, 60_000);
+  afterAll(async () => { await sb?.close(); tmp.cleanup(); });
+
+  const cfgWith = (env: Record<string, string>) => configFor(sb.url, tmp.dir, { LAWSUIT_DOCUMENTS: csv, LAWSUIT_SKIP_TRANSFER: 'true', LAWSUIT_SKIP_EXPORT: 'true', LAWSUIT_SOURCE: 'trackings', ...env });
+  const tracked = (): Array<{ code: string; state: string }> => sb.state.trackings.records.listOf('sandbox-key')
+    .filter((t) => t.search.type === 'lawsuit_cnj').map((t) => ({ code: String(t.search.echo.search_key), state: t.state }));
+
+  it('active: only the numbers with a lawsuit neither archived nor finished are tracked; header: every one paused, none made', async () => {
+    const active = cfgWith({ LAWSUIT_DETAIL: 'active' });
+    const s = await nightly(active);
+    expect(s.status, JSON.stringify(s.failures)).toBe('ok');
+    // a number is tracked once a lawsuit of it is whole (one refused to the read for secrecy never is)
+    const rows = await query<{ code: string; ended: boolean }>(active.warehouse, `SELECT code,
+        bool_and(coalesce(status = 'Finalizado' OR phase = 'Arquivado', false)) AS ended FROM v_lawsuit_levels WHERE level = 'whole' GROUP BY code`);
+    const ongoing = rows.filter((r) => !r.ended).map((r) => r.code).sort();
+    expect(ongoing.length).toBeGreaterThan(0);
+    expect(rows.filter((r) => r.ended).length, 'some numbers of the portfolio ended').toBeGreaterThan(0);
+    expect(tracked().map((t) => t.code).sort()).toEqual(ongoing);
+    expect(countOf(s, 'lawsuit-trackings', 'lawsuit_trackings_created')).toBe(ongoing.length);
+
+    // headers only: no lawsuit read or tracked, and those tracked paused (a change of depth the guard asks to confirm)
+    const header = cfgWith({ LAWSUIT_DETAIL: 'header' });
+    const refused = await nightly(header);
+    expect(refused.stages.find((x) => x.name === 'trackings')).toMatchObject({ status: 'failed', error: { code: 'TRACKING_PAUSE_GUARD' } });
+    const h = await nightly(cfgWith({ LAWSUIT_DETAIL: 'header', LAWSUIT_ALLOW_PAUSE: 'true' }));
+    expect(h.status, JSON.stringify(h.failures)).toBe('ok');
+    expect(countOf(h, 'trackings', 'lawsuit_trackings_paused')).toBe(ongoing.length);
+    expect(h.stages.find((x) => x.name === 'lawsuit-trackings')?.status).toBe('skipped');
+    expect(tracked().every((t) => t.state === 'paused')).toBe(true);
+  }, 240_000);
+});
