@@ -6,8 +6,9 @@ import { trackingKey } from './identity.js';
 import type { WantedLawsuits } from './reconcile.js';
 
 // Which lawsuits get a tracking of their own (the second kind: lawsuit_cnj, one per number), read from the
-// warehouse: those a listed document finds — by its search or its tracking's runs, never by a lawsuit-level read or a
-// lawsuit's own tracking, which follow a lawsuit rather than find it — as far as the depth the user chose keeps them
+// warehouse: those a listed document finds — by its latest search or its tracking's runs, as
+// v_active_lawsuits_per_document counts a document's lawsuits; never by a lawsuit-level read or a lawsuit's own
+// tracking, which follow a lawsuit rather than find it — as far as the depth the user chose keeps them
 // whole (LAWSUIT_DETAIL: every one, the ones not archived or finished, or none). A number's tracking is made once a
 // lawsuit of it is whole (`ready`): before, the night reads it whole first (the lawsuits stage), and the second pass
 // makes its tracking.
@@ -17,8 +18,15 @@ interface Found { search_type: string; search_key: string; code: string; whole: 
 /** Each number a listed document finds, with whether any of its instances is whole and whether every one ended. */
 async function foundByListed(ctx: RunContext, listed: readonly DocumentSpec[]): Promise<Map<string, { whole: boolean; ended: boolean }>> {
   const rows = await ctx.wh.all<Found>(`
-    WITH found_by AS (
-      SELECT request_id, search_type, search_key FROM requests WHERE basis IS NULL AND search_key IS NOT NULL
+    WITH latest AS (
+      SELECT request_id, search_type, search_key FROM (
+        SELECT request_id, search_type, search_key,
+               row_number() OVER (PARTITION BY search_type, search_key ORDER BY coalesce(completed_at, created_at) DESC NULLS LAST, request_id DESC) AS rn
+        FROM requests WHERE loaded_at IS NOT NULL AND basis IS NULL AND search_key IS NOT NULL
+      ) WHERE rn = 1
+    ),
+    found_by AS (
+      SELECT request_id, search_type, search_key FROM latest
       UNION ALL SELECT request_id, search_type, search_key FROM tracking_runs WHERE search_key IS NOT NULL
     ),
     found AS (SELECT DISTINCT f.search_type, f.search_key, h.code, h.instance FROM search_hits h JOIN found_by f USING (request_id))
