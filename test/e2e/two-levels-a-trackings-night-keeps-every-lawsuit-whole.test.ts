@@ -131,6 +131,24 @@ describe('a trackings night in two levels', () => {
     expect(s.cost?.units).toEqual({ documentSearches: 0, lawsuitSearches: 0, trackingMonths: 0, attachmentReads: 0 });
     expect(night2).not.toBe(s.runId);
   }, 240_000);
+
+  it('night 4, documents\' runs re-sending every known lawsuit (as an older page of the provider says they may): used, nothing bought for them', async () => {
+    sb.setTrackingRuns('every');
+    sb.advanceDays(1 + 2 / 24);
+    const runsAt = new Date(sb.state.clock.now() - 90 * 60_000);
+    const s = await nightly(cfg);
+    expect(s.status, JSON.stringify(s.failures)).toBe('ok');
+    const truth4 = await truthOf(sb.url, docs);
+    const later = await changedSince(runsAt);
+    await expectWholeAsTruth(cfg.warehouse, truth4, later);
+    // the documents' runs carried the known lawsuits, as headers, loaded like any: not one lawsuit-level read for them
+    const [{ n }] = await query<{ n: number }>(cfg.warehouse, `SELECT count(DISTINCT h.code)::INTEGER AS n FROM tracking_runs t
+      JOIN search_hits h USING (request_id) WHERE t.run_id = '${s.runId}' AND t.search_type <> 'lawsuit_cnj'`);
+    expect(n).toBeGreaterThan(truth2.lawsuits.length / 2);
+    const known = new Set(truth2.lawsuits.map((l) => l.code));
+    expect((await readsBought(s.runId)).filter((c) => known.has(c))).toEqual([]);
+    expect(countOf(s, 'search', 'submitted')).toBe(0);
+  }, 240_000);
 });
 
 // The depth the user chose (LAWSUIT_DETAIL) decides which lawsuits get a tracking of their own: with `active` those
