@@ -95,11 +95,11 @@ export interface Stage {
   /** It sends API calls: skipped once the key is refused. */
   callsApi: boolean;
   /**
-   * It has a dry path, so a dry run keeps it: it plans from what it can read (the list, the ledger, a listing the
-   * provider does not bill) and writes nothing, changes nothing and buys nothing. The documents stage plans from
-   * the list; a trackings night's trackings stage lists the key's trackings to plan what it would change.
+   * It has a dry path, so a dry run keeps it: it plans from what it can read and writes nothing, changes nothing and
+   * buys nothing. `offline`: from the list and the warehouse alone (the documents stage, the lawsuits stage's known
+   * levels); `reads`: with a listing the provider does not bill besides (a trackings night lists the key's trackings).
    */
-  plansDry?: boolean;
+  plansDry?: 'offline' | 'reads';
   /**
    * It closes the warehouse (publish): its row is recorded as ended `ok` before it runs, since nothing can be
    * written after it; a run that dies while publishing is found out by the next one (runner.ts).

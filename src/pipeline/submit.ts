@@ -1,5 +1,6 @@
 import type { RequestObject, Search } from '../spec/types.js';
 import { upsertRequest, type ReadBasis } from '../warehouse/ledger.js';
+import type { SweepWave } from '../warehouse/read-ledger.js';
 import { EtlError } from '../shared/errors.js';
 import { failpoint } from '../shared/failpoint.js';
 import { codeOf, mayHaveActed, ruleFor } from '../shared/failure-policy.js';
@@ -14,21 +15,23 @@ import type { PlannedSearch } from './plan.js';
 export interface Submitted { planned: PlannedSearch; request: RequestObject }
 export interface SubmitFailure { planned: PlannedSearch; reason: string; code: string }
 
-export async function openIntents(ctx: RunContext): Promise<Array<{ search_hash: string; started_at: Date; search: string; document_line: number | null; basis: string | null }>> {
-  return ctx.wh.all(`SELECT search_hash, started_at, search::VARCHAR AS search, document_line, basis::VARCHAR AS basis FROM submissions WHERE request_id IS NULL ORDER BY started_at`);
+/** The open intents of a wave: the list's searches carry no basis, the lawsuit-level reads one (plan.ts, PlannedSearch.basis). */
+export async function openIntents(ctx: RunContext, wave: SweepWave): Promise<Array<{ search_hash: string; started_at: Date; search: string; document_line: number | null; basis: string | null }>> {
+  return ctx.wh.all(`SELECT search_hash, started_at, search::VARCHAR AS search, document_line, basis::VARCHAR AS basis FROM submissions
+    WHERE request_id IS NULL AND (basis IS NULL) = $1 ORDER BY started_at`, [wave === 'documents']);
 }
 
 /**
- * Resolves intents left open by a run that died mid-submission (or whose submission went unanswered): adopts
+ * Resolves the wave's intents left open by a run that died mid-submission (or whose submission went unanswered): adopts
  * the request the provider made, or drops the intent when the listing proves none was made (then the search
  * is submitted like any other). An intent the listing cannot settle stays open, and its search is `held`: not
  * submitted tonight, looked up again by the next run.
  */
-export async function resolveOpenIntents(ctx: RunContext, known: ReadonlySet<string>): Promise<{ adopted: number; held: Map<string, Error> }> {
+export async function resolveOpenIntents(ctx: RunContext, known: ReadonlySet<string>, wave: SweepWave): Promise<{ adopted: number; held: Map<string, Error> }> {
   let adopted = 0;
   const held = new Map<string, Error>();
   const claimed = new Set(known);
-  for (const intent of await openIntents(ctx)) {
+  for (const intent of await openIntents(ctx, wave)) {
     const search = JSON.parse(intent.search) as Search;
     let found: RequestObject | undefined;
     try {

@@ -281,11 +281,15 @@ async function handle(state: SandboxState, router: Router, req: IncomingMessage,
     await handleApiCall(state, route, ctx, raw);
     return;
   }
+  // An introspection call closes its connection: a test that calls it between two long blocking waits (a child
+  // run through spawnSync) would otherwise write its next call on a kept-alive socket this server closed meanwhile
+  // (its keep-alive timeout is 5 s) before it could see the close, and fail with "other side closed".
+  const close = { connection: 'close' };
   const parsed = parseJson(raw);
-  if (!parsed.ok) { send(res, jsonError(), {}); return; }
+  if (!parsed.ok) { send(res, jsonError(), close); return; }
   ctx.body = parsed.value;
   const reply = await route.handle(ctx);
-  if (!reply.handled) send(res, reply, {});
+  if (!reply.handled) send(res, reply, close);
 }
 
 /** No route: an API path is answered in the dialect and counted as the upstream would; a `/_sandbox/` one is not. */

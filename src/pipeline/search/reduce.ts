@@ -211,7 +211,13 @@ function fail(s: SearchState, search: string, error: unknown, out: SearchCommand
   entry.failed = true;
   entry.error = { code, message };
   s.failures.push({ what: p.doc ? 'document' : 'lawsuit', where: p.where, code, reason: message });
-  out.push({ kind: 'log', level: 'error', fields: { where: p.where, search_type: p.search.search_type, code }, message: `search failed: ${message}` });
+  // A lawsuit-level read the provider refuses (a secret lawsuit) makes the lawsuit unavailable, retried on a backoff
+  // in days (stages/lawsuits.ts): what the night knows of that lawsuit, not an error of the night.
+  const unavailable = p.doc === undefined && ruleFor(error).refused;
+  out.push({
+    kind: 'log', level: unavailable ? 'warn' : 'error', fields: { where: p.where, search_type: p.search.search_type, code },
+    message: unavailable ? `lawsuit unavailable: ${message}; asked again on a backoff in days` : `search failed: ${message}`,
+  });
 }
 
 /** Ends the stage for everyone (a refusal, a failure reaching past its document): said once. */

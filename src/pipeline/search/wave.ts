@@ -88,7 +88,7 @@ export async function runWave(ctx: RunContext, night: NightData, wave: Wave): Pr
  */
 async function openWave(ctx: RunContext, night: NightData, wave: Wave): Promise<SearchShell> {
   const stored = await ctx.wh.all<StoredRequest>(`SELECT request_id, created_at, strategy, sweep_id FROM requests`);
-  const { adopted, held } = await resolveOpenIntents(ctx, new Set(stored.map((r) => r.request_id)));
+  const { adopted, held } = await resolveOpenIntents(ctx, new Set(stored.map((r) => r.request_id)), wave.name);
   // An interrupted submission adopted just now is outstanding, not to be submitted again: plan afresh. One the
   // listing could not settle is not submitted tonight at all (it may have been bought).
   const planned = await wave.plan(adopted > 0);

@@ -22,7 +22,7 @@ export const lawsuitsStage: Stage = {
   name: 'lawsuits',
   needs: [],
   callsApi: true,
-  plansDry: true,
+  plansDry: 'offline',
   skipReason: (ctx) => (ctx.cfg.detail === 'header' ? 'LAWSUIT_DETAIL=header: lawsuits are kept as the searches\' headers, none is read whole' : undefined),
   run: (ctx, night) => readLawsuits(ctx, night),
 };
