@@ -1,4 +1,3 @@
-import { ruleFor } from '../../shared/failure-policy.js';
 import type { Search } from '../../spec/types.js';
 import type { RunContext } from '../context.js';
 import { readHistory } from '../history.js';
@@ -7,7 +6,7 @@ import { planLawsuitReads, type LawsuitReadPlan, type LawsuitRead } from '../law
 import { searchHash, type PlannedSearch } from '../plan.js';
 import { runWave, type WavePlan } from '../search/wave.js';
 import type { SearchState } from '../search/state.js';
-import type { ItemFailure, NightData, Stage, StageReport } from '../stage.js';
+import type { NightData, Stage, StageReport } from '../stage.js';
 import { pagesFor } from '../sweep/cost.js';
 
 // The lawsuit level of a night (docs/two-levels.md): once the searches' headers are loaded, every lawsuit that is
@@ -59,16 +58,9 @@ async function readLawsuits(ctx: RunContext, night: NightData): Promise<StageRep
     plan: async (replan) => (replan ? (await planReads(ctx)).wave : first.wave),
   });
   const refused = await recordRefusals(ctx, state);
-  const levels = await levelCounts(ctx);
   return {
     ...report,
-    // A lawsuit the provider keeps secret is data about that lawsuit (v_lawsuit_levels), not a failure of the night.
-    failures: (report.failures ?? []).filter((f) => !refused.has(f)),
-    finished: report.finished,
-    counts: {
-      ...planCounts, ...report.counts, failed: report.counts.failed - refused.size, refused: refused.size, ...levels,
-      billed_lawsuit_searches: report.counts.submitted,
-    },
+    counts: { ...planCounts, ...report.counts, refused, ...await levelCounts(ctx), billed_lawsuit_searches: report.counts.submitted },
   };
 }
 
@@ -86,21 +78,17 @@ function countsOfPlan({ plan, wave }: Planned): Record<string, number> {
   };
 }
 
-/**
- * The reads the provider refused for secrecy (or as not in the plan for that one search), recorded so that the
- * lawsuits are unavailable and retried on a backoff: their failures, to leave out of the night's.
- */
-async function recordRefusals(ctx: RunContext, state: SearchState): Promise<Set<ItemFailure>> {
-  const refused = [...state.searches.values()].filter((e) => e.error !== undefined && e.planned.doc === undefined && ruleFor(e.error).refused && ruleFor(e.error).reach === 'item');
-  if (refused.length === 0) return new Set();
+/** Records the reads the provider refused (the reducer's `unavailable`), so that v_lawsuit_levels retries them on a backoff. */
+async function recordRefusals(ctx: RunContext, state: SearchState): Promise<number> {
+  const refused = [...state.searches.values()].filter((e) => e.unavailable);
+  if (refused.length === 0) return 0;
   await ctx.wh.transaction(async () => {
     for (const e of refused) {
       await ctx.wh.run(`INSERT INTO lawsuit_read_refusals (code, refused_at, run_id, error_code, reason) VALUES ($1, current_timestamp, $2, $3, $4)
         ON CONFLICT DO NOTHING`, [e.planned.search.search_key, ctx.runId, e.error!.code, e.error!.message.slice(0, 500)]);
     }
   });
-  const where = new Set(refused.map((e) => e.planned.where));
-  return new Set(state.failures.filter((f) => where.has(f.where) && ruleFor({ code: f.code }).refused));
+  return refused.length;
 }
 
 /** Lawsuits by level once the night's reads are loaded. */
