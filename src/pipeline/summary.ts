@@ -136,7 +136,10 @@ function describeLawsuits(c: Record<string, number>): string {
     .filter(([k]) => n(c, k) > 0).map(([k, w]) => `${n(c, k)} ${w}`).join(', ');
   const left = ([['left_backoff', 'unavailable, not due yet'], ['left_lags', 'lagging their header'], ['left_ended', 'archived or finished (LAWSUIT_DETAIL=active)']] as const)
     .filter(([k]) => n(c, k) > 0).map(([k, w]) => `, ${n(c, k)} ${w}`).join('');
-  return `${n(c, 'lawsuits_to_read')} lawsuits read whole${why ? ` (${why})` : ''} in ${n(c, 'submitted') + n(c, 'resumed')} lawsuit searches, `
+  const carried = ([['resumed', 'resumed'], ['adopted', 'adopted after a crash']] as const)
+    .filter(([k]) => n(c, k) > 0).map(([k, w]) => `, ${n(c, k)} ${w}`).join('');
+  return `${n(c, 'lawsuits_to_read')} lawsuits read whole${why ? ` (${why})` : ''} in ${n(c, 'submitted') + n(c, 'resumed')} lawsuit searches `
+    + `(${n(c, 'submitted')} bought tonight${carried}), `
     + `${n(c, 'failed')} failed; left: ${n(c, 'left_whole')} whole${left}; now ${n(c, 'whole')} whole, ${n(c, 'header')} header only, `
     + `${n(c, 'stale')} stale, ${n(c, 'unavailable')} unavailable${n(c, 'refused') ? ` (${n(c, 'refused')} refused tonight: secrecy)` : ''}`;
 }

@@ -35,6 +35,9 @@ beforeAll(async () => {
   // A run of a tracking read on a trackings night, so that the tracking_runs export has one.
   await recordReads(wh, [{ kind: 'tracking_page', readId: runId, runId, cursor: { page: 1, seen: [] }, read: 1, skipped: 0, pages: 1, done: true,
     runs: [{ requestId: 'run-1', trackingId: 'tr-1', searchType: 'cpf', searchKey: '09206529722', items: 1 }] }]);
+  // A refused lawsuit-level read (two levels), as the lawsuits stage records it.
+  await wh.run(`INSERT INTO lawsuit_read_refusals (code, refused_at, run_id, error_code, reason)
+    VALUES ('0000003-00.2020.8.26.0100', current_timestamp, $1, 'API_SECRET_LAWSUIT', 'secret')`, [runId]);
   await finishRun(wh, runId, { status: 'ok', calls: 10, callsByStatus: { 200: 10 }, lawsuits: 3, summary: { note: 'x' } });
 });
 afterAll(async () => {

@@ -46,7 +46,23 @@ async function planReads(ctx: RunContext): Promise<Planned> {
     if (outstanding) wave.resume.push({ ...p, requestId: outstanding });
     else wave.submit.push(p);
   }
+  // A read bought by a killed night whose answer its sweep had already loaded leaves its lawsuit whole, so the
+  // plan no longer names it; it is read to its end all the same (bought already, it costs a listing page at
+  // most), or its request would stay outstanding in the ledger for ever.
+  const resumed = new Set(wave.resume.map((r) => r.requestId));
+  for (const r of await outstandingReads(ctx)) {
+    if (resumed.has(r.request_id)) continue;
+    const search: Search = { search_type: 'lawsuit_cnj', search_key: r.search_key, response_type: 'lawsuit' };
+    wave.resume.push({ search, searchHash: searchHash(search), where: `lawsuit ${r.search_key} (bought by an earlier night)`, line: null, requestId: r.request_id });
+  }
   return { plan, wave };
+}
+
+/** The lawsuit-level reads bought and not yet loaded, newest first per number (one each, as readHistory keeps). */
+async function outstandingReads(ctx: RunContext): Promise<Array<{ request_id: string; search_key: string }>> {
+  return ctx.wh.all(`SELECT arg_max(request_id, created_at) AS request_id, search_key FROM requests
+    WHERE basis IS NOT NULL AND loaded_at IS NULL AND coalesce(status, '') NOT IN ('cancelled', 'failed')
+    GROUP BY search_key ORDER BY search_key`);
 }
 
 async function readLawsuits(ctx: RunContext, night: NightData): Promise<StageReport> {
