@@ -32,7 +32,10 @@ export interface CallsFigures {
   calls: number;
   submissions: number;
   polls: number;
+  /** Listing calls of them (GET /responses), the probe's included. */
   listingCalls: number;
+  /** Calls the night spent learning the upstream's dialect (the first night's probe). */
+  probeCalls: number;
   responses: number;
   floor: number;
   callsVsFloor: number;
@@ -40,7 +43,7 @@ export interface CallsFigures {
   ms: number;
 }
 
-interface Inspected { calls: number; byRoute: Record<string, number>; responses: number; responseBytes: number; documents: number; pageSize: number }
+interface Inspected { calls: number; byRoute: Record<string, number>; responses: number; responseBytes: number; documents: number; pageSize: number; probeCalls: number }
 
 async function inspect(path: string): Promise<Inspected> {
   const wh = await Warehouse.open(path, { readOnly: true });
@@ -54,9 +57,9 @@ async function inspect(path: string): Promise<Inspected> {
     }
     const [r] = await wh.all<{ responses: number; documents: number; bytes: number }>(`SELECT (SELECT count(*) FROM responses_raw) AS responses,
       (SELECT count(*) FROM requests) AS documents, (SELECT coalesce(sum(length(item::VARCHAR)), 0) FROM v_responses_raw)::DOUBLE AS bytes`);
-    const [d] = await wh.all<{ dialect: string }>('SELECT dialect::VARCHAR AS dialect FROM upstream_dialects LIMIT 1');
+    const [d] = await wh.all<{ dialect: string; probe_calls: number }>('SELECT dialect::VARCHAR AS dialect, probe_calls FROM upstream_dialects LIMIT 1');
     const pageSize = d ? (JSON.parse(d.dialect) as { pageSize: number }).pageSize : 100;
-    return { calls: summary.api.calls, byRoute, responses: r.responses, responseBytes: Number(r.bytes), documents: r.documents, pageSize };
+    return { calls: summary.api.calls, byRoute, responses: r.responses, responseBytes: Number(r.bytes), documents: r.documents, pageSize, probeCalls: Number(d?.probe_calls ?? 0) };
   } finally {
     await wh.close();
   }
@@ -72,7 +75,7 @@ export async function callsRun(mix: string, csv: string, strategy: 'sweep' | 'pe
   const floor = submissions + floorPages + polls;
   return {
     mix, dialect, pageSize: i.pageSize, floorPages, strategy, exitCode: r.exitCode, documents: i.documents, calls: i.calls, submissions, polls,
-    listingCalls: i.byRoute['GET /responses'] ?? 0, responses: i.responses, floor,
+    listingCalls: i.byRoute['GET /responses'] ?? 0, probeCalls: i.probeCalls, responses: i.responses, floor,
     callsVsFloor: round(i.calls / floor), documentsPerKeyDay: Math.round(KEY_CALLS_PER_DAY / (i.calls / Math.max(1, i.documents))), ms: r.ms,
   };
 }
