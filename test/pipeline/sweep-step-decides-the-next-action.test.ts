@@ -58,6 +58,11 @@ const nextRows: NextRow[] = [
     action: { kind: 'read', query: { from: T0, until: undefined, page: 1, size: 100 } },
   },
   {
+    name: 'draining with no member left (each complete at the last page): idle, not a page of what was read already',
+    state: () => { const s = swept([]); s.draining = true; s.cursor = { from: T0 + 500, page: 1, last: T0 + 500, seen: ['x'] }; return s; },
+    action: { kind: 'idle' },
+  },
+  {
     name: 'the oldest member still running long after members behind it finished: it is handed over',
     state: () => swept(['slow', 'b'], ['b']), now: BLOCKING_MS,
     action: { kind: 'hand-over', ids: ['slow'] },

@@ -54,6 +54,9 @@ export function next(s: SweepState, now: number, size: number): SweepAction {
   if (!s.on || s.spent) return IDLE;
   const settled = settle(s);
   if (settled) return settled;
+  // Nothing left to read for: the end of the night once read no member (every one complete, or handed over) cost
+  // a page of what the last page had read already.
+  if (s.members.size === 0) return IDLE;
   if (!s.draining) {
     const blocking = unblock(s, now);
     if (blocking) return blocking;
