@@ -26,7 +26,7 @@ function csvOf(rows: readonly Doc[]): string {
 }
 
 /** A documents CSV whose searches find at least `lawsuits` lawsuits in the sandbox, each at least `min` (big litigants first). */
-export function documentsFinding(sb: Sandbox, lawsuits: number, min = 200): { csv: string; documents: number; expected: number } {
+export function documentsFinding(sb: Sandbox, lawsuits: number, min = 200): { csv: string; searches: Doc[]; documents: number; expected: number } {
   const seen = new Set<string>();
   const picked: Doc[] = [];
   let expected = 0;
@@ -41,7 +41,7 @@ export function documentsFinding(sb: Sandbox, lawsuits: number, min = 200): { cs
       expected += n;
     }
   }
-  return { csv: csvOf(picked), documents: picked.length, expected };
+  return { csv: csvOf(picked), searches: picked, documents: picked.length, expected };
 }
 
 /** A documents CSV of `n` ordinary documents (all search types), for call-count figures. */

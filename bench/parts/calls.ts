@@ -47,7 +47,7 @@ export const callsPart: BenchPart = {
         const label = `${mix.name} (${strategy}${dialect === 'spec' ? ', spec' : ''})`;
         line(`calls_vs_floor ${label}`, f.callsVsFloor,
           `${f.calls} calls for ${f.documents} documents (floor ${f.floor}: ${f.submissions} submissions, ${f.floorPages} pages (of ${f.pageSize} or 4 MB) `
-          + `for ${f.responses} responses, ${f.polls} polls; read ${f.listingCalls}, probe ${f.probeCalls}), exit ${f.exitCode}`);
+          + `for ${f.responses} responses of ${(f.responseBytes / 1e6).toFixed(1)} M characters, ${f.polls} polls; read ${f.listingCalls}, probe ${f.probeCalls}), exit ${f.exitCode}`);
         line(`documents_per_key_day ${label}`, f.documentsPerKeyDay);
       }
     }
