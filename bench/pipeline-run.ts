@@ -41,7 +41,7 @@ export async function measuredRun(args: string[], env: NodeJS.ProcessEnv): Promi
     peak = Math.max(peak, peakRss(child.pid!));
     cpuS = cpuSeconds(child.pid!) ?? cpuS;
   }, 100);
-  const trace = process.env.RSS_TRACE ? setInterval(() => { try { const st = readFileSync(`/proc/${child.pid}/status`, 'utf8'); process.stderr.write(`rss ${Math.round((Date.now() - t0) / 1000)}s ${/VmRSS:\s+(\d+)/.exec(st)?.[1]} kB\n`); } catch { /* gone */ } }, 5000) : undefined;
+  const trace = process.env.RSS_TRACE ? setInterval(() => { try { const st = readFileSync(`/proc/${child.pid}/status`, 'utf8'); process.stderr.write(`rss ${Math.round((Date.now() - t0) / 1000)}s ${/VmRSS:\s+(\d+)/.exec(st)?.[1]} kB\n`); } catch { /* gone */ } }, Number(process.env.RSS_TRACE_MS ?? 5000)) : undefined;
   // The longest measured run (100k lawsuits) takes minutes; one still going after two hours is stopped as an
   // operator would (SIGTERM: it publishes what it loaded), then killed, so that the benchmark always ends.
   const stop = setTimeout(() => {
