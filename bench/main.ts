@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   const figures: Record<string, unknown> = {};
   for (const part of parts) {
     const t = Date.now();
-    Object.assign(figures, await part.run(scale, printLine));
+    Object.assign(figures, await part.run(scale, printLine, Boolean(only)));
     printLine(`(${part.name} part)`, '', `${Math.round((Date.now() - t) / 1000)} s`);
   }
   figures.bench_minutes = Math.round((Date.now() - t0) / 6_000) / 10;

@@ -14,8 +14,11 @@ export interface BenchPart {
   name: string;
   /** The JSON keys it always returns (the test checks them; the docs' figure table names them). */
   keys: readonly string[];
-  /** Runs at `scale`, printing its lines; returns its figures for the JSON line. */
-  run(scale: Scale, line: Line): Promise<Record<string, unknown>>;
+  /**
+   * Runs at `scale`, printing its lines; returns its figures for the JSON line. `alone`: run by BENCH_ONLY (a part
+   * may measure more alone than in the whole bench, as the rebuild does).
+   */
+  run(scale: Scale, line: Line, alone?: boolean): Promise<Record<string, unknown>>;
 }
 
 /** The size of something at `scale`. */

@@ -11,7 +11,7 @@ export const cpuPart: BenchPart = {
   name: 'cpu',
   keys: ['cpu_s_per_100k_by_phase', 'cpu_phases_lawsuits'],
   async run(scale, line) {
-    const size = at(scale, { toy: { universe: 20_000, lawsuits: 300, min: 20 }, quick: { universe: 1_000_000, lawsuits: 5_000, min: 200 }, full: { universe: 1_000_000, lawsuits: 20_000, min: 200 } });
+    const size = at(scale, { toy: { universe: 20_000, lawsuits: 300, min: 20 }, quick: { universe: 1_000_000, lawsuits: 3_000, min: 200 }, full: { universe: 1_000_000, lawsuits: 10_000, min: 200 } });
     const docs = await withUniverse(size.universe, (sb) => documentsFinding(sb, size.lawsuits, size.min));
     const r = await cpuPhases(docs.searches, universeArgs(size.universe));
     const per100k: Record<string, number> = {};

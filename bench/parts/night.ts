@@ -3,12 +3,16 @@ import { at, type BenchPart } from '../part.js';
 import { pipelineRun } from '../pipeline-run.js';
 import { round } from '../round.js';
 
-/** Calls per document and polls per request: a night over ordinary documents against the sandbox. */
+/**
+ * Calls per document and polls per request: a night over ordinary documents (every search type, big litigants
+ * among them) against the sandbox. 100 documents (300 until 2026-11-28, a tenth of the whole bench's time for a
+ * figure per document).
+ */
 export const nightPart: BenchPart = {
   name: 'night',
   keys: ['calls_per_document', 'polls_per_request'],
   async run(scale, line) {
-    const size = at(scale, { toy: { universe: 20_000, documents: 8 }, quick: { universe: 1_000_000, documents: 100 }, full: { universe: 1_000_000, documents: 300 } });
+    const size = at(scale, { toy: { universe: 20_000, documents: 8 }, quick: { universe: 1_000_000, documents: 50 }, full: { universe: 1_000_000, documents: 100 } });
     const csv = await withUniverse(size.universe, (sb) => ordinaryDocuments(sb, size.documents));
     const calls = await pipelineRun({ csv, sandboxArgs: [...universeArgs(size.universe), '--rate-limit', '1000000'] });
     if (calls.exitCode !== 0) throw new Error(`the night exited ${calls.exitCode}`);
