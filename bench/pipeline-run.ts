@@ -21,6 +21,12 @@ export function sandboxRunEnv(url: string, dir: string): NodeJS.ProcessEnv {
   };
 }
 
+/**
+ * Whether a measured command ran to its end: all done (0), or done but for items that failed (4, partial: a
+ * lawsuit_cnj search of a secret lawsuit is refused 403 in the documented dialect, and the night goes on).
+ */
+export const ranToItsEnd = (exitCode: number | null): boolean => exitCode === 0 || exitCode === 4;
+
 export interface MeasuredRun {
   exitCode: number | null; ms: number; peakRssMb: number; stdout: string;
   /** CPU seconds the command's process used (user and system, all threads), as last sampled before it exited. */

@@ -1,6 +1,7 @@
 import { callsRun, type CallsFigures } from '../calls.js';
 import { companyDocuments, individualDocuments, ordinaryMix, universeArgs, withUniverse } from '../documents.js';
 import { at, type BenchPart } from '../part.js';
+import { ranToItsEnd } from '../pipeline-run.js';
 
 // Calls against the floor on four mixes, each read by the sweep and per request, in the same run: ordinary
 // documents (of every search type, up to 2,000 lawsuits each), a portfolio of individuals (zero to three lawsuits
@@ -42,7 +43,7 @@ export const callsPart: BenchPart = {
     for (const mix of mixes) {
       for (const [dialect, strategy] of RUNS) {
         const f = await callsRun(mix.name, mix.csv, strategy, sandboxArgs, dialect);
-        if (f.exitCode !== 0) throw new Error(`the ${mix.name} night (${strategy}, ${dialect}) exited ${f.exitCode}`);
+        if (!ranToItsEnd(f.exitCode)) throw new Error(`the ${mix.name} night (${strategy}, ${dialect}) exited ${f.exitCode}`);
         figures.push(f);
         const label = `${mix.name} (${strategy}${dialect === 'spec' ? ', spec' : ''})`;
         line(`calls_vs_floor ${label}`, f.callsVsFloor,

@@ -1,6 +1,6 @@
 import { documentsFinding, universeArgs, withUniverse } from '../documents.js';
 import { at, type BenchPart, type Line } from '../part.js';
-import { pipelineRun, type RunFigures } from '../pipeline-run.js';
+import { pipelineRun, ranToItsEnd, type RunFigures } from '../pipeline-run.js';
 import { round } from '../round.js';
 
 // A whole night in a child process under the production memory budget, at 10k and 100k lawsuits of big litigants:
@@ -16,7 +16,7 @@ const SIZES = {
 
 function shown(line: Line, key: string, r: RunFigures): void {
   line(key, r.peakRssMb, `${r.lawsuits} lawsuits in ${(r.ms / 1000).toFixed(0)} s (${r.cpuS} CPU s), exit ${r.exitCode}`);
-  if (r.exitCode !== 0) throw new Error(`the night of ${r.lawsuits} lawsuits exited ${r.exitCode}`);
+  if (!ranToItsEnd(r.exitCode)) throw new Error(`the night of ${r.lawsuits} lawsuits exited ${r.exitCode}`);
 }
 
 /** CPU seconds per 100,000 lawsuits of a night. */
