@@ -40,6 +40,8 @@ export interface ApiClientOptions {
   onCall?: (e: CallEvent) => void;
   /** Send only GET calls (a dry run's client); any other is refused before it leaves (HttpOptions.readsOnly). */
   readsOnly?: boolean;
+  /** Largest answer body accepted, in bytes (HttpOptions.maxBodyBytes). Default 64 MiB. */
+  maxBodyBytes?: number;
 }
 
 export type ApiStats = HttpStats;
@@ -63,6 +65,7 @@ export class LawsuitApi {
       apiKey: opts.apiKey, urls: opts.urls, limiter: this.limiter, retries: opts.retries,
       baseDelayMs: opts.baseDelayMs, maxDelayMs: opts.maxDelayMs, maxWaitMs: opts.maxWaitMs,
       deadlines: opts.deadlines, connections: maxConcurrency, logger, onCall: opts.onCall, signal: opts.signal, readsOnly: opts.readsOnly,
+      maxBodyBytes: opts.maxBodyBytes,
     });
     this.requests = new RequestsResource(this.http, { logger, lookupDelayMs: opts.lookupDelayMs });
     this.responses = new ResponsesResource(this.http);

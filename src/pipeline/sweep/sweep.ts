@@ -281,12 +281,12 @@ export class ResponseSweep {
 
   /** Commits responses with their ledger entry; the members it completes are reported once committed. */
   private commit(c: Commit): SweepAction | undefined {
-    const { ctx, sink, events, reading } = this.io;
+    const { ctx, sink, events, reading, sizer } = this.io;
     this.track(sink.add({ items: c.items, ledger: c.ledger }).then(() => {
       for (let i = 0; i < c.pages; i++) ctx.progress?.('pages', 'tick', 1);
       for (const m of c.complete) events.loaded(m.id);
     }));
-    return committed(this.state, c, reading.pageSize);
+    return committed(this.state, c, { items: reading.pageSize, bytes: sizer.targetBytes });
   }
 
   /**
