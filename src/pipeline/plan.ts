@@ -1,6 +1,7 @@
-import { keyIdentity } from '../spec/identifiers.js';
+import { searchIdentity } from '../spec/identifiers.js';
 import type { Search } from '../spec/types.js';
 import type { DocumentSpec } from '../input/documents.js';
+import { searchFor } from '../input/search-body.js';
 import { pagesFor } from './sweep/cost.js';
 
 /** What the ledger already knows about a document's search, looked up before planning. */
@@ -23,7 +24,13 @@ export interface PlanOptions {
   strategy?: 'sweep' | 'per-request';
 }
 
-export interface PlannedSearch { doc: DocumentSpec; search: Search; searchHash: string }
+export interface PlannedSearch {
+  doc: DocumentSpec;
+  search: Search;
+  /** `with_attachments: true` at the top level of the request's body (a lawsuit_cnj search that asks for them). */
+  withAttachments?: boolean;
+  searchHash: string;
+}
 
 export interface RunPlan {
   /** Documents to submit a new request for. */
@@ -42,21 +49,23 @@ export interface RunPlan {
   expectedCalls: number;
 }
 
-/** The search object sent for a document: the only place where a CSV line becomes an API body. */
-export function searchFor(doc: DocumentSpec): Search {
-  const search: Search = { search_type: doc.searchType, search_key: doc.searchKey, response_type: 'lawsuit' };
-  if (doc.onDemand) search.on_demand = true;
-  if (doc.cacheTtlInDays !== undefined) search.cache_ttl_in_days = doc.cacheTtlInDays;
-  if (doc.lawsuitInstance !== undefined) search.search_params = { lawsuit_instance: doc.lawsuitInstance };
-  return search;
-}
+// The search object a document becomes lives beside the list (input/search-body.ts); the plan and the trackings use it from here too.
+export { searchFor };
 
 /**
- * A stable identity for "the same search", used by the ledger to find a document's requests: a name in any
- * spelling is one search (keyIdentity).
+ * A stable identity for "the same search", used by the ledger to find a document's requests and by the submission
+ * intents: a name in any spelling is one search, its filters written any way one (spec/search-identity.ts).
  */
-export function searchHash(search: Search): string {
-  return [search.search_type, keyIdentity(search.search_type, search.search_key), search.on_demand ? 'od' : 'db', search.search_params?.lawsuit_instance ?? '*'].join('|');
+export function searchHash(search: Search, withAttachments?: boolean): string {
+  return searchIdentity(search, { withAttachments });
+}
+
+/** A document's planned search: its body and identity. */
+export function plannedSearch(doc: DocumentSpec): PlannedSearch {
+  const search = searchFor(doc);
+  const planned: PlannedSearch = { doc, search, searchHash: searchHash(search, doc.withAttachments) };
+  if (doc.withAttachments) planned.withAttachments = true;
+  return planned;
 }
 
 /** Pure: decide what tonight's run does for each document. */
@@ -64,10 +73,8 @@ export function planRun(docs: DocumentSpec[], history: Map<string, DocumentHisto
   const plan: RunPlan = { submit: [], resume: [], fresh: [], onDemand: 0, expectedCalls: 0 };
   const freshMs = opts.freshnessDays * 86_400_000;
   for (const doc of docs) {
-    const search = searchFor(doc);
-    const hash = searchHash(search);
-    const h = history.get(hash) ?? {};
-    const item = { doc, search, searchHash: hash };
+    const item = plannedSearch(doc);
+    const h = history.get(item.searchHash) ?? {};
     if (h.outstandingRequestId) {
       plan.resume.push({ ...item, requestId: h.outstandingRequestId });
     } else if (!opts.force && h.lastSuccessAt && opts.now.getTime() - h.lastSuccessAt.getTime() < freshMs) {

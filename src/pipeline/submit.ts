@@ -14,8 +14,11 @@ import type { PlannedSearch } from './plan.js';
 export interface Submitted { planned: PlannedSearch; request: RequestObject }
 export interface SubmitFailure { planned: PlannedSearch; reason: string; code: string }
 
-export async function openIntents(ctx: RunContext): Promise<Array<{ search_hash: string; started_at: Date; search: string; document_line: number | null }>> {
-  return ctx.wh.all(`SELECT search_hash, started_at, search::VARCHAR AS search, document_line FROM submissions WHERE request_id IS NULL ORDER BY started_at`);
+interface Intent { search_hash: string; started_at: Date; search: string; document_line: number | null; with_attachments: boolean | null }
+
+export async function openIntents(ctx: RunContext): Promise<Intent[]> {
+  return ctx.wh.all(`SELECT search_hash, started_at, search::VARCHAR AS search, document_line, with_attachments
+    FROM submissions WHERE request_id IS NULL ORDER BY started_at`);
 }
 
 /**
@@ -43,7 +46,7 @@ export async function resolveOpenIntents(ctx: RunContext, known: ReadonlySet<str
     await ctx.wh.transaction(async () => {
       if (found) {
         claimed.add(found.request_id);
-        await recordRequest(ctx, search, found, intent.document_line);
+        await recordRequest(ctx, search, found, intent.document_line, intent.with_attachments === true);
         adopted++;
       }
       await ctx.wh.run(`UPDATE submissions SET request_id = coalesce($3, '-') WHERE search_hash = $1 AND started_at = $2::TIMESTAMPTZ`,
@@ -56,7 +59,7 @@ export async function resolveOpenIntents(ctx: RunContext, known: ReadonlySet<str
   return { adopted, held };
 }
 
-async function recordRequest(ctx: RunContext, search: Search, req: RequestObject, line: number | null): Promise<void> {
+async function recordRequest(ctx: RunContext, search: Search, req: RequestObject, line: number | null, withAttachments: boolean): Promise<void> {
   await upsertRequest(ctx.wh, {
     request_id: req.request_id,
     search_type: search.search_type,
@@ -69,6 +72,7 @@ async function recordRequest(ctx: RunContext, search: Search, req: RequestObject
     document_line: line,
     search,
     submitted_at: new Date(),
+    with_attachments: withAttachments ? true : null,
   });
 }
 
@@ -97,13 +101,13 @@ export async function submitOne(ctx: RunContext, planned: PlannedSearch, exclude
   await ctx.wh.transaction(async () => {
     if (!go()) throw new EtlError('REQUEST_NOT_SUBMITTED', 'not submitted: the search stage was stopped before its turn');
     await ctx.wh.run(
-      `INSERT INTO submissions (search_hash, started_at, run_id, search, document_line) VALUES ($1, $2::TIMESTAMPTZ, $3, $4::JSON, $5)`,
-      [planned.searchHash, startedAt, ctx.runId, planned.search, planned.doc.line]);
+      `INSERT INTO submissions (search_hash, started_at, run_id, search, document_line, with_attachments) VALUES ($1, $2::TIMESTAMPTZ, $3, $4::JSON, $5, $6)`,
+      [planned.searchHash, startedAt, ctx.runId, planned.search, planned.doc.line, planned.withAttachments ? true : null]);
   });
   let request: RequestObject;
   failpoint('submit.before-post');
   try {
-    request = await ctx.api.requests.create(planned.search, { exclude });
+    request = await ctx.api.requests.create(planned.search, { exclude, withAttachments: planned.withAttachments });
     failpoint('submit.after-post');
   } catch (e) {
     // The provider surely has no request only when the client says so; otherwise the intent stays open
@@ -115,7 +119,7 @@ export async function submitOne(ctx: RunContext, planned: PlannedSearch, exclude
   }
   await ctx.wh.transaction(async () => {
     await forgetReusedId(ctx, request.request_id);
-    await recordRequest(ctx, planned.search, request, planned.doc.line);
+    await recordRequest(ctx, planned.search, request, planned.doc.line, planned.withAttachments === true);
     await ctx.wh.run(`UPDATE submissions SET request_id = $3 WHERE search_hash = $1 AND started_at = $2::TIMESTAMPTZ`,
       [planned.searchHash, startedAt, request.request_id]);
   });

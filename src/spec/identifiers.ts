@@ -10,4 +10,5 @@ export { cpfCheckDigits, cnpjCheckDigits, parseCpf, parseCnpj, formatCpf, format
 export { cnjCheckDigits, formatCnj, parseCnj } from './cnj.js';
 export { parseOab, looksLikeOab } from './oab.js';
 export { normalizeDocument, normalizeOab, normalizeCnj } from './normalize.js';
-export { foldName, keyIdentity } from './search-identity.js';
+export { foldName, keyIdentity, paramsIdentity, sameFilter, searchIdentity } from './search-identity.js';
+export { tribunalAcronym } from './tribunals.js';

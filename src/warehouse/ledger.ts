@@ -111,10 +111,12 @@ interface RequestRow {
   submitted_at?: Ts;
   last_polled_at?: Ts;
   error?: string | null;
+  /** The body asked for attachments beside the search (its top level). */
+  with_attachments?: boolean | null;
 }
 
 const REQUEST_COLUMNS = ['search_type', 'search_key', 'on_demand', 'lawsuit_instance', 'status', 'created_at', 'completed_at',
-  'run_id', 'document_line', 'search', 'submitted_at', 'last_polled_at', 'error'] as const;
+  'run_id', 'document_line', 'search', 'submitted_at', 'last_polled_at', 'error', 'with_attachments'] as const;
 const CASTS: Partial<Record<string, string>> = {
   created_at: '::TIMESTAMPTZ', completed_at: '::TIMESTAMPTZ', submitted_at: '::TIMESTAMPTZ', last_polled_at: '::TIMESTAMPTZ', search: '::JSON',
 };

@@ -9,7 +9,7 @@ import { drainable, moreToCome, searchState } from '../search/state.js';
 import type { NightData, Stage, StageReport } from '../stage.js';
 import { resolveOpenIntents } from '../submit.js';
 import { ResponseSweep } from '../sweep/sweep.js';
-import { trackingKey } from '../track.js';
+import { documentTrackingKey } from '../track.js';
 import { planNight } from './documents.js';
 
 // The asynchronous half of a night: submit, poll, collect. Submissions, polling and page loading overlap;
@@ -79,7 +79,7 @@ async function openSearch(ctx: RunContext, night: NightData): Promise<SearchShel
   const replanned = adopted > 0 ? await planNight(ctx, night.list!) : night.plan!;
   // A trackings night buys only the searches its trackings stage chose; a plan made again after a crash too.
   const only = night.searchOnly;
-  const planned = only ? { ...replanned, submit: replanned.submit.filter((p) => only.has(trackingKey(p.search.search_type, p.search.search_key))) } : replanned;
+  const planned = only ? { ...replanned, submit: replanned.submit.filter((p) => only.has(documentTrackingKey(p.doc))) } : replanned;
   const plan = { ...planned, submit: planned.submit.filter((p) => !held.has(p.searchHash)) };
   night.plan = plan;
   const storedRow = new Map(stored.map((r) => [r.request_id, r]));

@@ -22,6 +22,8 @@ function renderRequest(state: SandboxState, r: StoredRequest, now: number, shown
     tags: { dashboard_id: null },
     created_at: iso(r.createdMs),
     updated_at: iso(shown?.updatedMs ?? state.store.updatedAt(r, now)),
+    // The emulator's own field, not the provider's: what of the request it did not honour (docs/sandbox.md).
+    ...(r.ignored ? { sandbox_ignored: r.ignored } : {}),
   };
 }
 
@@ -43,6 +45,7 @@ export const requestRoutes: RouteModule = (state) => [
       if (!v.ok) return validationError(v.reasons, v.status, v.status === 422 ? 'Invalid CNJ number' : 'Invalid search');
       if (refusedAsSecret(state, v.search, now)) return secretRefusal();
       const r = state.store.create(apiKey, v.search, now, state.faults.forRequest(state.store.nextSeq()));
+      if (v.search.ignored.length > 0) r.ignored = v.search.ignored;
       return { status: state.dialect.createdStatus, body: renderRequest(state, r, now, { status: 'pending', updatedMs: r.createdMs }) };
     },
   },

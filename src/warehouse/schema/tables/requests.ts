@@ -28,6 +28,7 @@ const requests: Table = {
     { name: 'strategy', type: 'VARCHAR', comment: 'how its responses are read: sweep (one listing across requests, by creation time) or per_request (GET /responses?request_id=)' },
     { name: 'sweep_id', type: 'VARCHAR', comment: 'the sweep that reads or read its responses (response_sweeps.sweep_id)' },
     { name: 'items_total', type: 'INTEGER', comment: 'responses the request has, once known (the listing\'s all_count, or what the sweep found)' },
+    { name: 'with_attachments', type: 'BOOLEAN', comment: 'true when the request asked for attachments (with_attachments at the top level of its body; lawsuit_cnj searches)' },
   ],
 };
 
@@ -54,6 +55,7 @@ const submissions: Table = {
     { name: 'search', type: 'JSON', comment: 'the search object (JSON)' },
     { name: 'document_line', type: 'INTEGER', comment: C.document_line },
     { name: 'request_id', type: 'VARCHAR', comment: 'the request it became (NULL: unknown yet)' },
+    { name: 'with_attachments', type: 'BOOLEAN', comment: 'true when the submission asks for attachments (the top level of the body, beside the search)' },
   ],
 };
 
