@@ -7,7 +7,8 @@ import { scratch } from '../support/pipeline.js';
 // One document searched twice a night, plain and with a filter (src/spec/search-identity.ts: two searches), keeps
 // one answer per search key in search_state. Compared with the plain search's answer, the filtered one would
 // report every lawsuit its filter leaves out as gone from the search, night after night, as the two alternate as
-// the newest. Only the plain search is compared: a lawsuit leaving it is reported, once.
+// the newest. Only the plain search is compared: a lawsuit leaving it is reported, once; and the document's answer
+// in v_active_lawsuits_per_document is its plain search's.
 
 const tmp = scratch('changes-filtered-');
 let wh: Warehouse;
@@ -43,4 +44,10 @@ it('compares a search only with the same search: the filtered answer never makes
   const third = await detectChanges(wh, 'run3');
   expect(third.counts.gone_from_search).toBe(1);
   expect(await wh.all(`SELECT code, detail FROM lawsuit_changes WHERE change = 'gone_from_search'`)).toEqual([{ code: 'C', detail: 'cnpj:11222333000181' }]);
+});
+
+it('shows a document\'s plain answer in v_active_lawsuits_per_document, whichever search finished last', async () => {
+  // f3 finished before p3 on night 3; a filtered search finishing last does not make the document's answer its own
+  await request('f4', 'run4', '2025-01-04T05:00:00Z', FILTERED, ['A']);
+  expect(await wh.all(`SELECT search_key, lawsuits_found::INTEGER AS n FROM v_active_lawsuits_per_document`)).toEqual([{ search_key: '11222333000181', n: 2 }]);
 });
