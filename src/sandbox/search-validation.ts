@@ -40,7 +40,7 @@ export interface NormalizedSearch {
    * What the request asked that the sandbox does not act on (docs/sandbox.md, "What a search asks"), each a field
    * path and why: shown on the request (`sandbox_ignored`), so that a test or a user sees it was not honoured.
    */
-  ignored: string[];
+  ignored?: string[];
 }
 
 type Validation = { ok: true; search: NormalizedSearch } | { ok: false; status: 400 | 422; reasons: string[] };

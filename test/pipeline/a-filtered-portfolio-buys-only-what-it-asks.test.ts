@@ -61,7 +61,9 @@ describe('a filtered portfolio', () => {
       `${c.cnpj},cnpj,${c.filter.side},,TJSP|TJXYZ,,,`,
       `${cnj},lawsuit_cnj,,,,,,true`,
     ].join('\n'));
-    const cfg = configFor(sb.url, tmp.dir, { LAWSUIT_DOCUMENTS: list, LAWSUIT_SKIP_TRANSFER: 'true', LAWSUIT_SKIP_EXPORT: 'true' });
+    // Headers only: what the searches themselves buy and find (docs/two-levels.md); a whole night reads each lawsuit
+    // found besides, the filtered portfolio's fewer.
+    const cfg = configFor(sb.url, tmp.dir, { LAWSUIT_DOCUMENTS: list, LAWSUIT_SKIP_TRANSFER: 'true', LAWSUIT_SKIP_EXPORT: 'true', LAWSUIT_DETAIL: 'header' });
 
     const first = await nightly(cfg);
     expect(first.status).toBe('ok');

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDocuments } from '../../src/input/documents.js';
 import { readHistory } from '../../src/pipeline/history.js';
-import { planRun, plannedSearch } from '../../src/pipeline/plan.js';
+import { planRun, plannedDocument } from '../../src/pipeline/plan.js';
 import { upsertRequest } from '../../src/warehouse/ledger.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
 import { scratch } from '../support/pipeline.js';
@@ -29,7 +29,7 @@ describe('the ledger read back for the plan', () => {
       '09206529722,cpf,,,,',
     ].join('\n'));
     expect(list.documents).toHaveLength(6);
-    const planned = list.documents.map(plannedSearch);
+    const planned = list.documents.map(plannedDocument);
     const at = new Date('2026-01-10T00:00:00Z');
     // Rows as tonight's submissions write them, for the filtered CNPJ and the CNJ with attachments...
     for (const [n, p] of [[1, planned[1]], [2, planned[3]]] as const) {

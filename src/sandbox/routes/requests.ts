@@ -44,8 +44,10 @@ export const requestRoutes: RouteModule = (state) => [
       const v = validateSearchBody(body);
       if (!v.ok) return validationError(v.reasons, v.status, v.status === 422 ? 'Invalid CNJ number' : 'Invalid search');
       if (refusedAsSecret(state, v.search, now)) return secretRefusal();
-      const r = state.store.create(apiKey, v.search, now, state.faults.forRequest(state.store.nextSeq()));
-      if (v.search.ignored.length > 0) r.ignored = v.search.ignored;
+      const r = state.store.create(apiKey, v.search, now, state.faults.forRequest(state.store.nextSeq()), {
+        levels: state.dialect.levels, unavailable: (code) => state.faults.unavailableLawsuit(code),
+      });
+      if (v.search.ignored?.length) r.ignored = v.search.ignored;
       return { status: state.dialect.createdStatus, body: renderRequest(state, r, now, { status: 'pending', updatedMs: r.createdMs }) };
     },
   },
