@@ -31,6 +31,8 @@ export interface CreateRequestOptions {
   maxLookups?: number;
   /** Requests already accounted for (e.g. found for another search) that a look-up must not claim. */
   exclude?: ReadonlySet<string>;
+  /** Sends `with_attachments: true` at the top level of the body, beside the search (lawsuit_cnj searches). Default false. */
+  withAttachments?: boolean;
 }
 
 export interface ListRequestsQuery {
@@ -85,7 +87,7 @@ export class RequestsResource {
       attempt: async () => (await this.http.call({
         base: 'requests', method: 'POST', path: '/requests', route: 'POST /requests',
         // The spec shows the request returned; the documentation lists 201 and 202 as success.
-        body: { search }, safety: 'unsafe', priority: opts.priority ?? 1, parse: parseRequest, ok: [200, 201, 202],
+        body: opts.withAttachments ? { search, with_attachments: true } : { search }, safety: 'unsafe', priority: opts.priority ?? 1, parse: parseRequest, ok: [200, 201, 202],
       })).body,
       call: { safety: 'unsafe' },
       // What a plain retry can fix the client did already; here a creation that may have been made is looked for,

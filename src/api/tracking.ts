@@ -37,11 +37,12 @@ type RecordAction = 'pause' | 'resume' | 'delete';
 export class TrackingResource {
   constructor(private readonly http: HttpClient) {}
 
-  async create(search: Search, recurrence: number, opts: { priority?: number } = {}): Promise<CreateTrackingResult> {
+  /** `withAttachments`: the tracking's runs ask for attachments (`with_attachments`, the body's top level; lawsuit_cnj). */
+  async create(search: Search, recurrence: number, opts: { priority?: number; withAttachments?: boolean } = {}): Promise<CreateTrackingResult> {
     try {
       const res = await this.http.call({
         base: 'tracking', method: 'POST', path: '/tracking', route: 'POST /tracking',
-        body: { recurrence, search }, safety: 'idempotent', priority: opts.priority, parse: parseTracking,
+        body: opts.withAttachments ? { recurrence, search, with_attachments: true } : { recurrence, search }, safety: 'idempotent', priority: opts.priority, parse: parseTracking,
       });
       return { conflict: false, tracking: res.body };
     } catch (e) {

@@ -1,6 +1,7 @@
 // The transfer step: list the provider's completed files, and for each one not loaded yet: fetch its record
 // (and so a fresh pre-signed address) right before downloading, stream it to the staging folder, load it with
-// DuckDB's readers in one transaction with its transfer_files record, and only then PATCH it downloaded.
+// DuckDB's readers in one transaction with its transfer_files record, and only then PATCH it taken: `downloaded`
+// where its listing speaks the spec's completed/downloaded, `consumed` where it speaks available/consumed.
 //
 // Why this order is crash-safe: the warehouse commit is the single point that decides "loaded". A crash before
 // it leaves nothing (the next run downloads and loads again); a crash after it leaves status 'loaded', and the
@@ -17,7 +18,7 @@ import {
 } from '../warehouse/transfer-load.js';
 import { sleep } from './context.js';
 import { stagingPath } from './transfer-name.js';
-import { sizeInBytes, transferStateOf } from '../api/transfer-record.js';
+import { otherTakenStatus, sizeInBytes, takenStatusFor, transferStateOf, type TakenStatus } from '../api/transfer-record.js';
 import { retryDelay, type RetryHints } from '../api/backoff.js';
 import { retrying } from '../api/retry-loop.js';
 
@@ -37,7 +38,7 @@ export interface TransferApi {
     opts?: { signal?: AbortSignal; onStop?: (why: string, fields: Record<string, unknown>) => void }): AsyncIterable<TransferRecordLike>;
   /** The record with a fresh pre-signed address (`download_url`, null when the file has no content). */
   get(id: string): Promise<TransferRecordLike & { download_url?: string | null }>;
-  patch(id: string, status: 'downloaded' | 'error', errorMessage?: string): Promise<unknown>;
+  patch(id: string, status: TakenStatus | 'error', errorMessage?: string): Promise<unknown>;
   /** Streams the address to `destPath`; throws with `code` API_DOWNLOAD_EXPIRED on a 403, `transient` when a retry may help. */
   download(url: string, destPath: string, opts: { expectedSize?: number; retries?: number }): Promise<{ bytes: number }>;
 }
@@ -89,10 +90,11 @@ export async function runTransfer(deps: RunTransferDeps): Promise<TransferSummar
   await mkdir(deps.stagingDir, { recursive: true });
   const states = await transferFileStates(wh);
 
-  // Loads committed by an earlier run whose PATCH never went out: send it now (a repeated PATCH is harmless).
-  for (const [id, status] of states) {
+  // Loads committed by an earlier run whose PATCH never went out: send it now (a repeated PATCH is harmless), in
+  // the vocabulary of the listing that showed the file (its remote status, kept with the load).
+  for (const [id, { status, remote }] of states) {
     if (status !== 'loaded') continue;
-    if (await patchDownloaded(deps, id)) out.patchedLate++;
+    if (await patchDownloaded(deps, id, remote)) out.patchedLate++;
   }
 
   // The whole listing first: PATCHing files while walking would move the remaining ones between pages.
@@ -107,7 +109,7 @@ export async function runTransfer(deps: RunTransferDeps): Promise<TransferSummar
     if (state === 'unknown') unknown.set(String(f.status), (unknown.get(String(f.status)) ?? 0) + 1);
     if (state !== 'ready') continue;
     out.listed++;
-    const local = states.get(f.transfer_file_id);
+    const local = states.get(f.transfer_file_id)?.status;
     if (local === 'loaded' || local === 'downloaded') out.skipped++;
     else todo.push(f);
   }
@@ -131,10 +133,32 @@ export async function runTransfer(deps: RunTransferDeps): Promise<TransferSummar
   return out;
 }
 
-async function patchDownloaded(deps: RunTransferDeps, id: string): Promise<boolean> {
+/** The words a run's provider refused as invalid (patchDownloaded), by the run's deps. */
+const refusedWords = new WeakMap<RunTransferDeps, Set<TakenStatus>>();
+
+/**
+ * Marks a loaded file taken at the provider, in the vocabulary of the listing that showed it (`listed`, its
+ * status there): `consumed` for available, `downloaded` for completed. A provider that refuses that word as
+ * invalid (400) is sent the other vocabulary's once: the two pages of its documentation disagree.
+ */
+async function patchDownloaded(deps: RunTransferDeps, id: string, listed: unknown): Promise<boolean> {
+  const refused = refusedWords.get(deps) ?? new Set<TakenStatus>();
+  refusedWords.set(deps, refused);
+  const suggested = takenStatusFor(listed);
+  // A word the provider refused once this run is not sent again: the other one goes at once.
+  const first = refused.has(suggested) ? otherTakenStatus(suggested) : suggested;
   try {
-    await deps.api.patch(id, 'downloaded');
-    await markTransferDownloaded(deps.wh, id);
+    let taken = first;
+    try {
+      await deps.api.patch(id, first);
+    } catch (e) {
+      if (codeOf(e) !== 'API_VALIDATION' || refused.has(otherTakenStatus(first))) throw e;
+      refused.add(first);
+      taken = otherTakenStatus(first);
+      deps.log.warn({ transferFileId: id, refused: first, sent: taken }, 'the provider refused the status its listing uses; marked with the other vocabulary\'s');
+      await deps.api.patch(id, taken);
+    }
+    await markTransferDownloaded(deps.wh, id, taken);
     return true;
   } catch (e) {
     // The load is committed; the next run sends the PATCH again.
@@ -196,7 +220,7 @@ async function attemptFile(deps: RunTransferDeps, listed: TransferRecordLike, fi
   log.info({ transferFileId: id, name: meta.name, fileType: meta.file_type, bytes, rows: loaded.rows, table: loaded.table, attempt: n, ms: Date.now() - started }, 'transfer file loaded');
   await rm(path, { force: true });
   if (deps.onLoaded) await deps.onLoaded(id);
-  await patchDownloaded(deps, id);
+  await patchDownloaded(deps, id, listed.status);
   return { ok: true, rows: loaded.rows };
 }
 

@@ -52,6 +52,8 @@ export interface StoredRequest {
   search: Pick<NormalizedSearch, 'type' | 'onDemand' | 'customerKey'>;
   /** The search as the Request object echoes it, serialised. */
   echoJson: string;
+  /** What the request asked that the sandbox does not act on (NormalizedSearch.ignored); absent when nothing. */
+  ignored?: string[];
   /** Hash of what makes two searches the same answer (cache_ttl_in_days finds earlier answers by it). */
   signature: number;
   /** Status before the search starts: `pending`, or `created` for a request made by the true/false query. */

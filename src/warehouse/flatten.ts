@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { arrayElements, objectMembers } from '../shared/raw-json.js';
 import type { Lawsuit } from '../spec/types.js';
 import { isNumeric, keyDetail, PROBLEM_DETAIL, problemValue, type FieldProblem, type ProblemCode } from './problems.js';
-import type { AttachmentRow, CourtRow, FlatLawsuit, ItemRow, LawsuitRow, LawyerRow, PartyRow, StepRow } from './rows.js';
-import { normalizeCnj, normalizeDocument, normalizeOab } from '../spec/identifiers.js';
+import type { AttachmentRow, CourtRow, FlatLawsuit, ItemRow, LawsuitRow, LawyerRow, PartyRow, RelatedLawsuitRow, StepRow } from './rows.js';
+import { cnjShape, normalizeCnj, normalizeDocument, normalizeOab, readInstance } from '../spec/identifiers.js';
 import { bool, int, isObj, list, str, stringifyWith, timeOf, toJson, type Obj } from './values.js';
 
 interface FlattenContext {
@@ -41,6 +41,7 @@ interface Reading {
   classifications: unknown[] | null;
   courts: unknown[] | null;
   attachments: unknown[] | null;
+  related: unknown[] | null;
 }
 
 /**
@@ -57,16 +58,19 @@ export function flattenLawsuit(l: Lawsuit, ctx: FlattenContext = {}): FlatLawsui
     members: ctx.rawText ? objectMembers(ctx.rawText) : undefined,
     problems: [],
     parties: list(o.parties),
-    // A header's empty step and attachment lists are not values (it leaves them unfilled): they carry nothing.
+    // A header's empty step, attachment and related-lawsuit lists are not values (it leaves them unfilled): they
+    // carry nothing.
     steps: whole ? list(o.steps) : nonEmpty(o.steps),
-    subjects: list(o.subjects),
-    classifications: list(o.classifications),
-    courts: list(o.courts),
+    // The descriptive form of the documentation writes these as text, and one of them alone (`subject`, `court`).
+    subjects: listOrText(o.subjects) ?? one(o.subject),
+    classifications: listOrText(o.classifications) ?? one(o.classification),
+    courts: listOrText(o.courts) ?? one(o.court),
     attachments: whole ? list(o.attachments) : nonEmpty(o.attachments),
+    related: whole ? list(o.related_lawsuits) : nonEmpty(o.related_lawsuits),
   };
   const lawsuit = lawsuitRow(r, ctx);
   const { code, instance } = lawsuit;
-  const out: FlatLawsuit = { lawsuit, parties: [], lawyers: [], steps: [], subjects: [], classifications: [], attachments: [], courts: [], problems: r.problems };
+  const out: FlatLawsuit = { lawsuit, parties: [], lawyers: [], steps: [], subjects: [], classifications: [], attachments: [], courts: [], related_lawsuits: [], problems: r.problems };
   keyProblems(r, code, instance);
   if (code === null || instance === null) {
     lawsuit.raw = ctx.rawText ?? safeJson(l);
@@ -86,6 +90,7 @@ export function flattenLawsuit(l: Lawsuit, ctx: FlattenContext = {}): FlatLawsui
   out.classifications = itemRows(key, r.classifications ?? []);
   out.courts = courtRows(key, r.courts ?? []);
   out.attachments = attachmentRows(key, attachments ?? [], attachmentRaws);
+  out.related_lawsuits = relatedRows(key, r.related ?? [], slices(members, 'related_lawsuits', r.related) ?? (r.related ?? []).map(safeJson));
   return out;
 }
 
@@ -115,7 +120,7 @@ function lawsuitRow(r: Reading, ctx: FlattenContext): LawsuitRow {
     ?? firstStepsCount(r.steps) ?? (r.whole ? distinctSteps(r.steps) : null);
   return {
     code: normalizeCnj(o.code),
-    instance: int(o.instance),
+    instance: readInstance(o.instance),
     lawsuit_id: text(r, 'lawsuit_id'),
     tribunal_acronym: text(r, 'tribunal_acronym'),
     justice: text(r, 'justice'),
@@ -125,6 +130,8 @@ function lawsuitRow(r: Reading, ctx: FlattenContext): LawsuitRow {
     state: text(r, 'state'),
     city: text(r, 'city'),
     county: text(r, 'county'),
+    judge: text(r, 'judge'),
+    situation: text(r, 'situation'),
     distribution_date: text(r, 'distribution_date'),
     amount: amountText(o.amount, r.members?.get('amount'), r.problems),
     status: text(r, 'status'),
@@ -155,6 +162,7 @@ function lawsuitRow(r: Reading, ctx: FlattenContext): LawsuitRow {
     has_classifications: r.classifications !== null,
     has_courts: r.courts !== null,
     has_attachments: r.attachments !== null,
+    has_related_lawsuits: r.related !== null,
     raw: '',
   };
 }
@@ -256,23 +264,72 @@ export function derivedStepId(stepDate: string | null, content: string | null): 
   return 'h_' + createHash('sha256').update(`${stepDate ?? ''}\u0000${content ?? ''}`).digest('hex').slice(0, 32);
 }
 
+/** A list as given, or a text where a list belongs as a list of one; null otherwise (an object there is no list). */
+function listOrText(v: unknown): unknown[] | null {
+  if (Array.isArray(v)) return v;
+  return typeof v === 'string' && v.trim() !== '' ? [v] : null;
+}
+
+/** A field naming one item (`court`, `subject`), as a text or an object, as a list of one; null otherwise. */
+function one(v: unknown): unknown[] | null {
+  return isObj(v) || (typeof v === 'string' && v.trim() !== '') ? [v] : null;
+}
+
+/**
+ * A subject's or class's code and name. An object gives both; a text, as the descriptive form writes one, is a
+ * code (`7698`), a code and its name (`7698 - Perdas e Danos`), or a name alone (`PROCEDIMENTO COMUM`), which
+ * is then its own code too: the key of its row, as plain as it was given.
+ */
+function codeAndName(it: unknown): { code: string | null; name: string | null } {
+  if (isObj(it)) return { code: str(it.code), name: str(it.name) };
+  const t = str(it)?.trim() ?? '';
+  if (t === '') return { code: null, name: null };
+  const coded = /^(\d{1,10})\s*(?:[-–:|]\s*(.*))?$/.exec(t);
+  if (coded) return { code: coded[1], name: coded[2]?.trim() || null };
+  return { code: t, name: t };
+}
+
 function itemRows(key: Key, items: unknown[]): ItemRow[] {
   // Subjects and classifications are keyed by their code; an item without one stays only in lawsuits.raw.
   const byCode = new Map<string, ItemRow>();
   for (const it of items) {
-    const item: Obj = isObj(it) ? it : {};
-    const item_code = str(item.code);
+    const { code: item_code, name: item_name } = codeAndName(it);
     if (item_code === null || byCode.has(item_code)) continue;
-    byCode.set(item_code, { code: key.code, instance: key.instance, item_code, item_name: str(item.name) });
+    byCode.set(item_code, { code: key.code, instance: key.instance, item_code, item_name });
   }
   return [...byCode.values()];
 }
 
 function courtRows(key: Key, courts: unknown[]): CourtRow[] {
   return courts.map((c, court_index): CourtRow => {
-    const court: Obj = isObj(c) ? c : {};
+    // A court written as text is its name (the descriptive form's `court`).
+    const court: Obj = isObj(c) ? c : { name: c };
     return { code: key.code, instance: key.instance, court_index, court_code: str(court.code), court_name: str(court.name) };
   });
+}
+
+/** Names an item of related_lawsuits gives how it is related by, the first given winning. */
+const RELATION_FIELDS = ['relation', 'relation_type', 'relationship', 'type', 'kind'];
+
+/**
+ * The related lawsuits: an item is an object with at least a CNJ `code` (or `lawsuit_cnj`), or a CNJ number as
+ * text; one whose number cannot be read (not 20 digits) stays in lawsuits.raw only. Keyed by the related number: the same number
+ * twice in one list is one row, the first entry's.
+ */
+function relatedRows(key: Key, items: unknown[], raws: string[]): RelatedLawsuitRow[] {
+  const byCode = new Map<string, RelatedLawsuitRow>();
+  items.forEach((it, i) => {
+    const item: Obj = isObj(it) ? it : { code: it };
+    // Its shape, not its check digits, as a lawsuit's own code is read (spec/cnj.ts, cnjShape).
+    const related = cnjShape(str(item.code) ?? str(item.lawsuit_cnj) ?? '');
+    if (related === undefined || byCode.has(related)) return;
+    const relation = RELATION_FIELDS.map((f) => str(item[f])).find((v) => v !== null && v.trim() !== '') ?? null;
+    byCode.set(related, {
+      code: key.code, instance: key.instance, related_code: related,
+      related_instance: readInstance(item.instance ?? item.lawsuit_instance), relation, raw: raws[i],
+    });
+  });
+  return [...byCode.values()];
 }
 
 /** An attachment's date and name under either of the names payloads give them. */

@@ -1,13 +1,14 @@
 import { objectMembers, rawTextOf } from '../shared/raw-json.js';
 import type { Lawsuit, ResponseItem } from '../spec/types.js';
+import { applicationErrorRow } from './application-error.js';
 import { flattenLawsuit } from './flatten.js';
 import { capRow, fitsColumn, splitParts } from './long-values.js';
 import { DELETE_LAWSUIT_PARTS_SQL, INSERT_LAWSUIT_PARTS_NEW_SQL, INSERT_LAWSUIT_PARTS_SQL, INSERT_RESPONSE_PARTS_SQL, MERGE } from './merge.js';
 import { INSERT_LAYER_PROBLEMS_SQL, INSERT_PROBLEMS_SQL, PROBLEM_DETAIL, problemValue, TOO_LONG_KEY_DETAIL } from './problems.js';
-import type { FlatLawsuit, HitRow, ProblemRow, RawPartRow, ResponseRow } from './rows.js';
+import type { ApplicationErrorRow, FlatLawsuit, HitRow, ProblemRow, RawPartRow, ResponseRow } from './rows.js';
 import { resetStaging, stageRows } from './stage.js';
-import { normalizeCnj } from '../spec/identifiers.js';
-import { bool, int, isObj, str, toJson } from './values.js';
+import { normalizeCnj, readInstance } from '../spec/identifiers.js';
+import { bool, isObj, str, toJson } from './values.js';
 import type { Warehouse } from './warehouse.js';
 
 interface LoadContext {
@@ -38,7 +39,7 @@ export interface LoadCounts {
   parties: number;
   lawyers: number;
   steps: number;
-  /** application_error items (kept in responses_raw only). */
+  /** application_error items (in responses_raw, and each with its typed reason in application_errors). */
   applicationErrors: number;
   /** Lawsuit items without a usable (code, instance), without an object payload, or too large: responses_raw only. */
   skipped: number;
@@ -108,6 +109,7 @@ async function loadBatch(wh: Warehouse, items: readonly Prepared[], ctx: LoadCon
   const flats: Array<{ flat: FlatLawsuit; requestId: string | null; order: number }> = [];
   const problems: ProblemRow[] = [];
   const parts: RawPartRow[] = [];
+  const errors = new Map<string, ApplicationErrorRow>();
   items.forEach(({ item, text, dataText }, order) => {
     const it = isObj(item) ? (item as ResponseItem) : ({} as ResponseItem);
     let responseId = str(it.response_id);
@@ -118,11 +120,13 @@ async function loadBatch(wh: Warehouse, items: readonly Prepared[], ctx: LoadCon
     }
     const data: unknown = it.response_data;
     let flat: FlatLawsuit | null = null;
-    if (it.response_type === 'application_error') counts.applicationErrors++;
-    else if (it.response_type !== 'lawsuit') counts.skipped++;
+    if (it.response_type === 'application_error') {
+      counts.applicationErrors++;
+      if (responseId !== null) errors.set(responseId, applicationErrorRow(it, responseId, ctx.runId));
+    } else if (it.response_type !== 'lawsuit') counts.skipped++;
     else {
       counts.lawsuitItems++;
-      const where = isObj(data) ? { code: normalizeCnj(data.code), instance: int(data.instance) } : { code: null, instance: null };
+      const where = isObj(data) ? { code: normalizeCnj(data.code), instance: readInstance(data.instance) } : { code: null, instance: null };
       if (text.length > maxFlatten) {
         problems.push({ response_id: responseId, ...where, field: '(item)', value: `${text.length} characters (limit ${maxFlatten})`,
           problem: 'too_large', detail: PROBLEM_DETAIL.too_large });
@@ -154,15 +158,7 @@ async function loadBatch(wh: Warehouse, items: readonly Prepared[], ctx: LoadCon
     if (flat !== null) flats.push({ flat, requestId: str(it.request_id), order });
   });
 
-  // A hit names the least response id that carried the lawsuit for the request (merge.ts, mergeHits).
-  const hits = new Map<string, HitRow>();
-  for (const { flat, requestId } of flats) {
-    const { code, instance, response_id } = flat.lawsuit;
-    if (requestId === null || !fitsColumn(requestId) || code === null || instance === null) continue;
-    const k = `${requestId}\u0000${code}\u0000${instance}`;
-    const held = hits.get(k);
-    if (!held || (response_id !== null && (held.response_id === null || response_id < held.response_id))) hits.set(k, { request_id: requestId, code, instance, response_id });
-  }
+  const hits = hitsOf(flats);
 
   // Every staging table, the lawsuit ones too though only mergeLayer reads them (and makes them anew): emptied
   // here, the last batch's last layer no longer sits in memory beside this batch's items.
@@ -171,15 +167,30 @@ async function loadBatch(wh: Warehouse, items: readonly Prepared[], ctx: LoadCon
   await stageRows(wh, 'hits', [...hits.values()]);
   await stageRows(wh, 'parts', parts);
   await stageRows(wh, 'problems', problems);
+  await stageRows(wh, 'errors', [...errors.values()]);
   // The parts of new items first: both anti-joins look at responses_raw as it was before this batch.
   if (parts.some((p) => p.owner === 'responses_raw.item')) await wh.run(INSERT_RESPONSE_PARTS_SQL);
   counts.newResponses = await wh.run(MERGE.insertResponses);
+  if (errors.size > 0) await wh.run(MERGE.insertErrors);
   const layers = layersOf(flats.map((f) => f.flat));
   counts.lawsuits = layers[0]?.length ?? 0; // every distinct lawsuit is in the first layer, once
   for (const [i, layer] of layers.entries()) await mergeLayer(wh, layer, counts, i === 0 && parts.length === 0);
   if (hits.size > 0) await mergeHits(wh, hits.size);
   counts.problems = await wh.run(INSERT_PROBLEMS_SQL, [ctx.runId]);
   return counts;
+}
+
+/** A hit names the least response id that carried the lawsuit for the request (merge.ts, mergeHits). */
+function hitsOf(flats: ReadonlyArray<{ flat: FlatLawsuit; requestId: string | null }>): Map<string, HitRow> {
+  const hits = new Map<string, HitRow>();
+  for (const { flat, requestId } of flats) {
+    const { code, instance, response_id } = flat.lawsuit;
+    if (requestId === null || !fitsColumn(requestId) || code === null || instance === null) continue;
+    const k = `${requestId}\u0000${code}\u0000${instance}`;
+    const held = hits.get(k);
+    if (!held || (response_id !== null && (held.response_id === null || response_id < held.response_id))) hits.set(k, { request_id: requestId, code, instance, response_id });
+  }
+  return hits;
 }
 
 /**
@@ -201,6 +212,7 @@ const CHILD_PATHS: ReadonlyArray<[keyof FlatLawsuit & string, readonly string[],
   ['classifications', ['item_code'], (r) => `classifications[${String(r.item_code ?? '?').slice(0, 60)}]`],
   ['courts', [], (r) => `courts[${r.court_index}]`],
   ['attachments', [], (r) => `attachments[${r.attachment_index}]`],
+  ['related_lawsuits', ['related_code'], (r) => `related_lawsuits[${String(r.related_code ?? '?').slice(0, 60)}]`],
 ];
 
 /**
@@ -245,7 +257,7 @@ function layersOf(flats: readonly FlatLawsuit[]): FlatLawsuit[][] {
   return layers;
 }
 
-const LAWSUIT_STAGING = ['lawsuits', 'parties', 'lawyers', 'steps', 'subjects', 'classifications', 'courts', 'attachments'] as const;
+const LAWSUIT_STAGING = ['lawsuits', 'parties', 'lawyers', 'steps', 'subjects', 'classifications', 'courts', 'attachments', 'related_lawsuits'] as const;
 
 /**
  * One layer's lawsuits (each once) staged and merged into the warehouse; the problems of its casts join the batch's

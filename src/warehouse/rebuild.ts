@@ -18,7 +18,7 @@ import type { Warehouse } from './warehouse.js';
 /** The tables derived from response payloads, emptied and made again. The ledger, the transfer files, the
  * synchronous answers and the trackings come from elsewhere and are left as they are. */
 export const DERIVED_TABLES = [
-  'lawsuits', 'parties', 'lawyers', 'steps', 'subjects', 'classifications', 'courts', 'attachments', 'search_hits', 'load_problems',
+  'lawsuits', 'parties', 'lawyers', 'steps', 'subjects', 'classifications', 'courts', 'attachments', 'related_lawsuits', 'search_hits', 'load_problems', 'application_errors',
   'lawsuit_changes', 'lawsuit_state', 'lawsuit_state_parties', 'search_state', 'lawsuit_status_history', 'change_detections',
 ] as const;
 

@@ -182,10 +182,13 @@ async function upsertFile(db: TransferDb, m: TransferFileMeta, s: { status: stri
   );
 }
 
-/** After the provider accepted the "downloaded" PATCH. */
-export async function markTransferDownloaded(db: TransferDb, id: string): Promise<void> {
-  await db.run(`UPDATE transfer_files SET status = 'downloaded', remote_status = 'downloaded', downloaded_at = current_timestamp,
-    updated_at = current_timestamp WHERE transfer_file_id = ?`, [id]);
+/**
+ * After the provider accepted the PATCH that marks the file taken: `remote` is the word it took (`downloaded` or
+ * `consumed`, the vocabulary of its listing); the file is `downloaded` here whichever it was.
+ */
+export async function markTransferDownloaded(db: TransferDb, id: string, remote: string): Promise<void> {
+  await db.run(`UPDATE transfer_files SET status = 'downloaded', remote_status = ?, downloaded_at = current_timestamp,
+    updated_at = current_timestamp WHERE transfer_file_id = ?`, [remote, id]);
 }
 
 /** A file that could not be loaded: its reason, for the summary and the provider's team. */
@@ -193,8 +196,10 @@ export async function markTransferError(db: TransferDb, meta: TransferFileMeta, 
   await upsertFile(db, { ...meta, status: remotePatched ? 'error' : meta.status }, { status: 'error', loaded_rows: null, error: reason, run_id: runId, target_table: null, attempts });
 }
 
-/** Local status of every file seen before: 'loaded' (PATCH pending), 'downloaded' (done) or 'error'. */
-export async function transferFileStates(db: TransferDb): Promise<Map<string, string>> {
-  const rows = await db.all<{ transfer_file_id: string; status: string }>('SELECT transfer_file_id, status FROM transfer_files');
-  return new Map(rows.map((r) => [r.transfer_file_id, r.status]));
+/** A file seen before: its local status — 'loaded' (PATCH pending), 'downloaded' (done) or 'error' — and the provider's, as last seen. */
+interface TransferFileState { status: string; remote: string | null }
+
+export async function transferFileStates(db: TransferDb): Promise<Map<string, TransferFileState>> {
+  const rows = await db.all<{ transfer_file_id: string; status: string; remote_status: string | null }>('SELECT transfer_file_id, status, remote_status FROM transfer_files');
+  return new Map(rows.map((r) => [r.transfer_file_id, { status: r.status, remote: r.remote_status }]));
 }

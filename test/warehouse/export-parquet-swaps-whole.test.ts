@@ -10,7 +10,7 @@ import { finishRun, recordRejections, startRun, upsertRequest } from '../../src/
 import { loadResponseItems } from '../../src/warehouse/load.js';
 import { recordReads } from '../../src/warehouse/read-ledger.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
-import { lawsuitItem, richLawsuit } from './fixtures.js';
+import { errorItem, lawsuitItem, richLawsuit } from './fixtures.js';
 
 let dir: string;
 let wh: Warehouse;
@@ -25,6 +25,8 @@ beforeAll(async () => {
     lawsuitItem(richLawsuit()),
     lawsuitItem(richLawsuit({ code: '5059111-78.2025.4.02.5101', tribunal_acronym: 'TRF2', amount: 0.1, free_justice: false })),
     lawsuitItem(noTribunal),
+    // an application_error item, so that the application_errors export has one
+    errorItem(),
   ], { runId });
   await upsertRequest(wh, { request_id: 'req-1', search_type: 'cpf', search_key: '09206529722', on_demand: false, status: 'completed',
     created_at: '2024-03-01T00:00:00Z', completed_at: new Date('2024-03-01T00:05:00Z'), run_id: runId, search: { search_type: 'cpf' } });

@@ -3,7 +3,7 @@ import { documentUnits } from '../cost.js';
 import { BY_NUMBER } from '../plan.js';
 import { runWave } from '../search/wave.js';
 import type { Stage } from '../stage.js';
-import { trackingKey } from '../track.js';
+import { documentTrackingKey } from '../track.js';
 import { planNight } from './documents.js';
 
 // The asynchronous half of a night's documents: one wave of the documents list's searches (search/wave.ts). The
@@ -19,7 +19,7 @@ export const searchStage: Stage = {
       async plan(replan) {
         const planned = replan ? await planNight(ctx, night.list!) : night.plan!;
         const only = night.searchOnly;
-        const plan = only ? { ...planned, submit: planned.submit.filter((p) => only.has(trackingKey(p.search.search_type, p.search.search_key))) } : planned;
+        const plan = only ? { ...planned, submit: planned.submit.filter((p) => only.has(documentTrackingKey(p.doc))) } : planned;
         night.plan = plan;
         return plan;
       },

@@ -7,7 +7,7 @@ import type { ItemFailure, NightData, Stage, StageReport } from '../stage.js';
 import { codeOf, reachOf, ruleFor } from '../../shared/failure-policy.js';
 import { readTrackingRuns, type TrackingReadFigures } from '../sweep/tracking-read.js';
 import type { TrackedDocument } from '../sweep/tracking-runs.js';
-import { trackingKey } from '../track.js';
+import { documentTrackingKey } from '../track.js';
 import { reconcileTrackings, type ReconcileFailure, type ReconcileOutcome } from '../tracking/reconcile.js';
 import { planNight } from './documents.js';
 
@@ -50,7 +50,7 @@ async function trackingsPlan(ctx: RunContext, night: NightData): Promise<StageRe
   const list = night.list!;
   const only = night.searchOnly!;
   const resumed = new Set(night.plan?.resume.map((p) => p.doc));
-  const searches = await planNight(ctx, { ...list, documents: list.documents.filter((d) => only.has(trackingKey(d.searchType, d.searchKey)) || resumed.has(d)) });
+  const searches = await planNight(ctx, { ...list, documents: list.documents.filter((d) => only.has(documentTrackingKey(d)) || resumed.has(d)) });
   night.plan = searches;
   return {
     counts: {
@@ -74,7 +74,7 @@ async function reconciled(ctx: RunContext, night: NightData, allowPause: boolean
     // the page size learned on a night before (none is probed for it: a first night reads at 100)
     pageSize: (await nightDialect(ctx, { probe: false })).dialect.pageSize,
   });
-  night.searchOnly = new Set(r.searchTonight.map((s) => trackingKey(s.search.search_type, s.search.search_key)));
+  night.searchOnly = new Set(r.searchTonight.map((s) => documentTrackingKey(s.doc)));
   const isFresh = new Set(night.plan?.fresh.map((p) => p.doc));
   const tonight = r.searchTonight.filter((s) => !isFresh.has(s.doc));
   const fresh = r.searchTonight.filter((s) => isFresh.has(s.doc));
@@ -161,7 +161,7 @@ async function oldestTracking(ctx: RunContext, ours: ReadonlyMap<string, Tracked
 export function oursOf(docs: readonly DocumentSpec[], trackingOf: ReadonlyMap<string, string>): Map<string, TrackedDocument> {
   const ours = new Map<string, TrackedDocument>();
   for (const d of docs) {
-    const id = trackingOf.get(trackingKey(d.searchType, d.searchKey));
+    const id = trackingOf.get(documentTrackingKey(d));
     if (id !== undefined) ours.set(id, { searchType: d.searchType, searchKey: d.searchKey });
   }
   return ours;

@@ -22,6 +22,8 @@ function renderRequest(state: SandboxState, r: StoredRequest, now: number, shown
     tags: { dashboard_id: null },
     created_at: iso(r.createdMs),
     updated_at: iso(shown?.updatedMs ?? state.store.updatedAt(r, now)),
+    // The emulator's own field, not the provider's: what of the request it did not honour (docs/sandbox.md).
+    ...(r.ignored ? { sandbox_ignored: r.ignored } : {}),
   };
 }
 
@@ -45,6 +47,7 @@ export const requestRoutes: RouteModule = (state) => [
       const r = state.store.create(apiKey, v.search, now, state.faults.forRequest(state.store.nextSeq()), {
         levels: state.dialect.levels, unavailable: (code) => state.faults.unavailableLawsuit(code),
       });
+      if (v.search.ignored?.length) r.ignored = v.search.ignored;
       return { status: state.dialect.createdStatus, body: renderRequest(state, r, now, { status: 'pending', updatedMs: r.createdMs }) };
     },
   },

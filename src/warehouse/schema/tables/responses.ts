@@ -65,4 +65,21 @@ const loadProblems: Table = {
   ],
 };
 
-export const responsesTables: readonly Table[] = [responsesRaw, rawParts, searchHits, loadProblems];
+const applicationErrors: Table = {
+  name: 'application_errors',
+  comment: 'The application_error items of the responses (a 200 with no lawsuit: not found, a homonym, secrecy, ...), one per item, with a typed reason read from its code and message; the item itself is whole in responses_raw.',
+  key: ['response_id'], keptByLoader: true,
+  stage: { as: 'errors' },
+  export: {},
+  columns: [
+    { name: 'response_id', type: 'VARCHAR', notNull: true, stage: 'VARCHAR', comment: 'the response item (responses_raw.response_id)' },
+    { name: 'request_id', type: 'VARCHAR', stage: 'VARCHAR', comment: C.request_id },
+    { name: 'created_at', type: 'TIMESTAMPTZ', stage: 'VARCHAR', comment: 'when the provider created the item' },
+    { name: 'error_code', type: 'VARCHAR', stage: 'VARCHAR', comment: 'the item\'s code as given (the spec shows 2 for a lawsuit not found)' },
+    { name: 'message', type: 'VARCHAR', stage: 'VARCHAR', privacy: 'cpf text', comment: 'the item\'s message as given (e.g. LAWSUIT_NOT_FOUND), cut to 1,000 characters' },
+    { name: 'reason', type: 'VARCHAR', notNull: true, stage: 'VARCHAR', comment: 'what it means, read from the message and code: not_found, homonym, secrecy, credential, court_unavailable, invalid_search or other' },
+    { name: 'run_id', type: 'VARCHAR', stage: 'VARCHAR', comment: C.run_id },
+  ],
+};
+
+export const responsesTables: readonly Table[] = [responsesRaw, rawParts, searchHits, loadProblems, applicationErrors];

@@ -28,7 +28,7 @@ const transferFiles: Table = {
     { name: 'loaded_at', type: 'TIMESTAMPTZ', comment: 'when it was loaded' },
     { name: 'error', type: 'VARCHAR', privacy: 'cpf text', comment: 'why it failed' },
     { name: 'run_id', type: 'VARCHAR', comment: C.run_id },
-    { name: 'remote_status', type: 'VARCHAR', comment: 'status at the provider' },
+    { name: 'remote_status', type: 'VARCHAR', comment: 'status at the provider, in the vocabulary its listing speaks: completed, error, downloaded (the spec) or pending, available, consumed (the documentation); a loaded file is marked downloaded or consumed to match' },
     { name: 'target_table', type: 'VARCHAR', comment: 'the transfer_* table its rows went to' },
     { name: 'attempts', type: 'INTEGER', comment: 'download attempts it took' },
     { name: 'updated_at', type: 'TIMESTAMPTZ', comment: 'last change of this row' },
