@@ -258,6 +258,14 @@ export const OPTIONS = {
     help: 'the API\'s dialect: `documented` (the provider\'s documentation) or `spec` (the spec\'s literal reading)', kind: text(), readBy: 'sandbox',
     flag: '--dialect <name>', flagOf: ['sandbox'], defaultText: 'the emulator\'s, `documented`',
   },
+  callbackRetryMs: {
+    help: 'a delivery to a `callback_url` not answered 2xx is tried again after this wait, doubled for each attempt after it (at most 60 s), in ms',
+    kind: nonNegative(), readBy: 'sandbox', flag: '--callback-retry-ms <n>', flagOf: ['sandbox'], defaultText: '1000',
+  },
+  callbackAttempts: {
+    help: 'attempts of one delivery to a `callback_url` before it is given up (the receiver must then catch up by listing)', kind: int(1, 1000),
+    readBy: 'sandbox', flag: '--callback-attempts <n>', flagOf: ['sandbox'], defaultText: '8',
+  },
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each entry keeps its own value type; ValueOf reads it
 } as const satisfies Record<string, Option<any>>;
 
