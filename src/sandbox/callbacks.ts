@@ -20,7 +20,7 @@ import { uuidOf } from './random.js';
 import { FINISHED, type RequestStore, type StoredRequest } from './request-store.js';
 import type { Trackings } from './tracking/trackings.js';
 
-export interface CallbackOptions {
+interface CallbackOptions {
   /** Wait before the second attempt of a delivery not answered 2xx, doubled for each attempt after it (at most 60 s), in real ms. Default 1000. */
   retryMs: number;
   /** Attempts of one delivery before it is given up. Default 8 (some two minutes of retries at the default wait). */
@@ -89,17 +89,19 @@ export class CallbackDispatcher {
   private readonly watching = new Map<StoredRequest, number>();
   /** Keys with a tracking that pushes: their runs are made as they fall due, not when the key next calls. */
   private readonly keys = new Set<string>();
-  /** Every delivery until it is answered 2xx or given up, waits included: idle when settled. */
-  private readonly work = new PQueue();
-  /** The POSTs themselves. */
-  private readonly sends: PQueue;
+  private readonly queues: {
+    /** Every delivery until it is answered 2xx or given up, waits included: idle when settled. */
+    work: PQueue;
+    /** The POSTs themselves, at most `concurrency` at once. */
+    sends: PQueue;
+  };
   private readonly ticks = new EventEmitter();
   private timer: NodeJS.Timeout | undefined;
   private seq = 0;
   private closed = false;
 
   constructor(private readonly deps: CallbackDeps, private readonly opts: CallbackOptions = DEFAULT_CALLBACK_OPTIONS) {
-    this.sends = new PQueue({ concurrency: opts.concurrency });
+    this.queues = { work: new PQueue(), sends: new PQueue({ concurrency: opts.concurrency }) };
     deps.store.onCallbackRequest((r) => {
       this.watching.set(r, 0);
       this.wake();
@@ -118,7 +120,7 @@ export class CallbackDispatcher {
     if (this.timer !== undefined && !this.closed) await once(this.ticks, 'tick');
     for (;;) {
       if (this.closed) return;
-      await this.work.onIdle();
+      await this.queues.work.onIdle();
       if (this.watching.size === 0 || this.closed) return;
       await once(this.ticks, 'tick');
     }
@@ -165,7 +167,7 @@ export class CallbackDispatcher {
     };
     this.stats.deliveries++;
     if (faults.drop) return this.giveUp(d);
-    void this.work.add(() => this.after(faults.holdMs + faults.slowMs, () => this.attempt(d)));
+    void this.queues.work.add(() => this.after(faults.holdMs + faults.slowMs, () => this.attempt(d)));
   }
 
   /** One attempt, then, unless answered 2xx, the next after its wait, or the delivery given up. */
@@ -173,7 +175,7 @@ export class CallbackDispatcher {
     if (this.closed) return;
     d.attempt++;
     this.stats.attempts++;
-    const ok = await this.sends.add(() => this.post(d));
+    const ok = await this.queues.sends.add(() => this.post(d));
     if (ok) {
       if (repeat) return;
       this.stats.delivered++;
