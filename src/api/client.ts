@@ -40,6 +40,11 @@ export interface ApiClientOptions {
   onCall?: (e: CallEvent) => void;
   /** Send only GET calls (a dry run's client); any other is refused before it leaves (HttpOptions.readsOnly). */
   readsOnly?: boolean;
+  /**
+   * Sent as `callback_url` with every request and tracking made (the webhook intake's URL): their responses are
+   * pushed there as they are made. It carries the intake's secret: never logged.
+   */
+  callbackUrl?: string;
 }
 
 export type ApiStats = HttpStats;
@@ -64,9 +69,9 @@ export class LawsuitApi {
       baseDelayMs: opts.baseDelayMs, maxDelayMs: opts.maxDelayMs, maxWaitMs: opts.maxWaitMs,
       deadlines: opts.deadlines, connections: maxConcurrency, logger, onCall: opts.onCall, signal: opts.signal, readsOnly: opts.readsOnly,
     });
-    this.requests = new RequestsResource(this.http, { logger, lookupDelayMs: opts.lookupDelayMs });
+    this.requests = new RequestsResource(this.http, { logger, lookupDelayMs: opts.lookupDelayMs, callbackUrl: opts.callbackUrl });
     this.responses = new ResponsesResource(this.http);
-    this.tracking = new TrackingResource(this.http);
+    this.tracking = new TrackingResource(this.http, opts.callbackUrl);
     this.lawsuits = new LawsuitsResource(this.http);
     this.transfer = new TransferFilesResource(this.http, {
       baseDelayMs: opts.baseDelayMs, maxDelayMs: opts.maxDelayMs, deadlines: opts.deadlines, signal: opts.signal,

@@ -77,7 +77,7 @@ describe('a bad delivery', () => {
     expect(await post(delivery('r-1', 'q-1'))).toBe(503);
     const h = await fetch(intake.url.replace(`/webhook/${SECRET}`, '/healthz'));
     expect(h.status).toBe(503);
-    expect((await h.json()).status).toBe('failing');
+    expect(((await h.json()) as { status: string }).status).toBe('failing');
     expect((await refusedByReason()).spool).toBe(1);
   });
 });
