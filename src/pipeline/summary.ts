@@ -81,6 +81,7 @@ export function describeStage(st: RunSummary['stages'][number], s: RunSummary): 
         .filter(([k]) => n(c, k) > 0).map(([k, words]) => `, ${n(c, k)} ${words}`).join('');
       text = `${n(c, 'submitted')} submitted${extra}, ${n(c, 'completed')} completed, ${n(c, 'still_running')} still running, ${n(c, 'failed')} failed; `
         + `${n(c, 'pages')} pages read, ${n(c, 'polls')} polling calls${n(c, 'probes') ? ` (${n(c, 'probes')} single probes)` : ''}`
+        + `${n(c, 'spool_deliveries') ? `; ${n(c, 'spool_deliveries')} deliveries read from the spool, ${n(c, 'delivered')} requests loaded by them alone (${n(c, 'proof_calls')} counting calls), ${n(c, 'listed_after_delivery')} listed` : ''}`
         + `${n(c, 'load_problems') ? `; ${n(c, 'load_problems')} values kept raw only (load_problems)` : ''}`;
       break;
     }

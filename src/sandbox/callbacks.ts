@@ -27,11 +27,11 @@ interface CallbackOptions {
   attempts: number;
   /** Longest wait for the receiver's answer, in ms. Default 10000. */
   timeoutMs: number;
-  /** Deliveries in flight at once. Default 8. */
+  /** Deliveries in flight at once. Default 16. */
   concurrency: number;
 }
 
-export const DEFAULT_CALLBACK_OPTIONS: Readonly<CallbackOptions> = { retryMs: 1000, attempts: 8, timeoutMs: 10_000, concurrency: 8 };
+export const DEFAULT_CALLBACK_OPTIONS: Readonly<CallbackOptions> = { retryMs: 1000, attempts: 8, timeoutMs: 10_000, concurrency: 16 };
 
 /** What the pushing did, for introspection (GET /_sandbox/callbacks) and tests. */
 export interface CallbackStats {

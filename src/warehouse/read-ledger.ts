@@ -1,3 +1,4 @@
+import { isDeliveryEntry, recordDelivery, type DeliveryEntry } from './delivery-ledger.js';
 import type { Warehouse } from './warehouse.js';
 
 // The ledger of reading responses (migration 50), written in the same transaction as the responses it covers
@@ -46,7 +47,9 @@ export type ReadEntry =
   /** The sweep ends: `done`, `fallback` (the provider does not honour the filters), `switched` (costlier than per-request reading), `handed_over` (too old to resume). */
   | { kind: 'sweep_status'; sweepId: string; status: 'done' | 'fallback' | 'switched' | 'handed_over'; reason?: string }
   /** A page of a trackings night's reading (tracking-ledger.ts): its cursor after the page, and the runs of our trackings it loaded. */
-  | TrackingPageEntry;
+  | TrackingPageEntry
+  /** What a night read of the webhook intake's spool (delivery-ledger.ts). */
+  | DeliveryEntry;
 
 /** One run of one of our trackings met on a page: its request, its tracking, the document followed, its responses on the page. */
 export interface TrackingRunRead { requestId: string; trackingId: string; searchType: string; searchKey: string; items: number }
@@ -78,6 +81,7 @@ export async function recordReads(wh: Warehouse, entries: readonly ReadEntry[]):
       await flushSpans();
       if (e.kind === 'sweep') await recordSweepPage(wh, e);
       else if (e.kind === 'tracking_page') await recordTrackingPage(wh, e);
+      else if (isDeliveryEntry(e)) await recordDelivery(wh, e);
       else if (e.kind === 'to_per_request') {
         await wh.run(`UPDATE requests SET strategy = 'per_request', items_loaded = 0, items_total = NULL, loaded_at = NULL
           WHERE request_id IN (SELECT unnest(from_json($1::JSON, '["VARCHAR"]'))) AND loaded_at IS NULL`, [ids(e.requestIds)]);

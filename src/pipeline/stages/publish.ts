@@ -12,8 +12,12 @@ export const publishStage: Stage = {
   callsApi: false,
   closesWarehouse: true,
   publishes: true,
-  async run(ctx) {
+  async run(ctx, night) {
     await ctx.publish!();
+    // Only now is what these clean up held by the published warehouse: a night killed before finds it again.
+    for (const after of night.published ?? []) {
+      await after().catch((e: unknown) => ctx.log.warn({ err: e }, 'cleaning up after the publish failed: the next night does it'));
+    }
     return { counts: {} };
   },
 };

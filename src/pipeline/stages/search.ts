@@ -1,3 +1,4 @@
+import type { RequestObject } from '../../spec/types.js';
 import type { RunContext } from '../context.js';
 import { codeOf } from '../../shared/failure-policy.js';
 import { dialectOrAssumed, rememberSortBroken, sweepParamsOf } from '../dialect.js';
@@ -11,6 +12,8 @@ import { resolveOpenIntents } from '../submit.js';
 import { ResponseSweep } from '../sweep/sweep.js';
 import { trackingKey } from '../track.js';
 import { planNight } from './documents.js';
+import { DeliveryGate } from '../delivered/gate.js';
+import { nightSpool, spoolCounts } from '../delivered/night-spool.js';
 
 // The asynchronous half of a night: submit, poll, collect. Submissions, polling and page loading overlap;
 // the shared limiter in the API client keeps the whole under the key's rate limit.
@@ -27,6 +30,11 @@ import { planNight } from './documents.js';
 // Responses are read by the sweep across requests (sweep/sweep.ts) unless the configuration says per request;
 // a request the sweep cannot take (created before what it already read, adopted after a crash, resumed from an
 // older night) and every request once the sweep has stopped for the night are read per request (collect.ts).
+//
+// With the webhook intake, what was delivered to its spool is loaded first and as the night goes
+// (delivered/spool-reading.ts), and a finished request goes through the delivery gate (delivered/gate.ts) before
+// either: a request whose deliveries are proved complete is loaded without a listing call; the others are read as
+// above. That seam is the stage's only knowledge of deliveries: the reducer sees a request loaded, or finished.
 
 export const searchStage: Stage = {
   name: 'search',
@@ -40,7 +48,9 @@ interface StoredRequest { request_id: string; created_at: Date | null; strategy:
 async function searchDocuments(ctx: RunContext, night: NightData): Promise<StageReport> {
   const shell = await openSearch(ctx, night);
   try {
-    const polled = await waitForRequests(ctx, shell);
+    const gate = await deliveryGate(ctx, night, shell);
+    const polled = await waitForRequests(ctx, shell, gate);
+    await gate?.drain();
     await shell.settled();
     const sweep = shell.sweep;
     if (sweep) {
@@ -61,7 +71,8 @@ async function searchDocuments(ctx: RunContext, night: NightData): Promise<Stage
       ctx.log.warn({ requests: left.length, budget_min: ctx.cfg.maxWaitMinutes }, 'the wait budget ran out: the requests still running stay outstanding for the next run');
     }
     budgetOut(ctx, shell);
-    return reportOf(shell.state, { polls: polled.calls, probes: polled.probes, sweep: sweep?.figures }, ctx.cfg.maxWaitMinutes);
+    const report = reportOf(shell.state, { polls: polled.calls, probes: polled.probes, sweep: sweep?.figures }, ctx.cfg.maxWaitMinutes);
+    return { ...report, counts: { ...report.counts, ...deliveryCounts(night, gate) } };
   } finally {
     shell.close();
   }
@@ -132,16 +143,54 @@ async function rejoin(shell: SearchShell, rows: ReadonlyArray<StoredRequest | un
   if (orphans.length > 0) await shell.sink.add({ items: [], ledger: [{ kind: 'to_per_request', requestIds: orphans }] });
 }
 
-/** Polls until every request has finished, the wait budget ran out, or the stage stopped. */
-async function waitForRequests(ctx: RunContext, shell: SearchShell): Promise<Pick<PollStats, 'calls' | 'probes'>> {
+/**
+ * The spool read first (what was delivered since the last night), and, when the night sends the callback URL, the
+ * gate that holds finished requests until their deliveries prove them complete or hand them on to be read.
+ */
+async function deliveryGate(ctx: RunContext, night: NightData, shell: SearchShell): Promise<DeliveryGate | undefined> {
+  const reading = await nightSpool(ctx, night);
+  if (!reading) return undefined;
+  await reading.catchUp(shell.sink);
+  if (ctx.cfg.callback.url === undefined) return undefined;
+  const dialect = await dialectOrAssumed(ctx);
+  const finished = (request: RequestObject): void => shell.dispatch({ kind: 'finished', request, member: shell.sweep?.isMember(request.request_id) ?? false });
+  return new DeliveryGate({
+    ctx, reading, sink: shell.sink,
+    out: {
+      proven: (request) => {
+        shell.sweep?.forget(request.request_id);
+        shell.dispatch({ kind: 'loaded', requestId: request.request_id, pages: 0 });
+      },
+      listing: finished,
+      failed: (error) => shell.dispatch({ kind: 'broke', error }),
+    },
+  }, sweepParamsOf(dialect.dialect, ctx.cfg.sweepParams) ?? null);
+}
+
+function deliveryCounts(night: NightData, gate: DeliveryGate | undefined): Record<string, number> {
+  if (!night.spool) return {};
+  const g = gate?.figures;
+  return {
+    ...spoolCounts(night.spool.figures),
+    ...(g ? { delivered: g.delivered, delivered_responses: g.deliveredResponses, listed_after_delivery: g.listed, proof_calls: g.proofCalls } : {}),
+  };
+}
+
+/** Polls until every request has finished (and the gate, if any, has proved or handed on each), the wait budget ran out, or the stage stopped. */
+async function waitForRequests(ctx: RunContext, shell: SearchShell, gate: DeliveryGate | undefined): Promise<Pick<PollStats, 'calls' | 'probes'>> {
   try {
     return await pollUntilFinished(ctx, shell.waiting, {
-      finished: (request) => shell.dispatch(request.status === 'cancelled'
-        ? { kind: 'cancelled', request }
-        : { kind: 'finished', request, member: shell.sweep?.isMember(request.request_id) ?? false }),
+      finished: (request) => {
+        if (request.status === 'cancelled') shell.dispatch({ kind: 'cancelled', request });
+        else if (gate) gate.finished(request);
+        else shell.dispatch({ kind: 'finished', request, member: shell.sweep?.isMember(request.request_id) ?? false });
+      },
       lost: (requestId, reason) => shell.dispatch({ kind: 'lost', requestId, reason }),
       failed: (requestId, error) => shell.dispatch({ kind: 'failed', requestId, error }),
-      more: () => moreToCome(shell.state),
+      more: () => {
+        const more = moreToCome(shell.state);
+        return (gate?.holding(!more && shell.waiting.size === 0) ?? false) || more;
+      },
     }, {
       budgetMs: ctx.cfg.maxWaitMinutes * 60_000, ...ctx.pollTuning,
       onDeadline: (at) => { if (!ctx.api.spentBudget()) ctx.api.budgetUntil(at); },
