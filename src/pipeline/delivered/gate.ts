@@ -3,6 +3,7 @@ import type { SweepParams } from '../../shared/config.js';
 import { sleep, type RunContext } from '../context.js';
 import type { PageSink } from '../page-sink.js';
 import { timeOf } from '../sweep/cursor.js';
+import { LOOK_MS, untilHeld, untilQuiet } from './await-deliveries.js';
 import { proofIo } from './counts.js';
 import { prove, type Finished, type ProofIo } from './proof.js';
 import type { SpoolReading } from './spool-reading.js';
@@ -47,7 +48,7 @@ interface Expecting { req: RequestObject; count: number; until: number }
 /** A round starts with this many requests held even while others run. */
 const ROUND_AT = 2_000;
 /** Between two looks at the spool while deliveries are expected, ms. */
-const CHECK_EVERY_MS = 250;
+const CHECK_EVERY_MS = LOOK_MS;
 
 export class DeliveryGate {
   readonly figures: GateFigures = { delivered: 0, deliveredResponses: 0, listed: 0, proofCalls: 0 };
@@ -61,7 +62,7 @@ export class DeliveryGate {
   /** `params`: the listing's created_at names (the sweep's), or null when none is known to work (requests are then counted one by one). */
   constructor(private readonly d: GateDeps, params: SweepParams | null) {
     const io = proofIo(d.ctx, params);
-    this.io = { ...io, settle: (from, until, count) => this.settle(() => io.heldIn(from, until), count) };
+    this.io = { ...io, settle: (from, until, count) => untilHeld(d.ctx, d.reading, d.sink, () => io.heldIn(from, until), count) };
     if (!params) this.rangesBroken = 'the responses listing honours no sort name (lawsuit-etl doctor)';
   }
 
@@ -99,50 +100,10 @@ export class DeliveryGate {
 
   private async runRound(prove: boolean): Promise<void> {
     this.lastCheck = Date.now();
-    if (prove) await this.quiet();
+    if (prove) await untilQuiet(this.d.ctx, this.d.reading, this.d.sink);
     else await this.d.reading.catchUp(this.d.sink);
     if (this.expecting.size > 0) await this.check();
     if (prove) await this.proveHeld();
-  }
-
-  /**
-   * Loads the spool until it stops growing: the deliveries of the requests just finished come a little after them
-   * (the provider pushes as it makes a response, and retries), and a count asked before they are in is a call spent
-   * for nothing. Nothing new for CHECK_EVERY_MS ends it; so does LAWSUIT_CALLBACK_WAIT_SECONDS without anything new,
-   * or ten times that in all (deliveries of other requests may keep coming).
-   */
-  private async quiet(): Promise<void> {
-    const { ctx, reading, sink } = this.d;
-    const start = Date.now();
-    let moved = start;
-    let seen = -1;
-    for (;;) {
-      await reading.catchUp(sink);
-      const now = Date.now();
-      if (reading.figures.deliveries !== seen) moved = now;
-      else if (now - moved >= CHECK_EVERY_MS) return;
-      seen = reading.figures.deliveries;
-      if (ctx.signal.aborted || now - moved >= ctx.cfg.callback.waitMs || now - start >= 10 * ctx.cfg.callback.waitMs) return;
-      await sleep(CHECK_EVERY_MS / 2, ctx.signal);
-    }
-  }
-
-  /**
-   * Loads what is delivered until the warehouse holds `count` responses in the range (true), or until nothing more
-   * came for LAWSUIT_CALLBACK_WAIT_SECONDS (false): the deliveries of the batch still on their way.
-   */
-  private async settle(heldIn: () => Promise<number>, count: number): Promise<boolean> {
-    const { ctx, reading, sink } = this.d;
-    let held = await heldIn();
-    let moved = Date.now();
-    while (held < count && !ctx.signal.aborted && Date.now() - moved < ctx.cfg.callback.waitMs) {
-      await sleep(CHECK_EVERY_MS, ctx.signal);
-      await reading.catchUp(sink);
-      const now = await heldIn();
-      if (now > held) moved = Date.now();
-      held = now;
-    }
-    return held >= count;
   }
 
   /** Expected requests whose deliveries are all in are proved; those past their wait are listed. */

@@ -26,6 +26,8 @@ import type { TrackedDocument } from '../sweep/tracking-runs.js';
 export interface SpoolFigures {
   /** Deliveries read from the spool, and of them: loaded, parked; parked ones loaded tonight; lines that were no delivery. */
   deliveries: number; loaded: number; parked: number; unparked: number; unreadable: number;
+  /** Runs of our trackings whose deliveries were loaded (a trackings night). */
+  runs: number;
   /** Segments deleted after the publish. */
   pruned: number;
 }
@@ -46,7 +48,9 @@ export function itemOf(rec: Pick<SpooledDelivery, 'payload' | 'payloadText'>): R
 }
 
 export class SpoolReading {
-  readonly figures: SpoolFigures = { deliveries: 0, loaded: 0, parked: 0, unparked: 0, unreadable: 0, pruned: 0 };
+  readonly figures: SpoolFigures = { deliveries: 0, loaded: 0, parked: 0, unparked: 0, unreadable: 0, runs: 0, pruned: 0 };
+  /** The runs of our trackings loaded from deliveries (figures.runs counts them). */
+  private readonly runsLoaded = new Set<string>();
   /** Bytes read of each segment, as committed. */
   private readonly cursors = new Map<string, number>();
   /** Parked deliveries per segment: a segment holding one is kept. */
@@ -132,6 +136,7 @@ export class SpoolReading {
       { kind: 'park', rows: parked }, { kind: 'delivered_runs', runId: this.ctx.runId, runs: runs.all() },
     ];
     await sink.add({ items, ledger });
+    this.countRuns(runs);
     this.cursors.set(seg.id, to);
     if (parked.length) this.parkedIn.set(seg.id, (this.parkedIn.get(seg.id) ?? 0) + parked.length);
     Object.assign(this.figures, { deliveries: this.figures.deliveries + batch.length, loaded: this.figures.loaded + items.length, parked: this.figures.parked + parked.length });
@@ -157,9 +162,15 @@ export class SpoolReading {
         items.push(itemOf(rec));
       }
       await sink.add({ items, ledger: [{ kind: 'unpark', responseIds: chunk.map((r) => r.response_id) }, { kind: 'delivered_runs', runId: this.ctx.runId, runs: runs.all() }] });
+      this.countRuns(runs);
       for (const row of chunk) this.parkedIn.set(row.segment_id, (this.parkedIn.get(row.segment_id) ?? 1) - 1);
       this.figures.unparked += items.length;
     }
+  }
+
+  private countRuns(runs: RunsMet): void {
+    for (const r of runs.all()) this.runsLoaded.add(r.requestId);
+    this.figures.runs = this.runsLoaded.size;
   }
 
   private async knownRequests(ids: readonly string[]): Promise<Set<string>> {
