@@ -1,3 +1,4 @@
+import { nightSpool } from '../delivered/night-spool.js';
 import type { Stage } from '../stage.js';
 
 /**
@@ -13,6 +14,9 @@ export const publishStage: Stage = {
   closesWarehouse: true,
   publishes: true,
   async run(ctx, night) {
+    // The spool's segments this warehouse holds whole, known before it closes (a night resumed after its search
+    // stage reads no spool of its own, yet publishes what an earlier run read).
+    await nightSpool(ctx, night);
     await ctx.publish!();
     // Only now is what these clean up held by the published warehouse: a night killed before finds it again.
     for (const after of night.published ?? []) {
