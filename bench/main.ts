@@ -10,6 +10,7 @@ import { largestDocument, sandboxEndpoints } from './sandbox-endpoints.js';
 import { sandboxMemory } from './sandbox-memory.js';
 import { trackedPortfolio } from './tracked.js';
 import { transferRun } from './transfer-run.js';
+import { webhookFigures } from './webhook.js';
 
 // `npm run bench`: the figures the nightly run is held to, measured against the sandbox, printed as a table;
 // the last line is one JSON object for scripts. BENCH_QUICK=1 runs smaller volumes (no 100k run);
@@ -19,7 +20,9 @@ import { transferRun } from './transfer-run.js';
 // BENCH_ONLY=load only the load of a first night beside read_json and the merge of a second;
 // BENCH_ONLY=sandbox only the sandbox's own memory and listing speed (parts 6 and 7);
 // BENCH_ONLY=rate only the rate-limit use, against the sandbox and against the documented dialect's upstreams;
-// BENCH_ONLY=tracked only the tracked portfolio: 10,000 documents over five sandbox days (BENCH_QUICK: 1,000).
+// BENCH_ONLY=tracked only the tracked portfolio: 10,000 documents over five sandbox days (BENCH_QUICK: 1,000);
+// BENCH_ONLY=webhook only the webhook intake: deliveries a second and p99 by fsync mode, its RSS at 100,000
+// deliveries (BENCH_QUICK: 20,000), the listing calls of a night with and without it (bench/webhook.ts).
 
 const quick = process.env.BENCH_QUICK === '1';
 const only = process.env.BENCH_ONLY;
@@ -222,7 +225,11 @@ async function main(): Promise<void> {
     console.log(JSON.stringify(await trackedFigures()));
     return;
   }
-  if (only !== undefined && only !== '') throw new Error(`BENCH_ONLY=${only}: the parts that run alone are "calls", "rebuild", "load", "sandbox", "rate" and "tracked"`);
+  if (only === 'webhook') {
+    console.log(JSON.stringify(await webhookFigures(quick, line)));
+    return;
+  }
+  if (only !== undefined && only !== '') throw new Error(`BENCH_ONLY=${only}: the parts that run alone are "calls", "rebuild", "load", "sandbox", "rate", "tracked" and "webhook"`);
 
   // 1. rate-limit use, against the sandbox and against upstreams that name no time
   const rate = await rateFigures();
@@ -273,13 +280,16 @@ async function main(): Promise<void> {
   // 8. a tracked portfolio over five sandbox days
   const tracked = await trackedFigures();
 
+  // 9. the webhook intake: its pace and memory, and the listing calls it saves a night
+  const webhook = await webhookFigures(quick, line);
+
   console.log(JSON.stringify({
     ...rate,
     polls_per_request: pollsPerRequest, calls_per_document: callsPerDocument,
     ...load,
     rebuild_lawsuits_per_sec: rebuild.lawsuitsPerSec, rebuild_peak_rss_mb: rebuild.peakRssMb, rss_mb_10k: r10.peakRssMb, rss_mb_100k: rss100,
     rss_growth: rss100 === null ? null : round(rss100 / r10.peakRssMb), transfer_rss_mb: tr.peakRssMb,
-    ...sandbox, ...floor, ...tracked,
+    ...sandbox, ...floor, ...tracked, ...webhook,
   }));
 }
 

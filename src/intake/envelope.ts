@@ -14,7 +14,7 @@ export interface Delivery {
 }
 
 /** Why a body is refused: `not_json` (400) or `unknown_envelope` (422). */
-export type EnvelopeRefusal = { ok: false; status: 400 | 422; reason: 'not_json' | 'unknown_envelope'; detail: string };
+type EnvelopeRefusal = { ok: false; status: 400 | 422; reason: 'not_json' | 'unknown_envelope'; detail: string };
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const text = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 200;

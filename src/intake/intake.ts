@@ -17,7 +17,7 @@ import type { SpoolWriter } from './spool-writer.js';
 
 export const WEBHOOK_PATH = '/webhook/';
 
-export interface IntakeOptions {
+interface IntakeOptions {
   spool: SpoolWriter;
   /** The secret the URL carries. */
   secret: string;

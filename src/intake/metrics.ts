@@ -7,7 +7,7 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 /** Why a delivery was answered other than 2xx (the label of lawsuit_intake_refused_total). */
 export type RefusalReason = 'secret' | 'not_json' | 'unknown_envelope' | 'too_large' | 'spool';
 
-export const REFUSAL_REASONS: readonly RefusalReason[] = ['secret', 'not_json', 'unknown_envelope', 'too_large', 'spool'];
+const REFUSAL_REASONS: readonly RefusalReason[] = ['secret', 'not_json', 'unknown_envelope', 'too_large', 'spool'];
 
 export class IntakeMetrics {
   readonly registry = new Registry();

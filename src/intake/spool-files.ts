@@ -50,7 +50,7 @@ async function sized(dir: string, file: string): Promise<{ file: string; path: s
 }
 
 /** A whole line of a segment and the offset just past its line break. */
-export interface SpoolLine { text: string; end: number }
+interface SpoolLine { text: string; end: number }
 
 const CHUNK = 1 << 20;
 

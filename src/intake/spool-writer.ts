@@ -23,7 +23,7 @@ import { CLOSED_SUFFIX, encodeRecord, OPEN_SUFFIX, responseIdOf, segmentId } fro
 // back to the last whole line and closes the segment. A failed write or fsync cuts the segment back the same way
 // and closes it: the delivery is answered 5xx (the provider retries) and the next one starts a new segment.
 
-export interface SpoolWriterOptions {
+interface SpoolWriterOptions {
   dir: string;
   /** One fsync per delivery, or per batch of those that arrived together (group commit). */
   fsync: 'delivery' | 'batch';
@@ -33,7 +33,7 @@ export interface SpoolWriterOptions {
   segmentAgeMs?: number;
 }
 
-export type Appended = 'written' | 'duplicate';
+type Appended = 'written' | 'duplicate';
 
 interface OpenSegment { id: string; n: number; fh: FileHandle; size: number; openedAt: number }
 interface Waiting { buf: Buffer; resolve: (segment: number) => void; reject: (e: unknown) => void }
