@@ -16,7 +16,8 @@ import { sandboxChild } from './sandbox-child.js';
 //
 // 1. Deliveries accepted per second and their latency (send to answer, p50 and p99), with an fsync per delivery and
 //    with group commit (`LAWSUIT_CALLBACK_FSYNC`): `lawsuit-etl receive` in a child process under the production
-//    memory budget, fed by 32 keep-alive connections here with realistic payloads (the sandbox's response items,
+//    memory budget, fed by 16 keep-alive connections here (as many deliveries in flight as the sandbox sends; a
+//    closed loop, so latency is about connections / pace) with realistic payloads (the sandbox's response items,
 //    each with a response id of its own). The goal: 1,000 a second or more, p99 under 50 ms.
 // 2. The intake's peak RSS (VmHWM) once 100,000 deliveries are in its spool (20,000 with BENCH_QUICK): under 128 MB.
 // 3. The listing calls (GET /responses) of one night polled and of the same night with the intake on, against a
@@ -27,7 +28,7 @@ import { sandboxChild } from './sandbox-child.js';
 // are not).
 
 const SECRET = 'bench0123456789abcdef0123456789abcdef';
-const CONNECTIONS = 32;
+const CONNECTIONS = 16;
 const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '--max-old-space-size=128 --max-semi-space-size=4').split(' ');
 
 interface Intake { child: ChildProcess; url: string; stop(): Promise<void> }

@@ -18,7 +18,6 @@ import { configureJobs } from './job-configs.js';
 import type { Parsed } from './program.js';
 import { prepareEnvironment } from './environment.js';
 import { gracefulShutdown } from './shutdown.js';
-import { serveIntake } from '../intake/serve.js';
 
 // argv -> command -> exit code: parse, configure, hand the command to the pipeline's runner, print what it
 // returns, map how it ended to the exit code (exit-codes.ts), and tell a scheduler that started it how it ended
@@ -39,6 +38,7 @@ export async function runCommand(args: Parsed): Promise<ExitCode> {
     await runScheduleCli(args.rest, { configure: configureJobs });
     return EXIT.ok;
   }
+  if (command === 'receive') return (await import('./receive.js')).receiveCommand(args);
   const cfg = loadConfig({ flags: args.flags, command });
   const log = logger();
   log.level = cfg.logLevel;
@@ -52,8 +52,7 @@ export async function runCommand(args: Parsed): Promise<ExitCode> {
   }
 }
 
-async function dispatch(command: Exclude<ConfiguredCommand, 'schedule'>, args: Parsed, cfg: Config, log: Logger): Promise<CommandEnd> {
-  if (command === 'receive') return receive(cfg, log);
+async function dispatch(command: Exclude<ConfiguredCommand, 'schedule' | 'receive'>, args: Parsed, cfg: Config, log: Logger): Promise<CommandEnd> {
   if (command === 'report') return writeReportsAgain(args, cfg);
   if (command === 'doctor') return doctor(cfg, log);
   // commander has checked --kind against its choices already
@@ -90,21 +89,6 @@ async function doctor(cfg: Config, log: Logger): Promise<CommandEnd> {
     graceful.dispose();
     await env.close();
   }
-}
-
-/** `receive`: the webhook intake until SIGTERM or SIGINT (what was accepted is answered, then it exits 0). */
-async function receive(cfg: Config, log: Logger): Promise<CommandEnd> {
-  const stop = new AbortController();
-  const onSignal = (): void => stop.abort();
-  process.once('SIGTERM', onSignal);
-  process.once('SIGINT', onSignal);
-  try {
-    await serveIntake(cfg.callback, { log, signal: stop.signal, out: process.stdout });
-  } finally {
-    process.off('SIGTERM', onSignal);
-    process.off('SIGINT', onSignal);
-  }
-  return { command: 'receive', status: 'ok' };
 }
 
 /** `report [--run ID]`: a run's reports (Markdown and HTML) written again from what the warehouse kept of it. */
