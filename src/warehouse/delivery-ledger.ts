@@ -57,11 +57,20 @@ export async function recordDelivery(wh: Warehouse, e: DeliveryEntry): Promise<v
         FROM (SELECT unnest(from_json($1::JSON, '[{"requestId":"VARCHAR","items":"INTEGER","status":"VARCHAR","completedAt":"VARCHAR"}]'), recursive := true)) t
         WHERE requests.request_id = t.requestId`, [json(e.requests)]);
     case 'delivered_runs':
-      if (e.runs.length === 0) return;
-      return void await wh.run(`INSERT INTO tracking_runs AS r (request_id, tracking_id, search_type, search_key, responses_loaded, read_id, run_id, first_read_at, last_read_at)
-        SELECT t.requestId, t.trackingId, t.searchType, t.searchKey, t.items, NULL, $2, current_timestamp, current_timestamp
-        FROM (SELECT unnest(from_json($1::JSON, '[{"requestId":"VARCHAR","trackingId":"VARCHAR","searchType":"VARCHAR","searchKey":"VARCHAR","items":"INTEGER"}]'), recursive := true)) t
-        ON CONFLICT (request_id) DO UPDATE SET responses_loaded = r.responses_loaded + excluded.responses_loaded, last_read_at = excluded.last_read_at`,
-      [json(e.runs), e.runId]);
+      return recordTrackingRuns(wh, e.runs, null, e.runId);
   }
+}
+
+/**
+ * Runs of our trackings met, added to tracking_runs (or their responses counted in): the one statement for the runs a
+ * trackings night's listing meets (read-ledger.ts, `tracking_page`) and those met among the deliveries. `readId`: the
+ * reading that met them (none for deliveries).
+ */
+export async function recordTrackingRuns(wh: Warehouse, runs: readonly RunDelivered[], readId: string | null, runId: string): Promise<void> {
+  if (runs.length === 0) return;
+  await wh.run(`INSERT INTO tracking_runs AS r (request_id, tracking_id, search_type, search_key, responses_loaded, read_id, run_id, first_read_at, last_read_at)
+    SELECT t.requestId, t.trackingId, t.searchType, t.searchKey, t.items, $2, $3, current_timestamp, current_timestamp
+    FROM (SELECT unnest(from_json($1::JSON, '[{"requestId":"VARCHAR","trackingId":"VARCHAR","searchType":"VARCHAR","searchKey":"VARCHAR","items":"INTEGER"}]'), recursive := true)) t
+    ON CONFLICT (request_id) DO UPDATE SET responses_loaded = r.responses_loaded + excluded.responses_loaded, last_read_at = excluded.last_read_at`,
+  [json(runs), readId, runId]);
 }
