@@ -26,7 +26,7 @@ export async function openIntake(c: CallbackConfig, log: Logger): Promise<Runnin
     const intake = await startIntake({ spool, secret: c.secret, maxBytes: c.maxBytes, port: c.port ?? DEFAULT_CALLBACK_PORT, host: c.host, log })
       .catch(async (e: unknown) => { await spool.close(); throw e; });
     const shownUrl = intake.url.replace(`${WEBHOOK_PATH}${c.secret}`, `${WEBHOOK_PATH}[secret]`);
-    log.info({ event: 'intake.listening', url: shownUrl, spool: c.spool, deliveries: spool.deliveries, fsync: c.fsync },
+    log.info({ event: 'intake.listening', listening: shownUrl, spool: c.spool, deliveries: spool.deliveries, fsync: c.fsync },
       `the webhook intake listens at ${shownUrl}, writing to ${c.spool}`);
     return { ...intake, shownUrl, stop: async () => { try { await intake.close(); } finally { await lock.release(); } } };
   } catch (e) {
