@@ -93,11 +93,6 @@ export class DeliveryGate {
     }
   }
 
-  /** Why counting by range was given up, if it was (the stage notes it). */
-  get rangesGivenUp(): string | undefined {
-    return this.rangesBroken;
-  }
-
   private async runRound(prove: boolean): Promise<void> {
     this.lastCheck = Date.now();
     if (prove) await untilQuiet(this.d.ctx, this.d.reading, this.d.sink);
