@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox } from '../src/sandbox/server.js';
@@ -81,7 +81,17 @@ function post(agent: Agent, url: URL, body: string): Promise<number> {
   });
 }
 
-interface IntakeFigures { fsync: string; deliveries: number; perSec: number; p50Ms: number; p99Ms: number; rssMb: number; refused: number; bytes: number }
+interface IntakeFigures {
+  fsync: string; deliveries: number; perSec: number; p50Ms: number; p99Ms: number; rssMb: number; refused: number; bytes: number;
+  /** The intake's own CPU time per delivery (user and system), in µs: what a shared machine's load changes least. */
+  cpuUs: number;
+}
+
+/** CPU seconds (user and system) a process has used so far. Linux only, like the benchmark. */
+function cpuSeconds(pid: number): number {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100;
+}
 
 /** `n` deliveries over CONNECTIONS connections to a fresh intake: its pace, its latencies, its peak RSS at the end. */
 async function intakeRun(items: readonly string[], n: number, fsync: 'batch' | 'delivery'): Promise<IntakeFigures> {
@@ -93,6 +103,7 @@ async function intakeRun(items: readonly string[], n: number, fsync: 'batch' | '
   let next = 0;
   let refused = 0;
   let bytes = 0;
+  const cpu0 = cpuSeconds(intake.child.pid!);
   const t0 = performance.now();
   await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
     for (let k = next++; k < n; k = next++) {
@@ -104,6 +115,7 @@ async function intakeRun(items: readonly string[], n: number, fsync: 'batch' | '
     }
   }));
   const ms = performance.now() - t0;
+  const cpuUs = Math.round(((cpuSeconds(intake.child.pid!) - cpu0) / n) * 1e6);
   const rssMb = Math.round(peakRss(intake.child.pid!));
   agent.destroy();
   await intake.stop();
@@ -111,7 +123,7 @@ async function intakeRun(items: readonly string[], n: number, fsync: 'batch' | '
   const sorted = [...latencies].sort((a, b) => a - b);
   return {
     fsync, deliveries: n, perSec: Math.round(n / (ms / 1000)), p50Ms: round(sorted[Math.floor(n * 0.5)], 1), p99Ms: round(sorted[Math.floor(n * 0.99)], 1),
-    rssMb, refused, bytes,
+    rssMb, refused, bytes, cpuUs,
   };
 }
 
@@ -158,7 +170,8 @@ export async function webhookFigures(quick: boolean, line: (k: string, v: string
   const each = await intakeRun(items, quick ? 2_000 : 5_000, 'delivery');
   const batch = await intakeRun(items, n, 'batch');
   for (const f of [each, batch]) {
-    line(`intake deliveries/s (fsync ${f.fsync})`, f.perSec, `${f.deliveries} deliveries of ~${avg} bytes over ${CONNECTIONS} connections; p50 ${f.p50Ms} ms, p99 ${f.p99Ms} ms; ${f.refused} refused`);
+    line(`intake deliveries/s (fsync ${f.fsync})`, f.perSec, `${f.deliveries} deliveries of ~${avg} bytes over ${CONNECTIONS} connections; p50 ${f.p50Ms} ms, p99 ${f.p99Ms} ms; `
+      + `${f.cpuUs} µs of the intake's CPU a delivery; ${f.refused} refused`);
   }
   const many = quick ? 20_000 : 100_000;
   const big = await intakeRun(items, many, 'batch');
@@ -182,6 +195,7 @@ export async function webhookFigures(quick: boolean, line: (k: string, v: string
   return {
     intake_per_sec_fsync_delivery: each.perSec, intake_p50_ms_fsync_delivery: each.p50Ms, intake_p99_ms_fsync_delivery: each.p99Ms,
     intake_per_sec_fsync_batch: batch.perSec, intake_p50_ms_fsync_batch: batch.p50Ms, intake_p99_ms_fsync_batch: batch.p99Ms,
+    intake_cpu_us_per_delivery_fsync_delivery: each.cpuUs, intake_cpu_us_per_delivery_fsync_batch: batch.cpuUs,
     intake_rss_mb: big.rssMb, intake_rss_deliveries: many,
     night_listing_calls_polled: polled.listing, night_listing_calls_intake: pushed.listing,
     night_listing_ratio: round(pushed.listing / Math.max(1, polled.listing)),
