@@ -3,6 +3,7 @@
 // pushed response and a listed one are the same item.
 
 import type { SandboxState } from './context.js';
+import { isLawsuitLevel, LAWSUIT_NOT_FOUND } from './levels.js';
 import { hash } from './random.js';
 import type { StoredRequest } from './request-store.js';
 import { shownStatus } from './shown-status.js';
@@ -17,13 +18,14 @@ export function renderResponseItem(state: SandboxState, r: StoredRequest, n: num
   let data: unknown;
   let cached = false;
   if (kind === 'error') {
-    data = { code: 2, message: 'LAWSUIT_NOT_FOUND' };
+    data = { ...(r.appError ?? LAWSUIT_NOT_FOUND) };
   } else {
     const it = store.itemLawsuit(r, n);
     cached = it.cached;
-    const shape = s.type === 'lawsuit_cnj' || s.type === 'lawsuit_id' ? 'full' : 'search';
+    // Two levels: a document or name search (or such a tracking's run) answers headers (levels.ts).
+    const shape = isLawsuitLevel(s.type) ? 'full' : 'search';
     const privileged = s.customerKey !== undefined && options.credentialKeys.includes(s.customerKey);
-    data = universe.lawsuit(it.index, it.observedAt, { onDemand: s.onDemand, shape, privileged });
+    data = universe.lawsuit(it.index, it.observedAt, { onDemand: s.onDemand, shape, privileged, levels: state.dialect.levels });
   }
   const item: Record<string, unknown> = {
     request_id: r.id,

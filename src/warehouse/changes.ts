@@ -70,10 +70,12 @@ FROM _chg_cur c
 LEFT JOIN (
   -- the search that found each new lawsuit first: an aggregate over the new lawsuits' hits only (a window over
   -- every hit held the whole table in memory on a first run of 90k lawsuits)
-  SELECT h.code, h.instance, arg_min([r.search_type, r.search_key], (h.first_seen_at, r.request_id)) AS first
+  -- a lawsuit-level read the night chose (a basis) reads a lawsuit a search already found: it never found it, even
+  -- when a rebuild loads both in one transaction and their first_seen_at tie
+  SELECT h.code, h.instance, arg_min([r.search_type, r.search_key], (r.chosen, h.first_seen_at, r.request_id)) AS first
   -- a tracking's run finds for its document as a search does (tracking_runs says which document)
-  FROM search_hits h JOIN (SELECT request_id, search_type, search_key FROM requests
-    UNION ALL SELECT request_id, search_type, search_key FROM tracking_runs) r USING (request_id)
+  FROM search_hits h JOIN (SELECT request_id, search_type, search_key, basis IS NOT NULL AS chosen FROM requests
+    UNION ALL SELECT request_id, search_type, search_key, false FROM tracking_runs) r USING (request_id)
   SEMI JOIN _chg_cur n ON n.code = h.code AND n.instance = h.instance AND n.is_new AND hash(n.code) % $3 = $4
   GROUP BY h.code, h.instance
 ) f ON f.code = c.code AND f.instance = c.instance

@@ -62,7 +62,7 @@ describe('the sweep against the ground truth', () => {
     const [f] = await query<{ foreign: number; skipped: number; loaded: number; unloaded: number }>(cfg.warehouse, `SELECT
       (SELECT count(*) FROM responses_raw WHERE request_id NOT IN (SELECT request_id FROM requests)) AS foreign,
       (SELECT sum(items_skipped) FROM response_sweeps) AS skipped,
-      (SELECT count(*) FROM requests WHERE status = 'completed' AND loaded_at IS NOT NULL) AS loaded,
+      (SELECT count(*) FROM requests WHERE status = 'completed' AND loaded_at IS NOT NULL AND basis IS NULL) AS loaded,
       (SELECT count(*) FROM requests WHERE status = 'completed' AND loaded_at IS NULL) AS unloaded`);
     expect(f.skipped, 'the other client\'s responses were in the listing').toBeGreaterThan(0);
     expect(f.foreign).toBe(0);

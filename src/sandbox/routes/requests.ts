@@ -46,7 +46,9 @@ export const requestRoutes: RouteModule = (state) => [
       if (!v.ok) return validationError([...v.reasons, ...bad], bad.length ? 400 : v.status, v.status === 422 && !bad.length ? 'Invalid CNJ number' : 'Invalid search');
       if (bad.length) return validationError(bad, 400, 'Invalid search');
       if (refusedAsSecret(state, v.search, now)) return secretRefusal();
-      const r = state.store.create(apiKey, v.search, now, state.faults.forRequest(state.store.nextSeq()), { callbackUrl });
+      const r = state.store.create(apiKey, v.search, now, state.faults.forRequest(state.store.nextSeq()), {
+        levels: state.dialect.levels, unavailable: (code) => state.faults.unavailableLawsuit(code), callbackUrl,
+      });
       return { status: state.dialect.createdStatus, body: renderRequest(state, r, now, { status: 'pending', updatedMs: r.createdMs }) };
     },
   },
