@@ -9,6 +9,7 @@ import { rebuildPart } from './rebuild.js';
 import { sandboxPart } from './sandbox.js';
 import { trackedPart } from './tracked.js';
 import { transferPart } from './transfer.js';
+import { webhookPart } from './webhook.js';
 
 /** Every part of the bench, in the order the whole runs them: one line to add one (bench/part.ts). */
-export const PARTS: readonly BenchPart[] = [ratePart, nightPart, callsPart, loadPart, rebuildPart, memoryPart, cpuPart, transferPart, sandboxPart, trackedPart];
+export const PARTS: readonly BenchPart[] = [ratePart, nightPart, callsPart, loadPart, rebuildPart, memoryPart, cpuPart, transferPart, sandboxPart, trackedPart, webhookPart];

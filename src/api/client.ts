@@ -42,6 +42,11 @@ export interface ApiClientOptions {
   readsOnly?: boolean;
   /** Largest answer body accepted, in bytes (HttpOptions.maxBodyBytes). Default 64 MiB. */
   maxBodyBytes?: number;
+  /**
+   * Sent as `callback_url` with every request and tracking made (the webhook intake's URL): their responses are
+   * pushed there as they are made. It carries the intake's secret: never logged.
+   */
+  callbackUrl?: string;
 }
 
 export type ApiStats = HttpStats;
@@ -67,9 +72,9 @@ export class LawsuitApi {
       deadlines: opts.deadlines, connections: maxConcurrency, logger, onCall: opts.onCall, signal: opts.signal, readsOnly: opts.readsOnly,
       maxBodyBytes: opts.maxBodyBytes,
     });
-    this.requests = new RequestsResource(this.http, { logger, lookupDelayMs: opts.lookupDelayMs });
+    this.requests = new RequestsResource(this.http, { logger, lookupDelayMs: opts.lookupDelayMs, callbackUrl: opts.callbackUrl });
     this.responses = new ResponsesResource(this.http);
-    this.tracking = new TrackingResource(this.http);
+    this.tracking = new TrackingResource(this.http, opts.callbackUrl);
     this.lawsuits = new LawsuitsResource(this.http);
     this.transfer = new TransferFilesResource(this.http, {
       baseDelayMs: opts.baseDelayMs, maxDelayMs: opts.maxDelayMs, deadlines: opts.deadlines, signal: opts.signal,

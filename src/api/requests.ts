@@ -69,6 +69,8 @@ export interface RequestsOptions {
   clockMarginMs?: number;
   /** Default for CreateRequestOptions.lookupDelayMs, in ms. Default 1000. */
   lookupDelayMs?: number;
+  /** Sent as `callback_url` (top level of the body) with every request made, so that its responses are pushed there. */
+  callbackUrl?: string;
 }
 
 export class RequestsResource {
@@ -87,7 +89,7 @@ export class RequestsResource {
       attempt: async () => (await this.http.call({
         base: 'requests', method: 'POST', path: '/requests', route: 'POST /requests',
         // The spec shows the request returned; the documentation lists 201 and 202 as success.
-        body: opts.withAttachments ? { search, with_attachments: true } : { search }, safety: 'unsafe', priority: opts.priority ?? 1, parse: parseRequest, ok: [200, 201, 202],
+        body: { search, ...(opts.withAttachments ? { with_attachments: true } : {}), ...(this.opts.callbackUrl === undefined ? {} : { callback_url: this.opts.callbackUrl }) }, safety: 'unsafe', priority: opts.priority ?? 1, parse: parseRequest, ok: [200, 201, 202],
       })).body,
       call: { safety: 'unsafe' },
       // What a plain retry can fix the client did already; here a creation that may have been made is looked for,

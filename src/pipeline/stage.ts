@@ -1,6 +1,7 @@
 import type { DocumentsList } from '../input/documents.js';
 import type { ChangeRow } from '../warehouse/changes.js';
 import type { RunContext } from './context.js';
+import type { SpoolReading } from './delivered/spool-reading.js';
 import type { RunPlan } from './plan.js';
 
 // A run is a list of stages. Each stage declares what it needs, does its work, and reports its counts and
@@ -86,6 +87,10 @@ export interface NightData {
   exportDir?: string;
   /** What the operator should know beyond the stages' figures (shown in the summary and the report). */
   notes?: string[];
+  /** The night's reading of the webhook intake's spool, once a stage opened it (delivered/night-spool.ts). */
+  spool?: SpoolReading;
+  /** What to do once the night is published (the spool's segments it holds whole deleted), each failure only logged. */
+  published?: Array<() => Promise<void>>;
 }
 
 export interface Stage {

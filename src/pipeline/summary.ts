@@ -89,11 +89,12 @@ export function describeStage(st: RunSummary['stages'][number], s: RunSummary): 
         .filter(([k]) => n(c, k) > 0).map(([k, words]) => `, ${n(c, k)} ${words}`).join('');
       text = `${n(c, 'submitted')} submitted${extra}, ${n(c, 'completed')} completed, ${n(c, 'still_running')} still running, ${n(c, 'failed')} failed; `
         + `${n(c, 'pages')} pages read, ${n(c, 'polls')} polling calls${n(c, 'probes') ? ` (${n(c, 'probes')} single probes)` : ''}`
+        + delivered(c)
         + `${n(c, 'load_problems') ? `; ${n(c, 'load_problems')} values kept raw only (load_problems)` : ''}`;
       break;
     }
     case 'lawsuits':
-      text = describeLawsuits(c);
+      text = describeLawsuits(c) + delivered(c);
       break;
     case 'trackings':
       text = `${n(c, 'trackings_created')} trackings created, ${n(c, 'trackings_paused')} paused, ${n(c, 'trackings_resumed')} resumed, `
@@ -131,6 +132,13 @@ export function describeStage(st: RunSummary['stages'][number], s: RunSummary): 
 }
 
 /** The lawsuit level of the night: what was read and why, what was left and why, and the levels it ended with. */
+/** What a wave read of the intake's spool and proved by its deliveries (delivered/wave-gate.ts), when it read any. */
+function delivered(c: Record<string, number>): string {
+  if (!n(c, 'spool_deliveries') && !n(c, 'delivered')) return '';
+  return `; ${n(c, 'spool_deliveries')} deliveries read from the spool, ${n(c, 'delivered')} requests loaded by them alone `
+    + `(${n(c, 'proof_calls')} counting calls), ${n(c, 'listed_after_delivery')} listed`;
+}
+
 function describeLawsuits(c: Record<string, number>): string {
   const why = ([['read_new', 'new'], ['read_moved', 'moved'], ['read_incomplete', 'not yet whole'], ['read_retry', 'unavailable, retried']] as const)
     .filter(([k]) => n(c, k) > 0).map(([k, w]) => `${n(c, k)} ${w}`).join(', ');

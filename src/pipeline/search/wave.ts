@@ -8,6 +8,8 @@ import { pollUntilFinished, type PollStats } from '../poll.js';
 import type { NightData, StageReport } from '../stage.js';
 import { resolveOpenIntents } from '../submit.js';
 import { ResponseSweep } from '../sweep/sweep.js';
+import type { DeliveryGate } from '../delivered/gate.js';
+import { openWaveGate, waveGateCounts } from '../delivered/wave-gate.js';
 import { reportOf, leftRunning } from './report.js';
 import { SearchShell } from './shell.js';
 import { drainable, moreToCome, searchState, type SearchState } from './state.js';
@@ -29,6 +31,10 @@ import { drainable, moreToCome, searchState, type SearchState } from './state.js
 // Responses are read by the sweep across requests (sweep/sweep.ts) unless the configuration says per request;
 // a request the sweep cannot take (created before what it already read, adopted after a crash, resumed from an
 // older night) and every request once the sweep has stopped for the night are read per request (collect.ts).
+//
+// With the webhook intake, what was delivered to its spool is loaded first and as the wave goes, and a finished
+// request goes through the delivery gate (delivered/wave-gate.ts) before either: one whose deliveries prove it
+// complete is loaded without a listing call; the others are read as above.
 
 /** What a wave buys tonight, and the requests of earlier runs it reads without buying them again. */
 export interface WavePlan {
@@ -55,7 +61,9 @@ interface StoredRequest { request_id: string; created_at: Date | null; strategy:
 export async function runWave(ctx: RunContext, night: NightData, wave: Wave): Promise<WaveResult> {
   const shell = await openWave(ctx, night, wave);
   try {
-    const polled = await waitForRequests(ctx, shell);
+    const delivered = await openWaveGate(ctx, night, shell);
+    const polled = await waitForRequests(ctx, shell, delivered.gate);
+    await delivered.gate?.drain();
     await shell.settled();
     const sweep = shell.sweep;
     if (sweep) {
@@ -76,7 +84,8 @@ export async function runWave(ctx: RunContext, night: NightData, wave: Wave): Pr
       ctx.log.warn({ requests: left.length, budget_min: ctx.cfg.maxWaitMinutes }, 'the wait budget ran out: the requests still running stay outstanding for the next run');
     }
     budgetOut(ctx, shell);
-    return { report: reportOf(shell.state, { polls: polled.calls, probes: polled.probes, sweep: sweep?.figures }, ctx.cfg.maxWaitMinutes), state: shell.state };
+    const report = reportOf(shell.state, { polls: polled.calls, probes: polled.probes, sweep: sweep?.figures }, ctx.cfg.maxWaitMinutes);
+    return { report: { ...report, counts: { ...report.counts, ...waveGateCounts(night, delivered) } }, state: shell.state };
   } finally {
     shell.close();
   }
@@ -143,16 +152,21 @@ async function rejoin(shell: SearchShell, rows: ReadonlyArray<StoredRequest | un
   if (orphans.length > 0) await shell.sink.add({ items: [], ledger: [{ kind: 'to_per_request', requestIds: orphans }] });
 }
 
-/** Polls until every request has finished, the wait budget ran out, or the stage stopped. */
-async function waitForRequests(ctx: RunContext, shell: SearchShell): Promise<Pick<PollStats, 'calls' | 'probes'>> {
+/** Polls until every request has finished (and the gate, if any, has proved or handed on each), the wait budget ran out, or the stage stopped. */
+async function waitForRequests(ctx: RunContext, shell: SearchShell, gate: DeliveryGate | undefined): Promise<Pick<PollStats, 'calls' | 'probes'>> {
   try {
     return await pollUntilFinished(ctx, shell.waiting, {
-      finished: (request) => shell.dispatch(request.status === 'cancelled'
-        ? { kind: 'cancelled', request }
-        : { kind: 'finished', request, member: shell.sweep?.isMember(request.request_id) ?? false }),
+      finished: (request) => {
+        if (request.status === 'cancelled') shell.dispatch({ kind: 'cancelled', request });
+        else if (gate) gate.finished(request);
+        else shell.dispatch({ kind: 'finished', request, member: shell.sweep?.isMember(request.request_id) ?? false });
+      },
       lost: (requestId, reason) => shell.dispatch({ kind: 'lost', requestId, reason }),
       failed: (requestId, error) => shell.dispatch({ kind: 'failed', requestId, error }),
-      more: () => moreToCome(shell.state),
+      more: () => {
+        const more = moreToCome(shell.state);
+        return (gate?.holding(!more && shell.waiting.size === 0) ?? false) || more;
+      },
     }, {
       budgetMs: ctx.cfg.maxWaitMinutes * 60_000, ...ctx.pollTuning,
       onDeadline: (at) => { if (!ctx.api.spentBudget()) ctx.api.budgetUntil(at); },
