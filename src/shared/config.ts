@@ -5,6 +5,7 @@ import { ConfigError } from './errors.js';
 import { headerValueProblem } from './options/address.js';
 import type { CommandName, Option } from './options/option.js';
 import { readConfigFile, readOption, readSecret, type Flags, type Sources } from './options/read.js';
+import { realPathOf } from './real-path.js';
 import type { SweepParams } from './options/sweep-params.js';
 import { OPTIONS, type OptionName, type ValueOf } from './options/table.js';
 import { MIN_EXPORT_SALT_LENGTH, type CallDeadlines, type ExportPrivacyMode, type ResponsesStrategy, type RunSource } from './options/values.js';
@@ -148,7 +149,8 @@ function readConfig(src: Sources, command: ConfiguredCommand, problems: string[]
     if (bad) problems.push(`${apiKey.label}: the key ${bad}, so it cannot be sent as the api-key header (the value is not shown)`);
   }
   const salt = readSecret(OPTIONS.exportSalt, src.env, problems);
-  const warehouse = read('warehouse')!;
+  // The file the name ends at: the lock, the work copy and the publish are named after it (shared/real-path.ts).
+  const warehouse = realPathOf(read('warehouse')!);
   const sandbox = read('sandbox')!;
   const mode = read('exportPrivacy')!;
   return {
