@@ -8,6 +8,7 @@
 
 import { mkdir, rm } from 'node:fs/promises';
 import type { Logger } from 'pino';
+import { withoutEchoes } from '../shared/echoed-secret.js';
 import { EtlError } from '../shared/errors.js';
 import { codeOf, reachOf, ruleFor } from '../shared/failure-policy.js';
 import { scrubText } from '../shared/logger.js';
@@ -44,6 +45,11 @@ export interface TransferApi {
 
 export interface RunTransferDeps {
   api: TransferApi;
+  /**
+   * Texts never to be stored: the API key in the forms a file may echo it in (`LawsuitApi.keyForms`), replaced in
+   * every text column of a file's rows and in a failure's reason. Default none.
+   */
+  secrets?: readonly string[];
   /** The warehouse (`Warehouse` from src/warehouse/warehouse.ts fits). */
   wh: TransferDb;
   /** Folder for downloads in progress; created if absent. */
@@ -192,7 +198,7 @@ async function attemptFile(deps: RunTransferDeps, listed: TransferRecordLike, fi
   // No retries of its own: this loop retries the download, with a fresh address each time.
   const { bytes } = await api.download(fresh.download_url, path, { expectedSize: sizeInBytes(meta.file_size), retries: 0 });
   // transfer_files.file_size is bytes: the bytes downloaded, whatever unit the record's field is in.
-  const loaded = await loadTransferFile(deps.wh, { meta: { ...meta, file_size: bytes }, path, runId: deps.runId, attempts: file.attempts });
+  const loaded = await loadTransferFile(deps.wh, { meta: { ...meta, file_size: bytes }, path, runId: deps.runId, attempts: file.attempts, secrets: deps.secrets });
   log.info({ transferFileId: id, name: meta.name, fileType: meta.file_type, bytes, rows: loaded.rows, table: loaded.table, attempt: n, ms: Date.now() - started }, 'transfer file loaded');
   await rm(path, { force: true });
   if (deps.onLoaded) await deps.onLoaded(id);
@@ -205,7 +211,8 @@ async function fileFailed(deps: RunTransferDeps, listed: TransferRecordLike, fil
   const id = listed.transfer_file_id;
   if (file.path) await rm(file.path, { force: true }).catch(() => undefined);
   if (file.path) await rm(`${file.path}.part`, { force: true }).catch(() => undefined);
-  const reason = reasonOf(e);
+  // DuckDB quotes the value it could not read: a key a file echoed would be in it.
+  const reason = withoutEchoes(reasonOf(e), deps.secrets ?? []);
   let patched = false;
   // A file left because the wait budget ran out on a failing upstream is not in error: the provider's team is not
   // told, and the next run tries it again (as it does every file not loaded).

@@ -2,6 +2,7 @@
 // record: either both are there or neither, which is what makes "never loaded twice" hold after a crash at any
 // point. DuckDB's own readers do the parsing (read_csv, read_json, read_parquet); nothing passes through JS rows.
 
+import { REDACTED } from '../shared/echoed-secret.js';
 import { EtlError } from '../shared/errors.js';
 import { tableOf } from './schema/index.js';
 import { ident, lit } from './schema/sql.js';
@@ -77,6 +78,8 @@ interface LoadInput {
   runId: string;
   /** Download attempts it took. */
   attempts: number;
+  /** Texts replaced by REDACTED in every text column of its rows (the API key as a file may echo it). Default none. */
+  secrets?: readonly string[];
 }
 
 interface LoadResult { table: TransferTable; rows: number }
@@ -96,21 +99,32 @@ export async function loadTransferFile(db: TransferDb, input: LoadInput): Promis
   }
   const table = tableForColumns(described.map((d) => d.column_name));
   const known = new Map(KNOWN[table]);
-  const existing = new Set((await db.all<{ column_name: string }>(
-    `SELECT column_name FROM information_schema.columns WHERE table_name = ? AND table_schema = current_schema()`, [table],
-  )).map((r) => r.column_name));
+  const existing = new Map((await db.all<{ column_name: string; data_type: string }>(
+    `SELECT column_name, data_type FROM information_schema.columns WHERE table_name = ? AND table_schema = current_schema()`, [table],
+  )).map((r) => [r.column_name, r.data_type]));
   const targets: string[] = [];
   const exprs: string[] = [];
+  const params: unknown[] = [];
   const added: Array<[string, string]> = [];
+  const secrets = input.secrets ?? [];
   for (const { column_name: c, column_type: src } of described) {
     if (LINEAGE.includes(c)) continue;
     const want = known.get(c);
     if (!existing.has(c)) added.push([c, src]);
     targets.push(ident(c));
+    let expr: string;
     // A naive TIMESTAMP from a reader means UTC here (JSON's "…Z" text, parquet's TIMESTAMP_MILLIS).
-    if (want === 'TIMESTAMPTZ' && src === 'TIMESTAMP') exprs.push(`timezone('UTC', ${ident(c)})`);
-    else if (want) exprs.push(`CAST(${ident(c)} AS ${want})`);
-    else exprs.push(ident(c));
+    if (want === 'TIMESTAMPTZ' && src === 'TIMESTAMP') expr = `timezone('UTC', ${ident(c)})`;
+    else if (want) expr = `CAST(${ident(c)} AS ${want})`;
+    else expr = ident(c);
+    // A text column loses the key as the rows are inserted (as parameters: the key is never in a statement's text).
+    if ((want ?? existing.get(c) ?? src) === 'VARCHAR') {
+      for (const secret of secrets) {
+        expr = `replace(${expr}, ?, ${lit(REDACTED)})`;
+        params.push(secret);
+      }
+    }
+    exprs.push(expr);
   }
   if (added.length > 0) {
     // Outside the load's transaction, so that the catalog change can be checkpointed before any row arrives; a
@@ -129,7 +143,7 @@ export async function loadTransferFile(db: TransferDb, input: LoadInput): Promis
       try {
         rows = await db.run(
           `INSERT INTO ${table} (${[...targets, ...LINEAGE.map(ident)].join(', ')}) SELECT ${exprs.join(', ')}, ?, current_timestamp FROM ${reader}`,
-          [input.meta.transfer_file_id],
+          [...params, input.meta.transfer_file_id],
         );
       } finally {
         await db.run('RESET preserve_insertion_order');

@@ -13,7 +13,7 @@ export const transferStage: Stage = {
   skipReason: (ctx) => (ctx.cfg.skipTransfer ? 'left out by --skip-transfer / LAWSUIT_SKIP_TRANSFER' : undefined),
   async run(ctx) {
     const t = await runTransfer({
-      api: ctx.api.transfer, wh: ctx.wh, stagingDir: ctx.cfg.stagingDir, runId: ctx.runId, log: ctx.log, signal: ctx.signal,
+      api: ctx.api.transfer, secrets: ctx.api.keyForms, wh: ctx.wh, stagingDir: ctx.cfg.stagingDir, runId: ctx.runId, log: ctx.log, signal: ctx.signal,
       progress: (event, n) => ctx.progress?.('files', event, n), onLoaded: () => failpoint('transfer.after-load'),
     });
     return {
