@@ -83,7 +83,7 @@ async function cloneFile(from: string, to: string): Promise<void> {
 }
 
 /** Where a copy is written before it takes its name: a kill mid-copy leaves only this, which nothing opens. */
-export const partialOf = (path: string): string => `${path}.partial`;
+const partialOf = (path: string): string => `${path}.partial`;
 
 /**
  * `from` copied to `to` whole or not at all: written under a temporary name, flushed, then renamed. A copy
