@@ -95,7 +95,7 @@ export async function loadTransferFile(db: TransferDb, input: LoadInput): Promis
   try {
     described = await db.all(`DESCRIBE SELECT * FROM ${reader}`);
   } catch (e) {
-    throw new TransferLoadError('TRANSFER_FILE_READ', `cannot read the ${input.meta.file_type} file: ${firstLine(e)}`, e);
+    throw loadFailure(e, `cannot read the ${input.meta.file_type} file`);
   }
   const table = tableForColumns(described.map((d) => d.column_name));
   const known = new Map(KNOWN[table]);
@@ -153,27 +153,59 @@ export async function loadTransferFile(db: TransferDb, input: LoadInput): Promis
     });
   } catch (e) {
     if (e instanceof TransferLoadError) throw e;
-    throw new TransferLoadError('TRANSFER_FILE_READ', `cannot load the ${input.meta.file_type} file: ${firstLine(e)}`, e);
+    throw loadFailure(e, `cannot load the ${input.meta.file_type} file`);
   }
+}
+
+/**
+ * Why a file could not be read or loaded: the warehouse's disk or memory (every file would meet it: the stage's,
+ * and no fault of the file), or else the file's content (TRANSFER_FILE_READ, the file's own fault). A disk that
+ * filled while loading was once read as the file's fault, and the file marked error at the provider for good.
+ */
+function loadFailure(e: unknown, what: string): EtlError {
+  const said = messageChain(e);
+  if (/No space left|Disk quota exceeded|Could not write all bytes/i.test(said)) {
+    return new EtlError('FS_NO_SPACE', `${what}: the disk is full (${firstLine(e)}); the file is loaded by a later run`, { cause: e });
+  }
+  if (/Out of Memory|failed to (pin|allocate)/i.test(said)) {
+    return new EtlError('WAREHOUSE_MEMORY', `${what}: DuckDB ran out of its memory limit (${firstLine(e)}); raise LAWSUIT_DUCKDB_MEMORY_LIMIT`, { cause: e });
+  }
+  return new TransferLoadError('TRANSFER_FILE_READ', `${what}: ${firstLine(e)}`, e);
+}
+
+function messageChain(e: unknown): string {
+  const parts: string[] = [];
+  for (let c: unknown = e, depth = 0; c !== undefined && c !== null && depth < 5; c = (c as { cause?: unknown }).cause, depth++) {
+    parts.push(String((c as Error).message ?? c));
+  }
+  return parts.join('\n');
 }
 
 function firstLine(e: unknown): string {
   return String((e as Error)?.message ?? e).split('\n')[0].replace(/^warehouse (statement|query) failed: /, '').slice(0, 400);
 }
 
-async function upsertFile(db: TransferDb, m: TransferFileMeta, s: { status: string; loaded_rows: number | null; error: string | null; run_id: string; target_table: string | null; attempts: number }): Promise<void> {
+interface FileOutcome {
+  status: string; loaded_rows: number | null; error: string | null; run_id: string; target_table: string | null; attempts: number;
+  /** Runs in a row it failed in for a passing cause, and when it may be tried again (`waiting`). Default 0 and none. */
+  failed_runs?: number; retry_after?: Date | null;
+}
+
+async function upsertFile(db: TransferDb, m: TransferFileMeta, s: FileOutcome): Promise<void> {
   await db.run(
     `INSERT INTO transfer_files (transfer_file_id, name, description, file_type, remote_status, file_size, lawsuits_count, created_at,
-       completed_at, status, loaded_rows, loaded_at, error, run_id, target_table, attempts, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, CAST(? AS TIMESTAMPTZ), CAST(? AS TIMESTAMPTZ), ?, ?, CASE WHEN ? = 'loaded' THEN current_timestamp END, ?, ?, ?, ?, current_timestamp)
+       completed_at, status, loaded_rows, loaded_at, error, run_id, target_table, attempts, failed_runs, retry_after, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, CAST(? AS TIMESTAMPTZ), CAST(? AS TIMESTAMPTZ), ?, ?, CASE WHEN ? = 'loaded' THEN current_timestamp END, ?, ?, ?, ?, ?,
+       CAST(? AS TIMESTAMPTZ), current_timestamp)
      ON CONFLICT (transfer_file_id) DO UPDATE SET name = excluded.name, description = excluded.description, file_type = excluded.file_type,
        remote_status = excluded.remote_status, file_size = excluded.file_size, lawsuits_count = excluded.lawsuits_count,
        created_at = excluded.created_at, completed_at = excluded.completed_at, status = excluded.status,
        loaded_rows = coalesce(excluded.loaded_rows, transfer_files.loaded_rows), loaded_at = coalesce(excluded.loaded_at, transfer_files.loaded_at),
        error = excluded.error, run_id = excluded.run_id, target_table = coalesce(excluded.target_table, transfer_files.target_table),
-       attempts = excluded.attempts, updated_at = excluded.updated_at`,
+       attempts = excluded.attempts, failed_runs = excluded.failed_runs, retry_after = excluded.retry_after, updated_at = excluded.updated_at`,
     [m.transfer_file_id, m.name, m.description ?? null, m.file_type, m.status ?? null, m.file_size ?? null, m.lawsuits_count ?? null,
-      m.created_at ?? null, m.completed_at ?? null, s.status, s.loaded_rows, s.status, s.error, s.run_id, s.target_table, s.attempts],
+      m.created_at ?? null, m.completed_at ?? null, s.status, s.loaded_rows, s.status, s.error, s.run_id, s.target_table, s.attempts,
+      s.failed_runs ?? 0, s.retry_after?.toISOString() ?? null],
   );
 }
 
@@ -183,13 +215,30 @@ export async function markTransferDownloaded(db: TransferDb, id: string): Promis
     updated_at = current_timestamp WHERE transfer_file_id = ?`, [id]);
 }
 
-/** A file that could not be loaded: its reason, for the summary and the provider's team. */
+/** A file bad in itself (FailureRule.fileAtFault): its reason, for the summary and the provider's team. */
 export async function markTransferError(db: TransferDb, meta: TransferFileMeta, reason: string, runId: string, attempts: number, remotePatched: boolean): Promise<void> {
   await upsertFile(db, { ...meta, status: remotePatched ? 'error' : meta.status }, { status: 'error', loaded_rows: null, error: reason, run_id: runId, target_table: null, attempts });
 }
 
-/** Local status of every file seen before: 'loaded' (PATCH pending), 'downloaded' (done) or 'error'. */
-export async function transferFileStates(db: TransferDb): Promise<Map<string, string>> {
-  const rows = await db.all<{ transfer_file_id: string; status: string }>('SELECT transfer_file_id, status FROM transfer_files');
-  return new Map(rows.map((r) => [r.transfer_file_id, r.status]));
+/** A file that failed for a passing cause: kept, to be tried again from `retryAfter`, its `failedRuns`-th such run. */
+export async function markTransferWaiting(db: TransferDb, meta: TransferFileMeta, o: { reason: string; runId: string; attempts: number; failedRuns: number; retryAfter: Date }): Promise<void> {
+  await upsertFile(db, meta, {
+    status: 'waiting', loaded_rows: null, error: o.reason, run_id: o.runId, target_table: null, attempts: o.attempts, failed_runs: o.failedRuns, retry_after: o.retryAfter,
+  });
+}
+
+/** What is known here of a file seen before. */
+export interface TransferFileState {
+  /** 'loaded' (PATCH pending), 'downloaded' (done), 'waiting' (a passing failure: tried again from retryAfter) or 'error' (bad in itself). */
+  status: string;
+  retryAfter: Date | null;
+  /** Runs in a row it failed in for a passing cause. */
+  failedRuns: number;
+}
+
+/** The local state of every file seen before. */
+export async function transferFileStates(db: TransferDb): Promise<Map<string, TransferFileState>> {
+  const rows = await db.all<{ transfer_file_id: string; status: string; retry_after: Date | null; failed_runs: number | null }>(
+    'SELECT transfer_file_id, status, retry_after, failed_runs FROM transfer_files');
+  return new Map(rows.map((r) => [r.transfer_file_id, { status: r.status, retryAfter: r.retry_after, failedRuns: r.failed_runs ?? 0 }]));
 }

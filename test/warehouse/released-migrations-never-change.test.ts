@@ -32,6 +32,7 @@ const RELEASED: Readonly<Record<number, string>> = {
   70: '3d8db5f513bed011',
   75: '7c15563a2454afb2',
   80: '868066fae8470d45',
+  81: '41e7b9cee1e6937b',
 };
 
 const fingerprint = (statements: readonly string[]): string => createHash('sha256').update(statements.join(';\n')).digest('hex').slice(0, 16);

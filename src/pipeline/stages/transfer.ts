@@ -17,7 +17,7 @@ export const transferStage: Stage = {
       progress: (event, n) => ctx.progress?.('files', event, n), onLoaded: () => failpoint('transfer.after-load'),
     });
     return {
-      counts: { listed: t.listed, loaded: t.loaded, rows: t.rows, already_loaded: t.skipped, patched_late: t.patchedLate, failed: t.failed.length, unknown_status: t.unknownStatus },
+      counts: { listed: t.listed, loaded: t.loaded, rows: t.rows, already_loaded: t.skipped, patched_late: t.patchedLate, failed: t.failed.length, waiting: t.waiting, unknown_status: t.unknownStatus },
       failures: t.failed.map((f) => ({ what: 'transfer file' as const, where: `${f.name} (${f.id})`, code: f.code, reason: f.reason })),
       interrupted: ctx.signal.aborted,
       finished: t.loaded + t.patchedLate,
