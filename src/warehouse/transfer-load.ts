@@ -6,6 +6,7 @@ import { REDACTED } from '../shared/echoed-secret.js';
 import { EtlError } from '../shared/errors.js';
 import { tableOf } from './schema/index.js';
 import { ident, lit } from './schema/sql.js';
+import { messageOf } from './wal-recovery.js';
 
 /** What the loader needs from the warehouse; `Warehouse` (warehouse.ts) has exactly this. */
 export interface TransferDb {
@@ -163,7 +164,7 @@ export async function loadTransferFile(db: TransferDb, input: LoadInput): Promis
  * filled while loading was once read as the file's fault, and the file marked error at the provider for good.
  */
 function loadFailure(e: unknown, what: string): EtlError {
-  const said = messageChain(e);
+  const said = messageOf(e);
   if (/No space left|Disk quota exceeded|Could not write all bytes/i.test(said)) {
     return new EtlError('FS_NO_SPACE', `${what}: the disk is full (${firstLine(e)}); the file is loaded by a later run`, { cause: e });
   }
@@ -173,13 +174,6 @@ function loadFailure(e: unknown, what: string): EtlError {
   return new TransferLoadError('TRANSFER_FILE_READ', `${what}: ${firstLine(e)}`, e);
 }
 
-function messageChain(e: unknown): string {
-  const parts: string[] = [];
-  for (let c: unknown = e, depth = 0; c !== undefined && c !== null && depth < 5; c = (c as { cause?: unknown }).cause, depth++) {
-    parts.push(String((c as Error).message ?? c));
-  }
-  return parts.join('\n');
-}
 
 function firstLine(e: unknown): string {
   return String((e as Error)?.message ?? e).split('\n')[0].replace(/^warehouse (statement|query) failed: /, '').slice(0, 400);

@@ -63,7 +63,8 @@ export function firstLine(e: unknown): string {
   return messageOf(e).split('\n')[0].slice(0, 400);
 }
 
-function messageOf(e: unknown): string {
+/** The messages of an error and of its causes, one a line (DuckDB's own words are in a cause). */
+export function messageOf(e: unknown): string {
   const parts: string[] = [];
   for (let c: unknown = e, depth = 0; c !== undefined && c !== null && depth < 5; c = (c as { cause?: unknown }).cause, depth++) {
     parts.push(String((c as Error).message ?? c));
