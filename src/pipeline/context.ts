@@ -19,7 +19,7 @@ export interface RunContext {
   /** Ends every progress display still open (a stage's bars end with the stage, before anything is printed after it). */
   endProgress?: () => void;
   /** Progress callbacks for long work (a bar on a terminal, log lines otherwise). */
-  progress?: (what: 'documents' | 'pages' | 'files' | 'responses', event: 'total' | 'tick', n: number) => void;
+  progress?: (what: 'documents' | 'lawsuits' | 'pages' | 'files' | 'responses', event: 'total' | 'tick', n: number) => void;
 }
 
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {

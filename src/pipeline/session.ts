@@ -70,7 +70,7 @@ export async function openSession(cfg: Config, opts: SessionOptions): Promise<Se
     progress: (what, event, n) => {
       let bar = bars.get(what);
       if (!bar) {
-        bar = createProgress({ log: opts.log, label: what, unit: what === 'documents' ? 'docs' : what === 'responses' ? 'items' : what });
+        bar = createProgress({ log: opts.log, label: what, unit: what === 'documents' ? 'docs' : what === 'responses' ? 'items' : what === 'lawsuits' ? 'reads' : what });
         bars.set(what, bar);
       }
       if (event === 'total') bar.setTotal(n);

@@ -9,7 +9,7 @@ import type { RunPlan } from './plan.js';
 // not take the others with it: the stages that do not need it still run, and the night is published with
 // everything that succeeded.
 
-export const STAGE_NAMES = ['rebuild', 'documents', 'trackings', 'search', 'transfer', 'changes', 'query', 'track', 'exports', 'publish'] as const;
+export const STAGE_NAMES = ['rebuild', 'documents', 'trackings', 'search', 'lawsuits', 'transfer', 'changes', 'query', 'track', 'exports', 'publish'] as const;
 export type StageName = (typeof STAGE_NAMES)[number];
 
 /**
@@ -23,7 +23,7 @@ export type StageStatus = (typeof STAGE_STATUSES)[number];
 
 /** One document, file or request that failed inside a stage that went on. */
 export interface ItemFailure {
-  what: 'document' | 'transfer file' | 'request' | 'stage';
+  what: 'document' | 'lawsuit' | 'transfer file' | 'request' | 'stage';
   /** Where to look: `line 12 (cpf)`, `name.csv (id)`, ... */
   where: string;
   code: string;
@@ -95,11 +95,11 @@ export interface Stage {
   /** It sends API calls: skipped once the key is refused. */
   callsApi: boolean;
   /**
-   * It has a dry path, so a dry run keeps it: it plans from what it can read (the list, the ledger, a listing the
-   * provider does not bill) and writes nothing, changes nothing and buys nothing. The documents stage plans from
-   * the list; a trackings night's trackings stage lists the key's trackings to plan what it would change.
+   * It has a dry path, so a dry run keeps it: it plans from what it can read and writes nothing, changes nothing and
+   * buys nothing. `offline`: from the list and the warehouse alone (the documents stage, the lawsuits stage's known
+   * levels); `reads`: with a listing the provider does not bill besides (a trackings night lists the key's trackings).
    */
-  plansDry?: boolean;
+  plansDry?: 'offline' | 'reads';
   /**
    * It closes the warehouse (publish): its row is recorded as ended `ok` before it runs, since nothing can be
    * written after it; a run that dies while publishing is found out by the next one (runner.ts).

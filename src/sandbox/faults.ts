@@ -7,12 +7,14 @@
 //   "5xx=0.05,reset=0.02,slow=0.05:1500,truncate=0.02,storm=0.01:5000,pending_long=0.1:60000,cancel=0.05,post_after_store=0.5"
 // Draws come from a PRNG seeded by the sandbox seed, so a given sequence of calls meets the same faults.
 //
-// Four switches describe an upstream that behaves differently rather than failing: `stale_listing` (the
+// Five switches describe an upstream that behaves differently rather than failing: `stale_listing` (the
 // requests listing never shows some requests finished), `ignore_filters` (GET /responses ignores every
 // parameter but request_id, page and page_size), `foreign` (another client shares the key and makes
-// requests of its own during the night) and `no_rate_headers` (answers carry no rate-limit header at all).
+// requests of its own during the night), `no_rate_headers` (answers carry no rate-limit header at all) and
+// `lawsuit_unavailable` (some lawsuits the provider holds are refused to a lawsuit-level read).
 
-import { hash, Rng } from './random.js';
+import { LAWSUIT_NOT_FOUND, LAWSUIT_SECRET, type AppError } from './levels.js';
+import { hash, hashString, Rng } from './random.js';
 
 export interface FaultSettings {
   /** `5xx`: probability that an API call is answered 500/502/503 before it is processed. Default 0. */
@@ -53,13 +55,18 @@ export interface FaultSettings {
   /** `no_rate_headers`: probability that an API answer carries no rate-limit header (no X-RateLimit-*, no
    * Retry-After), so that a client must pace from its own count alone (1: every answer). Default 0. */
   noRateHeaders?: number;
+  /** `lawsuit_unavailable`: share of CNJ numbers whose lawsuit-level reads (lawsuit_cnj, lawsuit_id searches) answer
+   * one application_error item instead of the lawsuit they find: LAWSUIT_NOT_FOUND for half of them, SECRET_LAWSUIT
+   * for the others. Drawn per number from the seed, so a number is refused on every read while the rate stands, and
+   * the same numbers for one seed and rate (a higher rate refuses a superset). Default 0. */
+  lawsuitUnavailable?: number;
 }
 
 const KEYS: Record<string, [keyof FaultSettings, (keyof FaultSettings)?]> = {
   '5xx': ['error5xx'], reset: ['reset'], reset_after: ['resetAfter'], slow: ['slow', 'slowMs'], truncate: ['truncate'],
   storm: ['storm', 'stormMs'], pending_long: ['pendingLong', 'pendingLongMs'], cancel: ['cancel'], post_after_store: ['postAfterStore'],
   stale_listing: ['staleListing'], ignore_filters: ['ignoreFilters'], foreign: ['foreign', 'foreignMs'],
-  no_rate_headers: ['noRateHeaders'],
+  no_rate_headers: ['noRateHeaders'], lawsuit_unavailable: ['lawsuitUnavailable'],
 };
 
 /** Parses a fault spec string; throws a RangeError naming every bad part at once. */
@@ -156,6 +163,15 @@ export class FaultInjector {
   omitsRateHeaders(): boolean {
     const rate = this.settings.noRateHeaders ?? 0;
     return rate > 0 && hash(this.seed, 905, this.answeredCalls++) / 4294967296 < rate;
+  }
+
+  /** What a lawsuit-level read of this CNJ number answers instead of its lawsuit, under `lawsuit_unavailable`. */
+  unavailableLawsuit(code: string): AppError | undefined {
+    const rate = this.settings.lawsuitUnavailable ?? 0;
+    if (rate <= 0) return undefined;
+    const h = hashString(code.replace(/\D/g, ''));
+    if (hash(this.seed, 906, h) / 4294967296 >= rate) return undefined;
+    return hash(this.seed, 907, h) % 2 === 0 ? LAWSUIT_NOT_FOUND : LAWSUIT_SECRET;
   }
 
   /** The foreign client's pace, when it is on. */

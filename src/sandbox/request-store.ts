@@ -14,6 +14,8 @@
 // item; a finished request is forgotten `retentionMs` (wall clock) after it finished, its responses with it.
 
 import { randomUUID } from 'node:crypto';
+import type { Levels } from './dialect.js';
+import { answerOf, LAWSUIT_NOT_FOUND, type AppError } from './levels.js';
 import { hashString, uuidOf } from './random.js';
 import { runSearch } from './search.js';
 import type { NormalizedSearch } from './search-validation.js';
@@ -61,8 +63,11 @@ export interface StoredRequest {
   fresh: Ints;
   /** courtEnds[c] = number of fresh items of courts 0..c. */
   courtEnds: Ints;
-  /** A name search that found nothing answers one application_error item. */
+  /** A name search that found nothing, or a lawsuit-level read answered with an error (levels.ts), ends with one
+   * application_error item. */
   errorItem: boolean;
+  /** That item's response_data, when it is not LAWSUIT_NOT_FOUND (a shared constant: no memory per request). */
+  appError?: AppError;
   startMs: number;
   /** When the last court is done (no cancel). */
   completeMs: number;
@@ -72,6 +77,17 @@ export interface StoredRequest {
 }
 
 interface RequestFaults { pendingLongMs: number; cancel: boolean }
+
+interface CreateOptions {
+  /** Made by another client sharing the key. Default false. */
+  foreign?: boolean;
+  /** Status before the search starts. Default 'pending'. */
+  initial?: 'pending' | 'created';
+  /** The dialect's level model (levels.ts). Default 'one'. */
+  levels?: Levels;
+  /** Whether the provider refuses a lawsuit it holds, by CNJ number (the `lawsuit_unavailable` fault). */
+  unavailable?: (code: string) => AppError | undefined;
+}
 
 interface StoreOptions {
   seed: number;
@@ -207,10 +223,13 @@ export class RequestStore {
     return uuidOf(this.opts.seed, `response:${r.id}`, n);
   }
 
-  /** Creates a request at time `now`. The search runs at once; its items are revealed with the clock. */
-  create(apiKey: string, search: NormalizedSearch, now: number, faults: RequestFaults, opts: { foreign?: boolean; initial?: 'pending' | 'created' } = {}): StoredRequest {
+  /**
+   * Creates a request at time `now`. The search runs at once; its items are revealed with the clock. `levels` and
+   * `unavailable` decide what a lawsuit-level read answers (levels.ts); by default, as the spec shows.
+   */
+  create(apiKey: string, search: NormalizedSearch, now: number, faults: RequestFaults, opts: CreateOptions = {}): StoredRequest {
     const signature = hashString(JSON.stringify([search.type, search.key, search.onDemand, search.instance ?? null, search.customerKey ?? null, search.filter]));
-    const hits = runSearch(this.universe, search, now);
+    const { hits, error } = answerOf(opts.levels ?? 'one', search, runSearch(this.universe, search, now), opts.unavailable);
     let cached: Ints = NONE;
     let cachedObservedAt = now;
     if (search.cacheTtlDays !== undefined && search.cacheTtlDays > 0) {
@@ -223,7 +242,7 @@ export class RequestStore {
       // Queued for one court's time; longer under the pending_long fault.
       queueMs: this.opts.courtDelayMs + faults.pendingLongMs, cancel: faults.cancel,
       foreign: opts.foreign ?? false, initial: opts.initial ?? 'pending',
-      errorItem: hits.length === 0 && search.type === 'name' && !faults.cancel,
+      errorItem: error !== undefined && !faults.cancel, appError: error,
     });
   }
 
@@ -241,7 +260,7 @@ export class RequestStore {
   /** Stores a request whose lawsuits are known, with its timeline: queued, then court after court. */
   private admit(apiKey: string, a: {
     search: NormalizedSearch; echoJson: string; signature: number; hits: readonly RunLawsuit[]; cached: Ints; cachedObservedAt: number; now: number;
-    queueMs: number; cancel: boolean; foreign: boolean; initial: 'pending' | 'created'; errorItem: boolean; trackingId?: string;
+    queueMs: number; cancel: boolean; foreign: boolean; initial: 'pending' | 'created'; errorItem: boolean; appError?: AppError; trackingId?: string;
   }): StoredRequest {
     this.sweep();
     const seq = ++this.seq;
@@ -267,6 +286,7 @@ export class RequestStore {
       errorItem: a.errorItem, startMs: now + a.queueMs, completeMs: 0,
     };
     if (a.trackingId !== undefined) r.trackingId = a.trackingId;
+    if (a.errorItem && a.appError !== undefined && a.appError !== LAWSUIT_NOT_FOUND) r.appError = a.appError;
     const n = this.itemCount(r);
     const lastItem = n > 0 ? this.itemTime(r, n - 1) : r.startMs;
     if (a.cancel) {

@@ -161,7 +161,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const store = new RequestStore(universe, { seed: options.seed, bootId: options.bootId, courtDelayMs: options.courtDelayMs, retentionMs: options.retentionMs });
   const injector = new FaultInjector(options.seed, faults);
   const limiter = new SlidingWindowLimiter(options.rateLimit, options.rateWindowMs);
-  const trackings = new Trackings({ universe, requests: store, seed: options.seed, bootId: options.bootId }, trackingRuns);
+  const trackings = new Trackings({ universe, requests: store, seed: options.seed, bootId: options.bootId, levels: dialect.levels }, trackingRuns);
   const state: SandboxState = {
     options,
     dialect,
@@ -281,11 +281,15 @@ async function handle(state: SandboxState, router: Router, req: IncomingMessage,
     await handleApiCall(state, route, ctx, raw);
     return;
   }
+  // An introspection call closes its connection: a test that calls it between two long blocking waits (a child
+  // run through spawnSync) would otherwise write its next call on a kept-alive socket this server closed meanwhile
+  // (its keep-alive timeout is 5 s) before it could see the close, and fail with "other side closed".
+  const close = { connection: 'close' };
   const parsed = parseJson(raw);
-  if (!parsed.ok) { send(res, jsonError(), {}); return; }
+  if (!parsed.ok) { send(res, jsonError(), close); return; }
   ctx.body = parsed.value;
   const reply = await route.handle(ctx);
-  if (!reply.handled) send(res, reply, {});
+  if (!reply.handled) send(res, reply, close);
 }
 
 /** No route: an API path is answered in the dialect and counted as the upstream would; a `/_sandbox/` one is not. */

@@ -5,10 +5,11 @@ import { ConfigError } from './errors.js';
 import { headerValueProblem } from './options/address.js';
 import type { CommandName, Option } from './options/option.js';
 import { readConfigFile, readOption, readSecret, type Flags, type Sources } from './options/read.js';
+import type { Prices } from './options/prices.js';
 import { realPathOf } from './real-path.js';
 import type { SweepParams } from './options/sweep-params.js';
 import { OPTIONS, type OptionName, type ValueOf } from './options/table.js';
-import { MIN_EXPORT_SALT_LENGTH, type CallDeadlines, type ExportPrivacyMode, type ResponsesStrategy, type RunSource } from './options/values.js';
+import { MIN_EXPORT_SALT_LENGTH, type CallDeadlines, type ExportPrivacyMode, type LawsuitDetail, type ResponsesStrategy, type RunSource } from './options/values.js';
 
 export { DEFAULT_SWEEP_PARAMS, type SweepParams } from './options/sweep-params.js';
 export type { CallDeadlines } from './options/values.js';
@@ -45,9 +46,15 @@ export interface Config {
   maxConcurrency: number;
   trackingRecurrenceDays: number;
   source: RunSource;
+  /** OPTIONS.detail: how deep each lawsuit is kept (docs/two-levels.md). */
+  detail: LawsuitDetail;
+  /** OPTIONS.prices: what the provider bills, when the operator says; undefined: costs in calls only. */
+  prices?: Prices;
   allowPause: boolean;
   sandboxSeed: number;
   sandboxCourtDelayMs: number;
+  /** OPTIONS.sandboxRateLimit: calls a minute the embedded emulator allows. */
+  sandboxRateLimit: number;
   sandboxFaults?: string;
   duckdbMemoryLimit: string;
   duckdbThreads: number;
@@ -172,9 +179,12 @@ function readConfig(src: Sources, command: ConfiguredCommand, problems: string[]
     maxConcurrency: read('maxConcurrency')!,
     trackingRecurrenceDays: read('trackingRecurrenceDays')!,
     source: read('source')!,
+    detail: read('detail')!,
+    prices: read('prices'),
     allowPause: read('allowPause')!,
     sandboxSeed: read('sandboxSeed')!,
     sandboxCourtDelayMs: read('sandboxCourtDelayMs')!,
+    sandboxRateLimit: read('sandboxRateLimit')!,
     sandboxFaults: read('sandboxFaults'),
     duckdbMemoryLimit: read('duckdbMemoryLimit')!,
     duckdbThreads: read('duckdbThreads')!,

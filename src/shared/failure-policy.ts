@@ -61,6 +61,9 @@ export const FAILURE_RULES: Readonly<Record<string, FailureRule>> = {
   // One call refused (403) among others answered: a secret lawsuit without a credential, a feature the plan
   // leaves out for that search. Its document fails; the others go on.
   API_FORBIDDEN_ONE: { transient: false, reach: 'item', refused: true },
+  // A 403 the provider says is about secrecy (a secret lawsuit searched without a credential): that search's alone,
+  // however many come in a row (a lawsuit-level read of many secret lawsuits must not refuse the resource).
+  API_SECRET_LAWSUIT: { transient: false, reach: 'item', refused: true },
   // The key's window is full (429): every call waits for the limiter's pause, then this one is sent again.
   API_RATE_LIMITED: { transient: true, reach: 'item', remedy: 'wait-rate-limit' },
   API_SERVER: { transient: true, reach: 'item' },

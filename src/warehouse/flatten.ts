@@ -31,6 +31,8 @@ interface FlattenContext {
  */
 interface Reading {
   o: Obj;
+  /** The payload is the whole lawsuit (a lawsuit-level answer), not a header (isWhole). */
+  whole: boolean;
   members: Map<string, string> | undefined;
   problems: FieldProblem[];
   parties: unknown[] | null;
@@ -51,14 +53,18 @@ export function flattenLawsuit(l: Lawsuit, ctx: FlattenContext = {}): FlatLawsui
   const members = ctx.rawText ? objectMembers(ctx.rawText) : undefined;
   const problems: FieldProblem[] = [];
   const listAt = (field: keyof Lawsuit & string): unknown[] | null => readList(problems, field, o[field], members?.get(field));
+  const stepList = listAt('steps');
+  const attachmentList = listAt('attachments');
+  const whole = isWhole(o, stepList);
   const r: Reading = {
-    o, members, problems,
+    o, whole, members, problems,
     parties: listAt('parties'),
-    steps: listAt('steps'),
+    // A header's empty step and attachment lists are not values (it leaves them unfilled): they carry nothing.
+    steps: whole ? stepList : nonEmpty(stepList),
     subjects: listAt('subjects'),
     classifications: listAt('classifications'),
     courts: listAt('courts'),
-    attachments: listAt('attachments'),
+    attachments: whole ? attachmentList : nonEmpty(attachmentList),
   };
   const lawsuit = lawsuitRow(r, ctx);
   const { code, instance } = lawsuit;
@@ -132,6 +138,12 @@ function lawsuitRow(r: Reading, ctx: FlattenContext): LawsuitRow {
   const crawler = isObj(o.crawler) ? o.crawler : {};
   const tags = isObj(o.tags) ? o.tags : {};
   const lastStep = isObj(o.last_step) ? o.last_step : {};
+  // How far the lawsuit has gone, as the payload says: its last_step (a header's only clue), else, in a whole
+  // payload, its newest step and the steps it lists. A whole payload's pair is what the warehouse then holds;
+  // a newer header whose pair differs says the lawsuit moved since (v_lawsuit_levels).
+  const lastStepId = str(lastStep.step_id) ?? (r.whole ? newestStepId(r.steps) : null);
+  const stepsCount = typed(r, 'last_step.steps_count', lastStep.steps_count, int(lastStep.steps_count), undefined)
+    ?? firstStepsCount(r.steps) ?? (r.whole ? distinctSteps(r.steps) : null);
   return {
     code: normalizeCnj(o.code),
     instance: int(o.instance),
@@ -157,7 +169,12 @@ function lawsuitRow(r: Reading, ctx: FlattenContext): LawsuitRow {
     crawler_source: str(crawler.source_name),
     crawled_at: str(crawler.updated_at),
     last_step_date: str(lastStep.step_date) ?? latestDate(r.steps),
-    steps_count: typed(r, 'last_step.steps_count', lastStep.steps_count, int(lastStep.steps_count), undefined) ?? firstStepsCount(r.steps),
+    last_step_id: lastStepId,
+    steps_count: stepsCount,
+    whole_step_id: r.whole ? lastStepId : null,
+    whole_steps_count: r.whole ? stepsCount : null,
+    whole_at: r.whole ? str(crawler.updated_at) ?? ctx.responseCreatedAt ?? null : null,
+    whole_seen: r.whole ? true : null,
     response_id: ctx.responseId ?? null,
     response_created_at: ctx.responseCreatedAt ?? null,
     cached_response: ctx.cachedResponse ?? null,
@@ -321,6 +338,42 @@ function latestDate(steps: unknown[] | null): string | null {
     if (d !== null && timeOf(d) > timeOf(best)) best = d;
   }
   return best;
+}
+
+/**
+ * Whether a payload is the whole lawsuit (a lawsuit-level answer) rather than its header. The provider's searches
+ * by document answer headers: phase and status unfilled, no steps (REFERENCE.md, "Two levels"). So a payload is
+ * whole when it lists steps, or lists none with its phase and status filled (a lawsuit with no movement yet). Read
+ * from the payload itself, never from the kind of search that brought it: an upstream that answers whole
+ * lawsuits to a search by document (the spec's reading) needs no lawsuit-level read.
+ */
+export function isWhole(o: Obj, steps: unknown[] | null = list(o.steps)): boolean {
+  return steps !== null && (steps.length > 0 || (str(o.phase) !== null && str(o.status) !== null));
+}
+
+/** The list, unless absent or empty (a header's empty list says nothing). */
+function nonEmpty(v: unknown[] | null): unknown[] | null {
+  return v !== null && v.length > 0 ? v : null;
+}
+
+/** The id of the newest step by date (the first listed among equals; the first listed when none is dated). */
+function newestStepId(steps: unknown[] | null): string | null {
+  let best: Obj | undefined;
+  for (const s of steps ?? []) {
+    if (!isObj(s)) continue;
+    if (best === undefined || timeOf(s.step_date) > timeOf(best.step_date)) best = s;
+  }
+  return best === undefined ? null : str(best.step_id) ?? derivedStepId(str(best.step_date), str(best.content));
+}
+
+/** Steps a list holds, as the steps table counts them (one per step id). */
+function distinctSteps(steps: unknown[] | null): number {
+  const ids = new Set<string>();
+  for (const s of steps ?? []) {
+    const step: Obj = isObj(s) ? s : {};
+    ids.add(str(step.step_id) ?? derivedStepId(str(step.step_date), str(step.content)));
+  }
+  return ids.size;
 }
 
 function firstStepsCount(steps: unknown[] | null): number | null {

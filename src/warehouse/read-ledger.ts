@@ -158,14 +158,25 @@ interface StoredSweep {
   itemsSkipped: number;
 }
 
-/** The sweep still covering requests (status `active`), if any: the latest one. */
-export async function activeSweep(wh: Warehouse): Promise<StoredSweep | undefined> {
+/**
+ * Which of a night's waves of requests a sweep reads: the documents list's searches, or the lawsuit-level reads
+ * chosen once their headers are loaded (docs/two-levels.md). Each wave has its own sweep, resumed by its own wave.
+ */
+export type SweepWave = 'documents' | 'lawsuits';
+
+/** A wave's sweep id: the run's id, and a suffix for a later wave, so that one run's two sweeps never share a row. */
+export function sweepIdOf(runId: string, wave: SweepWave): string {
+  return wave === 'documents' ? runId : `${runId}/${wave}`;
+}
+
+/** The wave's sweep still covering requests (status `active`), if any: the latest one. */
+export async function activeSweep(wh: Warehouse, wave: SweepWave): Promise<StoredSweep | undefined> {
   const [r] = await wh.all<{
     sweep_id: string; status: string; updated_at: Date; cursor_from: Date | null; cursor_page: number; cursor_page_size: number | null;
     cursor_seen: string | null; cursor_last: Date | null; high_at: Date | null; pages: number; items_read: number; items_ours: number; items_skipped: number;
   }>(`SELECT sweep_id, status, updated_at, cursor_from, cursor_page, cursor_page_size, cursor_seen::VARCHAR AS cursor_seen, cursor_last, high_at,
       pages, items_read, items_ours, items_skipped
-    FROM response_sweeps WHERE status = 'active' ORDER BY started_at DESC LIMIT 1`);
+    FROM response_sweeps WHERE status = 'active' AND coalesce(wave, 'documents') = $1 ORDER BY started_at DESC LIMIT 1`, [wave]);
   if (!r) return undefined;
   return {
     sweepId: r.sweep_id, status: r.status, updatedAt: r.updated_at,
@@ -178,9 +189,9 @@ export async function activeSweep(wh: Warehouse): Promise<StoredSweep | undefine
 }
 
 /** Starts a sweep's row. */
-export async function openSweep(wh: Warehouse, sweepId: string, runId: string): Promise<void> {
-  await wh.run(`INSERT INTO response_sweeps (sweep_id, run_id, started_at, updated_at, status, cursor_page, pages, items_read, items_ours, items_skipped)
-    VALUES ($1, $2, current_timestamp, current_timestamp, 'active', 1, 0, 0, 0, 0) ON CONFLICT DO NOTHING`, [sweepId, runId]);
+export async function openSweep(wh: Warehouse, sweepId: string, runId: string, wave: SweepWave): Promise<void> {
+  await wh.run(`INSERT INTO response_sweeps (sweep_id, run_id, started_at, updated_at, status, cursor_page, pages, items_read, items_ours, items_skipped, wave)
+    VALUES ($1, $2, current_timestamp, current_timestamp, 'active', 1, 0, 0, 0, 0, $3) ON CONFLICT DO NOTHING`, [sweepId, runId, wave]);
 }
 
 /**

@@ -32,7 +32,16 @@ export interface LawsuitRow {
   crawler_source: string | null;
   crawled_at: string | null;
   last_step_date: string | null;
+  /** The newest step's id: the payload's last_step, or, in a whole payload, its newest step. */
+  last_step_id: string | null;
   steps_count: number | null;
+  /** A whole payload's (flatten.ts isWhole) last step and count; null in a header. */
+  whole_step_id: string | null;
+  whole_steps_count: number | null;
+  /** A whole payload's crawl time (else its response's created_at); null in a header. */
+  whole_at: string | null;
+  /** true in a whole payload, null in a header: once true, the lawsuit was read whole at least once. */
+  whole_seen: boolean | null;
   response_id: string | null;
   response_created_at: string | null;
   cached_response: boolean | null;

@@ -36,12 +36,12 @@ describe('the run on a terminal and off it', () => {
       for (const r of rows) {
         // a row is a log line, a bar, or the summary: never a log line written onto a bar or a bar onto a line
         if (LOG_ROW.test(r)) expect(r, r).not.toMatch(BAR);
-        if (BAR.test(r)) expect(r, r).toMatch(/^(documents|pages|files) \d+/);
+        if (BAR.test(r)) expect(r, r).toMatch(/^(documents|lawsuits|pages|files) \d+/);
       }
       const summary = rows.findIndex((r) => /^run \S+ \(run\): ok in/.test(r));
       expect(summary).toBeGreaterThan(0);
       const bars = rows.map((r, i) => [r, i] as const).filter(([r]) => BAR.test(r));
-      expect(bars.map(([r]) => r.split(' ')[0]).sort()).toEqual(['documents', 'files', 'pages']);
+      expect(bars.map(([r]) => r.split(' ')[0]).sort()).toEqual(['documents', 'files', 'lawsuits', 'pages']);
       for (const [r, i] of bars) expect(i, `${r} comes before the summary`).toBeLessThan(summary);
       expect(bars.find(([r]) => r.startsWith('documents'))![0]).toMatch(/^documents 46\/46 \[=+\] 100%/);
     } finally {

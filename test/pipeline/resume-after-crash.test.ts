@@ -3,10 +3,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readDocuments } from '../../src/input/documents.js';
 import { query, scratch } from '../support/pipeline.js';
-import { apiEnv, killedAndResumed, runCli, runFiles, sandboxProcess, warehouseFingerprint, type SandboxProcess } from '../support/cli.js';
+import { apiEnv, killedAndResumed, purchases, runCli, runFiles, sandboxProcess, warehouseFingerprint, type SandboxProcess } from '../support/cli.js';
 
 // A run killed with SIGKILL at any point and started again must finish the work with the same warehouse as
-// an uninterrupted run, and must never submit a search twice (counted by the sandbox itself). Responses are
+// an uninterrupted run, and must never submit a search twice (counted by the sandbox itself). The points reach
+// both waves of a night in two levels: the list's searches (headers), then the lawsuit-level reads of every
+// lawsuit they found (killed after the headers, among the reads' submissions, among their pages). Responses are
 // read by the sweep across requests: killed after reading a page it had not committed, or after a commit, the
 // next run resumes the sweep from the cursor in the ledger. `collect.after-commit=N` dies after the commit
 // that carries the Nth page (a night here is about 910 responses, so at least 10 pages), not the Nth group
@@ -14,6 +16,8 @@ import { apiEnv, killedAndResumed, runCli, runFiles, sandboxProcess, warehouseFi
 
 const POINTS = ['submit.before-post=3', 'submit.after-post=1', 'submit.after-post=12', 'collect.after-commit=2', 'stage.after-search=1', 'transfer.after-load=2',
   'sweep.after-read=1', 'sweep.after-read=5', 'collect.after-commit=6'];
+/** The lawsuit level's points, counted on from the list's `docs` submissions: among its reads' submissions and pages, and after it. */
+const lawsuitPoints = (docs: number): string[] => [`submit.before-post=${docs + 4}`, `submit.after-post=${docs + 9}`, 'stage.after-lawsuits=1'];
 
 describe('resume after SIGKILL', () => {
   let sb: SandboxProcess;
@@ -21,7 +25,7 @@ describe('resume after SIGKILL', () => {
   const documents = join(tmp.dir, 'documents.csv');
   beforeAll(async () => {
     sb = await sandboxProcess(['--rate-limit', '100000']);
-    // the example list's first 24 lines: every search type, and bad lines too
+    // the example list's first 20 lines and its last 6: every search type, and bad lines too
     writeFileSync(documents, readFileSync('config/documents.example.csv', 'utf8').split('\n').slice(0, 20).concat(readFileSync('config/documents.example.csv', 'utf8').split('\n').slice(-6)).join('\n'));
   });
   afterAll(async () => { await sb.stop(); tmp.cleanup(); });
@@ -35,18 +39,22 @@ describe('resume after SIGKILL', () => {
     expect(reference.status, reference.stderr).toBe(0);
 
     const want = await warehouseFingerprint(paths('reference').LAWSUIT_WAREHOUSE);
-    for (const point of POINTS) {
+    const bought = await purchases(paths('reference').LAWSUIT_WAREHOUSE);
+    expect(bought.reads, 'the night reads lawsuits whole').toBeGreaterThan(10);
+    for (const point of [...POINTS, ...lawsuitPoints(docs)]) {
       const { env, resumed, searches } = await killedAndResumed(point, paths(point.replace(/[^a-z0-9]/g, '_')));
-      // every document submitted exactly once across the killed and the resumed run
-      expect(searches, point).toBe(docs);
+      // every document and every lawsuit-level read submitted exactly once across the killed and the resumed run
+      const p = await purchases(env.LAWSUIT_WAREHOUSE);
+      expect(p, point).toEqual({ searches: docs, reads: bought.reads, readNumbers: bought.reads });
+      expect(searches, point).toBe(docs + bought.reads);
       expect(await warehouseFingerprint(env.LAWSUIT_WAREHOUSE), point).toEqual(want);
       if (point.startsWith('submit.after-post')) expect(resumed.stdout, point).toMatch(/ [1-9]\d* adopted after a crash/);
       if (point.startsWith('sweep.') || point.startsWith('collect.')) {
-        // the sweep read the night across the kill: one sweep, finished, and most requests read by it
+        // the sweep read the night across the kill: one sweep a wave, finished, and most requests read by it
         const [s] = await query<{ sweeps: number; done: number; swept: number }>(env.LAWSUIT_WAREHOUSE, `SELECT (SELECT count(*) FROM response_sweeps) AS sweeps,
           (SELECT count(*) FROM response_sweeps WHERE status = 'done') AS done, (SELECT count(*) FROM requests WHERE strategy = 'sweep' AND loaded_at IS NOT NULL) AS swept`);
-        expect(s, point).toMatchObject({ sweeps: 1, done: 1 });
-        expect(s.swept, point).toBeGreaterThan(docs / 2);
+        expect(s, point).toMatchObject({ sweeps: 2, done: 2 });
+        expect(s.swept, point).toBeGreaterThan((docs + bought.reads) / 2);
       }
     }
 

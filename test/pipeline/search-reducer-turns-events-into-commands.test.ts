@@ -12,7 +12,7 @@ import type { RequestObject } from '../../src/spec/types.js';
 const planned = (n: number): PlannedSearch => ({
   doc: { line: n + 1, searchType: 'cpf', searchKey: `k${n}`, rawKey: `k${n}`, onDemand: false } as PlannedSearch['doc'],
   search: { search_type: 'cpf', search_key: `k${n}` },
-  searchHash: `s${n}`,
+  searchHash: `s${n}`, where: `line ${n + 1} (cpf)`, line: n + 1,
 });
 
 const err = (code: string, message = code): Error => Object.assign(new Error(message), { code });
@@ -139,7 +139,7 @@ const rows: Row[] = [
   {
     name: 'reading failed for that request alone: its document fails, the others go on',
     given: [start, submitted('s0', 'a0')], event: { kind: 'read-failed', requestId: 'a0', error: err('API_SERVER') },
-    commands: [{ kind: 'log', level: 'error', fields: { line: 1, search_type: 'cpf', code: 'API_SERVER' } }],
+    commands: [{ kind: 'log', level: 'error', fields: { where: 'line 1 (cpf)', search_type: 'cpf', code: 'API_SERVER' } }],
     then: (s) => expect(searching(s)).toBe(true),
   },
   {
@@ -198,7 +198,7 @@ const rows: Row[] = [
   {
     name: 'asking for a request on its own failed for good: its document fails',
     given: [start], event: { kind: 'failed', requestId: 'r2', error: err('API_VALIDATION') },
-    commands: [{ kind: 'log', level: 'error', fields: { line: 3, search_type: 'cpf', code: 'API_VALIDATION' } }],
+    commands: [{ kind: 'log', level: 'error', fields: { where: 'line 3 (cpf)', search_type: 'cpf', code: 'API_VALIDATION' } }],
   },
   {
     name: 'polling refused by the key: the run stops',

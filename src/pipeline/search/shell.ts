@@ -2,6 +2,7 @@ import PQueue from 'p-queue';
 import type { SortNames } from '../../api/dialect.js';
 import type { RequestObject } from '../../spec/types.js';
 import { markCompleted, markRequest } from '../../warehouse/ledger.js';
+import type { SweepWave } from '../../warehouse/read-ledger.js';
 import { collectRequest } from '../collect.js';
 import type { RunContext } from '../context.js';
 import { PageSink } from '../page-sink.js';
@@ -49,7 +50,11 @@ export class SearchShell {
   /** Request ids the ledger holds or tonight bought: never taken for another search's lost submission. */
   private readonly known: Set<string>;
 
-  constructor(private readonly ctx: RunContext, readonly state: SearchState, private readonly alone: ReadingAlone, known: Iterable<string>) {
+  constructor(
+    private readonly ctx: RunContext, readonly state: SearchState, private readonly alone: ReadingAlone, known: Iterable<string>,
+    /** The wave it runs, whose progress it ticks. */
+    private readonly wave: SweepWave = 'documents',
+  ) {
     this.known = new Set(known);
     this.queues = { work: new PQueue(), submits: new PQueue({ concurrency: ctx.cfg.maxConcurrency }), reads: new PQueue({ concurrency: COLLECT_CONCURRENCY }) };
     this.sink = new PageSink(ctx.wh, { runId: ctx.runId, onCommit: (c) => this.dispatch({ kind: 'committed', problems: c.problems }) });
@@ -107,7 +112,7 @@ export class SearchShell {
       case 'restart-budget':
         if (!ctx.api.spentBudget()) ctx.api.budgetUntil(Date.now() + ctx.cfg.maxWaitMinutes * 60_000);
         return;
-      case 'progress': return ctx.progress?.('documents', 'tick', 1);
+      case 'progress': return ctx.progress?.(this.wave, 'tick', 1);
       case 'stop': return ctx.log.error({ code: c.code }, `searching stopped: ${c.message}`);
       case 'log': return ctx.log[c.level](c.fields, c.message);
     }

@@ -17,6 +17,8 @@ export interface SearchEntry {
   losses: number;
   /** It failed as a document (its failure is in `SearchState.failures`). */
   failed: boolean;
+  /** Why it failed, when it did. */
+  error?: { code: string; message: string };
 }
 
 /**

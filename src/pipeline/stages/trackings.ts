@@ -21,7 +21,7 @@ export const trackingsStage: Stage = {
   name: 'trackings',
   needs: ['documents'],
   callsApi: true,
-  plansDry: true,
+  plansDry: 'reads',
   run: (ctx, night) => (ctx.cfg.dryRun ? trackingsPlan(ctx, night) : trackingsNight(ctx, night)),
 };
 

@@ -34,7 +34,7 @@ export interface TrackingReadIo {
   ctx: RunContext;
   sink: PageSink;
   sizer: PageSizer;
-  reading: SweepReading;
+  reading: Omit<SweepReading, 'wave'>;
   /** Our trackings, by id: the document each follows. */
   ours: ReadonlyMap<string, TrackedDocument>;
   /** Where the first reading ever starts (epoch ms, provider clock): the creation of our oldest tracking, when known. */

@@ -5,7 +5,7 @@ import { isEtlError } from '../../shared/errors.js';
 import { failpoint } from '../../shared/failpoint.js';
 import type { Tracking } from '../../spec/types.js';
 import type { RunContext } from '../context.js';
-import { searchFor, searchHash, type PlannedSearch } from '../plan.js';
+import { plannedDocument, searchFor, type DocumentSearch } from '../plan.js';
 import { checkRow, storeTrackings, trackingKey, type TrackingCheck } from '../track.js';
 import {
   planReconcile, trackingState, type Listed, type ReconcilePlan, type SearchReason, type TrackingFacts,
@@ -43,7 +43,7 @@ export interface ReconcileOptions {
 }
 
 /** A listed document to search tonight, as the search stage plans one, and why. */
-export interface SearchTonight extends PlannedSearch { reason: SearchReason }
+export interface SearchTonight extends DocumentSearch { reason: SearchReason }
 
 /** A change that could not be made. */
 export interface ReconcileFailure {
@@ -199,10 +199,7 @@ class Night {
   }
 }
 
-const tonight = (doc: DocumentSpec, reason: SearchReason): SearchTonight => {
-  const search = searchFor(doc);
-  return { doc, search, searchHash: searchHash(search), reason };
-};
+const tonight = (doc: DocumentSpec, reason: SearchReason): SearchTonight => ({ ...plannedDocument(doc), reason });
 
 /** Why a document is searched when its call did not leave it tracked: over the plan's reason, or beside the plan's searches. */
 type Overrides = Map<DocumentSpec, SearchReason>;

@@ -42,7 +42,9 @@ export const requestRoutes: RouteModule = (state) => [
       const v = validateSearchBody(body);
       if (!v.ok) return validationError(v.reasons, v.status, v.status === 422 ? 'Invalid CNJ number' : 'Invalid search');
       if (refusedAsSecret(state, v.search, now)) return secretRefusal();
-      const r = state.store.create(apiKey, v.search, now, state.faults.forRequest(state.store.nextSeq()));
+      const r = state.store.create(apiKey, v.search, now, state.faults.forRequest(state.store.nextSeq()), {
+        levels: state.dialect.levels, unavailable: (code) => state.faults.unavailableLawsuit(code),
+      });
       return { status: state.dialect.createdStatus, body: renderRequest(state, r, now, { status: 'pending', updatedMs: r.createdMs }) };
     },
   },

@@ -5,6 +5,7 @@
 
 import { listParam, notFound, validationError, type RouteModule, type SandboxState } from '../context.js';
 import { dateParam, listingParams } from '../listing-params.js';
+import { isLawsuitLevel, LAWSUIT_NOT_FOUND } from '../levels.js';
 import { flatCounts } from '../page-envelope.js';
 import { hash } from '../random.js';
 import { REQUEST_STATUSES, type ItemKind, type StoredRequest } from '../request-store.js';
@@ -21,13 +22,14 @@ function renderItem(state: SandboxState, r: StoredRequest, n: number, now: numbe
   let data: unknown;
   let cached = false;
   if (kind === 'error') {
-    data = { code: 2, message: 'LAWSUIT_NOT_FOUND' };
+    data = { ...(r.appError ?? LAWSUIT_NOT_FOUND) };
   } else {
     const it = store.itemLawsuit(r, n);
     cached = it.cached;
-    const shape = s.type === 'lawsuit_cnj' || s.type === 'lawsuit_id' ? 'full' : 'search';
+    // Two levels: a document or name search (or such a tracking's run) answers headers (levels.ts).
+    const shape = isLawsuitLevel(s.type) ? 'full' : 'search';
     const privileged = s.customerKey !== undefined && options.credentialKeys.includes(s.customerKey);
-    data = universe.lawsuit(it.index, it.observedAt, { onDemand: s.onDemand, shape, privileged });
+    data = universe.lawsuit(it.index, it.observedAt, { onDemand: s.onDemand, shape, privileged, levels: state.dialect.levels });
   }
   const item: Record<string, unknown> = {
     request_id: r.id,

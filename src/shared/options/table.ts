@@ -1,5 +1,6 @@
 import { LOG_FORMATS } from '../logger.js';
-import { DEFAULT_DEADLINES_MS, EXPORT_PRIVACY_MODES, LOG_LEVELS, RESPONSES_STRATEGIES, RUN_SOURCES, type ResponsesStrategy, type RunSource } from './values.js';
+import { DEFAULT_DEADLINES_MS, EXPORT_PRIVACY_MODES, LAWSUIT_DETAILS, LOG_LEVELS, RESPONSES_STRATEGIES, RUN_SOURCES, type LawsuitDetail, type ResponsesStrategy, type RunSource } from './values.js';
+import { prices } from './prices.js';
 import { baseAddress } from './address.js';
 import { bool, choice, decimal, int, listenAddress, nonNegative, seconds, size, text, type Kind } from './kinds.js';
 import type { CommandName, Option } from './option.js';
@@ -72,6 +73,10 @@ export const OPTIONS = {
     help: 'with `--sandbox`: fault switches, e.g. `5xx=0.05,reset=0.02` (see "The sandbox")', kind: text(), flag: '--faults <spec>',
     flagOf: CALLING, env: 'LAWSUIT_SANDBOX_FAULTS', file: 'sandbox_faults', defaultText: 'none',
   },
+  sandboxRateLimit: {
+    help: 'with `--sandbox`: the calls a sliding minute the emulator allows the key (the provider documents 180; `npm start` raises it so that the tour ends in under a minute)',
+    kind: int(1, 100_000_000), flag: '--sandbox-rate-limit <n>', flagOf: CALLING, env: 'LAWSUIT_SANDBOX_RATE_LIMIT', file: 'sandbox_rate_limit', default: 180,
+  },
   sandboxCourtDelayMs: {
     help: 'with `--sandbox`: the time between two courts\' responses of a request, in ms', kind: int(0, 600_000),
     env: 'LAWSUIT_SANDBOX_COURT_DELAY_MS', file: 'sandbox_court_delay_ms', default: 0,
@@ -92,6 +97,14 @@ export const OPTIONS = {
   source: {
     help: 'where the night\'s lawsuits come from: `searches` (a search bought per document) or `trackings` (the list reconciled with the key\'s trackings, then what their runs found since the last night; a newly tracked document is searched once)',
     kind: choice<RunSource>(RUN_SOURCES, 'a source'), flag: '--source <source>', flagOf: ['run'], env: 'LAWSUIT_SOURCE', file: 'source', default: 'searches',
+  },
+  detail: {
+    help: 'how deep each lawsuit is kept: `whole` (every lawsuit found is read at the lawsuit level and kept whole: steps, phase, status), `active` (whole until archived or finished, then left as it stands) or `header` (the headers searches by document answer; nothing read at the lawsuit level)',
+    kind: choice<LawsuitDetail>(LAWSUIT_DETAILS, 'a depth'), flag: '--detail <depth>', flagOf: ['run'], env: 'LAWSUIT_DETAIL', file: 'detail', default: 'whole',
+  },
+  prices: {
+    help: 'what the provider bills, for the plan\'s and the report\'s cost in money: `document_search=<per 1,000 lawsuits returned>,lawsuit_search=<per read>,tracking_month=<per tracking a month>,attachments=<per read that asks for them>`, each optional',
+    kind: prices(), env: 'LAWSUIT_PRICES', file: 'prices', defaultText: 'none: costs in calls only',
   },
   allowPause: {
     help: 'with `--source trackings`: let the night pause more than a tenth of the trackings (documents dropped from the list on purpose)',
