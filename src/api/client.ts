@@ -82,6 +82,11 @@ export class LawsuitApi {
     this.probe = new ListingProbe(this.http);
   }
 
+  /** The key as the upstream may echo it: what the transfer step removes from a file's text (shared/echoed-secret.ts). */
+  get keyForms(): readonly string[] {
+    return this.http.keyForms;
+  }
+
   /** Calls made (every attempt), by status ("network" when none came back) and by route, and retries. */
   stats(): ApiStats {
     return this.http.stats();

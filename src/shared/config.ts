@@ -6,6 +6,7 @@ import { headerValueProblem } from './options/address.js';
 import type { CommandName, Option } from './options/option.js';
 import { readConfigFile, readOption, readSecret, type Flags, type Sources } from './options/read.js';
 import type { Prices } from './options/prices.js';
+import { realPathOf } from './real-path.js';
 import type { SweepParams } from './options/sweep-params.js';
 import { OPTIONS, type OptionName, type ValueOf } from './options/table.js';
 import { CALLBACK_SECRET_CHARS, MIN_CALLBACK_SECRET_LENGTH, MIN_EXPORT_SALT_LENGTH, type CallbackFsync, type CallDeadlines, type ExportPrivacyMode, type LawsuitDetail, type ResponsesStrategy, type RunSource } from './options/values.js';
@@ -178,7 +179,8 @@ function readConfig(src: Sources, command: ConfiguredCommand, problems: string[]
   }
   const salt = readSecret(OPTIONS.exportSalt, src.env, problems);
   const callbackSecret = readSecret(OPTIONS.callbackSecret, src.env, problems);
-  const warehouse = read('warehouse')!;
+  // The file the name ends at: the lock, the work copy and the publish are named after it (shared/real-path.ts).
+  const warehouse = realPathOf(read('warehouse')!);
   const sandbox = read('sandbox')!;
   const mode = read('exportPrivacy')!;
   return {

@@ -51,22 +51,27 @@ interface Reading {
  */
 export function flattenLawsuit(l: Lawsuit, ctx: FlattenContext = {}): FlatLawsuit {
   const o: Obj = isObj(l) ? l : {};
-  const whole = isWhole(o);
+  const members = ctx.rawText ? objectMembers(ctx.rawText) : undefined;
+  const problems: FieldProblem[] = [];
+  const listAt = (field: keyof Lawsuit & string): unknown[] | null => readList(problems, field, o[field], members?.get(field));
+  const stepList = listAt('steps');
+  const attachmentList = listAt('attachments');
+  const relatedList = listAt('related_lawsuits');
+  // A list the documentation's descriptive form writes as one text is that one item, not a problem.
+  const textListAt = (field: 'subjects' | 'classifications' | 'courts'): unknown[] | null => (typeof o[field] === 'string' ? listOrText(o[field]) : listAt(field));
+  const whole = isWhole(o, stepList);
   const r: Reading = {
-    o,
-    whole,
-    members: ctx.rawText ? objectMembers(ctx.rawText) : undefined,
-    problems: [],
-    parties: list(o.parties),
+    o, whole, members, problems,
+    parties: listAt('parties'),
     // A header's empty step, attachment and related-lawsuit lists are not values (it leaves them unfilled): they
     // carry nothing.
-    steps: whole ? list(o.steps) : nonEmpty(o.steps),
+    steps: whole ? stepList : nonEmpty(stepList),
     // The descriptive form of the documentation writes these as text, and one of them alone (`subject`, `court`).
-    subjects: listOrText(o.subjects) ?? one(o.subject),
-    classifications: listOrText(o.classifications) ?? one(o.classification),
-    courts: listOrText(o.courts) ?? one(o.court),
-    attachments: whole ? list(o.attachments) : nonEmpty(o.attachments),
-    related: whole ? list(o.related_lawsuits) : nonEmpty(o.related_lawsuits),
+    subjects: textListAt('subjects') ?? one(o.subject),
+    classifications: textListAt('classifications') ?? one(o.classification),
+    courts: textListAt('courts') ?? one(o.court),
+    attachments: whole ? attachmentList : nonEmpty(attachmentList),
+    related: whole ? relatedList : nonEmpty(relatedList),
   };
   const lawsuit = lawsuitRow(r, ctx);
   const { code, instance } = lawsuit;
@@ -77,7 +82,7 @@ export function flattenLawsuit(l: Lawsuit, ctx: FlattenContext = {}): FlatLawsui
     return out;
   }
   const key = { code, instance };
-  const { members, parties, steps, attachments } = r;
+  const { parties, steps, attachments } = r;
   // Each step and party is a slice of the text as received, or else serialised once, for its own row; the
   // lawsuit's raw is the whole text, or else assembled from those.
   const stepRaws = slices(members, 'steps', steps) ?? (steps ?? []).map(safeJson);
@@ -91,6 +96,35 @@ export function flattenLawsuit(l: Lawsuit, ctx: FlattenContext = {}): FlatLawsui
   out.courts = courtRows(key, r.courts ?? []);
   out.attachments = attachmentRows(key, attachments ?? [], attachmentRaws);
   out.related_lawsuits = relatedRows(key, r.related ?? [], slices(members, 'related_lawsuits', r.related) ?? (r.related ?? []).map(safeJson));
+  return out;
+}
+
+/**
+ * A list of the payload as it came. An array is taken; so is an object keyed 0, 1, … n−1 (`{"0": …, "1": …}`,
+ * as some serialisers write a list), its values in key order: its meaning is clear, and a problem says it was
+ * read so. Anything else is not taken — no rows, the list not carried, the payload whole in responses_raw — and
+ * a problem says so: a lawsuit's 18 steps sent as an object were once dropped in silence. Absent (undefined,
+ * null) is no list and no problem.
+ */
+function readList(problems: FieldProblem[], field: string, v: unknown, literal?: string): unknown[] | null {
+  if (v === undefined || v === null || Array.isArray(v)) return list(v);
+  const indexed = indexedValues(v);
+  const problem: ProblemCode = indexed ? 'list_as_object' : 'not_a_list';
+  problems.push({ field, value: problemValue(literal ?? toJson(v) ?? null), problem, detail: PROBLEM_DETAIL[problem] });
+  return indexed ?? null;
+}
+
+/** The values of an object whose keys are exactly 0 … n−1 (n ≥ 1), in key order; undefined for any other value. */
+function indexedValues(v: unknown): unknown[] | undefined {
+  if (!isObj(v)) return undefined;
+  const keys = Object.keys(v);
+  if (keys.length === 0) return undefined;
+  const out: unknown[] = new Array(keys.length);
+  for (const k of keys) {
+    // Distinct keys, each a canonical index below their count: together exactly 0 … n−1.
+    if (!/^(0|[1-9]\d*)$/.test(k) || Number(k) >= keys.length) return undefined;
+    out[Number(k)] = v[k];
+  }
   return out;
 }
 
@@ -183,8 +217,9 @@ function keyProblems(r: Reading, code: string | null, instance: number | null): 
 function assembledRaw(l: Lawsuit, r: Reading, stepRaws: string[], partyRaws: string[]): string {
   if (!isObj(l)) return safeJson(l);
   const done: Record<string, string> = {};
-  if (r.steps !== null) done.steps = `[${stepRaws.join(',')}]`;
-  if (r.parties !== null) done.parties = `[${partyRaws.join(',')}]`;
+  // A list taken from an object stays the object it was in the raw payload.
+  if (Array.isArray(r.o.steps)) done.steps = `[${stepRaws.join(',')}]`;
+  if (Array.isArray(r.o.parties)) done.parties = `[${partyRaws.join(',')}]`;
   return stringifyWith(r.o, done);
 }
 
@@ -195,7 +230,7 @@ function partyRows(key: Key, parties: unknown[], raws: string[], out: FlatLawsui
   parties.forEach((p, party_index) => {
     const party: Obj = isObj(p) ? p : {};
     out.parties.push(partyRow(key, party_index, party, raws[party_index]));
-    (list(party.lawyers) ?? []).forEach((w, lawyer_index) => {
+    (readList(out.problems, `parties[${party_index}].lawyers`, party.lawyers) ?? []).forEach((w, lawyer_index) => {
       out.lawyers.push(lawyerRow(key, party_index, lawyer_index, isObj(w) ? w : {}, party));
     });
   });
@@ -372,14 +407,13 @@ function latestDate(steps: unknown[] | null): string | null {
  * from the payload itself, never from the kind of search that brought it: an upstream that answers whole
  * lawsuits to a search by document (the spec's reading) needs no lawsuit-level read.
  */
-export function isWhole(o: Obj): boolean {
-  const steps = list(o.steps);
+export function isWhole(o: Obj, steps: unknown[] | null = list(o.steps)): boolean {
   return steps !== null && (steps.length > 0 || (str(o.phase) !== null && str(o.status) !== null));
 }
 
 /** The list, unless absent or empty (a header's empty list says nothing). */
-function nonEmpty(v: unknown): unknown[] | null {
-  return Array.isArray(v) && v.length > 0 ? v : null;
+function nonEmpty(v: unknown[] | null): unknown[] | null {
+  return v !== null && v.length > 0 ? v : null;
 }
 
 /** The id of the newest step by date (the first listed among equals; the first listed when none is dated). */

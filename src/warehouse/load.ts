@@ -102,14 +102,52 @@ export async function loadResponseItems(wh: Warehouse, items: readonly ResponseI
   return total;
 }
 
+/** What one batch's items make, before the warehouse is touched. */
+interface BatchRows {
+  responses: Map<string, ResponseRow>;
+  /** Each response id's text: its first copy's in the batch (duplicateProblem). */
+  texts: Map<string, string>;
+  flats: Array<{ flat: FlatLawsuit; requestId: string | null; order: number }>;
+  problems: ProblemRow[];
+  parts: RawPartRow[];
+  /** The application_error items, typed (application_errors). */
+  errors: Map<string, ApplicationErrorRow>;
+}
+
 async function loadBatch(wh: Warehouse, items: readonly Prepared[], ctx: LoadContext, maxFlatten: number): Promise<LoadCounts> {
   const counts = emptyCounts();
   counts.items = items.length;
-  const responses = new Map<string, ResponseRow>();
-  const flats: Array<{ flat: FlatLawsuit; requestId: string | null; order: number }> = [];
-  const problems: ProblemRow[] = [];
-  const parts: RawPartRow[] = [];
-  const errors = new Map<string, ApplicationErrorRow>();
+  const b = rowsOf(items, ctx, maxFlatten, counts);
+
+  // Every staging table, the lawsuit ones too though only mergeLayer reads them (and makes them anew): emptied
+  // here, the last batch's last layer no longer sits in memory beside this batch's items.
+  await resetStaging(wh);
+  await stageRows(wh, 'responses', [...b.responses.values()]);
+  await stageRows(wh, 'parts', b.parts);
+  // The parts of new items first: both anti-joins look at responses_raw as it was before this batch.
+  if (b.parts.some((p) => p.owner === 'responses_raw.item')) await wh.run(INSERT_RESPONSE_PARTS_SQL);
+  counts.newResponses = await wh.run(MERGE.insertResponses);
+  // Some ids were stored already: one stored with another content keeps it, and this copy is left out whole.
+  if (counts.newResponses < b.responses.size) leaveOut(b, await storedConflicts(wh), counts);
+  const { flats, problems, parts, errors } = b;
+  const hits = hitsOf(flats);
+
+  await stageRows(wh, 'hits', [...hits.values()]);
+  await stageRows(wh, 'problems', problems);
+  await stageRows(wh, 'errors', [...errors.values()]);
+  if (errors.size > 0) await wh.run(MERGE.insertErrors);
+  const layers = layersOf(flats.map((f) => f.flat));
+  counts.lawsuits = layers[0]?.length ?? 0; // every distinct lawsuit is in the first layer, once
+  for (const [i, layer] of layers.entries()) await mergeLayer(wh, layer, counts, i === 0 && parts.length === 0);
+  if (hits.size > 0) await mergeHits(wh, hits.size);
+  counts.problems = await wh.run(INSERT_PROBLEMS_SQL, [ctx.runId]);
+  return counts;
+}
+
+/** The rows of a batch's items: responses_raw's, the lawsuits flattened, their problems, the parts of long items. */
+function rowsOf(items: readonly Prepared[], ctx: LoadContext, maxFlatten: number, counts: LoadCounts): BatchRows {
+  const b: BatchRows = { responses: new Map(), texts: new Map(), flats: [], problems: [], parts: [], errors: new Map() };
+  const { problems } = b;
   items.forEach(({ item, text, dataText }, order) => {
     const it = isObj(item) ? (item as ResponseItem) : ({} as ResponseItem);
     let responseId = str(it.response_id);
@@ -118,11 +156,21 @@ async function loadBatch(wh: Warehouse, items: readonly Prepared[], ctx: LoadCon
         problem: 'too_long', detail: 'the response id is longer than a column holds (48 KB): the item cannot be kept' });
       responseId = null;
     }
+    if (responseId !== null) {
+      // One response id, two contents in one batch: the first is kept (duplicateProblem), this one left out.
+      const first = b.texts.get(responseId);
+      if (first !== undefined && first !== text) {
+        counts.skipped++;
+        problems.push(duplicateProblem(responseId, text));
+        return;
+      }
+      b.texts.set(responseId, text);
+    }
     const data: unknown = it.response_data;
     let flat: FlatLawsuit | null = null;
     if (it.response_type === 'application_error') {
       counts.applicationErrors++;
-      if (responseId !== null) errors.set(responseId, applicationErrorRow(it, responseId, ctx.runId));
+      if (responseId !== null) b.errors.set(responseId, applicationErrorRow(it, responseId, ctx.runId));
     } else if (it.response_type !== 'lawsuit') counts.skipped++;
     else {
       counts.lawsuitItems++;
@@ -152,36 +200,27 @@ async function loadBatch(wh: Warehouse, items: readonly Prepared[], ctx: LoadCon
         value: problemValue(value), problem: 'too_long', detail: PROBLEM_DETAIL.too_long }));
       // The item itself is always kept whole: in its column, or in parts when too long for one.
       if (fitsColumn(text)) row.item = text;
-      else splitParts(text).forEach((t, part) => parts.push({ owner: 'responses_raw.item', response_id: id, code: null, instance: null, part, text: t }));
-      responses.set(id, row);
+      else splitParts(text).forEach((t, part) => b.parts.push({ owner: 'responses_raw.item', response_id: id, code: null, instance: null, part, text: t }));
+      b.responses.set(id, row);
     }
-    if (flat !== null) flats.push({ flat, requestId: str(it.request_id), order });
+    if (flat !== null) b.flats.push({ flat, requestId: str(it.request_id), order });
   });
-
-  const hits = hitsOf(flats);
-
-  // Every staging table, the lawsuit ones too though only mergeLayer reads them (and makes them anew): emptied
-  // here, the last batch's last layer no longer sits in memory beside this batch's items.
-  await resetStaging(wh);
-  await stageRows(wh, 'responses', [...responses.values()]);
-  await stageRows(wh, 'hits', [...hits.values()]);
-  await stageRows(wh, 'parts', parts);
-  await stageRows(wh, 'problems', problems);
-  await stageRows(wh, 'errors', [...errors.values()]);
-  // The parts of new items first: both anti-joins look at responses_raw as it was before this batch.
-  if (parts.some((p) => p.owner === 'responses_raw.item')) await wh.run(INSERT_RESPONSE_PARTS_SQL);
-  counts.newResponses = await wh.run(MERGE.insertResponses);
-  if (errors.size > 0) await wh.run(MERGE.insertErrors);
-  const layers = layersOf(flats.map((f) => f.flat));
-  counts.lawsuits = layers[0]?.length ?? 0; // every distinct lawsuit is in the first layer, once
-  for (const [i, layer] of layers.entries()) await mergeLayer(wh, layer, counts, i === 0 && parts.length === 0);
-  if (hits.size > 0) await mergeHits(wh, hits.size);
-  counts.problems = await wh.run(INSERT_PROBLEMS_SQL, [ctx.runId]);
-  return counts;
+  return b;
 }
 
-/** A hit names the least response id that carried the lawsuit for the request (merge.ts, mergeHits). */
-function hitsOf(flats: ReadonlyArray<{ flat: FlatLawsuit; requestId: string | null }>): Map<string, HitRow> {
+/** The batch's copies of `conflicts` (stored with another content) left out: not flattened, no problem of theirs but one. */
+function leaveOut(b: BatchRows, conflicts: ReadonlySet<string>, counts: LoadCounts): void {
+  if (conflicts.size === 0) return;
+  const ours = (id: string | null): boolean => id !== null && conflicts.has(id);
+  counts.skipped += b.flats.filter((f) => ours(f.flat.lawsuit.response_id)).length;
+  b.flats = b.flats.filter((f) => !ours(f.flat.lawsuit.response_id));
+  b.problems = b.problems.filter((p) => !ours(p.response_id));
+  for (const id of conflicts) b.errors.delete(id);
+  for (const [id, text] of b.texts) if (conflicts.has(id)) b.problems.push(duplicateProblem(id, text));
+}
+
+/** The batch's search hits, one a (request, lawsuit): each names the least response id that carried it (merge.ts, mergeHits). */
+function hitsOf(flats: BatchRows['flats']): Map<string, HitRow> {
   const hits = new Map<string, HitRow>();
   for (const { flat, requestId } of flats) {
     const { code, instance, response_id } = flat.lawsuit;
@@ -191,6 +230,36 @@ function hitsOf(flats: ReadonlyArray<{ flat: FlatLawsuit; requestId: string | nu
     if (!held || (response_id !== null && (held.response_id === null || response_id < held.response_id))) hits.set(k, { request_id: requestId, code, instance, response_id });
   }
   return hits;
+}
+
+/**
+ * The rule for one response id listed twice with two contents (a provider's fault): the copy stored first is the
+ * response, and every later one with another text is left out whole — not in responses_raw, not flattened, not a
+ * search hit — with a `conflicting_duplicate` problem holding its text. So the tables stay a function of
+ * responses_raw, which `rebuild` replays (a later copy merged into lawsuits while responses_raw kept the first
+ * made rebuild change two lawsuits). "First" is the order items are loaded in, which batches do not change.
+ */
+function duplicateProblem(responseId: string, text: string): ProblemRow {
+  return { response_id: responseId, code: null, instance: null, field: '(another copy)', value: problemValue(text),
+    problem: 'conflicting_duplicate', detail: PROBLEM_DETAIL.conflicting_duplicate };
+}
+
+/**
+ * The staged response ids stored already with another text (duplicateProblem): compared whole, in its column or in
+ * its parts (raw_parts, a text over 48 KB), which the loader cuts the same way from the same text.
+ */
+async function storedConflicts(wh: Warehouse): Promise<Set<string>> {
+  const rows = await wh.all<{ response_id: string }>(`
+    SELECT s.response_id FROM stg_responses s JOIN responses_raw r USING (response_id)
+    WHERE (s.item IS NULL) <> (r.item IS NULL) OR CAST(s.item AS VARCHAR) <> CAST(r.item AS VARCHAR)
+    UNION
+    SELECT coalesce(a.response_id, b.response_id) FROM
+      (SELECT response_id, part, text FROM stg_parts WHERE owner = 'responses_raw.item') a
+      FULL JOIN (SELECT response_id, part, text FROM raw_parts WHERE owner = 'responses_raw.item'
+        AND response_id IN (SELECT response_id FROM stg_parts WHERE owner = 'responses_raw.item')) b
+      ON a.response_id = b.response_id AND a.part = b.part
+    WHERE a.text IS DISTINCT FROM b.text`);
+  return new Set(rows.map((r) => r.response_id));
 }
 
 /**

@@ -58,7 +58,7 @@ const loadProblems: Table = {
     { name: 'instance', type: 'INTEGER', stage: 'INTEGER', comment: `${C.instance} (NULL when it did not fit)` },
     { name: 'field', type: 'VARCHAR', notNull: true, stage: 'VARCHAR', comment: 'the field in the lawsuit object, e.g. instance, amount, steps[<step_id>].step_date, or (item)' },
     { name: 'value', type: 'VARCHAR', stage: 'VARCHAR', comment: 'the value as received (its JSON text, digit for digit), shortened past 300 characters' },
-    { name: 'problem', type: 'VARCHAR', notNull: true, stage: 'VARCHAR', comment: 'missing_key, out_of_range, not_a_number, not_a_date, wrong_type, not_an_object or too_large' },
+    { name: 'problem', type: 'VARCHAR', notNull: true, stage: 'VARCHAR', comment: 'missing_key, out_of_range, not_a_number, not_a_date, wrong_type, too_long, not_an_object, too_large, not_a_list, list_as_object or conflicting_duplicate' },
     { name: 'detail', type: 'VARCHAR', notNull: true, stage: 'VARCHAR', comment: 'what was wrong and what the warehouse did about it' },
     { name: 'run_id', type: 'VARCHAR', comment: 'the run that found it' },
     { name: 'detected_at', type: 'TIMESTAMPTZ', notNull: true, comment: 'when it was found' },
