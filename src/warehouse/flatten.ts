@@ -407,7 +407,7 @@ function latestDate(steps: unknown[] | null): string | null {
  * from the payload itself, never from the kind of search that brought it: an upstream that answers whole
  * lawsuits to a search by document (the spec's reading) needs no lawsuit-level read.
  */
-export function isWhole(o: Obj, steps: unknown[] | null = list(o.steps)): boolean {
+function isWhole(o: Obj, steps: unknown[] | null = list(o.steps)): boolean {
   return steps !== null && (steps.length > 0 || (str(o.phase) !== null && str(o.status) !== null));
 }
 

@@ -114,7 +114,7 @@ async function openWave(ctx: RunContext, night: NightData, wave: Wave): Promise<
   // a few MB whatever the items weigh (page-size.ts): the loader's batch budget holds two.
   const dialect = await dialectOrAssumed(ctx);
   const sizer = new PageSizer({ max: dialect.dialect.pageSize, targetBytes: Math.floor(ctx.wh.budget.batchBytes / 2) });
-  const shell = new SearchShell(ctx, state, { sizer, sort: dialect.dialect.sort }, storedRow.keys(), wave.name);
+  const shell = new SearchShell(ctx, state, { sizer, sort: dialect.dialect.sort, wave: wave.name }, storedRow.keys());
   for (const p of planned.submit) {
     const error = held.get(p.searchHash);
     if (error) shell.dispatch({ kind: 'held', search: p.searchHash, error });
