@@ -14,7 +14,7 @@ const MIXES = ['ordinary', 'individuals', 'individuals-empty', 'companies'] as c
 type Mix = (typeof MIXES)[number];
 
 const SIZES = {
-  toy: { universe: 20_000, ordinary: 6, individuals: 6, empty: 6, companies: 1, companyMin: 150, courtDelayMs: 20, mixes: ['companies'] as Mix[] },
+  toy: { universe: 20_000, ordinary: 6, individuals: 6, empty: 6, companies: 1, companyMin: 60, courtDelayMs: 20, mixes: ['companies'] as Mix[] },
   quick: { universe: 1_000_000, ordinary: 100, individuals: 100, empty: 300, companies: 3, companyMin: 1000, courtDelayMs: 300, mixes: [...MIXES] },
   full: { universe: 1_000_000, ordinary: 300, individuals: 300, empty: 1_000, companies: 5, companyMin: 1000, courtDelayMs: 300, mixes: [...MIXES] },
 };

@@ -7,8 +7,10 @@ import { webhookFigures } from '../webhook.js';
  */
 export const webhookPart: BenchPart = {
   name: 'webhook',
-  keys: ['intake_per_sec_fsync_delivery', 'intake_p99_ms_fsync_delivery', 'intake_per_sec_fsync_batch', 'intake_p99_ms_fsync_batch',
-    'intake_rss_mb', 'intake_rss_deliveries', 'night_listing_calls_polled', 'night_listing_calls_intake', 'night_listing_ratio'],
+  keys: ['intake_per_sec_fsync_delivery', 'intake_p50_ms_fsync_delivery', 'intake_p99_ms_fsync_delivery',
+    'intake_per_sec_fsync_batch', 'intake_p50_ms_fsync_batch', 'intake_p99_ms_fsync_batch',
+    'intake_cpu_us_per_delivery_fsync_delivery', 'intake_cpu_us_per_delivery_fsync_batch', 'intake_rss_mb', 'intake_rss_deliveries',
+    'night_listing_calls_polled', 'night_listing_calls_intake', 'night_listing_ratio', 'night_responses_polled', 'night_responses_intake'],
   run: (scale, line) => webhookFigures(at(scale, {
     toy: { each: 200, batch: 500, many: 1_000, documents: 6, universe: 20_000 },
     quick: { each: 2_000, batch: 5_000, many: 20_000, documents: 60, universe: 1_000_000 },

@@ -57,8 +57,9 @@ export function flattenLawsuit(l: Lawsuit, ctx: FlattenContext = {}): FlatLawsui
   const stepList = listAt('steps');
   const attachmentList = listAt('attachments');
   const relatedList = listAt('related_lawsuits');
-  // A list the documentation's descriptive form writes as one text is that one item, not a problem.
-  const textListAt = (field: 'subjects' | 'classifications' | 'courts'): unknown[] | null => (typeof o[field] === 'string' ? listOrText(o[field]) : listAt(field));
+  // A list the documentation's descriptive form writes as one text is that one item, not a problem (a blank
+  // text names nothing: a list it is not).
+  const textListAt = (field: 'subjects' | 'classifications' | 'courts'): unknown[] | null => listOrText(o[field]) ?? listAt(field);
   const whole = isWhole(o, stepList);
   const r: Reading = {
     o, whole, members, problems,

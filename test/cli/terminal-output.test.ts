@@ -10,7 +10,7 @@ import { Screen } from '../support/screen.js';
 // bars finished before the summary. Off a terminal, the same run writes JSON lines only.
 
 const LOG_ROW = /^\[\d\d:\d\d:\d\d\] (TRACE|DEBUG|INFO|WARN|ERROR|FATAL)\b/;
-const BAR = /(docs|pages|files)\/s/;
+const BAR = /(docs|reads|pages|files)\/s/;
 
 function env(dir: string): Record<string, string> {
   return {
@@ -44,7 +44,7 @@ describe('the run on a terminal and off it', () => {
       const summary = rows.findIndex((r) => /^run \S+ \(run\): ok in/.test(r));
       expect(summary).toBeGreaterThan(0);
       const bars = rows.map((r, i) => [r, i] as const).filter(([r]) => BAR.test(r));
-      expect(bars.map(([r]) => r.split(' ')[0]).sort()).toEqual(['documents', 'files', 'lawsuits', 'pages']);
+      expect(bars.map(([r]) => r.split(' ')[0]).sort()).toEqual(['documents', 'files', 'lawsuits', 'pages', 'pages']); // the pages of each wave's sweep
       for (const [r, i] of bars) expect(i, `${r} comes before the summary`).toBeLessThan(summary);
       expect(bars.find(([r]) => r.startsWith('documents'))![0]).toMatch(/^documents 46\/46 \[=+\] 100%/);
     } finally {
