@@ -37,7 +37,7 @@ describe('a companies night in the documented dialect', () => {
     const pageBytes = wh.budget.batchBytes / 2;
     await wh.close();
     const floorPages = Math.max(Math.ceil(r.responses / 1000), Math.ceil(r.bytes / pageBytes));
-    expect(floorPages, JSON.stringify({ ...r, listing: Object.entries(summary.api.byRouteStatus ?? {}) })).toBeGreaterThanOrEqual(10);
+    expect(floorPages, JSON.stringify({ ...r, listing: Object.entries(summary.api.byRouteStatus ?? {}) })).toBeGreaterThan(Math.ceil(r.responses / 1000)); // held by bytes, not items
     const listing = Object.entries(summary.api.byRouteStatus ?? {}).filter(([k]) => k.startsWith('GET /responses ')).reduce((n, [, v]) => n + v, 0);
     // The first night on an empty key: the page size and the first sort names accepted, nothing more to learn.
     expect(r.probe).toBe(1);
