@@ -14,7 +14,7 @@ let rx: CallbackReceiver;
 const dirs: Array<{ dir: string; cleanup(): void }> = [];
 
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 3, lawsuits: 2_000, rateLimit: 100_000, bootId: 'cb' });
+  sb = await startSandbox({ seed: 3, lawsuits: 2_000, rateLimit: 100_000, bootId: 'cb', courtDelayMs: 0 });
   rx = await callbackReceiver();
 });
 afterAll(async () => {
