@@ -28,7 +28,9 @@ async function command(name: 'run' | 'track', env: Record<string, string>): Prom
   dirs.push(s);
   const list = join(s.dir, 'documents.csv');
   writeFileSync(list, `search_type,search_key\n${sb.sampleDocuments(4).map((d) => `${d.search_type},${d.search_key}`).join('\n')}\n`);
-  const cfg = configFor(sb.url, s.dir, { LAWSUIT_DOCUMENTS: list, LAWSUIT_SKIP_TRANSFER: 'true', LAWSUIT_SKIP_EXPORT: 'true', ...env });
+  const cfg = configFor(sb.url, s.dir, { LAWSUIT_DOCUMENTS: list, LAWSUIT_SKIP_TRANSFER: 'true', LAWSUIT_SKIP_EXPORT: 'true',
+    // no wait for deliveries, which reach no spool here: the bodies are the subject
+    LAWSUIT_CALLBACK_WAIT_SECONDS: '0', ...env });
   const r = await runCommand({
     command: name, cfg, log: silent, signal: new AbortController().signal, exitCodeOf,
     environment: async (c) => ({ cfg: c, apiKey: c.apiKey ?? '', close: async () => undefined }), pollTuning: { minIntervalMs: 20, maxIntervalMs: 200 },
