@@ -162,9 +162,12 @@ interface StoredSweep {
  */
 export type SweepWave = 'documents' | 'lawsuits';
 
-/** A wave's sweep id: the run's id, and a suffix for a later wave, so that one run's two sweeps never share a row. */
-export function sweepIdOf(runId: string, wave: SweepWave): string {
-  return wave === 'documents' ? runId : `${runId}/${wave}`;
+/**
+ * A wave's sweep id: the run's id, a suffix for a later wave and one for a later part of it (a wave read in parts,
+ * src/pipeline/stages/lawsuits.ts), so that one run's sweeps never share a row.
+ */
+export function sweepIdOf(runId: string, wave: SweepWave, part = 1): string {
+  return `${wave === 'documents' ? runId : `${runId}/${wave}`}${part > 1 ? `/${part}` : ''}`;
 }
 
 /** The wave's sweep still covering requests (status `active`), if any: the latest one. */

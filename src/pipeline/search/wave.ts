@@ -45,6 +45,8 @@ export interface WavePlan {
 export interface Wave {
   /** Which of the night's sweeps reads its responses. */
   name: SweepWave;
+  /** The part of the wave, from 1, when it is read in parts (each part a sweep of its own). */
+  part?: number;
   /**
    * Tonight's plan. Asked again (`replan`) once interrupted submissions were adopted: they are outstanding now,
    * and must be read, not bought again.
@@ -133,7 +135,7 @@ async function openWave(ctx: RunContext, night: NightData, wave: Wave): Promise<
       .catch((e: unknown) => ctx.log.warn({ code: codeOf(e) }, 'could not record that the sort names failed: the next night uses them again'));
   };
   if (ctx.cfg.responsesStrategy === 'sweep' && sweepParams) {
-    shell.sweep = await ResponseSweep.open(ctx, shell.sink, sizer, { params: sweepParams, pageSize: dialect.dialect.pageSize, wave: wave.name }, shell.sweepEvents(note, orderBroken));
+    shell.sweep = await ResponseSweep.open(ctx, shell.sink, sizer, { params: sweepParams, pageSize: dialect.dialect.pageSize, wave: wave.name, part: wave.part }, shell.sweepEvents(note, orderBroken));
   } else {
     await ResponseSweep.close(ctx, shell.sink, wave.name, sweepParams ? 'the run reads responses per request (LAWSUIT_RESPONSES_STRATEGY)' : 'the upstream honours no sort name');
   }

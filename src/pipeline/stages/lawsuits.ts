@@ -65,18 +65,60 @@ async function outstandingReads(ctx: RunContext): Promise<Array<{ request_id: st
     GROUP BY search_key ORDER BY search_key`);
 }
 
+/**
+ * Lawsuit-level reads a part of the wave holds at once. A wave's state, its submissions and its sweep's members
+ * grow with its reads: a night of 49,000 (50 ordinary documents, big litigants among them) took 550 MB of RSS on
+ * planning them at once and ran out of the 128 MB heap; parts of 1,000 keep a night's memory what a part needs,
+ * and each part's sweep reads at the floor all the same (1,000 reads are a page or two of answers).
+ */
+const READS_PER_PART = 1_000;
+
 async function readLawsuits(ctx: RunContext, night: NightData): Promise<StageReport> {
   const first = await planReads(ctx);
   const planCounts = countsOfPlan(first);
   if (ctx.cfg.dryRun) return { counts: { ...planCounts, billed_lawsuit_searches: planCounts.to_read } };
-  const { report, state } = await runWave(ctx, night, {
-    name: 'lawsuits',
-    plan: async (replan) => (replan ? (await planReads(ctx)).wave : first.wave),
-  });
-  const refused = await recordRefusals(ctx, state);
+  // Numbers read tonight are not read again tonight, whatever their read found: a read that failed waits for the
+  // next night, and the parts end (every number is read once at most).
+  const tried = new Set<string>();
+  const partOf = (wave: WavePlan): WavePlan => {
+    const fresh = (p: PlannedSearch) => !tried.has(p.search.search_key);
+    const resume = wave.resume.filter(fresh).slice(0, READS_PER_PART);
+    return { resume, submit: wave.submit.filter(fresh).slice(0, READS_PER_PART - resume.length) };
+  };
+  const reports: StageReport[] = [];
+  let refused = 0;
+  for (let part = 1; ; part++) {
+    const planned = part === 1 ? first.wave : partOf((await planReads(ctx)).wave);
+    const wave = part === 1 ? partOf(planned) : planned;
+    if (wave.submit.length + wave.resume.length === 0) break;
+    let ran = wave;
+    const { report, state } = await runWave(ctx, night, {
+      name: 'lawsuits', part,
+      // planned again once interrupted submissions were adopted: this part's numbers are not tried yet
+      plan: async (replan) => (replan ? (ran = partOf((await planReads(ctx)).wave)) : wave),
+    });
+    for (const p of [...ran.submit, ...ran.resume]) tried.add(p.search.search_key);
+    refused += await recordRefusals(ctx, state);
+    reports.push(report);
+    if (ctx.signal.aborted || report.interrupted || report.ended || ctx.api.spentBudget()) break;
+  }
+  const report = mergedReports(reports);
   return {
     ...report,
-    counts: { ...planCounts, ...report.counts, refused, ...await levelCounts(ctx), billed_lawsuit_searches: report.counts.submitted },
+    counts: { ...planCounts, ...report.counts, refused, parts: reports.length, ...await levelCounts(ctx), billed_lawsuit_searches: report.counts.submitted ?? 0 },
+  };
+}
+
+/** The parts' reports as one: counts and finished items added, failures together, the last ending. */
+function mergedReports(reports: readonly StageReport[]): StageReport {
+  const counts: Record<string, number> = {};
+  for (const r of reports) for (const [k, v] of Object.entries(r.counts)) counts[k] = (counts[k] ?? 0) + v;
+  return {
+    counts,
+    failures: reports.flatMap((r) => r.failures ?? []),
+    interrupted: reports.some((r) => r.interrupted) || undefined,
+    finished: reports.reduce((n, r) => n + (r.finished ?? 0), 0),
+    ended: reports.findLast((r) => r.ended !== undefined)?.ended,
   };
 }
 
