@@ -80,16 +80,16 @@ async function readLawsuits(ctx: RunContext, night: NightData): Promise<StageRep
   // Numbers read tonight are not read again tonight, whatever their read found: a read that failed waits for the
   // next night, and the parts end (every number is read once at most).
   const tried = new Set<string>();
+  const size = ctx.readsPerPart ?? READS_PER_PART;
   const partOf = (wave: WavePlan): WavePlan => {
     const fresh = (p: PlannedSearch) => !tried.has(p.search.search_key);
-    const resume = wave.resume.filter(fresh).slice(0, READS_PER_PART);
-    return { resume, submit: wave.submit.filter(fresh).slice(0, READS_PER_PART - resume.length) };
+    const resume = wave.resume.filter(fresh).slice(0, size);
+    return { resume, submit: wave.submit.filter(fresh).slice(0, size - resume.length) };
   };
   const reports: StageReport[] = [];
   let refused = 0;
   for (let part = 1; ; part++) {
-    const planned = part === 1 ? first.wave : partOf((await planReads(ctx)).wave);
-    const wave = part === 1 ? partOf(planned) : planned;
+    const wave = partOf(part === 1 ? first.wave : (await planReads(ctx)).wave);
     if (wave.submit.length + wave.resume.length === 0) break;
     let ran = wave;
     const { report, state } = await runWave(ctx, night, {
