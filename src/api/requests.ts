@@ -1,3 +1,4 @@
+import { besideTheSearch } from './beside-the-search.js';
 import type { Logger } from 'pino';
 import { EtlError } from '../shared/errors.js';
 import { codeOf } from '../shared/failure-policy.js';
@@ -94,7 +95,7 @@ export class RequestsResource {
         const made = (await this.http.call({
           base: 'requests', method: 'POST', path: '/requests', route: 'POST /requests',
           // The spec shows the request returned; the documentation lists 201 and 202 as success.
-          body: { search, ...(opts.withAttachments ? { with_attachments: true } : {}), ...(this.opts.callbackUrl === undefined ? {} : { callback_url: this.opts.callbackUrl }) }, safety: 'unsafe', priority: opts.priority ?? 1, parse: parseRequest, ok: [200, 201, 202],
+          body: { search, ...besideTheSearch({ withAttachments: opts.withAttachments, callbackUrl: this.opts.callbackUrl }) }, safety: 'unsafe', priority: opts.priority ?? 1, parse: parseRequest, ok: [200, 201, 202],
         })).body;
         const behind = Date.now() - Date.parse(made.created_at);
         if (behind > this.createdBehindMs) this.createdBehindMs = behind;

@@ -1,3 +1,4 @@
+import { besideTheSearch } from './beside-the-search.js';
 import { API_CODES, ApiError } from './errors.js';
 import type { HttpClient } from './http.js';
 import { readEnvelope, walkItems, type Page, type WalkOptions } from './paginate.js';
@@ -43,7 +44,7 @@ export class TrackingResource {
     try {
       const res = await this.http.call({
         base: 'tracking', method: 'POST', path: '/tracking', route: 'POST /tracking',
-        body: { recurrence, search, ...(opts.withAttachments ? { with_attachments: true } : {}), ...(this.callbackUrl === undefined ? {} : { callback_url: this.callbackUrl }) }, safety: 'idempotent', priority: opts.priority, parse: parseTracking,
+        body: { recurrence, search, ...besideTheSearch({ withAttachments: opts.withAttachments, callbackUrl: this.callbackUrl }) }, safety: 'idempotent', priority: opts.priority, parse: parseTracking,
       });
       return { conflict: false, tracking: res.body };
     } catch (e) {
