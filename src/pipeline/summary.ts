@@ -132,7 +132,6 @@ export function describeStage(st: RunSummary['stages'][number], s: RunSummary): 
   return st.error && st.status !== 'ok' ? `${text}; [${st.error.code}] ${st.error.message}` : text;
 }
 
-/** The lawsuit level of the night: what was read and why, what was left and why, and the levels it ended with. */
 /** What a wave read of the intake's spool and proved by its deliveries (delivered/wave-gate.ts), when it read any. */
 function delivered(c: Record<string, number>): string {
   if (!n(c, 'spool_deliveries') && !n(c, 'delivered')) return '';
@@ -140,9 +139,12 @@ function delivered(c: Record<string, number>): string {
     + `(${n(c, 'proof_calls')} counting calls), ${n(c, 'listed_after_delivery')} listed`;
 }
 
+/** Why the lawsuit level reads a lawsuit (lawsuits/plan.ts's reasons), in the night's line and the dry plan's alike. */
+const READ_REASONS = [['read_new', 'new'], ['read_incomplete', 'not yet whole'], ['read_moved', 'moved'], ['read_retry', 'unavailable, due again']] as const;
+
+/** The lawsuit level of the night: what was read and why, what was left and why, and the levels it ended with. */
 function describeLawsuits(c: Record<string, number>): string {
-  const why = ([['read_new', 'new'], ['read_moved', 'moved'], ['read_incomplete', 'not yet whole'], ['read_retry', 'unavailable, retried']] as const)
-    .filter(([k]) => n(c, k) > 0).map(([k, w]) => `${n(c, k)} ${w}`).join(', ');
+  const why = READ_REASONS.filter(([k]) => n(c, k) > 0).map(([k, w]) => `${n(c, k)} ${w}`).join(', ');
   const left = ([['left_backoff', 'unavailable, not due yet'], ['left_lags', 'lagging their header'], ['left_ended', 'archived or finished (LAWSUIT_DETAIL=active)']] as const)
     .filter(([k]) => n(c, k) > 0).map(([k, w]) => `, ${n(c, k)} ${w}`).join('');
   const carried = ([['resumed', 'resumed'], ['adopted', 'adopted after a crash']] as const)
@@ -182,8 +184,7 @@ function lawsuitsPlan(s: RunSummary): string[] {
   if (!st) return [];
   if (st.status === 'skipped') return [`  lawsuits    none read whole: ${st.error?.message ?? 'left out'}`];
   const c = st.counts;
-  const why = ([['read_new', 'new'], ['read_incomplete', 'not yet whole'], ['read_moved', 'moved'], ['read_retry', 'unavailable, due again']] as const)
-    .map(([k, w]) => `${n(c, k)} ${w}`).join(', ');
+  const why = READ_REASONS.map(([k, w]) => `${n(c, k)} ${w}`).join(', ');
   return [
     `  lawsuits    ${n(c, 'lawsuits_to_read')} known lawsuits to read whole (${why}) in ${n(c, 'to_read')} lawsuit searches`
       + `${n(c, 'to_resume') ? ` and ${n(c, 'to_resume')} resumed` : ''}, and every lawsuit tonight's searches find new or moved`,
