@@ -164,8 +164,12 @@ export class SpoolWriter {
       const seg = await this.segment();
       await this.writeAt(seg, batch.length === 1 ? batch[0].buf : Buffer.concat(batch.map((b) => b.buf)));
       this.health.lastError = undefined;
+      // Rolled before the batch is answered: a delivery answered finds its segment settled (closed, not mid-rename),
+      // and the roll's failure is the health's, not the batch's (its lines are on disk already).
+      if (seg.size >= (this.opts.segmentBytes ?? DEFAULT_SEGMENT_BYTES)) {
+        await this.rollIf(() => true).catch((e: unknown) => { this.health.lastError = e as Error; });
+      }
       for (const b of batch) b.resolve(seg.n);
-      if (seg.size >= (this.opts.segmentBytes ?? DEFAULT_SEGMENT_BYTES)) await this.rollIf(() => true);
     } catch (e) {
       this.health.lastError = e as Error;
       for (const b of batch) b.reject(e);
