@@ -51,7 +51,8 @@ export function stagesFor(command: CommandName, opts: { kind?: QueryKind; dryRun
     rebuild: () => rebuildFirst([publishStage]),
   };
   const stages = all[command]();
-  return opts.dryRun ? stages.filter((s) => s.plansDry) : stages;
+  // A stage that plans offline calls nothing when dry: no client is opened for it, no key is needed.
+  return opts.dryRun ? stages.filter((s) => s.plansDry).map((s) => (s.plansDry === 'offline' ? { ...s, callsApi: false } : s)) : stages;
 }
 
 /**

@@ -1,6 +1,7 @@
-import { keyIdentity } from '../spec/identifiers.js';
+import { searchIdentity } from '../spec/identifiers.js';
 import type { Search } from '../spec/types.js';
 import type { DocumentSpec } from '../input/documents.js';
+import { searchFor } from '../input/search-body.js';
 import type { ReadBasis } from '../warehouse/ledger.js';
 import { documentUnits } from './cost.js';
 import { pagesFor } from './sweep/cost.js';
@@ -27,6 +28,8 @@ export interface PlanOptions {
 
 export interface PlannedSearch {
   search: Search;
+  /** `with_attachments: true` at the top level of the request's body (a lawsuit_cnj search that asks for them). */
+  withAttachments?: boolean;
   searchHash: string;
   /** What it is, for the operator: `line 12 (cpf)`, `lawsuit 0710802-55.2018.8.02.0001 (lawsuit_cnj)`. */
   where: string;
@@ -41,9 +44,12 @@ export interface PlannedSearch {
 /** A search of the documents list, planned. */
 export type DocumentSearch = PlannedSearch & { doc: DocumentSpec };
 
+/** A document's planned search: its body (its filters and options as the list asks them) and its identity. */
 export function plannedDocument(doc: DocumentSpec): DocumentSearch {
   const search = searchFor(doc);
-  return { doc, search, searchHash: searchHash(search), where: `line ${doc.line} (${doc.searchType})`, line: doc.line };
+  const planned: DocumentSearch = { doc, search, searchHash: searchHash(search, doc.withAttachments), where: `line ${doc.line} (${doc.searchType})`, line: doc.line };
+  if (doc.withAttachments) planned.withAttachments = true;
+  return planned;
 }
 
 export interface RunPlan {
@@ -68,21 +74,15 @@ export interface RunPlan {
   billed: { documentSearches: number; lawsuitSearches: number };
 }
 
-/** The search object sent for a document: the only place where a CSV line becomes an API body. */
-export function searchFor(doc: DocumentSpec): Search {
-  const search: Search = { search_type: doc.searchType, search_key: doc.searchKey, response_type: 'lawsuit' };
-  if (doc.onDemand) search.on_demand = true;
-  if (doc.cacheTtlInDays !== undefined) search.cache_ttl_in_days = doc.cacheTtlInDays;
-  if (doc.lawsuitInstance !== undefined) search.search_params = { lawsuit_instance: doc.lawsuitInstance };
-  return search;
-}
+// The search object a document becomes lives beside the list (input/search-body.ts); the plan and the trackings use it from here too.
+export { searchFor };
 
 /**
- * A stable identity for "the same search", used by the ledger to find a document's requests: a name in any
- * spelling is one search (keyIdentity).
+ * A stable identity for "the same search", used by the ledger to find a document's requests and by the submission
+ * intents: a name in any spelling is one search, its filters written any way one (spec/search-identity.ts).
  */
-export function searchHash(search: Search): string {
-  return [search.search_type, keyIdentity(search.search_type, search.search_key), search.on_demand ? 'od' : 'db', search.search_params?.lawsuit_instance ?? '*'].join('|');
+export function searchHash(search: Search, withAttachments?: boolean): string {
+  return searchIdentity(search, { withAttachments });
 }
 
 /** Searches by a lawsuit's number or id: billed per search, not per lawsuit returned. */

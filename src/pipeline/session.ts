@@ -63,7 +63,7 @@ export async function openSession(cfg: Config, opts: SessionOptions): Promise<Se
       }
       api ??= new LawsuitApi({
         apiKey: opts.apiKey, urls: cfg.urls, maxConcurrency: cfg.maxConcurrency, deadlines: cfg.deadlines, logger: opts.log, signal: opts.signal,
-        readsOnly: opts.sends === 'reads',
+        readsOnly: opts.sends === 'reads', callbackUrl: cfg.callback.url,
       });
       return api;
     },

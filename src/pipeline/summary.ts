@@ -105,11 +105,12 @@ export function describeStage(st: RunSummary['stages'][number], s: RunSummary): 
         .filter(([k]) => n(c, k) > 0).map(([k, words]) => `, ${n(c, k)} ${words}`).join('');
       text = `${n(c, 'submitted')} submitted${extra}, ${n(c, 'completed')} completed, ${n(c, 'still_running')} still running, ${n(c, 'failed')} failed; `
         + `${n(c, 'pages')} pages read, ${n(c, 'polls')} polling calls${n(c, 'probes') ? ` (${n(c, 'probes')} single probes)` : ''}`
+        + delivered(c)
         + `${n(c, 'load_problems') ? `; ${n(c, 'load_problems')} values kept raw only (load_problems)` : ''}`;
       break;
     }
     case 'lawsuits':
-      text = describeLawsuits(c);
+      text = describeLawsuits(c) + delivered(c);
       break;
     case 'trackings':
       text = `${n(c, 'trackings_created')} trackings created, ${n(c, 'trackings_paused')} paused, ${n(c, 'trackings_resumed')} resumed, `
@@ -125,6 +126,7 @@ export function describeStage(st: RunSummary['stages'][number], s: RunSummary): 
       break;
     case 'transfer':
       text = `${n(c, 'listed')} listed, ${n(c, 'loaded')} loaded (${n(c, 'rows')} rows), ${n(c, 'already_loaded')} already loaded, ${n(c, 'failed')} failed`
+        + (n(c, 'waiting') > 0 ? `, ${n(c, 'waiting')} waiting for a later try (an earlier passing failure)` : '')
         + (n(c, 'unknown_status') > 0 ? `, ${n(c, 'unknown_status')} left alone (a status neither the spec nor the documentation names)` : '');
       break;
     case 'changes': {
@@ -153,15 +155,27 @@ export function describeStage(st: RunSummary['stages'][number], s: RunSummary): 
   return st.error && st.status !== 'ok' ? `${text}; [${st.error.code}] ${st.error.message}` : text;
 }
 
+/** What a wave read of the intake's spool and proved by its deliveries (delivered/wave-gate.ts), when it read any. */
+function delivered(c: Record<string, number>): string {
+  if (!n(c, 'spool_deliveries') && !n(c, 'delivered')) return '';
+  return `; ${n(c, 'spool_deliveries')} deliveries read from the spool, ${n(c, 'delivered')} requests loaded by them alone `
+    + `(${n(c, 'proof_calls')} counting calls), ${n(c, 'listed_after_delivery')} listed`;
+}
+
+/** Why the lawsuit level reads a lawsuit (lawsuits/plan.ts's reasons), in the night's line and the dry plan's alike. */
+const READ_REASONS = [['read_new', 'new'], ['read_incomplete', 'not yet whole'], ['read_moved', 'moved'], ['read_retry', 'unavailable, due again'],
+  ['read_tracking', 'their tracking may have missed runs']] as const;
+
 /** The lawsuit level of the night: what was read and why, what was left and why, and the levels it ended with. */
 function describeLawsuits(c: Record<string, number>): string {
-  const why = ([['read_new', 'new'], ['read_moved', 'moved'], ['read_incomplete', 'not yet whole'], ['read_retry', 'unavailable, retried'],
-    ['read_tracking', 'their tracking may have missed runs']] as const)
-    .filter(([k]) => n(c, k) > 0).map(([k, w]) => `${n(c, k)} ${w}`).join(', ');
+  const why = READ_REASONS.filter(([k]) => n(c, k) > 0).map(([k, w]) => `${n(c, k)} ${w}`).join(', ');
   const left = ([['left_backoff', 'unavailable, not due yet'], ['left_lags', 'lagging their header'], ['left_ended', 'archived or finished (LAWSUIT_DETAIL=active)'],
     ['left_tracked', 'moved, carried by their own tracking\'s runs']] as const)
     .filter(([k]) => n(c, k) > 0).map(([k, w]) => `, ${n(c, k)} ${w}`).join('');
-  return `${n(c, 'lawsuits_to_read')} lawsuits read whole${why ? ` (${why})` : ''} in ${n(c, 'submitted') + n(c, 'resumed')} lawsuit searches, `
+  const carried = ([['resumed', 'resumed'], ['adopted', 'adopted after a crash']] as const)
+    .filter(([k]) => n(c, k) > 0).map(([k, w]) => `, ${n(c, k)} ${w}`).join('');
+  return `${n(c, 'lawsuits_to_read')} lawsuits read whole${why ? ` (${why})` : ''} in ${n(c, 'submitted') + n(c, 'resumed')} lawsuit searches `
+    + `(${n(c, 'submitted')} bought tonight${carried}), `
     + `${n(c, 'failed')} failed; left: ${n(c, 'left_whole')} whole${left}; now ${n(c, 'whole')} whole, ${n(c, 'header')} header only, `
     + `${n(c, 'stale')} stale, ${n(c, 'unavailable')} unavailable${n(c, 'refused') ? ` (${n(c, 'refused')} refused tonight: secrecy)` : ''}`;
 }
@@ -195,9 +209,8 @@ function lawsuitsPlan(s: RunSummary): string[] {
   if (!st) return [];
   if (st.status === 'skipped') return [`  lawsuits    none read whole: ${st.error?.message ?? 'left out'}`];
   const c = st.counts;
-  const why = ([['read_new', 'new'], ['read_incomplete', 'not yet whole'], ['read_moved', 'moved'], ['read_retry', 'unavailable, due again'],
-    ['read_tracking', 'their tracking may have missed runs']] as const)
-    .filter(([k]) => k !== 'read_tracking' || n(c, k) > 0).map(([k, w]) => `${n(c, k)} ${w}`).join(', ');
+  // the tracking's reason only on a trackings night that has it: a searches night never reads for it
+  const why = READ_REASONS.filter(([k]) => k !== 'read_tracking' || n(c, k) > 0).map(([k, w]) => `${n(c, k)} ${w}`).join(', ');
   return [
     `  lawsuits    ${n(c, 'lawsuits_to_read')} known lawsuits to read whole (${why}) in ${n(c, 'to_read')} lawsuit searches`
       + `${n(c, 'to_resume') ? ` and ${n(c, 'to_resume')} resumed` : ''}, and every lawsuit tonight's searches find new or moved`,

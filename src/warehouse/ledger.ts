@@ -117,13 +117,15 @@ interface RequestRow {
   error?: string | null;
   /** A lawsuit-level read: how far each instance's header said the lawsuit had gone when it was bought. */
   basis?: ReadBasis | null;
+  /** The body asked for attachments beside the search (its top level). */
+  with_attachments?: boolean | null;
 }
 
 /** A lawsuit-level read's basis (requests.basis): by instance, the header's last step and steps counted. */
 export type ReadBasis = Record<string, { step_id: string | null; steps_count: number | null }>;
 
 const REQUEST_COLUMNS = ['search_type', 'search_key', 'on_demand', 'lawsuit_instance', 'status', 'created_at', 'completed_at',
-  'run_id', 'document_line', 'search', 'submitted_at', 'last_polled_at', 'error', 'basis'] as const;
+  'run_id', 'document_line', 'search', 'submitted_at', 'last_polled_at', 'error', 'basis', 'with_attachments'] as const;
 /** Columns holding JSON, written as its text. */
 const JSON_COLUMNS = new Set<string>(['search', 'basis']);
 const CASTS: Partial<Record<string, string>> = {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { configFor, nightly, query, scratch } from '../support/pipeline.js';
@@ -24,7 +24,10 @@ describe('the analysts\' query 6 on data that moves', () => {
   afterAll(async () => { await sb.close(); tmp.cleanup(); });
 
   it('returns lawsuits whose phase changed to Sentença, never those first seen in it', async () => {
-    const cfg = configFor(sb.url, tmp.dir, { LAWSUIT_SKIP_TRANSFER: 'true', LAWSUIT_SKIP_EXPORT: 'true' }, { force: true });
+    // the example list and a municipality's tax enforcements besides: enough lawsuits that a year moves some to Sentença
+    const list = join(tmp.dir, 'documents.csv');
+    writeFileSync(list, `${readFileSync('config/documents.example.csv', 'utf8')}81625933000176,cnpj,,,,Município de Campinas\n`);
+    const cfg = configFor(sb.url, tmp.dir, { LAWSUIT_DOCUMENTS: list, LAWSUIT_SKIP_TRANSFER: 'true', LAWSUIT_SKIP_EXPORT: 'true' }, { force: true });
     expect((await nightly(cfg)).status).toBe('ok');
     sb.advanceDays(400); // a year on: lawsuits move through their phases, new ones are distributed
     const second = await nightly(cfg);

@@ -43,8 +43,14 @@ describe('a searches night in two levels', () => {
 
   let truth1: Truth;
   it('night 1: every lawsuit found is read whole and equals the ground truth', async () => {
-    const s = await nightly(cfg);
+    // in parts of 10 reads (1,000 outside tests): each part a sweep of its own, a number read once in all
+    const s = await nightly(cfg, { readsPerPart: 10 });
     expect(s.status, JSON.stringify(s.failures)).toBe('ok');
+    const parts = countOf(s, 'lawsuits', 'parts');
+    expect(parts).toBeGreaterThan(2);
+    const [sweeps] = await query<{ n: number; done: number }>(cfg.warehouse, `SELECT count(*)::INTEGER AS n, count(*) FILTER (WHERE status = 'done')::INTEGER AS done
+      FROM response_sweeps WHERE wave = 'lawsuits'`);
+    expect(sweeps).toEqual({ n: parts, done: parts });
     truth1 = await truthOf(sb.url, docs, await lastReadAt());
     expect(truth1.lawsuits.length).toBeGreaterThan(20);
     await expectWholeAsTruth(cfg.warehouse, truth1);

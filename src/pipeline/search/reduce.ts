@@ -201,7 +201,11 @@ function readFailed(s: SearchState, requestId: string, error: unknown, out: Sear
   else s.unexpected ??= error;
 }
 
-/** A document fails, unless the failure reaches past it: then searching stops. */
+/**
+ * A document fails, unless the failure reaches past it: then searching stops. A lawsuit-level read the provider
+ * refuses (a secret lawsuit) is no failure: the lawsuit is unavailable, what the night knows of it, retried on a
+ * backoff in days (stages/lawsuits.ts records it).
+ */
 function fail(s: SearchState, search: string, error: unknown, out: SearchCommand[]): void {
   if (reachOf(error, 'item') !== 'item') return stopSearching(s, error, out);
   const entry = s.searches.get(search)!;
@@ -210,8 +214,14 @@ function fail(s: SearchState, search: string, error: unknown, out: SearchCommand
   const message = (error as Error).message;
   entry.failed = true;
   entry.error = { code, message };
+  const fields = { where: p.where, search_type: p.search.search_type, code };
+  if (p.doc === undefined && ruleFor(error).refused) {
+    entry.unavailable = true;
+    out.push({ kind: 'log', level: 'warn', fields, message: `lawsuit unavailable: ${message}; asked again on a backoff in days` });
+    return;
+  }
   s.failures.push({ what: p.doc ? 'document' : 'lawsuit', where: p.where, code, reason: message });
-  out.push({ kind: 'log', level: 'error', fields: { where: p.where, search_type: p.search.search_type, code }, message: `search failed: ${message}` });
+  out.push({ kind: 'log', level: 'error', fields, message: `search failed: ${message}` });
 }
 
 /** Ends the stage for everyone (a refusal, a failure reaching past its document): said once. */

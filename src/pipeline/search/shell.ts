@@ -22,8 +22,11 @@ import { searching, type SearchState } from './state.js';
 /** Requests whose pages are read at the same time. */
 const COLLECT_CONCURRENCY = 4;
 
-/** How a request's responses are read on its own: where its pages go, how large they are, the sort it sends. */
-export interface ReadingAlone { sizer: PageSizer; sort: SortNames | null | undefined }
+/**
+ * How a request's responses are read on its own: how large its pages are, the sort it sends; and the wave it
+ * belongs to, whose progress it ticks.
+ */
+export interface ReadingAlone { sizer: PageSizer; sort: SortNames | null | undefined; wave: SweepWave }
 
 export class SearchShell {
   /** The requests being polled (poll.ts takes them out as they finish). */
@@ -52,8 +55,6 @@ export class SearchShell {
 
   constructor(
     private readonly ctx: RunContext, readonly state: SearchState, private readonly alone: ReadingAlone, known: Iterable<string>,
-    /** The wave it runs, whose progress it ticks. */
-    private readonly wave: SweepWave = 'documents',
   ) {
     this.known = new Set(known);
     this.queues = { work: new PQueue(), submits: new PQueue({ concurrency: ctx.cfg.maxConcurrency }), reads: new PQueue({ concurrency: COLLECT_CONCURRENCY }) };
@@ -112,7 +113,7 @@ export class SearchShell {
       case 'restart-budget':
         if (!ctx.api.spentBudget()) ctx.api.budgetUntil(Date.now() + ctx.cfg.maxWaitMinutes * 60_000);
         return;
-      case 'progress': return ctx.progress?.(this.wave, 'tick', 1);
+      case 'progress': return ctx.progress?.(this.alone.wave, 'tick', 1);
       case 'stop': return ctx.log.error({ code: c.code }, `searching stopped: ${c.message}`);
       case 'log': return ctx.log[c.level](c.fields, c.message);
     }

@@ -19,6 +19,8 @@ export interface SearchEntry {
   failed: boolean;
   /** Why it failed, when it did. */
   error?: { code: string; message: string };
+  /** A lawsuit-level read the provider refused (a secret lawsuit): the lawsuit is unavailable, no failure of the night. */
+  unavailable?: boolean;
 }
 
 /**

@@ -8,6 +8,8 @@ import { pollUntilFinished, type PollStats } from '../poll.js';
 import type { NightData, StageReport } from '../stage.js';
 import { resolveOpenIntents } from '../submit.js';
 import { ResponseSweep } from '../sweep/sweep.js';
+import type { DeliveryGate } from '../delivered/gate.js';
+import { openWaveGate, waveGateCounts } from '../delivered/wave-gate.js';
 import { reportOf, leftRunning } from './report.js';
 import { SearchShell } from './shell.js';
 import { drainable, moreToCome, searchState, type SearchState } from './state.js';
@@ -29,6 +31,10 @@ import { drainable, moreToCome, searchState, type SearchState } from './state.js
 // Responses are read by the sweep across requests (sweep/sweep.ts) unless the configuration says per request;
 // a request the sweep cannot take (created before what it already read, adopted after a crash, resumed from an
 // older night) and every request once the sweep has stopped for the night are read per request (collect.ts).
+//
+// With the webhook intake, what was delivered to its spool is loaded first and as the wave goes, and a finished
+// request goes through the delivery gate (delivered/wave-gate.ts) before either: one whose deliveries prove it
+// complete is loaded without a listing call; the others are read as above.
 
 /** What a wave buys tonight, and the requests of earlier runs it reads without buying them again. */
 export interface WavePlan {
@@ -39,6 +45,8 @@ export interface WavePlan {
 export interface Wave {
   /** Which of the night's sweeps reads its responses. */
   name: SweepWave;
+  /** The part of the wave, from 1, when it is read in parts (each part a sweep of its own). */
+  part?: number;
   /**
    * Tonight's plan. Asked again (`replan`) once interrupted submissions were adopted: they are outstanding now,
    * and must be read, not bought again.
@@ -55,7 +63,9 @@ interface StoredRequest { request_id: string; created_at: Date | null; strategy:
 export async function runWave(ctx: RunContext, night: NightData, wave: Wave): Promise<WaveResult> {
   const shell = await openWave(ctx, night, wave);
   try {
-    const polled = await waitForRequests(ctx, shell);
+    const delivered = await openWaveGate(ctx, night, shell);
+    const polled = await waitForRequests(ctx, shell, delivered.gate);
+    await delivered.gate?.drain();
     await shell.settled();
     const sweep = shell.sweep;
     if (sweep) {
@@ -76,7 +86,8 @@ export async function runWave(ctx: RunContext, night: NightData, wave: Wave): Pr
       ctx.log.warn({ requests: left.length, budget_min: ctx.cfg.maxWaitMinutes }, 'the wait budget ran out: the requests still running stay outstanding for the next run');
     }
     budgetOut(ctx, shell);
-    return { report: reportOf(shell.state, { polls: polled.calls, probes: polled.probes, sweep: sweep?.figures }, ctx.cfg.maxWaitMinutes), state: shell.state };
+    const report = reportOf(shell.state, { polls: polled.calls, probes: polled.probes, sweep: sweep?.figures }, ctx.cfg.maxWaitMinutes);
+    return { report: { ...report, counts: { ...report.counts, ...waveGateCounts(night, delivered) } }, state: shell.state };
   } finally {
     shell.close();
   }
@@ -88,7 +99,7 @@ export async function runWave(ctx: RunContext, night: NightData, wave: Wave): Pr
  */
 async function openWave(ctx: RunContext, night: NightData, wave: Wave): Promise<SearchShell> {
   const stored = await ctx.wh.all<StoredRequest>(`SELECT request_id, created_at, strategy, sweep_id FROM requests`);
-  const { adopted, held } = await resolveOpenIntents(ctx, new Set(stored.map((r) => r.request_id)));
+  const { adopted, held } = await resolveOpenIntents(ctx, new Set(stored.map((r) => r.request_id)), wave.name);
   // An interrupted submission adopted just now is outstanding, not to be submitted again: plan afresh. One the
   // listing could not settle is not submitted tonight at all (it may have been bought).
   const planned = await wave.plan(adopted > 0);
@@ -105,7 +116,7 @@ async function openWave(ctx: RunContext, night: NightData, wave: Wave): Promise<
   // a few MB whatever the items weigh (page-size.ts): the loader's batch budget holds two.
   const dialect = await dialectOrAssumed(ctx);
   const sizer = new PageSizer({ max: dialect.dialect.pageSize, targetBytes: Math.floor(ctx.wh.budget.batchBytes / 2) });
-  const shell = new SearchShell(ctx, state, { sizer, sort: dialect.dialect.sort }, storedRow.keys(), wave.name);
+  const shell = new SearchShell(ctx, state, { sizer, sort: dialect.dialect.sort, wave: wave.name }, storedRow.keys());
   for (const p of planned.submit) {
     const error = held.get(p.searchHash);
     if (error) shell.dispatch({ kind: 'held', search: p.searchHash, error });
@@ -124,7 +135,7 @@ async function openWave(ctx: RunContext, night: NightData, wave: Wave): Promise<
       .catch((e: unknown) => ctx.log.warn({ code: codeOf(e) }, 'could not record that the sort names failed: the next night uses them again'));
   };
   if (ctx.cfg.responsesStrategy === 'sweep' && sweepParams) {
-    shell.sweep = await ResponseSweep.open(ctx, shell.sink, sizer, { params: sweepParams, pageSize: dialect.dialect.pageSize, wave: wave.name }, shell.sweepEvents(note, orderBroken));
+    shell.sweep = await ResponseSweep.open(ctx, shell.sink, sizer, { params: sweepParams, pageSize: dialect.dialect.pageSize, wave: wave.name, part: wave.part }, shell.sweepEvents(note, orderBroken));
   } else {
     await ResponseSweep.close(ctx, shell.sink, wave.name, sweepParams ? 'the run reads responses per request (LAWSUIT_RESPONSES_STRATEGY)' : 'the upstream honours no sort name');
   }
@@ -143,16 +154,21 @@ async function rejoin(shell: SearchShell, rows: ReadonlyArray<StoredRequest | un
   if (orphans.length > 0) await shell.sink.add({ items: [], ledger: [{ kind: 'to_per_request', requestIds: orphans }] });
 }
 
-/** Polls until every request has finished, the wait budget ran out, or the stage stopped. */
-async function waitForRequests(ctx: RunContext, shell: SearchShell): Promise<Pick<PollStats, 'calls' | 'probes'>> {
+/** Polls until every request has finished (and the gate, if any, has proved or handed on each), the wait budget ran out, or the stage stopped. */
+async function waitForRequests(ctx: RunContext, shell: SearchShell, gate: DeliveryGate | undefined): Promise<Pick<PollStats, 'calls' | 'probes'>> {
   try {
     return await pollUntilFinished(ctx, shell.waiting, {
-      finished: (request) => shell.dispatch(request.status === 'cancelled'
-        ? { kind: 'cancelled', request }
-        : { kind: 'finished', request, member: shell.sweep?.isMember(request.request_id) ?? false }),
+      finished: (request) => {
+        if (request.status === 'cancelled') shell.dispatch({ kind: 'cancelled', request });
+        else if (gate) gate.finished(request);
+        else shell.dispatch({ kind: 'finished', request, member: shell.sweep?.isMember(request.request_id) ?? false });
+      },
       lost: (requestId, reason) => shell.dispatch({ kind: 'lost', requestId, reason }),
       failed: (requestId, error) => shell.dispatch({ kind: 'failed', requestId, error }),
-      more: () => moreToCome(shell.state),
+      more: () => {
+        const more = moreToCome(shell.state);
+        return (gate?.holding(!more && shell.waiting.size === 0) ?? false) || more;
+      },
     }, {
       budgetMs: ctx.cfg.maxWaitMinutes * 60_000, ...ctx.pollTuning,
       onDeadline: (at) => { if (!ctx.api.spentBudget()) ctx.api.budgetUntil(at); },

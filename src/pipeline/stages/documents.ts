@@ -22,7 +22,7 @@ export const documentsStage: Stage = {
   name: 'documents',
   needs: [],
   callsApi: false,
-  plansDry: true,
+  plansDry: 'offline',
   async run(ctx, night) {
     const list = night.list!;
     for (const w of list.warnings ?? []) ctx.log.warn({ documents: list.source }, w);

@@ -1,4 +1,3 @@
-import { ruleFor } from '../../shared/failure-policy.js';
 import type { Search } from '../../spec/types.js';
 import type { RunContext } from '../context.js';
 import { readHistory } from '../history.js';
@@ -7,7 +6,7 @@ import { planLawsuitReads, type LawsuitReadPlan, type LawsuitRead, type LawsuitT
 import { searchHash, type PlannedSearch } from '../plan.js';
 import { runWave, type WavePlan } from '../search/wave.js';
 import type { SearchState } from '../search/state.js';
-import type { ItemFailure, NightData, Stage, StageReport } from '../stage.js';
+import type { NightData, Stage, StageReport } from '../stage.js';
 import { pagesFor } from '../sweep/cost.js';
 
 // The lawsuit level of a night (docs/two-levels.md): once the searches' headers are loaded, every lawsuit that is
@@ -28,7 +27,7 @@ export function lawsuitsStageOf(trackings?: () => LawsuitTrackings | undefined):
     name: 'lawsuits',
     needs: [],
     callsApi: true,
-    plansDry: true,
+    plansDry: 'offline',
     skipReason: (ctx) => (ctx.cfg.detail === 'header' ? 'LAWSUIT_DETAIL=header: lawsuits are kept as the searches\' headers, none is read whole' : undefined),
     run: (ctx, night) => readLawsuits(ctx, night, trackings?.()),
   };
@@ -56,28 +55,79 @@ async function planReads(ctx: RunContext, trackings: LawsuitTrackings | undefine
     if (outstanding) wave.resume.push({ ...p, requestId: outstanding });
     else wave.submit.push(p);
   }
+  // A read bought by a killed night whose answer its sweep had already loaded leaves its lawsuit whole, so the
+  // plan no longer names it; it is read to its end all the same (bought already, it costs a listing page at
+  // most), or its request would stay outstanding in the ledger for ever.
+  const resumed = new Set(wave.resume.map((r) => r.requestId));
+  for (const r of await outstandingReads(ctx)) {
+    if (resumed.has(r.request_id)) continue;
+    const search: Search = { search_type: 'lawsuit_cnj', search_key: r.search_key, response_type: 'lawsuit' };
+    wave.resume.push({ search, searchHash: searchHash(search), where: `lawsuit ${r.search_key} (bought by an earlier night)`, line: null, requestId: r.request_id });
+  }
   return { plan, wave };
 }
+
+/** The lawsuit-level reads bought and not yet loaded, newest first per number (one each, as readHistory keeps). */
+async function outstandingReads(ctx: RunContext): Promise<Array<{ request_id: string; search_key: string }>> {
+  return ctx.wh.all(`SELECT arg_max(request_id, created_at) AS request_id, search_key FROM requests
+    WHERE basis IS NOT NULL AND loaded_at IS NULL AND coalesce(status, '') NOT IN ('cancelled', 'failed')
+    GROUP BY search_key ORDER BY search_key`);
+}
+
+/**
+ * Lawsuit-level reads a part of the wave holds at once. A wave's state, its submissions and its sweep's members
+ * grow with its reads: a night of 49,000 (50 ordinary documents, big litigants among them) took 550 MB of RSS on
+ * planning them at once and ran out of the 128 MB heap; parts of 1,000 keep a night's memory what a part needs,
+ * and each part's sweep reads at the floor all the same (1,000 reads are a page or two of answers).
+ */
+const READS_PER_PART = 1_000;
 
 async function readLawsuits(ctx: RunContext, night: NightData, trackings: LawsuitTrackings | undefined): Promise<StageReport> {
   const first = await planReads(ctx, trackings);
   const planCounts = countsOfPlan(first);
   if (ctx.cfg.dryRun) return { counts: { ...planCounts, billed_lawsuit_searches: planCounts.to_read } };
-  const { report, state } = await runWave(ctx, night, {
-    name: 'lawsuits',
-    plan: async (replan) => (replan ? (await planReads(ctx, trackings)).wave : first.wave),
-  });
-  const refused = await recordRefusals(ctx, state);
-  const levels = await levelCounts(ctx);
+  // Numbers read tonight are not read again tonight, whatever their read found: a read that failed waits for the
+  // next night, and the parts end (every number is read once at most).
+  const tried = new Set<string>();
+  const size = ctx.readsPerPart ?? READS_PER_PART;
+  const partOf = (wave: WavePlan): WavePlan => {
+    const fresh = (p: PlannedSearch) => !tried.has(p.search.search_key);
+    const resume = wave.resume.filter(fresh).slice(0, size);
+    return { resume, submit: wave.submit.filter(fresh).slice(0, size - resume.length) };
+  };
+  const reports: StageReport[] = [];
+  let refused = 0;
+  for (let part = 1; ; part++) {
+    const wave = partOf(part === 1 ? first.wave : (await planReads(ctx, trackings)).wave);
+    if (wave.submit.length + wave.resume.length === 0) break;
+    let ran = wave;
+    const { report, state } = await runWave(ctx, night, {
+      name: 'lawsuits', part,
+      // planned again once interrupted submissions were adopted: this part's numbers are not tried yet
+      plan: async (replan) => (replan ? (ran = partOf((await planReads(ctx, trackings)).wave)) : wave),
+    });
+    for (const p of [...ran.submit, ...ran.resume]) tried.add(p.search.search_key);
+    refused += await recordRefusals(ctx, state);
+    reports.push(report);
+    if (ctx.signal.aborted || report.interrupted || report.ended || ctx.api.spentBudget()) break;
+  }
+  const report = mergedReports(reports);
   return {
     ...report,
-    // A lawsuit the provider keeps secret is data about that lawsuit (v_lawsuit_levels), not a failure of the night.
-    failures: (report.failures ?? []).filter((f) => !refused.has(f)),
-    finished: report.finished,
-    counts: {
-      ...planCounts, ...report.counts, failed: report.counts.failed - refused.size, refused: refused.size, ...levels,
-      billed_lawsuit_searches: report.counts.submitted,
-    },
+    counts: { ...planCounts, ...report.counts, refused, parts: reports.length, ...await levelCounts(ctx), billed_lawsuit_searches: report.counts.submitted ?? 0 },
+  };
+}
+
+/** The parts' reports as one: counts and finished items added, failures together, the last ending. */
+function mergedReports(reports: readonly StageReport[]): StageReport {
+  const counts: Record<string, number> = {};
+  for (const r of reports) for (const [k, v] of Object.entries(r.counts)) counts[k] = (counts[k] ?? 0) + v;
+  return {
+    counts,
+    failures: reports.flatMap((r) => r.failures ?? []),
+    interrupted: reports.some((r) => r.interrupted) || undefined,
+    finished: reports.reduce((n, r) => n + (r.finished ?? 0), 0),
+    ended: reports.findLast((r) => r.ended !== undefined)?.ended,
   };
 }
 
@@ -95,21 +145,17 @@ function countsOfPlan({ plan, wave }: Planned): Record<string, number> {
   };
 }
 
-/**
- * The reads the provider refused for secrecy (or as not in the plan for that one search), recorded so that the
- * lawsuits are unavailable and retried on a backoff: their failures, to leave out of the night's.
- */
-async function recordRefusals(ctx: RunContext, state: SearchState): Promise<Set<ItemFailure>> {
-  const refused = [...state.searches.values()].filter((e) => e.error !== undefined && e.planned.doc === undefined && ruleFor(e.error).refused && ruleFor(e.error).reach === 'item');
-  if (refused.length === 0) return new Set();
+/** Records the reads the provider refused (the reducer's `unavailable`), so that v_lawsuit_levels retries them on a backoff. */
+async function recordRefusals(ctx: RunContext, state: SearchState): Promise<number> {
+  const refused = [...state.searches.values()].filter((e) => e.unavailable);
+  if (refused.length === 0) return 0;
   await ctx.wh.transaction(async () => {
     for (const e of refused) {
       await ctx.wh.run(`INSERT INTO lawsuit_read_refusals (code, refused_at, run_id, error_code, reason) VALUES ($1, current_timestamp, $2, $3, $4)
         ON CONFLICT DO NOTHING`, [e.planned.search.search_key, ctx.runId, e.error!.code, e.error!.message.slice(0, 500)]);
     }
   });
-  const where = new Set(refused.map((e) => e.planned.where));
-  return new Set(state.failures.filter((f) => where.has(f.where) && ruleFor({ code: f.code }).refused));
+  return refused.length;
 }
 
 /** Lawsuits by level once the night's reads are loaded. */

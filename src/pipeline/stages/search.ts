@@ -3,7 +3,7 @@ import { documentUnits } from '../cost.js';
 import { BY_NUMBER } from '../plan.js';
 import { runWave } from '../search/wave.js';
 import type { Stage } from '../stage.js';
-import { trackingKey } from '../tracking/identity.js';
+import { documentTrackingKey } from '../tracking/identity.js';
 import { planNight } from './documents.js';
 
 // The asynchronous half of a night's documents: one wave of the documents list's searches (search/wave.ts). The
@@ -25,7 +25,7 @@ export function searchStageOf(only?: () => ReadonlySet<string> | undefined): Sta
         name: 'documents',
         async plan(replan) {
           const planned = replan ? await planNight(ctx, night.list!) : night.plan!;
-          const plan = chosen ? { ...planned, submit: planned.submit.filter((p) => chosen.has(trackingKey(p.search.search_type, p.search.search_key))) } : planned;
+          const plan = chosen ? { ...planned, submit: planned.submit.filter((p) => chosen.has(documentTrackingKey(p.doc))) } : planned;
           night.plan = plan;
           return plan;
         },

@@ -12,7 +12,7 @@ export function trackingsStage(tonight: HandOff<TrackingsTonight>): Stage {
     name: 'trackings',
     needs: ['documents'],
     callsApi: true,
-    plansDry: true,
+    plansDry: 'reads',
     run: (ctx, night) => (ctx.cfg.dryRun ? trackingsPlan(ctx, night, tonight) : trackingsNight(ctx, night, tonight)),
   };
 }
@@ -22,7 +22,7 @@ export function lawsuitTrackingsStage(tonight: HandOff<TrackingsTonight>): Stage
     name: 'lawsuit-trackings',
     needs: ['trackings'],
     callsApi: true,
-    plansDry: true,
+    plansDry: 'reads',
     skipReason: (ctx) => (ctx.cfg.detail === 'header' ? 'LAWSUIT_DETAIL=header: no lawsuit is kept whole, none gets a tracking of its own' : undefined),
     run: (ctx, night) => lawsuitTrackingsAfterReads(ctx, night, tonight),
   };

@@ -47,7 +47,11 @@ export interface SweepEvents {
 }
 
 /** How the sweep asks: the listing's names (learned or pinned), the page size the upstream serves, the wave it reads. */
-export interface SweepReading { params: SweepParams; pageSize: number; wave: SweepWave }
+export interface SweepReading {
+  params: SweepParams; pageSize: number; wave: SweepWave;
+  /** The part of its wave it reads, from 1 (a wave read in parts has a sweep a part). */
+  part?: number;
+}
 
 /** What the sweep works with: the run, where its pages go, how large they are, how it asks, whom it tells. */
 interface SweepIo { ctx: RunContext; sink: PageSink; sizer: PageSizer; reading: SweepReading; events: SweepEvents }
@@ -190,7 +194,7 @@ export class ResponseSweep {
 
   private async ensureRow(): Promise<void> {
     const s = this.state;
-    s.sweepId ??= sweepIdOf(this.io.ctx.runId, this.io.reading.wave);
+    s.sweepId ??= sweepIdOf(this.io.ctx.runId, this.io.reading.wave, this.io.reading.part);
     this.opening ??= openSweep(this.io.ctx.wh, s.sweepId, this.io.ctx.runId, this.io.reading.wave);
     await this.opening;
   }
@@ -281,12 +285,12 @@ export class ResponseSweep {
 
   /** Commits responses with their ledger entry; the members it completes are reported once committed. */
   private commit(c: Commit): SweepAction | undefined {
-    const { ctx, sink, events, reading } = this.io;
+    const { ctx, sink, events, reading, sizer } = this.io;
     this.track(sink.add({ items: c.items, ledger: c.ledger }).then(() => {
       for (let i = 0; i < c.pages; i++) ctx.progress?.('pages', 'tick', 1);
       for (const m of c.complete) events.loaded(m.id);
     }));
-    return committed(this.state, c, reading.pageSize);
+    return committed(this.state, c, { items: reading.pageSize, bytes: sizer.targetBytes });
   }
 
   /**

@@ -1,6 +1,6 @@
 import type { Tracking } from '../../spec/types.js';
 import type { RunContext } from '../context.js';
-import { trackingKey } from './identity.js';
+import { paramsOf, trackingKey } from './identity.js';
 import { trackingState, type TrackingFacts, type TrackingKind } from './reconcile-plan.js';
 
 // What the warehouse knows of the key's trackings and of the searches made, and each listed record as the
@@ -28,11 +28,12 @@ export async function knownTrackings(ctx: RunContext): Promise<Known> {
     SELECT tracking_id, arg_max(outcome, checked_at) FILTER (WHERE outcome IN ('paused', 'resumed')) AS last_action,
       min(checked_at) FILTER (WHERE outcome = 'created') AS made_at, arg_max(kind, checked_at) FILTER (WHERE kind IS NOT NULL) AS kind
     FROM tracking_checks WHERE tracking_id IS NOT NULL GROUP BY tracking_id`);
-  const searched = await ctx.wh.all<{ search_type: string; search_key: string; at: Date }>(`
-    SELECT search_type, search_key, max(coalesce(submitted_at, created_at)) AS at FROM requests GROUP BY ALL`);
+  const searched = await ctx.wh.all<{ search_type: string; search_key: string; params: string | null; at: Date }>(`
+    SELECT search_type, search_key, json_extract(search, '$.search_params')::VARCHAR AS params, max(coalesce(submitted_at, created_at)) AS at
+    FROM requests GROUP BY ALL`);
   const searchedAt = new Map<string, number>();
   for (const r of searched) {
-    const k = trackingKey(r.search_type, r.search_key);
+    const k = trackingKey(r.search_type, r.search_key, paramsOf(r.params));
     searchedAt.set(k, Math.max(searchedAt.get(k) ?? 0, r.at.getTime()));
   }
   const runs = await ctx.wh.all<{ tracking_id: string }>(`SELECT DISTINCT tracking_id FROM tracking_runs`);
@@ -54,7 +55,7 @@ export const ms = (v: unknown): number => {
 export function factsOf(t: Tracking, k: Known, lastRunAt?: ReadonlyMap<string, Date>): TrackingFacts | undefined {
   if (!t.search?.search_type || typeof t.search.search_key !== 'string') return undefined;
   const state = trackingState(String(t.status ?? ''));
-  const identity = trackingKey(t.search.search_type, t.search.search_key);
+  const identity = trackingKey(t.search.search_type, t.search.search_key, t.search.search_params);
   // A running record's updated_at is its latest run (or resume). A paused one's is its pause: it ran until then (or
   // the staleness rule searched it), and the gap since is one the list asked for, so a document listed again is
   // searched only when the pause outlasted two recurrences.

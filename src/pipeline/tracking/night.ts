@@ -4,7 +4,8 @@ import type { RunContext } from '../context.js';
 import { nightDialect } from '../dialect.js';
 import type { ItemFailure, NightData, StageReport } from '../stage.js';
 import { planNight } from '../stages/documents.js';
-import { lawsuitTrackingKey, trackingKey } from './identity.js';
+import { spoolCounts } from '../delivered/night-spool.js';
+import { documentTrackingKey, lawsuitTrackingKey } from './identity.js';
 import { readOrReport } from './reading.js';
 import { reconcileTrackings, type ReconcileOutcome, type WantedLawsuits } from './reconcile.js';
 import type { ReconcileFailure } from './reduce.js';
@@ -32,6 +33,7 @@ export async function trackingsNight(ctx: RunContext, night: NightData, tonight:
     counts: {
       ...reconcileCounts(r), tracking_runs_read: read.runs, tracking_responses: read.responses, tracking_pages: read.pages,
       tracking_calls: read.calls, tracking_skipped: read.skipped, tracking_untrusted: read.untrusted ? 1 : 0,
+      ...(night.spool ? { ...spoolCounts(night.spool.figures), tracking_runs_delivered: night.spool.figures.runs } : {}),
     },
     failures: [...r.failures.map(failureOf), ...(failure ? [failure] : [])],
     interrupted: ctx.signal.aborted,
@@ -52,7 +54,7 @@ export async function trackingsPlan(ctx: RunContext, night: NightData, tonight: 
   const handing = handed(list.documents, lawsuits, r);
   tonight.set(handing);
   const resumed = new Set(night.plan?.resume.map((p) => p.doc));
-  const searches = await planNight(ctx, { ...list, documents: list.documents.filter((d) => handing.searchOnly.has(trackingKey(d.searchType, d.searchKey)) || resumed.has(d)) });
+  const searches = await planNight(ctx, { ...list, documents: list.documents.filter((d) => handing.searchOnly.has(documentTrackingKey(d)) || resumed.has(d)) });
   night.plan = searches;
   const ours = oursOf(list.documents, lawsuits, r.trackingOf).size + r.created + r.lawsuits.created;
   const refuses = (g: ReconcileOutcome['guard']): number => (g.pauses > g.limit && !ctx.cfg.allowPause ? 1 : 0);
@@ -124,10 +126,10 @@ function handed(docs: readonly DocumentSpec[], lawsuits: WantedLawsuits, r: Reco
   // A number listed as a document is tracked by its document's tracking, a lawsuit_cnj search too: its runs carry it whole.
   const searched = new Set(r.searchTonight.map((s) => s.doc));
   for (const d of docs) {
-    if (d.searchType === 'lawsuit_cnj' && !searched.has(d) && r.trackingOf.has(trackingKey(d.searchType, d.searchKey))) running.add(held(d.searchKey));
+    if (d.searchType === 'lawsuit_cnj' && !searched.has(d) && r.trackingOf.has(documentTrackingKey(d))) running.add(held(d.searchKey));
   }
   for (const code of missed) running.delete(code);
-  return { searchOnly: new Set(r.searchTonight.map((s) => trackingKey(s.search.search_type, s.search.search_key))), lawsuits: { running, missed }, records: r.records };
+  return { searchOnly: new Set(r.searchTonight.map((s) => documentTrackingKey(s.doc))), lawsuits: { running, missed }, records: r.records };
 }
 
 /**
@@ -144,7 +146,7 @@ async function lastRunAt(ctx: RunContext): Promise<Map<string, Date>> {
 function oursOf(docs: readonly DocumentSpec[], lawsuits: WantedLawsuits, trackingOf: ReadonlyMap<string, string>): Map<string, TrackedSearch> {
   const ours = new Map<string, TrackedSearch>();
   for (const d of docs) {
-    const id = trackingOf.get(trackingKey(d.searchType, d.searchKey));
+    const id = trackingOf.get(documentTrackingKey(d));
     if (id !== undefined) ours.set(id, { searchType: d.searchType, searchKey: d.searchKey });
   }
   for (const l of lawsuits.keep) {

@@ -4,6 +4,8 @@ import { dialectOrAssumed, sweepParamsOf } from '../dialect.js';
 import { PageSink } from '../page-sink.js';
 import { PageSizer } from '../page-size.js';
 import type { ItemFailure, NightData } from '../stage.js';
+import { nightSpool } from '../delivered/night-spool.js';
+import { rangeProver } from '../delivered/range-proof.js';
 import { readTrackingRuns, type TrackingReadFigures } from './read-runs.js';
 import type { TrackedSearch } from './runs-page.js';
 
@@ -33,17 +35,23 @@ export async function readOrReport(ctx: RunContext, night: NightData, ours: Read
   }
 }
 
-/** Reads the runs of our trackings since the last night, through the listing across requests, into the warehouse. */
+/**
+ * Reads the runs of our trackings since the last night into the warehouse: what the intake's spool holds of them
+ * first, then through the listing across requests, unless the deliveries prove the night's range whole.
+ */
 async function readRuns(ctx: RunContext, night: NightData, ours: ReadonlyMap<string, TrackedSearch>): Promise<TrackingReadFigures> {
   const dialect = await dialectOrAssumed(ctx);
   const params = sweepParamsOf(dialect.dialect, ctx.cfg.sweepParams);
+  const sink = new PageSink(ctx.wh, { runId: ctx.runId });
+  const spool = await nightSpool(ctx, night);
+  await spool?.catchUp(sink, ours);
   if (!params) {
     (night.notes ??= []).push('the trackings\' runs were not read: the upstream honours no sort name on its responses listing (lawsuit-etl doctor); they are read once it does');
     return { ...NOTHING_READ, untrusted: 'the responses listing honours no sort name' };
   }
   const sizer = new PageSizer({ max: dialect.dialect.pageSize, targetBytes: Math.floor(ctx.wh.budget.batchBytes / 2) });
-  const sink = new PageSink(ctx.wh, { runId: ctx.runId });
-  return readTrackingRuns({ ctx, sink, sizer, reading: { params, pageSize: dialect.dialect.pageSize }, ours, firstFrom: await oldestTracking(ctx, ours) });
+  const prove = spool && ctx.cfg.callback.url !== undefined ? rangeProver(ctx, spool, sink, params) : undefined;
+  return readTrackingRuns({ ctx, sink, sizer, reading: { params, pageSize: dialect.dialect.pageSize }, ours, firstFrom: await oldestTracking(ctx, ours), prove });
 }
 
 /**

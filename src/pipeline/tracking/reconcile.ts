@@ -4,7 +4,7 @@ import { failpoint } from '../../shared/failpoint.js';
 import type { Tracking } from '../../spec/types.js';
 import type { RunContext } from '../context.js';
 import { plannedDocument, searchFor, type DocumentSearch } from '../plan.js';
-import { lawsuitTrackingKey, trackingKey } from './identity.js';
+import { documentTrackingKey, lawsuitTrackingKey } from './identity.js';
 import { factsOf, knownTrackings, ms } from './known.js';
 import { storeTrackings, type TrackingCheck } from './records.js';
 import type { Listed, PauseGuard, PauseReason, SearchReason, TrackingFacts, TrackingKind } from './reconcile-plan.js';
@@ -112,7 +112,7 @@ async function listTrackings(ctx: RunContext, pageSize: number): Promise<Trackin
 
 /** Tonight's wanted searches: the listed documents first (a number listed is its document's tracking), then the lawsuits. */
 function wantedOf(listed: readonly DocumentSpec[], lawsuits: WantedLawsuits | undefined): Listed<Target>[] {
-  const docs: Listed<Target>[] = listed.map((doc) => ({ identity: trackingKey(doc.searchType, doc.searchKey), doc: { kind: 'document', doc }, kind: 'document' }));
+  const docs: Listed<Target>[] = listed.map((doc) => ({ identity: documentTrackingKey(doc), doc: { kind: 'document', doc }, kind: 'document' }));
   const kept: Listed<Target>[] = (lawsuits?.keep ?? []).map((l) => ({ identity: lawsuitTrackingKey(l.code), doc: { kind: 'lawsuit', code: l.code }, kind: 'lawsuit', ready: l.ready }));
   return [...docs, ...kept];
 }
@@ -148,7 +148,11 @@ class Shell {
 
   private call(c: ReconcileCommand): Promise<unknown> {
     const { tracking } = this.ctx.api;
-    if (c.kind === 'create') return tracking.create(c.target.kind === 'document' ? searchFor(c.target.doc) : lawsuitSearch(c.target.code), this.opts.recurrenceDays);
+    if (c.kind === 'create') {
+      return c.target.kind === 'document'
+        ? tracking.create(searchFor(c.target.doc), this.opts.recurrenceDays, { withAttachments: c.target.doc.withAttachments })
+        : tracking.create(lawsuitSearch(c.target.code), this.opts.recurrenceDays);
+    }
     const id = (c as { trackingId: string }).trackingId;
     return changed(this.ctx, id, c.kind === 'pause' ? (x) => tracking.pause(x) : (x) => tracking.resume(x));
   }

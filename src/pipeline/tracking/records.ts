@@ -46,7 +46,10 @@ function trackingRow(t: Tracking, runId: string, checkedAt: string): object {
 /** Stores the records as listed or answered (in `trackings`) and the run's checks (in `tracking_checks`), together. */
 export async function storeTrackings(ctx: RunContext, records: Iterable<Tracking>, checks: readonly TrackingCheck[], checkedAt: string): Promise<void> {
   const rows = [...records].map((t) => trackingRow(t, ctx.runId, checkedAt));
-  const checkRows = checks.map((c) => ({ search_reason: null, kind: null, ...c }));
+  // One check per search key and run (the table's key): a key listed twice with other filters is checked once, the
+  // last check standing (one upsert cannot write a key twice).
+  const byKey = new Map(checks.map((c) => [`${c.search_type}\u0000${c.search_key}`, c]));
+  const checkRows = [...byKey.values()].map((c) => ({ search_reason: null, kind: null, ...c }));
   await ctx.wh.transaction(async () => {
     await upsertJsonRows(ctx.wh, 'trackings', TRACKING_COLUMNS, ['tracking_id'], rows, ['updated_at', 'checked_at']);
     await upsertJsonRows(ctx.wh, 'tracking_checks', CHECK_COLUMNS, ['run_id', 'search_type', 'search_key'], checkRows, ['checked_at']);

@@ -5,7 +5,7 @@ import { stageStatusFor } from '../../shared/failure-policy.js';
 import type { RunContext } from '../context.js';
 import { searchFor } from '../plan.js';
 import type { SyncFailure } from '../sync.js';
-import { trackingKey } from './identity.js';
+import { documentTrackingKey, trackingKey } from './identity.js';
 import { checkRow, storeTrackings, type TrackingCheck } from './records.js';
 import { trackingState } from './reconcile-plan.js';
 
@@ -38,7 +38,7 @@ async function listAll(ctx: RunContext): Promise<Map<string, Tracking>> {
   for (const t of await ctx.api.tracking.all({ signal: ctx.signal })) {
     // A deleted record tracks nothing (the service lets its search be tracked again): it is no tracking of the document.
     if (!t.search || trackingState(String(t.status ?? '')) === 'deleted') continue;
-    const k = trackingKey(t.search.search_type, t.search.search_key);
+    const k = trackingKey(t.search.search_type, t.search.search_key, t.search.search_params);
     // Should the service hold two for one search, the oldest is the one kept.
     if (!byKey.has(k)) byKey.set(k, t);
   }
@@ -56,10 +56,12 @@ export async function runTracking(ctx: RunContext, list: DocumentsList, opts: Tr
   const checks: TrackingCheck[] = [];
   const created: Tracking[] = [];
   const missing: DocumentSpec[] = [];
+  /** The checks of creations answered 409, and their documents: the relisting names their trackings. */
+  const conflicted = new Map<TrackingCheck, DocumentSpec>();
   let needRelist = false;
 
   for (const doc of docs) {
-    const t = known.get(trackingKey(doc.searchType, doc.searchKey));
+    const t = known.get(documentTrackingKey(doc));
     if (!t) { missing.push(doc); continue; }
     result.existing++;
     if (t.recurrence !== recurrence) result.recurrenceMismatches++;
@@ -72,7 +74,7 @@ export async function runTracking(ctx: RunContext, list: DocumentsList, opts: Tr
   ctx.progress?.('documents', 'total', missing.length);
   for (let i = 0; i < missing.length && !ctx.signal.aborted; i += batchSize) {
     const batch = missing.slice(i, i + batchSize);
-    const settled = await Promise.allSettled(batch.map((doc) => ctx.api.tracking.create(searchFor(doc), recurrence).finally(() => ctx.progress?.('documents', 'tick', 1))));
+    const settled = await Promise.allSettled(batch.map((doc) => ctx.api.tracking.create(searchFor(doc), recurrence, { withAttachments: doc.withAttachments }).finally(() => ctx.progress?.('documents', 'tick', 1))));
     settled.forEach((s, n) => {
       const doc = batch[n];
       if (s.status === 'rejected') {
@@ -87,7 +89,9 @@ export async function runTracking(ctx: RunContext, list: DocumentsList, opts: Tr
         result.existing++;
         result.conflicts++;
         needRelist = true;
-        checks.push(checkRow(ctx.runId, checkedAt, doc, s.value.trackingId ?? null, 'conflict'));
+        const check = checkRow(ctx.runId, checkedAt, doc, s.value.trackingId ?? null, 'conflict');
+        conflicted.set(check, doc);
+        checks.push(check);
       } else {
         result.created++;
         created.push(s.value.tracking);
@@ -102,7 +106,8 @@ export async function runTracking(ctx: RunContext, list: DocumentsList, opts: Tr
   for (const t of known.values()) all.set(t.tracking_id, t);
   for (const t of created) if (!all.has(t.tracking_id)) all.set(t.tracking_id, t);
   for (const c of checks) {
-    if (c.tracking_id === null && c.outcome === 'conflict') c.tracking_id = known.get(trackingKey(c.search_type, c.search_key))?.tracking_id ?? null;
+    const doc = conflicted.get(c);
+    if (c.tracking_id === null && doc) c.tracking_id = known.get(documentTrackingKey(doc))?.tracking_id ?? null;
   }
   await storeTrackings(ctx, all.values(), checks, checkedAt);
   return result;

@@ -36,6 +36,8 @@ export const introspectionRoutes: RouteModule = (state) => [
   { method: 'GET', path: '/_sandbox/clock', api: false, handle: () => ({ status: 200, body: clockView(state) }) },
   { method: 'GET', path: '/_sandbox/lawsuit', api: false, handle: (ctx) => lawsuitOf(state, ctx) },
   { method: 'GET', path: '/_sandbox/changes', api: false, handle: (ctx) => changes(state, ctx) },
+  // What the pushing to callback_urls did: deliveries made, delivered, retried, given up (with their response ids).
+  { method: 'GET', path: '/_sandbox/callbacks', api: false, handle: () => ({ status: 200, body: state.callbacks.stats }) },
 ];
 
 const iso = (ms: number) => new Date(ms).toISOString();

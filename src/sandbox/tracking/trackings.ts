@@ -38,11 +38,12 @@ export class Trackings {
     this.content = c;
   }
 
-  create(apiKey: string, search: NormalizedSearch, recurrence: number, now: number, opts: { foreign?: boolean } = {}): StoredTracking {
+  create(apiKey: string, search: NormalizedSearch, recurrence: number, now: number, opts: { foreign?: boolean; callbackUrl?: string } = {}): StoredTracking {
     this.catchUp(apiKey, now);
     const t = this.records.add({
       apiKey, userId: this.deps.requests.userIdOf(apiKey), foreign: opts.foreign ?? false, search,
       tracked: new TrackedSearch(this.deps.universe, search, this.deps.levels), recurrence, createdMs: now,
+      ...(opts.callbackUrl === undefined ? {} : { callbackUrl: opts.callbackUrl }),
     });
     this.wake(t);
     return t;
@@ -92,7 +93,9 @@ export class Trackings {
 
   private run(t: StoredTracking, at: number): void {
     const hits = t.tracked.run(at, runMode(this.content, this.deps.levels ?? 'one', t.search.type));
-    t.latest = this.deps.requests.createRun(t.apiKey, { trackingId: t.id, search: t.search, echoJson: t.echoJson, hits, at, queueMs: RUN_QUEUE_MS, foreign: t.foreign });
+    t.latest = this.deps.requests.createRun(t.apiKey, {
+      trackingId: t.id, search: t.search, echoJson: t.echoJson, hits, at, queueMs: RUN_QUEUE_MS, foreign: t.foreign, callbackUrl: t.callbackUrl,
+    });
     t.runs++;
   }
 }

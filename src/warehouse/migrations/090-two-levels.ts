@@ -14,7 +14,7 @@ import { addColumns, createTable, sql, type Migration } from './migration.js';
  * read that found nothing. After `failures` reads in a row found nothing, the next is due 2^(failures-1) days
  * after the last, at most 30: a secret or vanished lawsuit is asked for on a backoff in days, not every night.
  */
-export const LAWSUIT_LEVELS_VIEW = `
+const LAWSUIT_LEVELS_VIEW = `
 CREATE OR REPLACE VIEW v_lawsuit_levels AS
 WITH reads AS (
   SELECT q.request_id, regexp_replace(q.search_key, '[^0-9]', '', 'g') AS digits,

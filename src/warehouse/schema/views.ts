@@ -11,7 +11,7 @@ const ANSWERED: View['columns'] = [
 
 const vActiveLawsuitsPerDocument: View = {
   name: 'v_active_lawsuits_per_document',
-  comment: 'Per searched document: lawsuits in its latest complete answer and in its trackings\' runs, and how many are active (status Ativo).',
+  comment: 'Per searched document: lawsuits in its latest complete answer (of its plain search, when it has one besides filtered ones) and in its trackings\' runs, and how many are active (status Ativo).',
   columns: [
     { name: 'search_type', comment: C.search_type },
     { name: 'search_key', comment: C.search_key },

@@ -57,6 +57,13 @@ const lawsuits: Table = {
     { name: 'whole_steps_count', type: 'INTEGER', stage: 'INTEGER', merge: 'carried', comment: 'steps counted by the newest whole payload' },
     { name: 'whole_at', type: 'TIMESTAMPTZ', stage: 'VARCHAR', merge: 'carried', comment: 'crawl time of the newest whole payload (else its response\'s creation)' },
     { name: 'whole_seen', type: 'BOOLEAN', stage: 'BOOLEAN', merge: 'carried', exported: false, comment: 'true once a whole payload (a lawsuit-level answer) was loaded; NULL while only headers were' },
+    // Added after the merge's own columns (migration 101): a migrated file appends them, so the declaration does.
+    { name: 'judge', type: 'VARCHAR', stage: 'VARCHAR', merge: 'carried', privacy: 'name', comment: 'judge or rapporteur of the lawsuit, as the header names them' },
+    { name: 'situation', type: 'VARCHAR', stage: 'VARCHAR', merge: 'carried', comment: 'situation of the lawsuit as the header words it (e.g. Em andamento, Arquivado)' },
+    {
+      name: 'has_related_lawsuits', type: 'BOOLEAN', stage: 'BOOLEAN', merge: 'carried', exported: false,
+      comment: 'true once a payload carried a related_lawsuits list (the related lawsuits come whole from the newest payload that carried it)',
+    },
   ],
 };
 
@@ -179,4 +186,20 @@ const attachments: Table = {
   ],
 };
 
-export const lawsuitsTables: readonly Table[] = [lawsuits, parties, lawyers, steps, subjects, classifications, courts, attachments];
+const relatedLawsuits: Table = {
+  name: 'related_lawsuits',
+  comment: 'Lawsuits each lawsuit is related to (attached, linked, its origin or its appeal), as its newest payload with a related_lawsuits list gives them. An item without a readable CNJ number stays in lawsuits.raw only.',
+  key: ['code', 'instance', 'related_code'], keptByLoader: true,
+  stage: { as: 'related_lawsuits', list: 'has_related_lawsuits' },
+  export: {},
+  columns: [
+    { name: 'code', type: 'VARCHAR', notNull: true, stage: 'VARCHAR', comment: C.code },
+    { name: 'instance', type: 'INTEGER', notNull: true, stage: 'INTEGER', comment: C.instance },
+    { name: 'related_code', type: 'VARCHAR', notNull: true, stage: 'VARCHAR', comment: 'CNJ number of the related lawsuit, punctuated' },
+    { name: 'related_instance', type: 'INTEGER', stage: 'INTEGER', comment: 'instance of the related lawsuit, when the item gives one' },
+    { name: 'relation', type: 'VARCHAR', stage: 'VARCHAR', comment: 'how it is related, as the provider words it (the item\'s relation or type); NULL when not given' },
+    { name: 'raw', type: 'JSON', stage: 'JSON', exported: false, comment: C.raw },
+  ],
+};
+
+export const lawsuitsTables: readonly Table[] = [lawsuits, parties, lawyers, steps, subjects, classifications, courts, attachments, relatedLawsuits];

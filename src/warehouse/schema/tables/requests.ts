@@ -29,6 +29,7 @@ const requests: Table = {
     { name: 'sweep_id', type: 'VARCHAR', comment: 'the sweep that reads or read its responses (response_sweeps.sweep_id)' },
     { name: 'items_total', type: 'INTEGER', comment: 'responses the request has, once known (the listing\'s all_count, or what the sweep found)' },
     { name: 'basis', type: 'JSON', comment: 'a lawsuit-level read the night chose: how far each instance\'s header said the lawsuit had gone when it was bought (JSON {instance: {step_id, steps_count}}); NULL for a search of the documents list' },
+    { name: 'with_attachments', type: 'BOOLEAN', comment: 'true when the request asked for attachments (with_attachments at the top level of its body; lawsuit_cnj searches)' },
   ],
 };
 
@@ -56,6 +57,7 @@ const submissions: Table = {
     { name: 'document_line', type: 'INTEGER', comment: C.document_line },
     { name: 'request_id', type: 'VARCHAR', comment: 'the request it became (NULL: unknown yet)' },
     { name: 'basis', type: 'JSON', comment: 'requests.basis of the request it becomes' },
+    { name: 'with_attachments', type: 'BOOLEAN', comment: 'true when the submission asks for attachments (the top level of the body, beside the search)' },
   ],
 };
 

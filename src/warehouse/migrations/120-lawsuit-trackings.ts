@@ -5,7 +5,7 @@ import { addColumns, type Migration } from './migration.js';
 // was for, so that a later night knows which of its trackings follow a lawsuit (its pause guard counts each kind
 // apart), and the night's row counts the lawsuit trackings it made, paused and resumed.
 export const migration: Migration = {
-  version: 91,
+  version: 120,
   name: 'lawsuit trackings',
   changes: [
     addColumns('tracking_checks', ['kind']),
