@@ -38,9 +38,7 @@ describe('a trackings night\'s dry run and pause guard', () => {
   const documents = join(tmp.dir, 'documents.csv');
   const summaryFile = join(tmp.dir, 'summary.json');
   const env = (extra: Record<string, string> = {}) => apiEnv(sb.url, {
-    // One level (LAWSUIT_DETAIL=header): the document trackings' own reading is the subject here; what a
-    // trackings night reads at the lawsuit level is docs/two-levels.md's (issue 32, its trackings part).
-    LAWSUIT_DOCUMENTS: documents, LAWSUIT_API_KEY: 'kd', LAWSUIT_SOURCE: 'trackings', LAWSUIT_SKIP_TRANSFER: '1', LAWSUIT_DETAIL: 'header',
+    LAWSUIT_DOCUMENTS: documents, LAWSUIT_API_KEY: 'kd', LAWSUIT_SOURCE: 'trackings', LAWSUIT_SKIP_TRANSFER: '1',
     LAWSUIT_SUMMARY_FILE: summaryFile, ...runFiles(tmp.dir, 'kd'), ...extra,
   });
   const summary = (): Summary => JSON.parse(readFileSync(summaryFile, 'utf8')) as Summary;
