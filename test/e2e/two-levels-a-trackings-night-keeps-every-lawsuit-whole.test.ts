@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readDocuments, type DocumentSpec } from '../../src/input/documents.js';
+import type { DocumentSpec } from '../../src/input/documents.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { expectWholeAsTruth, movedOrBorn, truthOf, type Truth } from '../support/ground-truth.js';
+import { expectWholeAsTruth, movedOrBorn, portfolioOf, truthOf, type Truth } from '../support/ground-truth.js';
 import { configFor, countOf, nightly, query, scratch } from '../support/pipeline.js';
 
 // A trackings night in two levels (docs/trackings.md, "Two kinds of trackings"), against the sandbox that speaks
@@ -40,12 +40,7 @@ describe('a trackings night in two levels', () => {
     // and a party of a lawsuit born within the month, so that a document's tracking has a birth to announce
     sample.push({ ...await bornWithinAMonth(sb.url, small), label: 'born within the month' });
     const csv = join(tmp.dir, 'documents.csv');
-    writeFileSync(csv, ['search_key,search_type', ...sample.map((d) => `"${d.search_key}",${d.search_type}`)].join('\n'));
-    // a lawsuit number of the list that is secret fails as a document of the list (its own test): not this one's subject
-    const listed = (await readDocuments(csv)).documents;
-    const secret = new Set((await truthOf(sb.url, listed)).unavailable.filter((u) => u.status === 403).map((u) => u.code));
-    docs = listed.filter((d) => !(d.searchType === 'lawsuit_cnj' && secret.has(d.searchKey)));
-    writeFileSync(csv, ['search_key,search_type', ...docs.map((d) => `"${d.searchKey}",${d.searchType}`)].join('\n'));
+    docs = await portfolioOf(sb.url, csv, sample);
     cfg = configFor(sb.url, tmp.dir, { LAWSUIT_DOCUMENTS: csv, LAWSUIT_SKIP_TRANSFER: 'true', LAWSUIT_SKIP_EXPORT: 'true', LAWSUIT_SOURCE: 'trackings' });
   }, 60_000);
   afterAll(async () => { await sb?.close(); tmp.cleanup(); });

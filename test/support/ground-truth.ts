@@ -1,5 +1,6 @@
+import { writeFileSync } from 'node:fs';
 import { expect } from 'vitest';
-import type { DocumentSpec } from '../../src/input/documents.js';
+import { readDocuments, type DocumentSpec } from '../../src/input/documents.js';
 import { searchFor } from '../../src/pipeline/plan.js';
 import { query } from './pipeline.js';
 
@@ -69,4 +70,17 @@ export async function expectWholeAsTruth(warehouse: string, truth: Truth, except
   }
   const expected = new Set([...want.keys(), ...unavailable.map(key)]);
   expect(new Set(held.keys())).toEqual(expected);
+}
+
+/**
+ * A documents list of `sample` written to `csv` and read back, but the lawsuit numbers the provider keeps secret (a
+ * secret number of the list fails as a document of the list, its own test's subject): the two-levels tests' portfolio.
+ */
+export async function portfolioOf(url: string, csv: string, sample: ReadonlyArray<{ search_type: string; search_key: string }>): Promise<DocumentSpec[]> {
+  writeFileSync(csv, ['search_key,search_type', ...sample.map((d) => `"${d.search_key}",${d.search_type}`)].join('\n'));
+  const listed = (await readDocuments(csv)).documents;
+  const secret = new Set((await truthOf(url, listed)).unavailable.filter((u) => u.status === 403).map((u) => u.code));
+  const docs = listed.filter((d) => !(d.searchType === 'lawsuit_cnj' && secret.has(d.searchKey)));
+  writeFileSync(csv, ['search_key,search_type', ...docs.map((d) => `"${d.searchKey}",${d.searchType}`)].join('\n'));
+  return docs;
 }

@@ -163,46 +163,31 @@ function isStale(t: TrackingFacts, opts: ReconcilePlanOptions): boolean {
 
 const kindOf = (x: { kind?: TrackingKind }): TrackingKind => x.kind ?? 'document';
 
-/** What one wanted search needs, given the tracking that stands for it. */
+/**
+ * What one wanted search needs, given the tracking that stands for it. The two kinds differ at two places: a
+ * document's new tracking is searched once tonight, and one still awaiting its first search is searched; a lawsuit's
+ * tracking is made once the lawsuit is whole (its first run sends it whole again, so a tracking made or made again
+ * needs no read), and one that may have missed runs has its lawsuit read tonight (searchTonight, for a lawsuit).
+ */
 function planListed<D>(item: Listed<D>, t: TrackingFacts | undefined, plan: ReconcilePlan<D>, opts: ReconcilePlanOptions): void {
-  const withKind = { ...item, kind: kindOf(item) };
-  if (withKind.kind === 'lawsuit') return planLawsuit(withKind, t, plan, opts);
+  const it = { ...item, kind: kindOf(item) };
+  const isDocument = it.kind === 'document';
   if (!t || t.state === 'deleted') {
     const reason = t ? 'deleted' : 'new';
-    plan.create.push({ ...withKind, reason });
-    plan.searchTonight.push({ ...withKind, reason });
+    if (isDocument || (it.ready ?? true)) plan.create.push({ ...it, reason });
+    if (isDocument) plan.searchTonight.push({ ...it, reason });
     return;
   }
   if (t.state === 'paused') {
-    plan.resume.push({ ...withKind, tracking: t });
-    if (!t.pausedByUs) plan.searchTonight.push({ ...withKind, reason: 'paused_elsewhere' });
-    else if (isStale(t, opts)) plan.searchTonight.push({ ...withKind, reason: 'stale' });
+    plan.resume.push({ ...it, tracking: t });
+    if (!t.pausedByUs) plan.searchTonight.push({ ...it, reason: 'paused_elsewhere' });
+    else if (isStale(t, opts)) plan.searchTonight.push({ ...it, reason: 'stale' });
     return;
   }
-  plan.keep.push({ ...withKind, tracking: t });
-  if (t.awaitingFirstSearch && t.state === 'running') plan.searchTonight.push({ ...withKind, reason: 'new' });
-  else if (t.state === 'errored') plan.searchTonight.push({ ...withKind, reason: 'errored' });
-  else if (isStale(t, opts)) plan.searchTonight.push({ ...withKind, reason: 'stale' });
-}
-
-/**
- * A lawsuit kept whole: its tracking is made once the lawsuit is whole (its first run sends it whole again, so a
- * tracking made or made again needs no read); one that may have missed runs has its lawsuit read tonight.
- */
-function planLawsuit<D>(item: Listed<D> & { kind: TrackingKind }, t: TrackingFacts | undefined, plan: ReconcilePlan<D>, opts: ReconcilePlanOptions): void {
-  if (!t || t.state === 'deleted') {
-    if (item.ready ?? true) plan.create.push({ ...item, reason: t ? 'deleted' : 'new' });
-    return;
-  }
-  if (t.state === 'paused') {
-    plan.resume.push({ ...item, tracking: t });
-    if (!t.pausedByUs) plan.searchTonight.push({ ...item, reason: 'paused_elsewhere' });
-    else if (isStale(t, opts)) plan.searchTonight.push({ ...item, reason: 'stale' });
-    return;
-  }
-  plan.keep.push({ ...item, tracking: t });
-  if (t.state === 'errored') plan.searchTonight.push({ ...item, reason: 'errored' });
-  else if (isStale(t, opts)) plan.searchTonight.push({ ...item, reason: 'stale' });
+  plan.keep.push({ ...it, tracking: t });
+  if (isDocument && t.awaitingFirstSearch && t.state === 'running') plan.searchTonight.push({ ...it, reason: 'new' });
+  else if (t.state === 'errored') plan.searchTonight.push({ ...it, reason: 'errored' });
+  else if (isStale(t, opts)) plan.searchTonight.push({ ...it, reason: 'stale' });
 }
 
 /** The refusal of a plan that would pause too much of the portfolio at once (a truncated list, most likely). */
