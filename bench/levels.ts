@@ -95,7 +95,7 @@ export async function levelsNights(
     for (let night = 1; night <= nights; night++) {
       if (night > 1) await client.advanceClock(night === 2 ? 1 + 2 / 24 : 1);
       const now = await progress(client, searches);
-      const run = await measuredRun(['run'], env);
+      const run = await measuredRun(["run"], env);
       if (!ranToItsEnd(run.exitCode)) throw new Error(`levels night ${night} (${source}) exited ${run.exitCode}`);
       const n = await nightOf(env.LAWSUIT_WAREHOUSE!);
       const moved = movedOrBorn(before, now);
