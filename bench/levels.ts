@@ -25,6 +25,8 @@ export interface LevelsNight {
   movedOrBorn: number;
   /** Searches by document bought, responses loaded and listing pages at the learned page size: the listing floor. */
   searches: number; responses: number; listingFloor: number;
+  /** The night's calls by route (`POST /requests`, `GET /responses`, ...). */
+  byRoute: Record<string, number>;
   /** calls / (movedOrBorn + listingFloor); null on night 1 (every lawsuit is new). */
   callsVsFloor: number | null;
   ms: number; cpuS: number; exitCode: number | null;
@@ -54,10 +56,15 @@ function movedOrBorn(before: ReadonlyMap<string, string>, after: ReadonlyMap<str
   return codes.size;
 }
 
-async function nightOf(path: string): Promise<{ calls: number; reads: number; searches: number; responses: number; trackings: number; pageSize: number }> {
+async function nightOf(path: string): Promise<{ calls: number; reads: number; searches: number; responses: number; trackings: number; pageSize: number; byRoute: Record<string, number> }> {
   const wh = await Warehouse.open(path, { readOnly: true });
   try {
-    const [r] = await wh.all<{ run_id: string; calls: number }>(`SELECT run_id, calls FROM runs WHERE command = 'run' ORDER BY started_at DESC LIMIT 1`);
+    const [r] = await wh.all<{ run_id: string; calls: number; summary: string }>(`SELECT run_id, calls, summary::VARCHAR AS summary FROM runs WHERE command = 'run' ORDER BY started_at DESC LIMIT 1`);
+    const byRoute: Record<string, number> = {};
+    for (const [k, v] of Object.entries((JSON.parse(r.summary) as { api: { byRouteStatus?: Record<string, number> } }).api.byRouteStatus ?? {})) {
+      const route = k.replace(/ \S+$/, '');
+      byRoute[route] = (byRoute[route] ?? 0) + v;
+    }
     const [c] = await wh.all<{ reads: number; searches: number; responses: number; trackings: number }>(`SELECT
         (SELECT count(*) FROM requests WHERE run_id = $1 AND basis IS NOT NULL)::INTEGER AS reads,
         (SELECT count(*) FROM requests WHERE run_id = $1 AND basis IS NULL)::INTEGER AS searches,
@@ -65,7 +72,7 @@ async function nightOf(path: string): Promise<{ calls: number; reads: number; se
         (SELECT count(*) FROM trackings)::INTEGER AS trackings`, [r.run_id]);
     const [d] = await wh.all<{ dialect: string }>('SELECT dialect::VARCHAR AS dialect FROM upstream_dialects LIMIT 1');
     const pageSize = d ? (JSON.parse(d.dialect) as { pageSize: number }).pageSize : 100;
-    return { calls: Number(r.calls), reads: c.reads, searches: c.searches, responses: c.responses, trackings: c.trackings, pageSize };
+    return { calls: Number(r.calls), reads: c.reads, searches: c.searches, responses: c.responses, trackings: c.trackings, pageSize, byRoute };
   } finally {
     await wh.close();
   }
@@ -96,13 +103,15 @@ export async function levelsNights(
       if (night > 1) await client.advanceClock(night === 2 ? 1 + 2 / 24 : 1);
       const now = await progress(client, searches);
       const run = await measuredRun(["run"], env);
+      // a night that did not end ok says why: its summary, beside the figures
+      if (run.exitCode !== 0) process.stderr.write(`levels night ${night} (${source}) exited ${run.exitCode}:\n${run.stdout}\n`);
       if (!ranToItsEnd(run.exitCode)) throw new Error(`levels night ${night} (${source}) exited ${run.exitCode}`);
       const n = await nightOf(env.LAWSUIT_WAREHOUSE!);
       const moved = movedOrBorn(before, now);
       before = now;
       const listingFloor = n.searches + Math.ceil(n.responses / n.pageSize) + (source === 'trackings' ? Math.max(1, Math.ceil(n.trackings / n.pageSize)) : 0);
       done.push({
-        night, calls: n.calls, reads: n.reads, movedOrBorn: moved, searches: n.searches, responses: n.responses, listingFloor,
+        night, calls: n.calls, reads: n.reads, movedOrBorn: moved, searches: n.searches, responses: n.responses, listingFloor, byRoute: n.byRoute,
         callsVsFloor: night === 1 ? null : round(n.calls / Math.max(1, moved + listingFloor)), ms: run.ms, cpuS: run.cpuS, exitCode: run.exitCode,
       });
       log(done[done.length - 1]);

@@ -34,7 +34,7 @@ export const levelsPart: BenchPart = {
         const figures = await levelsNights(csv, searchesOf(csv), source, [...universeArgs(size.universe), '--rate-limit', '1000000'], (n) => {
           line(`levels ${name} night ${n.night}`, n.calls, `${n.reads} lawsuit-level reads for ${n.movedOrBorn} born or moved; ${n.searches} searches, `
             + `${n.responses} responses, floor ${n.movedOrBorn + n.listingFloor}${n.callsVsFloor === null ? '' : ` (${n.callsVsFloor}×)`}; `
-            + `${(n.ms / 1000).toFixed(0)} s (${n.cpuS} CPU s), exit ${n.exitCode}`);
+            + `${(n.ms / 1000).toFixed(0)} s (${n.cpuS} CPU s), exit ${n.exitCode}; ${Object.entries(n.byRoute).map(([k, v]) => `${k} ${v}`).join(', ')}`);
         }, size.nights);
         runs.push({ name, figures });
       }
