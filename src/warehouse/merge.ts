@@ -298,7 +298,7 @@ export function mergeStatements(schema: Schema = SCHEMA) {
   /**
    * The staged lawsuits, each with its payload's version. Worked out in the statement that reads them rather than
    * kept in a table of its own: the table and the query that asked whether any lawsuit was stored cost a layer
-   * 5.7 ms against 3.6 for `anyStored` (a second night of 20,000 lawsuits).
+   * 5.7 ms against 3.6 (a second night of 20,000 lawsuits).
    */
   const versioned = `(SELECT s.*, ${versionSql(ts('crawled_at'), ts('updated_at'), ts('response_created_at'), 's.response_id')} AS payload_version
     FROM stg_lawsuits s) s`;
@@ -306,12 +306,15 @@ export function mergeStatements(schema: Schema = SCHEMA) {
   const flagged = (c: Column): string => (flags.has(c.name) ? `CASE WHEN s.${ident(c.name)} THEN true END` : valueOf(c));
 
   return {
+    /** The keys of a layer's lawsuits (load.ts appends them), to ask which the warehouse holds (`storedKeys`). */
+    layerKeys: 'CREATE OR REPLACE TEMP TABLE stg_layer_keys (code VARCHAR, instance INTEGER)',
     /**
-     * Whether the warehouse holds any of the layer's lawsuits: read from the key columns alone, so that a layer of
-     * lawsuits never seen (every layer of a first night) merges nothing.
+     * Which of the layer's lawsuits the warehouse holds: read from the key columns alone (3 ms at 70,000 lawsuits,
+     * where reading their other columns for a semi-join takes 20), so that a layer splits into the lawsuits never
+     * seen, inserted as they are, and those merged with their stored rows.
      */
-    anyStored: `SELECT EXISTS (SELECT 1 FROM stg_lawsuits s SEMI JOIN (SELECT code, instance FROM lawsuits) l
-  ON l.code = s.code AND l.instance = s.instance) AS existed`,
+    storedKeys: `SELECT s.code, s.instance FROM stg_layer_keys s SEMI JOIN (SELECT code, instance FROM lawsuits) l
+  ON l.code = s.code AND l.instance = s.instance`,
     /** The lawsuits of a layer none of which the warehouse holds: every value its payload's. */
     insertNewLawsuits: `INSERT INTO lawsuits (${names([...lawsuitCols.map((c) => c.name), 'payload_version', 'column_versions'])})
 SELECT ${lawsuitCols.map(flagged).join(', ')}, s.payload_version, NULL FROM ${versioned}`,
