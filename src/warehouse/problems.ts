@@ -63,7 +63,7 @@ const notDate = (value: string) => `${value} IS NOT NULL AND TRY_CAST(${value} A
 /**
  * The problems DuckDB's own casts reveal in a staged layer of lawsuits (staging keeps timestamps and amounts as
  * the payload's text, and the merges TRY_CAST them), added to stg_problems. Run for each layer as it is merged:
- * the next layer replaces stg_lawsuits, stg_steps and stg_attachments (load.ts, mergeLayer).
+ * the next layer replaces stg_lawsuits, stg_steps and stg_attachments (load.ts, mergePart).
  */
 export const INSERT_LAYER_PROBLEMS_SQL = (() => {
   const dateCols = ['distribution_date', 'created_at', 'updated_at', 'crawled_at', 'last_step_date'];
