@@ -4,6 +4,7 @@ import { trackingsStage } from './stages/trackings.js';
 import { changesStage } from './stages/changes.js';
 import { documentsStage } from './stages/documents.js';
 import { lawsuitsStage } from './stages/lawsuits.js';
+import { attachmentsStage } from './stages/attachments.js';
 import { exportsStage } from './stages/exports.js';
 import { publishStage } from './stages/publish.js';
 import { rebuildStage } from './stages/rebuild.js';
@@ -31,12 +32,12 @@ export function sourceOf(cfg: Pick<Config, 'source'>): NightSource {
  * whose trackings could not be reconciled buys nothing rather than every search.
  */
 function trackingsNight(): Stage[] {
-  return [documentsStage, trackingsStage, { ...searchStage, needs: [...searchStage.needs, 'trackings'] }, lawsuitsStage, transferStage, changesStage, exportsStage, publishStage];
+  return [documentsStage, trackingsStage, { ...searchStage, needs: [...searchStage.needs, 'trackings'] }, lawsuitsStage, attachmentsStage, transferStage, changesStage, exportsStage, publishStage];
 }
 
 export function stagesFor(command: CommandName, opts: { kind?: QueryKind; dryRun?: boolean; source?: NightSource } = {}): Stage[] {
   const all: Record<CommandName, () => Stage[]> = {
-    run: () => (opts.source === 'trackings' ? trackingsNight() : [documentsStage, searchStage, lawsuitsStage, transferStage, changesStage, exportsStage, publishStage]),
+    run: () => (opts.source === 'trackings' ? trackingsNight() : [documentsStage, searchStage, lawsuitsStage, attachmentsStage, transferStage, changesStage, exportsStage, publishStage]),
     query: () => [documentsStage, queryStage(opts.kind ?? 'count'), publishStage],
     track: () => [documentsStage, trackStage, publishStage],
     transfer: () => [transferStage, publishStage],

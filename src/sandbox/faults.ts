@@ -101,7 +101,7 @@ export interface FaultSettings {
 }
 
 /** What spoils one attachment's file (FaultInjector.forAttachment). */
-export interface AttachmentFaults {
+interface AttachmentFaults {
   slowMs: number;
   cut: boolean;
   long: boolean;

@@ -27,9 +27,11 @@ export const lawsuitsStage: Stage = {
 };
 
 /** The lawsuit_cnj search of a planned read: the number as the warehouse holds it, every instance. */
-function plannedRead(r: LawsuitRead): PlannedSearch {
+function plannedRead(r: LawsuitRead, withAttachments: boolean): PlannedSearch {
   const search: Search = { search_type: 'lawsuit_cnj', search_key: r.code, response_type: 'lawsuit' };
-  return { search, searchHash: searchHash(search), where: `lawsuit ${r.code} (${r.why})`, line: null, basis: r.basis };
+  const planned: PlannedSearch = { search, searchHash: searchHash(search, withAttachments), where: `lawsuit ${r.code} (${r.why})`, line: null, basis: r.basis };
+  if (withAttachments) planned.withAttachments = true;
+  return planned;
 }
 
 interface Planned { plan: LawsuitReadPlan; wave: WavePlan }
@@ -41,7 +43,7 @@ async function planReads(ctx: RunContext): Promise<Planned> {
   plan.counts.whole += known.whole;
   const history = await readHistory(ctx.wh);
   const wave: WavePlan = { submit: [], resume: [] };
-  for (const p of plan.reads.map(plannedRead)) {
+  for (const p of plan.reads.map((r) => plannedRead(r, ctx.cfg.withAttachments))) {
     const outstanding = history.get(p.searchHash)?.outstandingRequestId;
     if (outstanding) wave.resume.push({ ...p, requestId: outstanding });
     else wave.submit.push(p);

@@ -6,10 +6,10 @@
 import { hash } from '../random.js';
 
 /** What a file is drawn from: the lawsuit, the attachment, its name. */
-export interface PdfSource { seed: number; code: string; instance: number; id: string; name: string }
+interface PdfSource { seed: number; code: string; instance: number; id: string; name: string }
 
 /** A file to send: its length, and its bytes in pieces. */
-export interface PdfFile { bytes: number; pieces(): Generator<Buffer> }
+interface PdfFile { bytes: number; pieces(): Generator<Buffer> }
 
 const ascii = (s: string): string => s.normalize('NFD').replace(/[^\x20-\x7e]/g, '').replace(/[()\\]/g, '');
 const PAD_LINE = `%${'0123456789abcdef'.repeat(4)}\n`;
