@@ -28,7 +28,7 @@ export class AttachmentsResource {
     const route = 'GET /lawsuits/:cnj/:instance/attachments/:id';
     const res = await this.http.call<{ sunk: T } | { redirect: true }>({
       base: 'lawsuits', method: 'GET', path, route, ok: [200, ...REDIRECTS], retries: opts.retries,
-      sink: async (body, declared) => ({ sunk: await sink(body, declared, {}) }),
+      sink: async (body, declared, headers) => ({ sunk: await sink(body, declared, headers) }),
       // A redirect's body says nothing (JSON, HTML or none): only its Location is read.
       parse: () => ({ redirect: true }), parseText: () => ({ redirect: true }),
     });

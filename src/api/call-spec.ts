@@ -43,7 +43,7 @@ export interface CallSpec<T> {
    * download's deadline (`downloadMs`) rather than a page's; `declared` is its Content-Length when sent. A typed
    * error the sink throws (its verdict on the bytes) fails the call as it is.
    */
-  sink?: (body: AsyncIterable<Buffer>, declared: number | undefined) => Promise<T>;
+  sink?: (body: AsyncIterable<Buffer>, declared: number | undefined, headers: Record<string, string | string[] | undefined>) => Promise<T>;
 }
 
 export interface CallResult<T> { status: number; body: T; headers: Record<string, string> }

@@ -126,7 +126,7 @@ export class Transport {
   private async sinkBody(spec: CallSpec<unknown>, res: Awaited<ReturnType<Pool['request']>>, failure: (e: unknown) => ApiError): Promise<unknown> {
     const length = Number(res.headers['content-length']);
     try {
-      return await spec.sink!(res.body, Number.isSafeInteger(length) && length >= 0 ? length : undefined);
+      return await spec.sink!(res.body, Number.isSafeInteger(length) && length >= 0 ? length : undefined, res.headers);
     } catch (e) {
       res.body.destroy();
       // The sink's own verdict on the bytes stands as it is; a body that broke off is the network's failure.

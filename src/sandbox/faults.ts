@@ -256,17 +256,23 @@ export class FaultInjector {
     };
   }
 
-  /** What spoils attachment `id`'s file: drawn from its id alone, so the same attachments meet it on every call. */
+  /**
+   * What spoils attachment `id`'s file: drawn from its id alone, so the same attachments meet it on every call. A
+   * file is big, long or cut, one at most (shares of one draw, in that order), so that each switch's share is its own.
+   */
   forAttachment(id: string): AttachmentFaults {
     const s = this.settings;
     const h = hashString(id);
     const u = (k: number) => hash(this.seed, 920 + k, h) / 4294967296;
+    const spoil = u(1);
+    const big = s.attachmentBig ?? 0;
+    const long = big + (s.attachmentLong ?? 0);
     return {
       slowMs: u(0) < (s.attachmentSlow ?? 0) ? (s.attachmentSlowMs ?? 200) : 0,
-      cut: u(1) < (s.attachmentCut ?? 0),
-      long: u(2) < (s.attachmentLong ?? 0),
+      bigBytes: spoil < big ? (s.attachmentBigBytes ?? 10_000_000) : undefined,
+      long: spoil >= big && spoil < long,
+      cut: spoil >= long && spoil < long + (s.attachmentCut ?? 0),
       refused: u(3) < (s.attachment403 ?? 0),
-      bigBytes: u(4) < (s.attachmentBig ?? 0) ? (s.attachmentBigBytes ?? 10_000_000) : undefined,
     };
   }
 

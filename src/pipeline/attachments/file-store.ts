@@ -15,7 +15,7 @@ export interface StoredFile { sha256: string; bytes: number; contentType: string
 
 /** Why a body was not stored: its constant code, and the size it announced or reached (a file too large). */
 export class AttachmentRefused extends EtlError {
-  constructor(code: 'ATTACHMENT_TOO_LARGE' | 'ATTACHMENT_SHORT_BODY' | 'ATTACHMENT_LONG_BODY', message: string, readonly bytes?: number) {
+  constructor(code: 'ATTACHMENT_TOO_LARGE' | 'ATTACHMENT_SHORT_BODY' | 'ATTACHMENT_LONG_BODY' | 'ATTACHMENT_CHECKSUM', message: string, readonly bytes?: number) {
     super(code, message);
   }
 }
@@ -40,6 +40,13 @@ export function sniff(head: Buffer): { contentType: string; extension: string | 
   return { contentType: 'application/octet-stream', extension: undefined };
 }
 
+/** The storage's sha256 of the whole object (S3's x-amz-checksum-sha256, base64), when it sent one. */
+function checksumOf(headers: Record<string, string | string[] | undefined>): string | undefined {
+  const v = headers['x-amz-checksum-sha256'];
+  const text = Array.isArray(v) ? v[0] : v;
+  return text !== undefined && /^[A-Za-z0-9+/]{43}=$/.test(text) ? text : undefined;
+}
+
 export class AttachmentStore {
   private readonly partial: string;
 
@@ -59,10 +66,10 @@ export class AttachmentStore {
    * `midBody` is called once a first piece is on disk (the crash tests' failpoint: a night killed mid-download).
    */
   sink(extension: string | null, midBody: () => void = () => undefined): BodySink<StoredFile> {
-    return (body, declared) => this.store(body, declared, extension, midBody);
+    return (body, declared, headers) => this.store(body, declared, checksumOf(headers), extension, midBody);
   }
 
-  private async store(body: AsyncIterable<Buffer>, declared: number | undefined, extension: string | null, midBody: () => void): Promise<StoredFile> {
+  private async store(body: AsyncIterable<Buffer>, declared: number | undefined, checksum: string | undefined, extension: string | null, midBody: () => void): Promise<StoredFile> {
     if (declared !== undefined && declared > this.maxBytes) {
       throw new AttachmentRefused('ATTACHMENT_TOO_LARGE', `the file is ${declared} bytes, over the limit of ${this.maxBytes} (LAWSUIT_ATTACHMENT_MAX_SIZE)`, declared);
     }
@@ -88,6 +95,11 @@ export class AttachmentStore {
       }
       if (declared !== undefined && bytes < declared) {
         throw new AttachmentRefused('ATTACHMENT_SHORT_BODY', `the body ended after ${bytes} of the ${declared} bytes its Content-Length announced`);
+      }
+      if (checksum !== undefined && hash.copy().digest('base64') !== checksum) {
+        // An HTTP client reads what Content-Length announces and no more: a body longer than announced arrives cut at
+        // that length, whole-looking. The storage's checksum of the whole object is what tells.
+        throw new AttachmentRefused('ATTACHMENT_CHECKSUM', `the ${bytes} bytes received do not match the sha256 the storage gave for the file (x-amz-checksum-sha256): a body longer than its Content-Length, or altered`);
       }
       // On disk before it has a name: a crash after the rename finds the whole file, never a hole.
       await file.sync();

@@ -89,9 +89,14 @@ async function serveFile(ctx: CallContext): Promise<Reply> {
   if (!found) return notFound('attachment not found');
   const f = state.faults.forAttachment(params.id);
   const file = attachmentPdf({ seed: state.options.seed, code: found.plan.code, instance, id: params.id, name: found.point.name }, f.bigBytes);
-  // A body longer than announced: the Content-Length says 100 bytes fewer than are sent.
+  // A body longer than announced: the Content-Length says 100 bytes fewer than are sent. The checksum is the whole
+  // object's, as object storage gives it (x-amz-checksum-sha256).
   const announced = f.long ? Math.max(1, file.bytes - 100) : file.bytes;
-  res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': String(announced), ...(f.long ? { connection: 'close' } : {}) });
+  const sum = createHash('sha256');
+  for (const piece of file.pieces()) sum.update(piece);
+  res.writeHead(200, {
+    'content-type': 'application/pdf', 'content-length': String(announced), 'x-amz-checksum-sha256': sum.digest('base64'), ...(f.long ? { connection: 'close' } : {}),
+  });
   if (f.long) {
     // Written on the socket past the response's own accounting, as a broken upstream would.
     res.flushHeaders();
