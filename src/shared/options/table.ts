@@ -107,7 +107,7 @@ export const OPTIONS = {
     kind: prices(), env: 'LAWSUIT_PRICES', file: 'prices', defaultText: 'none: costs in calls only',
   },
   withAttachments: {
-    help: 'lawsuit-level reads ask for each lawsuit\'s attachments (`with_attachments`, billed once per read), and their files are downloaded after the night\'s loads, stored once by content in `LAWSUIT_ATTACHMENTS_DIR` (see "Attachments"); a lawsuit read whole before asks once more, with them',
+    help: 'lawsuit-level reads ask for each lawsuit\'s attachments (`with_attachments`, billed once per read), and their files are downloaded after the night\'s loads, stored once by content in `LAWSUIT_ATTACHMENTS_DIR` (docs/warehouse.md, "Attachments"); a `lawsuit_cnj` line of the list asks too. A lawsuit read whole before lists its attachments the next time it is read (once its header moves)',
     kind: bool(), flag: '--with-attachments', flagOf: ['run'], env: 'LAWSUIT_WITH_ATTACHMENTS', file: 'with_attachments', default: false,
   },
   attachmentsDir: {
