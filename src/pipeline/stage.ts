@@ -115,7 +115,7 @@ export interface Stage {
    * new to show, and it is skipped, the work copy kept for the next run.
    */
   publishes?: boolean;
-  /** Why the configuration leaves it out tonight (`--skip-transfer`), or undefined. */
-  skipReason?(ctx: RunContext): string | undefined;
+  /** Why the configuration (`--skip-transfer`) or the night's list leaves it out tonight, or undefined. */
+  skipReason?(ctx: RunContext, night: NightData): string | undefined;
   run(ctx: RunContext, night: NightData): Promise<StageReport>;
 }

@@ -102,10 +102,9 @@ export function describeStage(st: RunSummary['stages'][number], s: RunSummary): 
         + `${n(c, 'tracking_runs_read')} tracking runs read, ${n(c, 'tracking_responses')} responses loaded in ${n(c, 'tracking_calls')} calls`;
       break;
     case 'attachments':
-      text = c.due === undefined ? 'none asked for (LAWSUIT_WITH_ATTACHMENTS is off and no line of the list has with_attachments)'
-        : `${n(c, 'stored')} files stored (${(n(c, 'bytes_stored') / 1e6).toFixed(1)} MB), ${n(c, 'already_stored')} already stored under another attachment, `
-          + `${n(c, 'not_ready')} not ready, ${n(c, 'refused')} refused, ${n(c, 'too_large')} too large, ${n(c, 'failed')} failed`
-          + (n(c, 'not_ready') + n(c, 'refused') + n(c, 'failed') > 0 ? ' (asked for again on a later night)' : '');
+      text = `${n(c, 'stored')} files stored (${(n(c, 'bytes_stored') / 1e6).toFixed(1)} MB), ${n(c, 'already_stored')} already stored under another attachment, `
+        + `${n(c, 'not_ready')} not ready, ${n(c, 'refused')} refused, ${n(c, 'too_large')} too large, ${n(c, 'failed')} failed`
+        + (n(c, 'not_ready') + n(c, 'refused') + n(c, 'failed') > 0 ? ' (asked for again on a later night)' : '');
       break;
     case 'transfer':
       text = `${n(c, 'listed')} listed, ${n(c, 'loaded')} loaded (${n(c, 'rows')} rows), ${n(c, 'already_loaded')} already loaded, ${n(c, 'failed')} failed`

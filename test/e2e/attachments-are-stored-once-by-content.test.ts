@@ -11,8 +11,9 @@ import { configFor, countOf, nightly, query, scratch } from '../support/pipeline
 // Attachments (issue 36, docs/warehouse.md "Attachments"): with LAWSUIT_WITH_ATTACHMENTS the lawsuit-level reads ask
 // for them, and every ready attachment's file is downloaded once, stored by its sha256 (the same bytes under two
 // ids once), recorded with it; one not ready is recorded and left for a later night. A second night downloads
-// nothing again. Files cut short, longer than announced, or over the size limit leave nothing stored and a reason,
-// and are asked for again on a later night. The pre-signed addresses the files came from are nowhere.
+// nothing again. Files cut short, longer than announced, over the size limit or refused (403) leave nothing stored
+// and a reason, and are asked for again on a later night (a day later; a file too large, once the limit grows).
+// The pre-signed addresses the files came from are nowhere in the warehouse or the reports.
 
 const FILE_ROUTE = 'GET /lawsuits/:cnj/:instance/attachments/:id';
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -118,11 +119,40 @@ describe('attachment files', () => {
     for (const f of readdirSync(cfg.reportsDir)) expect(readFileSync(join(cfg.reportsDir, f), 'utf8')).not.toMatch(/X-Amz-Signature|_attachment-files/);
   }, 120_000);
 
+  it('a search by document reads its lawsuits whole with their attachments, and stores their files', async () => {
+    // a person whose few lawsuits have attachments: the search answers headers, the lawsuits stage reads them whole
+    const now = sb.state.clock.now();
+    let cpf: string | undefined;
+    for (let i = 0; i < sb.universe.count && !cpf; i++) {
+      const l = sb.universe.lawsuit(i, now, { onDemand: true, shape: 'full', withAttachments: true }) as any;
+      if (!l || l.secrecy_level !== 0 || !l.attachments?.some((a: any) => a.status === 'done')) continue;
+      const doc = l.parties.find((q: any) => q.document_type === 'CPF')?.document;
+      const found = doc ? sb.truth({ search_type: 'cpf', search_key: doc }) : [];
+      if (found.length > 0 && found.length <= 6) cpf = doc;
+    }
+    const list = join(tmp.dir, 'person.csv');
+    writeFileSync(list, `search_key,search_type\n${cpf},cpf\n`);
+    const cfg = cfgOf('person', { LAWSUIT_DOCUMENTS: list });
+    const s = await nightly(cfg);
+    expect(s.status, JSON.stringify(s.failures)).toBe('ok');
+    const [r] = await query<{ reads: number; asked: number; listed: number; ready: number; stored: number }>(cfg.warehouse, `SELECT
+      (SELECT count(*) FROM requests WHERE basis IS NOT NULL)::INTEGER AS reads,
+      (SELECT count(*) FROM requests WHERE basis IS NOT NULL AND with_attachments)::INTEGER AS asked,
+      (SELECT count(*) FROM attachments)::INTEGER AS listed,
+      (SELECT count(*) FROM attachments WHERE status = 'done')::INTEGER AS ready,
+      (SELECT count(*) FROM attachment_downloads WHERE state = 'stored')::INTEGER AS stored`);
+    expect(r.reads).toBeGreaterThan(0);
+    expect(r.asked).toBe(r.reads);
+    expect(r.ready).toBeGreaterThan(0);
+    expect(r.stored).toBe(r.ready);
+  }, 120_000);
+
   it.each([
     ['cut short', 'attachment_cut=1', {}, { state: 'failed' }],
     ['longer than its Content-Length', 'attachment_long=1', {}, { state: 'failed', error_code: 'ATTACHMENT_CHECKSUM' }],
     ['over the limit', 'attachment_big=1:400000', { LAWSUIT_ATTACHMENT_MAX_SIZE: '200KB' }, { state: 'too_large', error_code: 'ATTACHMENT_TOO_LARGE', bytes: 400000 }],
-  ] as const)('a body %s leaves nothing stored and a reason, and is fetched on a later night', async (name, faults, env, want) => {
+    ['refused (403, secrecy)', 'attachment_403=1', {}, { state: 'refused', error_code: 'API_SECRET_LAWSUIT' }],
+  ] as const)('a file %s leaves nothing stored and a reason, and is fetched on a later night', async (name, faults, env, want) => {
     const cfg = cfgOf(name.replace(/\W/g, '_'), env);
     sb.setFaults(faults);
     let s;
@@ -136,7 +166,7 @@ describe('attachment files', () => {
       expect(r, r.reason ?? '').toMatchObject({ ...want, sha256: null });
       expect(r.reason).toEqual(expect.any(String));
       // a file too large waits for a larger limit; the others for the backoff's first day
-      if (r.state === 'failed') expect(r.next_try_at!.getTime()).toBeGreaterThan(Date.now() + 23 * 3_600_000);
+      if (r.state !== 'too_large') expect(r.next_try_at!.getTime()).toBeGreaterThan(Date.now() + 23 * 3_600_000);
     }
     // nothing stored, nothing half-written
     expect(stored(cfg.attachmentsDir)).toEqual([]);
@@ -147,7 +177,7 @@ describe('attachment files', () => {
     const s2 = await nightly({ ...cfg, attachmentMaxBytes: 1_000_000 });
     expect(countOf(s2, 'attachments', 'due')).toBe(want.state === 'too_large' ? rows.length : 0);
     const wh = await Warehouse.open(cfg.warehouse);
-    await wh.run(`UPDATE attachment_downloads SET next_try_at = next_try_at - INTERVAL 1 DAY WHERE state = 'failed'`);
+    await wh.run(`UPDATE attachment_downloads SET next_try_at = next_try_at - INTERVAL 1 DAY WHERE state IN ('failed', 'refused')`);
     await wh.close();
     await nightly({ ...cfg, attachmentMaxBytes: 1_000_000 });
     const [left] = await query<{ n: number }>(cfg.warehouse, `SELECT count(*) FILTER (WHERE d.state IS DISTINCT FROM 'stored')::INTEGER AS n

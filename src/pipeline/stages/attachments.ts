@@ -20,7 +20,8 @@ export const attachmentsStage: Stage = {
   name: 'attachments',
   needs: [],
   callsApi: true,
-  run: (ctx, night) => downloadAttachments(ctx, night),
+  skipReason: (ctx, night) => (asked(ctx, night) ? undefined : 'no attachment asked for: LAWSUIT_WITH_ATTACHMENTS is off and no line of the list has with_attachments'),
+  run: (ctx) => downloadAttachments(ctx),
 };
 
 /** The night asks for attachments: LAWSUIT_WITH_ATTACHMENTS, or a line of the list with `with_attachments`. */
@@ -28,8 +29,7 @@ function asked(ctx: RunContext, night: NightData): boolean {
   return ctx.cfg.withAttachments || (night.list?.documents.some((d) => d.withAttachments === true) ?? false);
 }
 
-async function downloadAttachments(ctx: RunContext, night: NightData): Promise<StageReport> {
-  if (!asked(ctx, night)) return { counts: {} };
+async function downloadAttachments(ctx: RunContext): Promise<StageReport> {
   const store = new AttachmentStore(ctx.cfg.attachmentsDir, ctx.cfg.attachmentMaxBytes);
   const cleared = await store.clearPartials();
   const now = new Date();
@@ -77,6 +77,6 @@ function notStored(e: unknown): NotStored {
   const message = e instanceof Error ? e.message : String(e);
   if (e instanceof AttachmentRefused) return code === 'ATTACHMENT_TOO_LARGE' ? { state: 'too_large', error_code: code, reason: message, bytes: e.bytes } : { state: 'failed', error_code: code, reason: message };
   if (code === API_CODES.notFound) return { state: 'not_ready', error_code: 'ATTACHMENT_NOT_READY', reason: `the provider has no file for it yet (404): ${message}` };
-  if (code === API_CODES.secretLawsuit || code === API_CODES.forbidden) return { state: 'refused', error_code: code, reason: message };
+  if (code === API_CODES.secretLawsuit || code === API_CODES.forbidden || code === API_CODES.forbiddenOne) return { state: 'refused', error_code: code, reason: message };
   return { state: 'failed', error_code: code, reason: message };
 }

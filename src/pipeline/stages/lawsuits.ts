@@ -55,14 +55,18 @@ async function planReads(ctx: RunContext): Promise<Planned> {
   for (const r of await outstandingReads(ctx)) {
     if (resumed.has(r.request_id)) continue;
     const search: Search = { search_type: 'lawsuit_cnj', search_key: r.search_key, response_type: 'lawsuit' };
-    wave.resume.push({ search, searchHash: searchHash(search), where: `lawsuit ${r.search_key} (bought by an earlier night)`, line: null, requestId: r.request_id });
+    const withAttachments = r.with_attachments === true;
+    wave.resume.push({
+      search, searchHash: searchHash(search, withAttachments), where: `lawsuit ${r.search_key} (bought by an earlier night)`, line: null, requestId: r.request_id,
+      ...(withAttachments ? { withAttachments } : {}),
+    });
   }
   return { plan, wave };
 }
 
 /** The lawsuit-level reads bought and not yet loaded, newest first per number (one each, as readHistory keeps). */
-async function outstandingReads(ctx: RunContext): Promise<Array<{ request_id: string; search_key: string }>> {
-  return ctx.wh.all(`SELECT arg_max(request_id, created_at) AS request_id, search_key FROM requests
+async function outstandingReads(ctx: RunContext): Promise<Array<{ request_id: string; search_key: string; with_attachments: boolean | null }>> {
+  return ctx.wh.all(`SELECT arg_max(request_id, created_at) AS request_id, search_key, arg_max(with_attachments, created_at) AS with_attachments FROM requests
     WHERE basis IS NOT NULL AND loaded_at IS NULL AND coalesce(status, '') NOT IN ('cancelled', 'failed')
     GROUP BY search_key ORDER BY search_key`);
 }
