@@ -8,7 +8,9 @@ import { searchHash, type DocumentHistory } from './plan.js';
 // night, in another spelling on a later one): rows of one identity are merged, the newest of each fact winning.
 // A search's filters, credential and options are part of its identity: they are read from the search as sent
 // (requests.search), the rest from the columns, so that a row written before filters existed (its search JSON
-// holding none, or missing) keeps the identity it always had.
+// holding none, or missing) keeps the identity it always had. A search's last success is when we searched it, on
+// our clock (submitted_at, or loaded_at for one adopted rather than submitted): LAWSUIT_FRESHNESS_DAYS is compared
+// with our now, and the provider's completed_at, on its clock, made a search "fresh" as long as that clock ran ahead.
 
 interface Row {
   search_type: string; search_key: string; on_demand: boolean | null; lawsuit_instance: number | null;
@@ -34,7 +36,7 @@ export async function readHistory(wh: Warehouse): Promise<Map<string, DocumentHi
       json_extract(search, '$.search_params')::VARCHAR AS params, coalesce(with_attachments, false) AS with_attachments,
       arg_max(request_id, created_at) FILTER (WHERE coalesce(status, '') NOT IN ('cancelled', 'failed') AND loaded_at IS NULL) AS outstanding,
       max(created_at) FILTER (WHERE coalesce(status, '') NOT IN ('cancelled', 'failed') AND loaded_at IS NULL) AS outstanding_at,
-      max(coalesce(completed_at, created_at)) FILTER (WHERE loaded_at IS NOT NULL) AS last_success,
+      max(coalesce(submitted_at, loaded_at)) FILTER (WHERE loaded_at IS NOT NULL) AS last_success,
       arg_max(coalesce(items_total, items_loaded), coalesce(completed_at, created_at)) FILTER (WHERE loaded_at IS NOT NULL) AS last_items
     FROM requests GROUP BY ALL`);
   const out = new Map<string, DocumentHistory>();

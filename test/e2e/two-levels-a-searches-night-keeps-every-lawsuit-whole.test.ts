@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readDocuments, type DocumentSpec } from '../../src/input/documents.js';
+import type { DocumentSpec } from '../../src/input/documents.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { expectWholeAsTruth, movedOrBorn, truthOf, type Truth } from '../support/ground-truth.js';
+import { expectWholeAsTruth, movedOrBorn, portfolioOf, truthOf, type Truth } from '../support/ground-truth.js';
 import { configFor, countOf, nightly, query, scratch } from '../support/pipeline.js';
 
 // Two levels, as the provider documents them (docs/two-levels.md), against the sandbox that speaks them: a search
@@ -23,12 +23,7 @@ describe('a searches night in two levels', () => {
     // a portfolio of a few individuals, companies and lawyers (no huge litigant: the test is about levels, not volume)
     const sample = sb.sampleDocuments(14).filter((d) => d.search_type !== 'lawsuit_id' && sb.truth({ search_type: d.search_type, search_key: d.search_key }).length <= 60);
     const csv = join(tmp.dir, 'documents.csv');
-    writeFileSync(csv, ['search_key,search_type', ...sample.map((d) => `"${d.search_key}",${d.search_type}`)].join('\n'));
-    // a lawsuit number of the list that is secret fails as a document of the list (its own test): not this one's subject
-    const listed = (await readDocuments(csv)).documents;
-    const secret = new Set((await truthOf(sb.url, listed)).unavailable.filter((u) => u.status === 403).map((u) => u.code));
-    docs = listed.filter((d) => !(d.searchType === 'lawsuit_cnj' && secret.has(d.searchKey)));
-    writeFileSync(csv, ['search_key,search_type', ...docs.map((d) => `"${d.searchKey}",${d.searchType}`)].join('\n'));
+    docs = await portfolioOf(sb.url, csv, sample);
     cfg = configFor(sb.url, tmp.dir, { LAWSUIT_DOCUMENTS: csv, LAWSUIT_SKIP_TRANSFER: 'true', LAWSUIT_SKIP_EXPORT: 'true' }, { force: true });
   }, 60_000);
   afterAll(async () => { await sb?.close(); tmp.cleanup(); });

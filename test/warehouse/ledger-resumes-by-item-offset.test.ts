@@ -133,11 +133,11 @@ describe('ledger', () => {
     expect((row.last_polled_at as Date).toISOString()).toBe('2024-01-01T00:00:00.000Z');
   });
 
-  test('a search\'s last success is its latest fully loaded completion, with that request\'s responses; on demand apart', async () => {
+  test('a search\'s last success is its latest fully loaded submission (our clock), with that request\'s responses; on demand apart', async () => {
     expect((await readHistory(wh)).size).toBe(0);
-    await upsertRequest(wh, { request_id: 'a', search_type: 'cpf', search_key: '1', created_at: '2024-01-01T00:00:00Z', status: 'completed', completed_at: '2024-01-01T00:00:00Z' });
-    await upsertRequest(wh, { request_id: 'b', search_type: 'cpf', search_key: '1', created_at: '2024-02-01T00:00:00Z', status: 'completed', completed_at: '2024-02-01T00:00:00Z' });
-    await upsertRequest(wh, { request_id: 'c', search_type: 'cpf', search_key: '1', created_at: '2024-03-01T00:00:00Z', on_demand: true, status: 'completed', completed_at: '2024-03-01T00:00:00Z' });
+    await upsertRequest(wh, { request_id: 'a', search_type: 'cpf', search_key: '1', created_at: '2024-01-01T00:00:00Z', submitted_at: '2024-01-01T00:00:00Z', status: 'completed', completed_at: '2024-01-01T00:00:00Z' });
+    await upsertRequest(wh, { request_id: 'b', search_type: 'cpf', search_key: '1', created_at: '2024-02-01T00:00:00Z', submitted_at: '2024-02-01T00:00:00Z', status: 'completed', completed_at: '2024-02-01T00:00:00Z' });
+    await upsertRequest(wh, { request_id: 'c', search_type: 'cpf', search_key: '1', created_at: '2024-03-01T00:00:00Z', submitted_at: '2024-03-01T00:00:00Z', on_demand: true, status: 'completed', completed_at: '2024-03-01T00:00:00Z' });
     // a and c fully loaded; b, the latest of the first search, is not (and so is the one to resume)
     await recordReads(wh, [
       { kind: 'span', requestId: 'a', from: 0, count: 3, total: 3, complete: true },
