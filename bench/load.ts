@@ -190,8 +190,10 @@ export function readJsonLoadSql(file: string): string[] {
     `INSERT INTO subjects SELECT DISTINCT ON (code, instance, s.code) code, instance, s.code, s.name FROM (SELECT d.code, d.instance, unnest(d.subjects) s FROM b_l) WHERE s.code IS NOT NULL`,
     `INSERT INTO classifications SELECT DISTINCT ON (code, instance, s.code) code, instance, s.code, s.name FROM (SELECT d.code, d.instance, unnest(d.classifications) s FROM b_l) WHERE s.code IS NOT NULL`,
     `INSERT INTO courts SELECT code, instance, i - 1, c.code, c.name FROM (SELECT d.code, d.instance, unnest(d.courts) c, generate_subscripts(d.courts, 1) i FROM b_l)`,
-    `INSERT INTO attachments SELECT code, instance, i - 1, ${ts('a.attachment_date')}, a.attachment_name, to_json(a)
-     FROM (SELECT d.code, d.instance, unnest(d.attachments) a, generate_subscripts(d.attachments, 1) i FROM b_l)`,
+    `INSERT INTO attachments (code, instance, attachment_id, attachment_id_derived, name, attachment_date, raw)
+     SELECT DISTINCT ON (code, instance, 3) code, instance, 'h_' || left(sha256(coalesce(a.attachment_date, '') || chr(31) || coalesce(a.attachment_name, '')), 32), true,
+       a.attachment_name, ${ts('a.attachment_date')}, to_json(a)
+     FROM (SELECT d.code, d.instance, unnest(d.attachments) a FROM b_l)`,
     `INSERT INTO search_hits (request_id, code, instance, response_id, first_seen_at)
      SELECT request_id, d.code, d.instance, any_value(response_id), current_timestamp FROM b_src
      WHERE response_type = 'lawsuit' GROUP BY ALL`,

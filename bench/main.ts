@@ -3,7 +3,7 @@ import { printLine, type Scale } from './part.js';
 
 // `npm run bench`: the figures the nightly run is held to, measured against the sandbox, printed as a table; the
 // last line is one JSON object for scripts, every part's figures in it. BENCH_QUICK=1 runs smaller volumes;
-// BENCH_ONLY=<part> runs one part alone (bench/parts/: rate, night, calls, load, rebuild, memory, transfer, sandbox,
+// BENCH_ONLY=<part> runs one part alone (bench/parts/: rate, night, calls, load, rebuild, memory, transfer, attachments, sandbox,
 // tracked; docs/benchmarks.md says what each measures and how long it takes). BENCH_MIX=a,b runs only those mixes
 // of the calls part; RSS_TRACE=1 prints a measured run's RSS every 5 s; BENCH_NODE_FLAGS replaces the Node flags of
 // the measured runs (default: the production memory budget).

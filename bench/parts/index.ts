@@ -1,4 +1,5 @@
 import type { BenchPart } from '../part.js';
+import { attachmentsPart } from './attachments.js';
 import { callsPart } from './calls.js';
 import { cpuPart } from './cpu.js';
 import { levelsPart } from './levels.js';
@@ -13,4 +14,4 @@ import { transferPart } from './transfer.js';
 import { webhookPart } from './webhook.js';
 
 /** Every part of the bench, in the order the whole runs them: one line to add one (bench/part.ts). */
-export const PARTS: readonly BenchPart[] = [ratePart, nightPart, callsPart, loadPart, rebuildPart, memoryPart, cpuPart, transferPart, sandboxPart, trackedPart, levelsPart, webhookPart];
+export const PARTS: readonly BenchPart[] = [ratePart, nightPart, callsPart, loadPart, rebuildPart, memoryPart, cpuPart, transferPart, attachmentsPart, sandboxPart, trackedPart, levelsPart, webhookPart];

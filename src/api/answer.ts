@@ -15,6 +15,8 @@ export interface Answer {
   text: string;
   /** The answer's Retry-After in ms, read when its headers arrived. */
   retryAfterMs?: number;
+  /** What the call's sink made of a streamed body (CallSpec.sink), instead of `text`. */
+  sunk?: { value: unknown };
 }
 
 export function flatHeaders(h: RawHeaders): Record<string, string> {
@@ -52,6 +54,7 @@ export function errorOfAnswer(spec: Pick<CallSpec<unknown>, 'route'>, a: Answer,
  */
 export function resultOfAnswer<T>(spec: CallSpec<T>, a: Answer, redact: (s: string) => string): CallResult<T> {
   const headers = flatHeaders(a.headers);
+  if (a.sunk) return { status: a.status, body: a.sunk.value as T, headers };
   try {
     // A body read by parseText is parsed there, holding each item's bytes as received.
     if (spec.parseText) return { status: a.status, body: spec.parseText(a.text, a.status), headers };

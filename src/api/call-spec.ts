@@ -38,6 +38,12 @@ export interface CallSpec<T> {
    * exactly as received); throws ShapeError or SyntaxError.
    */
   parseText?: (text: string, status: number) => T;
+  /**
+   * Instead of reading a successful answer's body: it streams through `sink` (a file), never held whole, under the
+   * download's deadline (`downloadMs`) rather than a page's; `declared` is its Content-Length when sent. A typed
+   * error the sink throws (its verdict on the bytes) fails the call as it is.
+   */
+  sink?: (body: AsyncIterable<Buffer>, declared: number | undefined, headers: Record<string, string | string[] | undefined>) => Promise<T>;
 }
 
 export interface CallResult<T> { status: number; body: T; headers: Record<string, string> }

@@ -8,6 +8,7 @@ import { ResponsesResource } from './responses.js';
 import { TrackingResource } from './tracking.js';
 import { LawsuitsResource } from './lawsuits.js';
 import { TransferFilesResource } from './transfer-files.js';
+import { AttachmentsResource } from './attachments.js';
 import { ListingProbe } from './probe.js';
 
 // The client of the Lawsuit Query Service: one limiter for the key, one HTTP layer, one object per resource.
@@ -58,6 +59,8 @@ export class LawsuitApi {
   readonly tracking: TrackingResource;
   readonly lawsuits: LawsuitsResource;
   readonly transfer: TransferFilesResource;
+  /** Attachment files (attachments.ts): the API call, then the storage address it redirects to. */
+  readonly attachments: AttachmentsResource;
   /** Any listing's first page as it comes, headers kept: for learning the dialect, never for loading. */
   readonly probe: ListingProbe;
   private readonly http: HttpClient;
@@ -77,6 +80,9 @@ export class LawsuitApi {
     this.tracking = new TrackingResource(this.http, opts.callbackUrl);
     this.lawsuits = new LawsuitsResource(this.http);
     this.transfer = new TransferFilesResource(this.http, {
+      baseDelayMs: opts.baseDelayMs, maxDelayMs: opts.maxDelayMs, deadlines: opts.deadlines, signal: opts.signal,
+    });
+    this.attachments = new AttachmentsResource(this.http, {
       baseDelayMs: opts.baseDelayMs, maxDelayMs: opts.maxDelayMs, deadlines: opts.deadlines, signal: opts.signal,
     });
     this.probe = new ListingProbe(this.http);
@@ -117,6 +123,6 @@ export class LawsuitApi {
   /** Drops queued calls and closes the sockets; calls in flight are cut. */
   async close(): Promise<void> {
     this.limiter.close();
-    await Promise.all([this.http.close(), this.transfer.close()]);
+    await Promise.all([this.http.close(), this.transfer.close(), this.attachments.close()]);
   }
 }

@@ -166,6 +166,11 @@ export class HttpClient {
     return this.stopping.signal.aborted;
   }
 
+  /** The base address a resource's calls go to (a relative Location is resolved against it). */
+  baseUrl(name: keyof HttpOptions['urls']): string {
+    return this.opts.urls[name];
+  }
+
   /** What is known of the provider's clock (offset from ours), once an answer carried a Date header. */
   providerClock(): ProviderClock | undefined {
     return this.clock ? { ...this.clock } : undefined;

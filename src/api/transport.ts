@@ -1,4 +1,5 @@
 import { Pool } from 'undici';
+import { EtlError } from '../shared/errors.js';
 import type { CallDeadlines } from '../shared/config.js';
 import { buildQuery, type BaseName, type CallSpec } from './call-spec.js';
 import { API_CODES, ApiError, badResponse, errorForNetwork, errorForTimeout, timeoutPhaseOf, type ApiErrorCode, type CallPhase } from './errors.js';
@@ -17,8 +18,8 @@ export type RawHeaders = Record<string, string | string[] | undefined>;
 /** An answer's status and headers, as soon as they arrived (before its body is read). */
 export interface Heard { status: number; headers: RawHeaders; sentAt: number; answeredAt: number; latencyMs: number }
 
-/** An answer read whole. */
-export interface Received extends Heard { text: string }
+/** An answer read whole, or streamed through the call's sink (`sunk`, `text` empty). */
+export interface Received extends Heard { text: string; sunk?: { value: unknown } }
 
 /** Why an attempt was aborted: its body ran past its deadline, or the run is stopping. */
 export type AbortCause = { kind: 'deadline'; phase: CallPhase; ms: number } | { kind: 'closed' };
@@ -98,9 +99,13 @@ export class Transport {
       } catch (e) {
         throw failure(e);
       }
-      bodyTimer = setTimeout(() => abort.abort({ kind: 'deadline', phase: 'body', ms: bodyMs } satisfies AbortCause), bodyMs);
+      const streams = spec.sink !== undefined && res.statusCode >= 200 && res.statusCode < 300 && (spec.ok ?? [200, 201]).includes(res.statusCode);
+      // A file streamed to its sink has the download's deadline: hundreds of MB are not a page.
+      const bodyDeadline = streams ? this.opts.deadlines.downloadMs : bodyMs;
+      bodyTimer = setTimeout(() => abort.abort({ kind: 'deadline', phase: 'body', ms: bodyDeadline } satisfies AbortCause), bodyDeadline);
       const h: Heard = { status: res.statusCode, headers: res.headers, sentAt, answeredAt: Date.now(), latencyMs: performance.now() - t0 };
       heard(h);
+      if (streams) return { ...h, text: '', sunk: { value: await this.sinkBody(spec, res, failure) } };
       return { ...h, text: await this.readBody(spec.route, res, failure) };
     } finally {
       clearTimeout(bodyTimer);
@@ -115,6 +120,18 @@ export class Transport {
       if (!(e instanceof ApiError)) throw failure(e);
       // Refused as too large: the upstream answered all the same.
       throw new ApiError(e.code as ApiErrorCode, `${route} ${e.message}`, { route, statusCode: res.statusCode });
+    }
+  }
+
+  private async sinkBody(spec: CallSpec<unknown>, res: Awaited<ReturnType<Pool['request']>>, failure: (e: unknown) => ApiError): Promise<unknown> {
+    const length = Number(res.headers['content-length']);
+    try {
+      return await spec.sink!(res.body, Number.isSafeInteger(length) && length >= 0 ? length : undefined, res.headers);
+    } catch (e) {
+      res.body.destroy();
+      // The sink's own verdict on the bytes stands as it is; a body that broke off is the network's failure.
+      if (e instanceof EtlError) throw e;
+      throw failure(e);
     }
   }
 

@@ -4,6 +4,7 @@ import { lawsuitTrackingsStage, trackingsStage } from './stages/trackings.js';
 import { changesStage } from './stages/changes.js';
 import { documentsStage } from './stages/documents.js';
 import { lawsuitsStage, lawsuitsStageOf } from './stages/lawsuits.js';
+import { attachmentsStage } from './stages/attachments.js';
 import { exportsStage } from './stages/exports.js';
 import { publishStage } from './stages/publish.js';
 import { rebuildStage } from './stages/rebuild.js';
@@ -37,13 +38,13 @@ function trackingsNight(): Stage[] {
   const tonight = new HandOff<TrackingsTonight>();
   return [
     documentsStage, trackingsStage(tonight), searchStageOf(() => tonight.get()?.searchOnly), lawsuitsStageOf(() => tonight.get()?.lawsuits),
-    lawsuitTrackingsStage(tonight), transferStage, changesStage, exportsStage, publishStage,
+    lawsuitTrackingsStage(tonight), attachmentsStage, transferStage, changesStage, exportsStage, publishStage,
   ];
 }
 
 export function stagesFor(command: CommandName, opts: { kind?: QueryKind; dryRun?: boolean; source?: NightSource } = {}): Stage[] {
   const all: Record<CommandName, () => Stage[]> = {
-    run: () => (opts.source === 'trackings' ? trackingsNight() : [documentsStage, searchStage, lawsuitsStage, transferStage, changesStage, exportsStage, publishStage]),
+    run: () => (opts.source === 'trackings' ? trackingsNight() : [documentsStage, searchStage, lawsuitsStage, attachmentsStage, transferStage, changesStage, exportsStage, publishStage]),
     query: () => [documentsStage, queryStage(opts.kind ?? 'count'), publishStage],
     track: () => [documentsStage, trackStage, publishStage],
     transfer: () => [transferStage, publishStage],

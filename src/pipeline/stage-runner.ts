@@ -38,7 +38,7 @@ export async function runStages(ctx: RunContext, stages: readonly Stage[], night
   return results;
 }
 
-function skipReason(ctx: RunContext, stage: Stage, done: readonly StageResult[]): { code: string; message: string } | undefined {
+function skipReason(ctx: RunContext, stage: Stage, done: readonly StageResult[], night: NightData): { code: string; message: string } | undefined {
   if (ctx.signal.aborted && !stage.closesWarehouse) return { code: 'RUN_INTERRUPTED', message: 'not run: the run was stopped (SIGTERM) before this stage; the next run does its work' };
   // A night stopped by SIGTERM is `interrupted`, and publishes what it has: calls our own stop cut off say
   // nothing of the upstream (a stop during the very first call was once "nothing reached the upstream" here,
@@ -50,7 +50,7 @@ function skipReason(ctx: RunContext, stage: Stage, done: readonly StageResult[])
   if (refusal && stage.callsApi) return { code: refusal.error?.code ?? 'API_UNAUTHORIZED', message: 'not run: the API key was refused earlier in this run' };
   const missing = stage.needs.filter((n) => done.find((r) => r.name === n)?.status !== 'ok');
   if (missing.length > 0) return { code: 'STAGE_NEEDS', message: `not run: it needs ${missing.join(', ')} to end ok` };
-  const left = stage.skipReason?.(ctx);
+  const left = stage.skipReason?.(ctx, night);
   if (left) return { code: 'STAGE_LEFT_OUT', message: left };
   return undefined;
 }
@@ -58,7 +58,7 @@ function skipReason(ctx: RunContext, stage: Stage, done: readonly StageResult[])
 async function runOne(ctx: RunContext, stage: Stage, position: number, night: NightData, done: readonly StageResult[], opts: StageRunOptions): Promise<StageResult> {
   const record = opts.record ?? true;
   const startedAt = new Date();
-  const skip = skipReason(ctx, stage, done);
+  const skip = skipReason(ctx, stage, done, night);
   if (skip) {
     const result: StageResult = { name: stage.name, status: 'skipped', startedAt, finishedAt: startedAt, counts: {}, failures: [], error: skip };
     if (record) await save(ctx, position, result);

@@ -10,7 +10,7 @@ import type { RunPlan } from './plan.js';
 // not take the others with it: the stages that do not need it still run, and the night is published with
 // everything that succeeded.
 
-export const STAGE_NAMES = ['rebuild', 'documents', 'trackings', 'search', 'lawsuits', 'lawsuit-trackings', 'transfer', 'changes', 'query', 'track', 'exports', 'publish'] as const;
+export const STAGE_NAMES = ['rebuild', 'documents', 'trackings', 'search', 'lawsuits', 'lawsuit-trackings', 'attachments', 'transfer', 'changes', 'query', 'track', 'exports', 'publish'] as const;
 export type StageName = (typeof STAGE_NAMES)[number];
 
 /**
@@ -110,7 +110,7 @@ export interface Stage {
    * new to show, and it is skipped, the work copy kept for the next run.
    */
   publishes?: boolean;
-  /** Why the configuration leaves it out tonight (`--skip-transfer`), or undefined. */
-  skipReason?(ctx: RunContext): string | undefined;
+  /** Why the configuration (`--skip-transfer`) or the night's list leaves it out tonight, or undefined. */
+  skipReason?(ctx: RunContext, night: NightData): string | undefined;
   run(ctx: RunContext, night: NightData): Promise<StageReport>;
 }

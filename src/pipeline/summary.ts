@@ -124,6 +124,11 @@ export function describeStage(st: RunSummary['stages'][number], s: RunSummary): 
         + `${n(c, 'lawsuit_trackings_resumed') ? `, ${n(c, 'lawsuit_trackings_resumed')} resumed (a document found their lawsuit again)` : ''}`
         + `${n(c, 'lawsuit_trackings_conflicts') ? `, ${n(c, 'lawsuit_trackings_conflicts')} found made already (409)` : ''}, ${n(c, 'failed')} failed`;
       break;
+    case 'attachments':
+      text = `${n(c, 'stored')} files stored (${(n(c, 'bytes_stored') / 1e6).toFixed(1)} MB), ${n(c, 'already_stored')} already stored under another attachment, `
+        + `${n(c, 'not_ready')} not ready, ${n(c, 'refused')} refused, ${n(c, 'too_large')} too large, ${n(c, 'failed')} failed`
+        + (n(c, 'not_ready') + n(c, 'refused') + n(c, 'failed') > 0 ? ' (asked for again on a later night)' : '');
+      break;
     case 'transfer':
       text = `${n(c, 'listed')} listed, ${n(c, 'loaded')} loaded (${n(c, 'rows')} rows), ${n(c, 'already_loaded')} already loaded, ${n(c, 'failed')} failed`
         + (n(c, 'waiting') > 0 ? `, ${n(c, 'waiting')} waiting for a later try (an earlier passing failure)` : '')

@@ -17,6 +17,12 @@
 // `callback_twice` (a delivery sent again after it was answered 2xx), `callback_disorder=rate:ms` (a delivery held
 // back up to ms, so that later ones overtake it), `callback_drop` (a delivery given up as if its last retry had
 // failed: never delivered) and `callback_slow=rate:ms` (a delivery sent ms late).
+//
+// Five switches spoil the attachment files (attachments/routes.ts), drawn per attachment id from the seed, so that
+// the same attachments meet them on every night while the switch stands: `attachment_slow=rate:ms` (the body
+// trickles, a chunk every ms), `attachment_cut` (the body stops half-way, the connection dropped),
+// `attachment_long` (more bytes than the Content-Length announced), `attachment_403` (refused: a secret lawsuit) and
+// `attachment_big=rate:bytes` (the file is that many bytes, a valid PDF padded out).
 
 import { LAWSUIT_NOT_FOUND, LAWSUIT_SECRET, type AppError } from './levels.js';
 import { hash, hashString, Rng } from './random.js';
@@ -78,6 +84,30 @@ export interface FaultSettings {
   callbackSlow?: number;
   /** Delay of a slow delivery, in ms (real time). Default 1000. */
   callbackSlowMs?: number;
+  /** `attachment_slow`: share of attachment files whose body trickles, a chunk each `attachmentSlowMs`. Default 0. */
+  attachmentSlow?: number;
+  /** Pause between two chunks of a slow attachment body, in ms (real time). Default 200. */
+  attachmentSlowMs?: number;
+  /** `attachment_cut`: share of attachment files whose body stops half-way, the connection dropped. Default 0. */
+  attachmentCut?: number;
+  /** `attachment_long`: share of attachment files sent with more bytes than their Content-Length says. Default 0. */
+  attachmentLong?: number;
+  /** `attachment_403`: share of attachments whose file is refused 403 (secrecy). Default 0. */
+  attachment403?: number;
+  /** `attachment_big`: share of attachment files served `attachmentBigBytes` long. Default 0. */
+  attachmentBig?: number;
+  /** Size of a big attachment file, in bytes. Default 10 MB. */
+  attachmentBigBytes?: number;
+}
+
+/** What spoils one attachment's file (FaultInjector.forAttachment). */
+interface AttachmentFaults {
+  slowMs: number;
+  cut: boolean;
+  long: boolean;
+  refused: boolean;
+  /** Its size when the `attachment_big` switch takes it, else undefined (its own small size). */
+  bigBytes: number | undefined;
 }
 
 const KEYS: Record<string, [keyof FaultSettings, (keyof FaultSettings)?]> = {
@@ -87,6 +117,8 @@ const KEYS: Record<string, [keyof FaultSettings, (keyof FaultSettings)?]> = {
   no_rate_headers: ['noRateHeaders'], lawsuit_unavailable: ['lawsuitUnavailable'],
   callback_twice: ['callbackTwice'], callback_disorder: ['callbackDisorder', 'callbackDisorderMs'], callback_drop: ['callbackDrop'],
   callback_slow: ['callbackSlow', 'callbackSlowMs'],
+  attachment_slow: ['attachmentSlow', 'attachmentSlowMs'], attachment_cut: ['attachmentCut'], attachment_long: ['attachmentLong'],
+  attachment_403: ['attachment403'], attachment_big: ['attachmentBig', 'attachmentBigBytes'],
 };
 
 /** Parses a fault spec string; throws a RangeError naming every bad part at once. */
@@ -221,6 +253,26 @@ export class FaultInjector {
       holdMs: u(1) < (s.callbackDisorder ?? 0) ? Math.floor(u(2) * (s.callbackDisorderMs ?? 300)) : 0,
       drop: u(3) < (s.callbackDrop ?? 0),
       slowMs: u(4) < (s.callbackSlow ?? 0) ? (s.callbackSlowMs ?? 1000) : 0,
+    };
+  }
+
+  /**
+   * What spoils attachment `id`'s file: drawn from its id alone, so the same attachments meet it on every call. A
+   * file is big, long or cut, one at most (shares of one draw, in that order), so that each switch's share is its own.
+   */
+  forAttachment(id: string): AttachmentFaults {
+    const s = this.settings;
+    const h = hashString(id);
+    const u = (k: number) => hash(this.seed, 920 + k, h) / 4294967296;
+    const spoil = u(1);
+    const big = s.attachmentBig ?? 0;
+    const long = big + (s.attachmentLong ?? 0);
+    return {
+      slowMs: u(0) < (s.attachmentSlow ?? 0) ? (s.attachmentSlowMs ?? 200) : 0,
+      bigBytes: spoil < big ? (s.attachmentBigBytes ?? 10_000_000) : undefined,
+      long: spoil >= big && spoil < long,
+      cut: spoil >= long && spoil < long + (s.attachmentCut ?? 0),
+      refused: u(3) < (s.attachment403 ?? 0),
     };
   }
 

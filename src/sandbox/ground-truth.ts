@@ -94,7 +94,7 @@ export function groundTruth(state: SandboxState, q: TruthQuery, at: number) {
       if (done.has(keyOf(h))) continue;
       done.add(keyOf(h));
       if (refusal) unavailable.push({ code: h.code, instance: h.instance, ...refusal });
-      else lawsuits.push(universe.lawsuit(h.index, at, { onDemand: s.onDemand, shape: 'full', privileged, levels: dialect.levels })!);
+      else lawsuits.push(universe.lawsuit(h.index, at, { onDemand: s.onDemand, shape: 'full', privileged, levels: dialect.levels, withAttachments: s.withAttachments })!);
     }
     return hits;
   };

@@ -28,6 +28,8 @@ interface ViewOptions {
   privileged: boolean;
   /** The dialect's level model (dialect.ts). Default 'one'. */
   levels?: Levels;
+  /** The read asked `with_attachments`: a whole lawsuit lists its attachments only then (REFERENCE.md, "Two levels"). */
+  withAttachments?: boolean;
 }
 
 const hex = hex8;
@@ -113,7 +115,7 @@ export function buildLawsuit(
     courts: t.courtsWithoutCode ? [{ name: court }] : [{ code: courtCode, name: court }],
     parties: partiesShown(r, parties),
     steps: listless ? [] : stepsShown(r, steps),
-    attachments: level === 0 && p.hasAttachments && !listless ? attachmentsShown(r, steps) : [],
+    attachments: level === 0 && p.hasAttachments && !listless ? attachmentsShown(r, steps, crawlMs) : [],
     related_lawsuits: [],
     crawler: { source_name: sourceName(p), crawl_id: crawlId, weight: hash(seed, 850, i) % 10, updated_at: iso(crawlMs) },
     metadata: {},
@@ -141,6 +143,8 @@ export function buildLawsuit(
     delete obj.steps;
     delete obj.attachments;
   }
+  // Attachments come when asked for, and only then: a read without them says nothing of them (the field left out).
+  if (view.withAttachments !== true) delete obj.attachments;
   if (header) unfill(obj, hash(seed, 880, i));
   else if (view.shape === 'search' && t.sparse) {
     delete obj.steps;
@@ -235,9 +239,31 @@ function lastStepShown(r: Rendering, last: StepPoint, stepCount: number): Json {
   return ls;
 }
 
-function attachmentsShown({ seed, p }: Rendering, steps: StepPoint[]): Json[] {
-  return steps.filter((s) => attachmentName(s, p.instance) !== undefined).map((s) => ({
-    attachment_id: stepId(seed, p.index, s.k + 1000), attachment_date: iso(s.dateMs), attachment_name: attachmentName(s, p.instance),
+/** One attachment of a lawsuit: its id, the step it came with, its name, and from when its file can be downloaded. */
+export interface AttachmentPoint { id: string; stepId: string; name: string; dateMs: number; readyMs: number }
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The attachments of lawsuit p given its steps: one per step whose movement comes with a document. Most files are
+ * ready when listed; a fifth are still being fetched from the court (ready 20 days after the step), and some of
+ * those never are (a file the court never gave out): each drawn from the seed, so a client meets `pending` files
+ * that turn `done` on a later night, and files that stay pending.
+ */
+export function attachmentPoints(seed: number, p: Plan, steps: readonly StepPoint[]): AttachmentPoint[] {
+  return steps.flatMap((s) => {
+    const name = attachmentName(s, p.instance);
+    if (name === undefined) return [];
+    const u = hash(seed, 890, p.index, s.k) % 100;
+    const readyMs = u < 8 ? Number.POSITIVE_INFINITY : u < 20 ? s.dateMs + 20 * DAY_MS : s.dateMs;
+    return [{ id: stepId(seed, p.index, s.k + 1000), stepId: stepId(seed, p.index, s.k), name, dateMs: s.dateMs, readyMs }];
+  });
+}
+
+function attachmentsShown({ seed, p }: Rendering, steps: StepPoint[], crawlMs: number): Json[] {
+  return attachmentPoints(seed, p, steps).map((a) => ({
+    attachment_id: a.id, attachment_date: iso(a.dateMs), attachment_name: a.name, step_id: a.stepId, extension: 'pdf',
+    status: crawlMs >= a.readyMs ? 'done' : 'pending',
   }));
 }
 

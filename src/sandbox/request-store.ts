@@ -51,7 +51,7 @@ export interface StoredRequest {
   /** Wall clock at creation: retention is measured in real time, like the rate limit. */
   createdWall: number;
   /** What rendering its items needs of the search (the whole search is not kept: memory). */
-  search: Pick<NormalizedSearch, 'type' | 'onDemand' | 'customerKey'>;
+  search: Pick<NormalizedSearch, 'type' | 'onDemand' | 'customerKey' | 'withAttachments'>;
   /** The search as the Request object echoes it, serialised. */
   echoJson: string;
   /** What the request asked that the sandbox does not act on (NormalizedSearch.ignored); absent when nothing. */
@@ -293,7 +293,7 @@ export class RequestStore {
       id: uuidOf(this.opts.seed, `request:${this.opts.bootId}:${seq}`), seq, apiKey, foreign: a.foreign,
       userId: this.userIdOf(apiKey),
       createdMs: now, createdWall: this.wallNow(),
-      search: { type: a.search.type, onDemand: a.search.onDemand, customerKey: a.search.customerKey }, echoJson: a.echoJson,
+      search: { type: a.search.type, onDemand: a.search.onDemand, customerKey: a.search.customerKey, withAttachments: a.search.withAttachments }, echoJson: a.echoJson,
       signature: a.signature, initial: a.initial,
       cached: a.cached, cachedObservedAt: a.cachedObservedAt, fresh, courtEnds: ints(ends),
       errorItem: a.errorItem, startMs: now + a.queueMs, completeMs: 0,

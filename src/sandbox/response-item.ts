@@ -25,7 +25,7 @@ export function renderResponseItem(state: SandboxState, r: StoredRequest, n: num
     // Two levels: a document or name search (or such a tracking's run) answers headers (levels.ts).
     const shape = isLawsuitLevel(s.type) ? 'full' : 'search';
     const privileged = s.customerKey !== undefined && options.credentialKeys.includes(s.customerKey);
-    data = universe.lawsuit(it.index, it.observedAt, { onDemand: s.onDemand, shape, privileged, levels: state.dialect.levels });
+    data = universe.lawsuit(it.index, it.observedAt, { onDemand: s.onDemand, shape, privileged, levels: state.dialect.levels, withAttachments: s.withAttachments });
   }
   const item: Record<string, unknown> = {
     request_id: r.id,

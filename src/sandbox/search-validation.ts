@@ -33,6 +33,8 @@ export interface NormalizedSearch {
   cacheTtlDays?: number;
   instance?: number;
   customerKey?: string;
+  /** `with_attachments: true` at the body's top level: a whole lawsuit lists its attachments. */
+  withAttachments?: boolean;
   filter: NormalizedFilter;
   /** The search as it is echoed in the Request object. */
   echo: Record<string, unknown>;
@@ -164,13 +166,11 @@ function keyOf(type: SearchType, raw: string, reasons: string[]): { key: string;
 
 /**
  * What a valid search asks that the sandbox answers alike either way: `masked_response` (the sandbox has one form
- * of document search, the complete one), `with_attachments` (it sends what attachments it has, asked or not), and
- * a `side` on a search by number (no searched party stands on a side).
+ * of document search, the complete one), and a `side` on a search by number (no searched party stands on a side).
  */
 function ignoredOf(body: Record<string, unknown>, type: SearchType, params: Record<string, unknown>): string[] {
   const out: string[] = [];
   if (params.masked_response !== undefined) out.push('search.search_params.masked_response: one form of document search, the complete one');
-  if (body.with_attachments === true) out.push('with_attachments: a lawsuit carries the attachments it has, asked or not');
   const filter = isObj(params.filter) ? params.filter : {};
   if (filter.side !== undefined && (type === 'lawsuit_cnj' || type === 'lawsuit_id')) out.push('search.search_params.filter.side: a search by number has no searched party');
   return out;
@@ -211,6 +211,7 @@ export function validateSearchBody(body: unknown): Validation {
       cacheTtlDays: s.cache_ttl_in_days as number | undefined,
       instance: params.lawsuit_instance as number | undefined,
       customerKey, filter,
+      ...(body.with_attachments === true ? { withAttachments: true } : {}),
       echo: { ...s, response_type: 'lawsuit', search_params: echoParams },
       ignored: ignoredOf(body, type as SearchType, params),
     },

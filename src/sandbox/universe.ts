@@ -32,6 +32,8 @@ interface LawsuitViewOptions {
   privileged?: boolean;
   /** The dialect's level model (dialect.ts): headers for document searches, no tribunal without last_step. Default 'one'. */
   levels?: Levels;
+  /** The read asked `with_attachments` (a whole lawsuit lists its attachments only then). */
+  withAttachments?: boolean;
 }
 
 export class Universe {
@@ -91,14 +93,14 @@ export class Universe {
     };
   }
 
-  render(o: Observation, shape: Shape = 'full', privileged = false, levels: Levels = 'one'): Json {
-    return buildLawsuit(this.seed, o.plan, o.parties, o.steps, o.observedMs, { shape, privileged, levels });
+  render(o: Observation, shape: Shape = 'full', privileged = false, levels: Levels = 'one', withAttachments = false): Json {
+    return buildLawsuit(this.seed, o.plan, o.parties, o.steps, o.observedMs, { shape, privileged, levels, withAttachments });
   }
 
   /** The lawsuit object of index i at time t. */
   lawsuit(i: number, t: number, opts: LawsuitViewOptions = {}): Json | undefined {
     const o = this.observe(i, t, opts.onDemand ?? false);
-    return o && this.render(o, opts.shape ?? 'full', opts.privileged ?? false, opts.levels ?? 'one');
+    return o && this.render(o, opts.shape ?? 'full', opts.privileged ?? false, opts.levels ?? 'one', opts.withAttachments ?? false);
   }
 
   /** Whether person `person` of pool `kind` is a party of lawsuit i (lawyers aside). */

@@ -50,6 +50,11 @@ export interface Config {
   detail: LawsuitDetail;
   /** OPTIONS.prices: what the provider bills, when the operator says; undefined: costs in calls only. */
   prices?: Prices;
+  /** OPTIONS.withAttachments: lawsuit-level reads ask for attachments, and their files are downloaded. */
+  withAttachments: boolean;
+  attachmentsDir: string;
+  /** OPTIONS.attachmentMaxBytes, in bytes. */
+  attachmentMaxBytes: number;
   allowPause: boolean;
   sandboxSeed: number;
   sandboxCourtDelayMs: number;
@@ -204,6 +209,9 @@ function readConfig(src: Sources, command: ConfiguredCommand, problems: string[]
     source: read('source')!,
     detail: read('detail')!,
     prices: read('prices'),
+    withAttachments: read('withAttachments')!,
+    attachmentsDir: read('attachmentsDir')!,
+    attachmentMaxBytes: read('attachmentMaxBytes')!,
     allowPause: read('allowPause')!,
     sandboxSeed: read('sandboxSeed')!,
     sandboxCourtDelayMs: read('sandboxCourtDelayMs')!,
@@ -319,6 +327,7 @@ function unwritable(cfg: Config, command: ConfiguredCommand): string[] {
     [OPTIONS.stagingDir.env, cfg.stagingDir, command === 'transfer' || (command === 'run' && !cfg.skipTransfer)],
     [OPTIONS.reportsDir.env, cfg.reportsDir, command !== 'export' && command !== 'receive'],
     [OPTIONS.callbackSpool.env, cfg.callback.spool, command === 'receive' || (command === 'schedule' && cfg.callback.port !== undefined)],
+    [OPTIONS.attachmentsDir.env, cfg.attachmentsDir, command === 'run' && cfg.withAttachments],
   ];
   const problems: string[] = [];
   for (const [name, dir, used] of writes) {

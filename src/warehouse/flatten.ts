@@ -368,17 +368,42 @@ function relatedRows(key: Key, items: unknown[], raws: string[]): RelatedLawsuit
   return [...byCode.values()];
 }
 
-/** An attachment's date and name under either of the names payloads give them. */
+/**
+ * The attachments, one row per attachment_id: the provider's id when it gives one (a text, or a whole number),
+ * else one derived from its date and name (derivedAttachmentId). The same id twice in one payload is one
+ * attachment: the later entry wins, so the key stays unique. Date and name under either of the names payloads give
+ * them (the spec's attachment_date and attachment_name, the documentation's date and name).
+ */
 function attachmentRows(key: Key, attachments: unknown[], raws: string[]): AttachmentRow[] {
-  return attachments.map((a, attachment_index): AttachmentRow => {
+  const byId = new Map<string, AttachmentRow>();
+  attachments.forEach((a, i) => {
     const att: Obj = isObj(a) ? a : {};
-    return {
-      code: key.code, instance: key.instance, attachment_index,
-      attachment_date: str(att.attachment_date) ?? str(att.date),
-      attachment_name: str(att.attachment_name) ?? str(att.name),
-      raw: raws[attachment_index],
-    };
+    const given = idText(att.attachment_id);
+    const attachment_date = str(att.attachment_date) ?? str(att.date);
+    const name = str(att.attachment_name) ?? str(att.name);
+    const attachment_id = given ?? derivedAttachmentId(attachment_date, name);
+    byId.set(attachment_id, {
+      code: key.code, instance: key.instance, attachment_id, attachment_id_derived: given === null,
+      step_id: str(att.step_id), name, extension: str(att.extension), status: str(att.status), attachment_date,
+      raw: raws[i],
+    });
   });
+  return [...byId.values()];
+}
+
+/** An id as the provider may write it: a text that is not empty, or a whole number. */
+function idText(v: unknown): string | null {
+  if (typeof v === 'string') return v === '' ? null : v;
+  return typeof v === 'number' && Number.isSafeInteger(v) ? String(v) : null;
+}
+
+/**
+ * An attachment without an id is known by its date and name, as a step without one is by its date and text
+ * (derivedStepId): reloading the payload, or a newer one listing more attachments, lands on the same row. No file
+ * can be asked for such an id. Migration 130 derives it in SQL the same way (unit separator, sha256, 32 digits).
+ */
+function derivedAttachmentId(date: string | null, name: string | null): string {
+  return 'h_' + createHash('sha256').update(`${date ?? ''}\u001f${name ?? ''}`).digest('hex').slice(0, 32);
 }
 
 function normalizeDocRef(d: Obj): Obj {

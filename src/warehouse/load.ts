@@ -280,7 +280,7 @@ const CHILD_PATHS: ReadonlyArray<[keyof FlatLawsuit & string, readonly string[],
   ['subjects', ['item_code'], (r) => `subjects[${String(r.item_code ?? '?').slice(0, 60)}]`],
   ['classifications', ['item_code'], (r) => `classifications[${String(r.item_code ?? '?').slice(0, 60)}]`],
   ['courts', [], (r) => `courts[${r.court_index}]`],
-  ['attachments', [], (r) => `attachments[${r.attachment_index}]`],
+  ['attachments', ['attachment_id'], (r) => `attachments[${String(r.attachment_id ?? '?').slice(0, 60)}]`],
   ['related_lawsuits', ['related_code'], (r) => `related_lawsuits[${String(r.related_code ?? '?').slice(0, 60)}]`],
 ];
 

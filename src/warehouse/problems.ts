@@ -75,7 +75,7 @@ export const INSERT_LAYER_PROBLEMS_SQL = (() => {
   FROM stg_lawsuits WHERE amount IS NOT NULL AND TRY_CAST(amount AS DECIMAL(18,2)) IS NULL`);
   parts.push(`SELECT l.response_id, s.code, s.instance, 'steps[' || s.step_id || '].step_date', s.step_date, ${date}, ${dateDetail}
   FROM stg_steps s JOIN stg_lawsuits l ON l.code = s.code AND l.instance = s.instance WHERE ${notDate('s.step_date')}`);
-  parts.push(`SELECT l.response_id, a.code, a.instance, 'attachments[' || a.attachment_index || '].attachment_date', a.attachment_date, ${date}, ${dateDetail}
+  parts.push(`SELECT l.response_id, a.code, a.instance, 'attachments[' || left(a.attachment_id, 60) || '].attachment_date', a.attachment_date, ${date}, ${dateDetail}
   FROM stg_attachments a JOIN stg_lawsuits l ON l.code = a.code AND l.instance = a.instance WHERE ${notDate('a.attachment_date')}`);
   return `INSERT INTO stg_problems (response_id, code, instance, field, value, problem, detail)\n${parts.join('\nUNION ALL\n')}`;
 })();

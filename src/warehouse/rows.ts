@@ -83,8 +83,8 @@ export interface StepRow {
 export interface ItemRow { code: string; instance: number; item_code: string; item_name: string | null }
 export interface CourtRow { code: string; instance: number; court_index: number; court_code: string | null; court_name: string | null }
 export interface AttachmentRow {
-  code: string; instance: number; attachment_index: number;
-  attachment_date: string | null; attachment_name: string | null; raw: string;
+  code: string; instance: number; attachment_id: string; attachment_id_derived: boolean;
+  step_id: string | null; name: string | null; extension: string | null; status: string | null; attachment_date: string | null; raw: string;
 }
 
 /** A lawsuit the lawsuit is related to: its CNJ number, its instance and how it is related, when the item says. */

@@ -127,7 +127,7 @@ describe('a night where nothing reaches the upstream', () => {
       'SELECT stage, status, error_code FROM run_stages ORDER BY position');
     expect(stages.map((s) => [s.stage, s.status])).toEqual([
       // the lawsuit level had nothing to read: no header ever arrived
-      ['documents', 'ok'], ['search', 'failed'], ['lawsuits', 'ok'], ['transfer', 'failed'], ['changes', 'skipped'], ['exports', 'skipped'], ['publish', 'skipped'],
+      ['documents', 'ok'], ['search', 'failed'], ['lawsuits', 'ok'], ['attachments', 'skipped'], ['transfer', 'failed'], ['changes', 'skipped'], ['exports', 'skipped'], ['publish', 'skipped'],
     ]);
     expect(stages.find((s) => s.stage === 'publish')?.error_code).toBe('RUN_UNREACHABLE');
     expect(res.stderr).toMatch(/lawsuit-etl: unreachable/);

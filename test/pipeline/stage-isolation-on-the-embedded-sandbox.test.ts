@@ -33,7 +33,7 @@ describe('the embedded sandbox: a plan without transfer files, a restarted upstr
       'SELECT stage, status, error_code FROM run_stages ORDER BY position');
     expect(stages).toEqual([
       { stage: 'documents', status: 'ok', error_code: null }, { stage: 'search', status: 'ok', error_code: null },
-      { stage: 'lawsuits', status: 'skipped', error_code: 'STAGE_LEFT_OUT' }, { stage: 'transfer', status: 'refused', error_code: 'API_FORBIDDEN_ONE' }, { stage: 'changes', status: 'ok', error_code: null },
+      { stage: 'lawsuits', status: 'skipped', error_code: 'STAGE_LEFT_OUT' }, { stage: 'attachments', status: 'skipped', error_code: 'STAGE_LEFT_OUT' }, { stage: 'transfer', status: 'refused', error_code: 'API_FORBIDDEN_ONE' }, { stage: 'changes', status: 'ok', error_code: null },
       { stage: 'exports', status: 'ok', error_code: null }, { stage: 'publish', status: 'ok', error_code: null }]);
     const [{ n: lawsuits }] = await query<{ n: number }>(env.LAWSUIT_WAREHOUSE, 'SELECT count(*)::INTEGER AS n FROM lawsuits');
     expect(lawsuits).toBeGreaterThan(100);

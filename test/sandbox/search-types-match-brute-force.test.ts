@@ -76,13 +76,14 @@ describe('search types', () => {
     expect([...found(items)]).toEqual([keyOf(target)]);
   });
 
-  test('document searches leave out steps, attachments, phase and status on sparse tribunals; lawsuit_cnj does not', async () => {
+  test('document searches leave out steps, attachments, phase and status on sparse tribunals; lawsuit_cnj does not (attachments when asked)', async () => {
     const l = all.find((x) => x.secrecy_level === 0 && x.tribunal_acronym === 'TJBA' && x.parties.some((q: any) => q.document_type === 'CPF'))!;
     const cpf = l.parties.find((q: any) => q.document_type === 'CPF').document;
     const byDoc = (await runSearch(sb, { search_type: 'cpf', search_key: cpf })).items.find((i) => keyOf(i.response_data) === keyOf(l))!.response_data;
     for (const k of ['steps', 'attachments', 'phase', 'status']) expect(byDoc).not.toHaveProperty(k);
     const byCnj = (await runSearch(sb, { search_type: 'lawsuit_cnj', search_key: l.code })).items.find((i) => keyOf(i.response_data) === keyOf(l))!.response_data;
-    for (const k of ['steps', 'attachments', 'phase', 'status']) expect(byCnj).toHaveProperty(k);
+    for (const k of ['steps', 'phase', 'status']) expect(byCnj).toHaveProperty(k);
+    expect(byCnj).not.toHaveProperty('attachments');
     expect(byDoc.crawler.updated_at).toBeTruthy();
   });
 });

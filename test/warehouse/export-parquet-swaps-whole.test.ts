@@ -11,6 +11,7 @@ import { loadResponseItems } from '../../src/warehouse/load.js';
 import { recordReads } from '../../src/warehouse/read-ledger.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
 import { errorItem, lawsuitItem, richLawsuit } from './fixtures.js';
+import { recordStored } from '../../src/warehouse/attachment-ledger.js';
 
 let dir: string;
 let wh: Warehouse;
@@ -40,6 +41,10 @@ beforeAll(async () => {
   // A refused lawsuit-level read (two levels), as the lawsuits stage records it.
   await wh.run(`INSERT INTO lawsuit_read_refusals (code, refused_at, run_id, error_code, reason)
     VALUES ('0000003-00.2020.8.26.0100', current_timestamp, $1, 'API_SECRET_LAWSUIT', 'secret')`, [runId]);
+  // An attachment's file stored, as the attachments stage records it, so that attachment_files and
+  // attachment_downloads have a row to export.
+  const [att] = await wh.all<{ code: string; instance: number; attachment_id: string }>(`SELECT code, instance, attachment_id FROM attachments LIMIT 1`);
+  await recordStored(wh, { ...att, extension: 'pdf', attempts: 0 }, { sha256: 'a'.repeat(64), bytes: 1234, content_type: 'application/pdf', path: 'data/attachments/aa/x.pdf' }, new Date(), runId);
   await finishRun(wh, runId, { status: 'ok', calls: 10, callsByStatus: { 200: 10 }, lawsuits: 3, summary: { note: 'x' } });
 });
 afterAll(async () => {

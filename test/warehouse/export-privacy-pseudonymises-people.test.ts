@@ -59,7 +59,7 @@ beforeAll(async () => {
     ($1, $2, 'pz-1', '2026-01-02', $3, false), ($1, $2, 'pz-2', '2026-01-03', $4, true)`,
   [...at, `Intimado(a) ${host.name.toUpperCase()}, CPF ${punctuated(host.document)}; e ${EDGE.partyWithoutDocuments.name.toLowerCase()} (CPF${host.document}).`,
     `Sob segredo: ${EDGE.lawyerWithCpf.name}`]);
-  await wh.run(`INSERT INTO attachments (code, instance, attachment_index, attachment_name, raw) VALUES ($1, $2, 99, $3, $4::JSON)`,
+  await wh.run(`INSERT INTO attachments (code, instance, attachment_id, name, raw) VALUES ($1, $2, 'a99', $3, $4::JSON)`,
     [...at, `Procuração de ${host.name}.pdf`, JSON.stringify({ attachment_name: `Procuração de ${host.name}.pdf`, holder_cpf: host.document })]);
   await wh.run(`INSERT INTO parties (code, instance, party_index, name, side, person_type, document, document_type, main_document, documents) VALUES
     ($1, $2, 90, $3, 'Passive', 'Réu', NULL, NULL, '', $4::JSON),
@@ -223,9 +223,9 @@ describe('LAWSUIT_EXPORT_PRIVACY=pseudonymise', () => {
     expect(rowsOf(priv, 'steps').find((s) => s.step_id === 'pz-2')).toMatchObject({ private: true, content: null });
     const lawsuit = rowsOf(priv, 'lawsuits').find((l) => l.code === host.code)!;
     expect(lawsuit.name).toMatch(new RegExp(`^[0-9a-f]{64} \\(CPF [0-9a-f]{64}\\) x ${EDGE.company.name}$`));
-    const attachment = rowsOf(priv, 'attachments').find((a) => a.code === host.code && a.attachment_index === 99)!;
-    expect(attachment.attachment_name).toMatch(/^Procuração de [0-9a-f]{64}\.pdf$/);
-    expect(JSON.parse(String(attachment.raw))).toEqual({ attachment_name: attachment.attachment_name, holder_cpf: pseudonymOfDoc(hostParty.document) });
+    const attachment = rowsOf(priv, 'attachments').find((a) => a.code === host.code && a.attachment_id === 'a99')!;
+    expect(attachment.name).toMatch(/^Procuração de [0-9a-f]{64}\.pdf$/);
+    expect(JSON.parse(String(attachment.raw))).toEqual({ attachment_name: attachment.name, holder_cpf: pseudonymOfDoc(hostParty.document) });
     const request = rowsOf(priv, 'requests').find((r) => r.request_id === 'pz-req')!;
     expect(request.search_key).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.parse(String(request.search))).toEqual({ search_type: 'name', search_key: request.search_key });

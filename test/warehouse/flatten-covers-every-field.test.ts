@@ -78,7 +78,8 @@ describe('flattenLawsuit', () => {
     expect(f.courts.map((c) => [c.court_index, c.court_code, c.court_name])).toEqual(
       raw.courts.map((c: { code?: string; name: string }, i: number) => [i, c.code ?? null, c.name]));
     expect(f.attachments).toHaveLength(1);
-    expect(f.attachments[0]).toMatchObject({ attachment_index: 0, attachment_date: raw.attachments[0].attachment_date, attachment_name: raw.attachments[0].attachment_name });
+    expect(f.attachments[0]).toMatchObject({ attachment_id_derived: true, attachment_date: raw.attachments[0].attachment_date, name: raw.attachments[0].attachment_name });
+    expect(f.attachments[0].attachment_id).toMatch(/^h_[0-9a-f]{32}$/);
     expect(JSON.parse(f.attachments[0].raw)).toEqual(raw.attachments[0]);
   });
 

@@ -119,7 +119,7 @@ describe('loadResponseItems', () => {
       lawsuits: 'code, instance', parties: 'code, instance, party_index', lawyers: 'code, instance, party_index, lawyer_index',
       steps: 'code, instance, step_id', search_hits: 'request_id, code, instance', responses_raw: 'response_id',
       subjects: 'code, instance, item_code', classifications: 'code, instance, item_code', courts: 'code, instance, court_index',
-      attachments: 'code, instance, attachment_index',
+      attachments: 'code, instance, attachment_id',
     };
     for (const [t, k] of Object.entries(keys)) {
       expect((await one<{ d: number }>(`SELECT count(*) - count(DISTINCT (${k})) d FROM ${t}`)).d, t).toBe(0);

@@ -44,7 +44,7 @@ describe('load_problems does not depend on batch boundaries', () => {
       'once amount not_a_number',
       'once distribution_date not_a_date',
       'thrice-1 steps[x].step_date not_a_date',
-      'thrice-2 attachments[0].attachment_date not_a_date',
+      'thrice-2 attachments[h_abc973237bd9b79d50d32138a88efc2a].attachment_date not_a_date',
       'thrice-3 amount out_of_range',
       'thrice-3 created_at (of the response item) not_a_date',
       'twice-1 updated_at not_a_date',

@@ -74,7 +74,7 @@ describe('the merge is a function of the set of payloads', () => {
         parties: await a.all('SELECT code, instance, party_index, name FROM parties ORDER BY ALL'),
         subjects: await a.all('SELECT code, instance, item_code FROM subjects ORDER BY ALL'),
         steps: await a.all(`SELECT code, instance, step_id, content, epoch_ms(step_date)::DOUBLE AS step_date, raw::VARCHAR AS raw FROM steps ORDER BY ALL`),
-        attachments: await a.all('SELECT code, instance, attachment_index, attachment_name FROM attachments ORDER BY ALL'),
+        attachments: await a.all('SELECT code, instance, name FROM attachments ORDER BY ALL'),
         hits: await a.all('SELECT request_id, code, instance, response_id FROM search_hits ORDER BY ALL'),
       };
       expect(got).toEqual(want);

@@ -14,7 +14,8 @@ const REQUIRED: Record<string, string[]> = {
   steps: ['code', 'instance', 'step_id', 'step_date', 'content', 'private'],
   subjects: ['code', 'instance', 'item_code', 'item_name'],
   classifications: ['code', 'instance', 'item_code', 'item_name'],
-  attachments: ['code', 'instance', 'attachment_index', 'raw'],
+  attachments: ['code', 'instance', 'attachment_id', 'step_id', 'name', 'extension', 'status', 'raw'],
+  attachment_files: ['code', 'instance', 'attachment_id', 'sha256', 'bytes', 'content_type', 'path', 'downloaded_at'],
   requests: ['request_id', 'search_type', 'search_key', 'status', 'on_demand', 'created_at', 'completed_at', 'run_id'],
   search_hits: ['request_id', 'code', 'instance'],
   responses_raw: ['response_id'],
@@ -27,7 +28,7 @@ const REQUIRED: Record<string, string[]> = {
 // index: load-merges-idempotently.test.ts checks their uniqueness.
 const KEYS: Record<string, string[]> = {
   lawsuits: ['code', 'instance'], requests: ['request_id'], rejected_inputs: ['run_id', 'line'], transfer_files: ['transfer_file_id'],
-  runs: ['run_id'], request_pages: ['request_id', 'page'],
+  runs: ['run_id'], request_pages: ['request_id', 'page'], attachment_files: ['sha256'], attachment_downloads: ['code', 'instance', 'attachment_id'],
 };
 const UNINDEXED = ['steps', 'parties', 'lawyers', 'subjects', 'classifications', 'courts', 'attachments', 'search_hits', 'responses_raw'];
 const TYPES: Array<[string, string, string]> = [

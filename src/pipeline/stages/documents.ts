@@ -8,7 +8,9 @@ import type { Stage } from '../stage.js';
 
 /** Tonight's plan for a list, from what the ledger knows of each search. Pure but for the ledger read. */
 export async function planNight(ctx: RunContext, list: DocumentsList): Promise<RunPlan> {
-  return planRun(list.documents, await readHistory(ctx.wh), {
+  // LAWSUIT_WITH_ATTACHMENTS: a lawsuit_cnj line is a lawsuit-level read too, and asks for them as the night's own do.
+  const docs = ctx.cfg.withAttachments ? list.documents.map((d) => (d.searchType === 'lawsuit_cnj' ? { ...d, withAttachments: true } : d)) : list.documents;
+  return planRun(docs, await readHistory(ctx.wh), {
     now: new Date(), freshnessDays: ctx.cfg.freshnessDays, force: ctx.cfg.force, pageSize: (await nightDialect(ctx, { probe: false })).dialect.pageSize, strategy: ctx.cfg.responsesStrategy,
   });
 }

@@ -36,9 +36,11 @@ export function lawsuitsStageOf(trackings?: () => LawsuitTrackings | undefined):
 export const lawsuitsStage: Stage = lawsuitsStageOf();
 
 /** The lawsuit_cnj search of a planned read: the number as the warehouse holds it, every instance. */
-function plannedRead(r: LawsuitRead): PlannedSearch {
+function plannedRead(r: LawsuitRead, withAttachments: boolean): PlannedSearch {
   const search: Search = { search_type: 'lawsuit_cnj', search_key: r.code, response_type: 'lawsuit' };
-  return { search, searchHash: searchHash(search), where: `lawsuit ${r.code} (${r.why})`, line: null, basis: r.basis };
+  const planned: PlannedSearch = { search, searchHash: searchHash(search, withAttachments), where: `lawsuit ${r.code} (${r.why})`, line: null, basis: r.basis };
+  if (withAttachments) planned.withAttachments = true;
+  return planned;
 }
 
 interface Planned { plan: LawsuitReadPlan; wave: WavePlan }
@@ -50,7 +52,7 @@ async function planReads(ctx: RunContext, trackings: LawsuitTrackings | undefine
   plan.counts.whole += known.whole;
   const history = await readHistory(ctx.wh);
   const wave: WavePlan = { submit: [], resume: [] };
-  for (const p of plan.reads.map(plannedRead)) {
+  for (const p of plan.reads.map((r) => plannedRead(r, ctx.cfg.withAttachments))) {
     const outstanding = history.get(p.searchHash)?.outstandingRequestId;
     if (outstanding) wave.resume.push({ ...p, requestId: outstanding });
     else wave.submit.push(p);
@@ -62,14 +64,18 @@ async function planReads(ctx: RunContext, trackings: LawsuitTrackings | undefine
   for (const r of await outstandingReads(ctx)) {
     if (resumed.has(r.request_id)) continue;
     const search: Search = { search_type: 'lawsuit_cnj', search_key: r.search_key, response_type: 'lawsuit' };
-    wave.resume.push({ search, searchHash: searchHash(search), where: `lawsuit ${r.search_key} (bought by an earlier night)`, line: null, requestId: r.request_id });
+    const withAttachments = r.with_attachments === true;
+    wave.resume.push({
+      search, searchHash: searchHash(search, withAttachments), where: `lawsuit ${r.search_key} (bought by an earlier night)`, line: null, requestId: r.request_id,
+      ...(withAttachments ? { withAttachments } : {}),
+    });
   }
   return { plan, wave };
 }
 
 /** The lawsuit-level reads bought and not yet loaded, newest first per number (one each, as readHistory keeps). */
-async function outstandingReads(ctx: RunContext): Promise<Array<{ request_id: string; search_key: string }>> {
-  return ctx.wh.all(`SELECT arg_max(request_id, created_at) AS request_id, search_key FROM requests
+async function outstandingReads(ctx: RunContext): Promise<Array<{ request_id: string; search_key: string; with_attachments: boolean | null }>> {
+  return ctx.wh.all(`SELECT arg_max(request_id, created_at) AS request_id, search_key, arg_max(with_attachments, created_at) AS with_attachments FROM requests
     WHERE basis IS NOT NULL AND loaded_at IS NULL AND coalesce(status, '') NOT IN ('cancelled', 'failed')
     GROUP BY search_key ORDER BY search_key`);
 }

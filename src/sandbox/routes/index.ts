@@ -7,6 +7,7 @@
 //   GET /_sandbox/tracking/:id, POST /_sandbox/tracking/:id/{pause,resume,delete}, GET|POST /_sandbox/tracking-runs,
 //   POST /_sandbox/foreign/trackings                                             (introspection: no key, not counted)
 //   POST|GET /tracking, GET|DELETE /tracking/:id, POST /tracking/:id/{pause,resume} (api)
+//   GET /lawsuits/:cnj/:instance/attachments/:id (api: a redirect), GET /_attachment-files/... (storage: no key, not counted)
 // Unknown paths are counted as "<METHOD> UNMATCHED".
 
 import type { RouteModule } from '../context.js';
@@ -17,8 +18,9 @@ import { syncRoutes } from './sync.js';
 import { trackingRoutes } from './tracking.js';
 import { trackingIntrospectionRoutes } from './tracking-introspection.js';
 import { transferRouteModule } from '../transfer/route-module.js';
+import { attachmentRoutes } from '../attachments/routes.js';
 
 export const routeModules: RouteModule[] = [requestRoutes, responseRoutes, introspectionRoutes, transferRouteModule,
   syncRoutes,
-  trackingRoutes, trackingIntrospectionRoutes,
+  trackingRoutes, trackingIntrospectionRoutes, attachmentRoutes,
 ];

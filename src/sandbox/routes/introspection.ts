@@ -114,7 +114,7 @@ function lawsuitOf(state: SandboxState, { url, now }: CallContext): Reply {
   const code = url.searchParams.get('code') ?? '';
   const instance = url.searchParams.get('instance');
   const found = state.universe.lawsuitsOfCnj(code)
-    .map((i) => state.universe.lawsuit(i, at, { onDemand: true, shape: 'full', privileged: true, levels: state.dialect.levels }))
+    .map((i) => state.universe.lawsuit(i, at, { onDemand: true, shape: 'full', privileged: true, levels: state.dialect.levels, withAttachments: true }))
     .filter((l): l is Record<string, unknown> => l !== undefined && (instance === null || l.instance === Number(instance)));
   if (found.length === 0) return { status: 404, body: { error: { name: 'NotFound', message: 'lawsuit not found', data: [] } } };
   return { status: 200, body: instance === null ? { lawsuits: found } : found[0] };

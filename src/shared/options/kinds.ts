@@ -85,6 +85,20 @@ export function size(): Kind<string> {
   };
 }
 
+const UNITS: Readonly<Record<string, number>> = { '': 1, B: 1, KB: 1e3, MB: 1e6, GB: 1e9, KIB: 1024, MIB: 1024 ** 2, GIB: 1024 ** 3 };
+
+/** A number of bytes, given plain or with a unit (`512KB`, `200MB`, `1GiB`), from `min` to `max` bytes. */
+export function bytes(min: number, max: number): Kind<number> {
+  return {
+    parse: (t) => {
+      const m = /^(\d+(?:\.\d+)?)\s*([KMG]i?B|B)?$/i.exec(t.trim());
+      const n = m ? Math.round(Number(m[1]) * UNITS[(m[2] ?? '').toUpperCase()]) : NaN;
+      return Number.isFinite(n) && n >= min && n <= max ? { value: n } : refused(` is not a size from ${min} bytes to ${max / 1e9} GB (e.g. 512KB, 200MB, 1GiB)`);
+    },
+    show: (n) => (n % 1024 ** 2 === 0 ? `${n / 1024 ** 2}MiB` : `${n} bytes`),
+  };
+}
+
 /** An address to listen on: a host name, an IPv4 or an IPv6 address (brackets dropped). */
 export function listenAddress(): Kind<string> {
   return {

@@ -2,7 +2,7 @@ import { LOG_FORMATS } from '../logger.js';
 import { CALLBACK_FSYNC_MODES, DEFAULT_DEADLINES_MS, EXPORT_PRIVACY_MODES, LAWSUIT_DETAILS, LOG_LEVELS, RESPONSES_STRATEGIES, RUN_SOURCES, type CallbackFsync, type LawsuitDetail, type ResponsesStrategy, type RunSource } from './values.js';
 import { prices } from './prices.js';
 import { baseAddress, callbackAddress } from './address.js';
-import { bool, choice, decimal, int, listenAddress, nonNegative, seconds, size, text, type Kind } from './kinds.js';
+import { bool, bytes, choice, decimal, int, listenAddress, nonNegative, seconds, size, text, type Kind } from './kinds.js';
 import type { CommandName, Option } from './option.js';
 import { sweepParams } from './sweep-params.js';
 
@@ -106,6 +106,18 @@ export const OPTIONS = {
     help: 'what the provider bills, for the plan\'s and the report\'s cost in money: `document_search=<per 1,000 lawsuits returned>,lawsuit_search=<per read>,tracking_month=<per tracking a month>,attachments=<per read that asks for them>`, each optional',
     kind: prices(), env: 'LAWSUIT_PRICES', file: 'prices', defaultText: 'none: costs in calls only',
   },
+  withAttachments: {
+    help: 'lawsuit-level reads ask for each lawsuit\'s attachments (`with_attachments`, billed once per read), and their files are downloaded after the night\'s loads, stored once by content in `LAWSUIT_ATTACHMENTS_DIR` (docs/warehouse.md, "Attachments"); a `lawsuit_cnj` line of the list asks too. A lawsuit read whole before lists its attachments the next time it is read (once its header moves)',
+    kind: bool(), flag: '--with-attachments', flagOf: ['run'], env: 'LAWSUIT_WITH_ATTACHMENTS', file: 'with_attachments', default: false,
+  },
+  attachmentsDir: {
+    help: 'where attachment files are stored, each once, named by its sha256 (`ab/abcdef….pdf`)', kind: text(), env: 'LAWSUIT_ATTACHMENTS_DIR',
+    file: 'attachments_dir', default: 'data/attachments',
+  },
+  attachmentMaxBytes: {
+    help: 'an attachment file larger than this is not downloaded (or is cut off and thrown away), and is recorded with the reason; a larger limit on a later night fetches it',
+    kind: bytes(1, 1e12), env: 'LAWSUIT_ATTACHMENT_MAX_SIZE', file: 'attachment_max_size', default: 200 * 1024 ** 2,
+  },
   allowPause: {
     help: 'with `--source trackings`: let the night pause more than a tenth of the trackings (documents dropped from the list on purpose)',
     kind: bool(), flag: '--allow-pause', flagOf: ['run'], env: 'LAWSUIT_ALLOW_PAUSE', file: 'allow_pause', default: false,
@@ -161,7 +173,7 @@ export const OPTIONS = {
     kind: seconds(0.01, 3600), env: 'LAWSUIT_BODY_TIMEOUT_SECONDS', file: 'body_timeout_seconds', default: DEFAULT_DEADLINES_MS.bodyMs,
   },
   downloadMs: {
-    help: 'the deadline of a transfer file\'s whole download body, in seconds', kind: seconds(0.01, 86_400),
+    help: 'the deadline of a whole download body (a transfer file, an attachment file), in seconds', kind: seconds(0.01, 86_400),
     env: 'LAWSUIT_DOWNLOAD_TIMEOUT_SECONDS', file: 'download_timeout_seconds', default: DEFAULT_DEADLINES_MS.downloadMs,
   },
   shutdownGraceMs: {

@@ -1,3 +1,5 @@
+import type { Table } from '../schema/types.js';
+
 // The warehouse schema's history, as numbered migrations, one per file (index.ts lists them in order). A
 // migration says which declared tables and columns came to be at its version, in which order, and the data
 // moves between them; it never spells out a column. The DDL is generated from the declaration (../schema/) as it
@@ -15,7 +17,13 @@ export type Change =
   /** Lets `table.column` hold NULL: before this step it was NOT NULL (the undo the history needs). */
   | { kind: 'dropNotNull'; table: string; column: string }
   /** A data move or a view, as SQL: never a table's or a column's shape, which the declaration holds. */
-  | { kind: 'sql'; sql: string };
+  | { kind: 'sql'; sql: string }
+  /**
+   * Makes the declared table `table` anew, as it stood at this step, in place of `before` (the table as it stood
+   * until this step, which the declaration no longer says: a key that changed, columns dropped or renamed), and
+   * moves its rows with `move`: SQL reading the old table under the name `old` gives it.
+   */
+  | { kind: 'recreate'; table: string; before: Table; move: (old: string) => string };
 
 export interface Migration {
   /** Strictly increasing, starting at 1. Never reused: warehouses in the field record it. */
@@ -40,3 +48,9 @@ export const dropNotNull = (table: string, column: string): Change => ({ kind: '
 
 /** A data move or a view. */
 export const sql = (text: string): Change => ({ kind: 'sql', sql: text });
+
+/**
+ * Makes a declared table anew in place of the one it was (`before`, a copy of its declaration as it stood: the
+ * history needs it, the declaration having moved on), its rows moved by `move` from the old table, named `old`.
+ */
+export const recreateTable = (table: string, before: Table, move: (old: string) => string): Change => ({ kind: 'recreate', table, before, move });

@@ -1,4 +1,5 @@
 import { addColumnDdl, dropNotNullDdl, tableDdl } from '../schema/ddl.js';
+import { ident } from '../schema/sql.js';
 import { columnOf, SCHEMA, tableOf } from '../schema/index.js';
 import type { Schema, Table } from '../schema/types.js';
 import { MIGRATIONS } from './index.js';
@@ -8,7 +9,7 @@ import type { Change, Migration } from './migration.js';
 // today's declaration with every later step undone: a later `add` taken off, a later `dropNotNull` put back. So
 // migration 1 creates `requests` without the columns migration 50 adds, whatever the declaration gains after.
 // A change the history cannot undo from the declaration alone (a column's type changed, a column or table
-// dropped) is a new kind of Change that carries what was there before.
+// dropped, a key changed) is a new kind of Change that carries what was there before (`recreate`).
 
 interface Step { version: number; change: Change }
 
@@ -23,6 +24,7 @@ const where = (s: Step): string => `migration ${s.version} (${s.change.kind} ${'
 function undo(t: Table, step: Step): Table | undefined {
   const c = step.change;
   if (c.kind === 'create') return undefined;
+  if (c.kind === 'recreate') return c.before;
   if (c.kind === 'add') {
     for (const name of c.columns) {
       if (!t.columns.some((x) => x.name === name)) throw new Error(`${where(step)} adds ${t.name}.${name}, which the declaration does not have (src/warehouse/schema/)`);
@@ -56,8 +58,14 @@ function statementOf(steps: readonly Step[], index: number, schema: Schema): str
   if (c.kind === 'sql') return [c.sql];
   const t = tableAfter(c.table, steps, index, schema);
   if (!t) throw new Error(`${where(step)}: table ${c.table} is created twice, or changed before it is created`);
-  const opts = c.kind !== 'dropNotNull' && c.ifNotExists ? { ifNotExists: true } : {};
+  const opts = 'ifNotExists' in c && c.ifNotExists ? { ifNotExists: true } : {};
   if (c.kind === 'create') return [tableDdl(t, opts)];
+  if (c.kind === 'recreate') {
+    // The old table steps aside under another name, the new one is made, the rows move, the old one goes: one
+    // transaction (the migration's), so a file never holds half of it.
+    const old = `${t.name}_before_${step.version}`;
+    return [`ALTER TABLE ${ident(t.name)} RENAME TO ${ident(old)}`, tableDdl(t), c.move(ident(old)), `DROP TABLE ${ident(old)}`];
+  }
   if (c.kind === 'dropNotNull') return [dropNotNullDdl(t.name, c.column)];
   return c.columns.map((name) => addColumnDdl(t.name, columnOf(t, name), opts));
 }

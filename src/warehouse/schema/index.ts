@@ -1,3 +1,4 @@
+import { attachmentFilesTables } from './tables/attachment-files.js';
 import { changesTables } from './tables/changes.js';
 import { deliveriesTables } from './tables/deliveries.js';
 import { dialectTables } from './tables/dialect.js';
@@ -17,7 +18,7 @@ import { VIEWS } from './views.js';
 // order of the exports.
 
 export const SCHEMA: Schema = {
-  tables: [...lawsuitsTables, ...responsesTables, ...requestsTables, ...runsTables, ...transferTables, ...syncTables, ...trackingRunsTables, ...changesTables, ...dialectTables, ...deliveriesTables],
+  tables: [...lawsuitsTables, ...attachmentFilesTables, ...responsesTables, ...requestsTables, ...runsTables, ...transferTables, ...syncTables, ...trackingRunsTables, ...changesTables, ...dialectTables, ...deliveriesTables],
   views: VIEWS,
 };
 

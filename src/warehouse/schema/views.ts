@@ -227,4 +227,28 @@ const vLawsuitLevels: View = {
   ],
 };
 
-export const VIEWS: readonly View[] = [vActiveLawsuitsPerDocument, vAmountPerPartyTribunal, vChangesTonight, vLatestStep, vLawsuitLevels, vLawsuitsPerPhase, vLawsuitRaw, vResponsesRaw, vStatusHistory, vSyncCountDaily, vSyncCountHistory, vSyncExistsHistory, vSyncGroupedHistory, vSyncHistoricalHistory, vTrackingStatus];
+const vLawsuitAttachments: View = {
+  name: 'v_lawsuit_attachments',
+  comment: 'Each lawsuit\'s attachments with where their files are on disk (docs/warehouse.md, "Attachments"): what the provider lists, what the download came to, and the stored file, once stored.',
+  columns: [
+    { name: 'code', comment: C.code },
+    { name: 'instance', comment: C.instance },
+    { name: 'tribunal_acronym', comment: 'tribunal acronym' },
+    { name: 'attachment_id', comment: 'the provider\'s attachment id' },
+    { name: 'step_id', comment: 'the step it was filed with' },
+    { name: 'name', comment: 'name of the attachment' },
+    { name: 'extension', comment: 'extension as the provider gives it' },
+    { name: 'status', comment: 'the provider\'s status of the file (done when ready)' },
+    { name: 'attachment_date', comment: 'when it was filed' },
+    { name: 'download_state', comment: 'stored, not_ready, refused, too_large, failed; not_tried before a night tried it; no_id when the provider gave no id' },
+    { name: 'sha256', comment: 'sha256 of the stored file' },
+    { name: 'bytes', comment: 'size of the stored file' },
+    { name: 'content_type', comment: 'media type read from the file\'s bytes' },
+    { name: 'path', comment: 'where the file is on disk' },
+    { name: 'downloaded_at', comment: 'when the file was stored' },
+    { name: 'reason', comment: 'why it is not stored yet' },
+    { name: 'next_try_at', comment: 'when it is asked for again' },
+  ],
+};
+
+export const VIEWS: readonly View[] = [vActiveLawsuitsPerDocument, vAmountPerPartyTribunal, vChangesTonight, vLatestStep, vLawsuitAttachments, vLawsuitLevels, vLawsuitsPerPhase, vLawsuitRaw, vResponsesRaw, vStatusHistory, vSyncCountDaily, vSyncCountHistory, vSyncExistsHistory, vSyncGroupedHistory, vSyncHistoricalHistory, vTrackingStatus];

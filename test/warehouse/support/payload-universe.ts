@@ -180,8 +180,8 @@ export function reference(payloads: readonly Payload[], plan: Plan) {
       whole_at: time(carried(wholes, (p) => p.crawled ?? p.created)), whole_seen: wholes.length > 0 ? true : null,
     });
     // A header's empty attachments list says nothing; a whole payload's says "none now".
-    (carried(ps, (p) => (isWhole(p) || (p.attachments?.length ?? 0) > 0 ? p.attachments : undefined)) ?? [])
-      .forEach((name, attachment_index) => attachments.push({ ...KEYS[k], attachment_index, attachment_name: name }));
+    // Attachments without an id are known by their date and name: one name twice in a list is one attachment.
+    for (const name of new Set(carried(ps, (p) => (isWhole(p) || (p.attachments?.length ?? 0) > 0 ? p.attachments : undefined)) ?? [])) attachments.push({ ...KEYS[k], name });
     (carried(ps, (p) => p.parties) ?? []).forEach((name, party_index) => parties.push({ ...KEYS[k], party_index, name }));
     for (const code of [...(carried(ps, (p) => p.subjects) ?? [])].sort()) subjects.push({ ...KEYS[k], item_code: code });
     const stepIds = [...new Set(ps.flatMap(([p]) => (p.steps ?? []).map((s) => s.id)))].sort();

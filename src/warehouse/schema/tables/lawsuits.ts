@@ -170,18 +170,28 @@ const courts: Table = {
   ],
 };
 
+/**
+ * Attachments, keyed by the provider's attachment_id (migration 131 moved the rows a warehouse kept by their place
+ * in the list): an id survives a list that grows, shrinks or is reordered, and it is the id the file is asked for by
+ * (GET .../attachments/{attachment_id}). The list comes whole from the newest payload that carries it, as every list
+ * does; a header's empty list carries nothing (flatten.ts).
+ */
 const attachments: Table = {
   name: 'attachments',
-  comment: 'Attachments (documents filed) of each lawsuit.',
-  key: ['code', 'instance', 'attachment_index'], keptByLoader: true,
+  comment: 'Attachments (documents filed) of each lawsuit, as its newest payload with an attachments list gives them (lawsuit-level reads made with_attachments); their files are in attachment_files, what their downloads came to in attachment_downloads (docs/warehouse.md, "Attachments").',
+  key: ['code', 'instance', 'attachment_id'], keptByLoader: true,
   stage: { as: 'attachments', list: 'has_attachments' },
   export: {},
   columns: [
     { name: 'code', type: 'VARCHAR', notNull: true, stage: 'VARCHAR', comment: C.code },
     { name: 'instance', type: 'INTEGER', notNull: true, stage: 'INTEGER', comment: C.instance },
-    { name: 'attachment_index', type: 'INTEGER', notNull: true, stage: 'INTEGER', comment: 'position in the attachments list (0-based)' },
-    { name: 'attachment_date', type: 'TIMESTAMPTZ', stage: 'VARCHAR', comment: 'when it was filed' },
-    { name: 'attachment_name', type: 'VARCHAR', stage: 'VARCHAR', privacy: 'lawsuit text', comment: 'name of the attachment' },
+    { name: 'attachment_id', type: 'VARCHAR', notNull: true, stage: 'VARCHAR', comment: 'the provider\'s attachment id (what its file is asked for by), or h_<hash of date and name> when it had none' },
+    { name: 'attachment_id_derived', type: 'BOOLEAN', notNull: true, default: 'false', stage: 'BOOLEAN', comment: 'true when attachment_id was derived from the hash (no file can be asked for it)' },
+    { name: 'step_id', type: 'VARCHAR', stage: 'VARCHAR', comment: 'the step it was filed with (steps.step_id)' },
+    { name: 'name', type: 'VARCHAR', stage: 'VARCHAR', privacy: 'lawsuit text', comment: 'name of the attachment as the provider gives it (name, or the spec\'s attachment_name)' },
+    { name: 'extension', type: 'VARCHAR', stage: 'VARCHAR', comment: 'file extension as the provider gives it (e.g. pdf)' },
+    { name: 'status', type: 'VARCHAR', stage: 'VARCHAR', comment: 'the provider\'s status of the file: done when it can be downloaded (pending and others: not yet)' },
+    { name: 'attachment_date', type: 'TIMESTAMPTZ', stage: 'VARCHAR', comment: 'when it was filed (date, or the spec\'s attachment_date)' },
     { name: 'raw', type: 'JSON', stage: 'JSON', privacy: 'lawsuit text', comment: C.raw },
   ],
 };
