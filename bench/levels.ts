@@ -11,9 +11,8 @@ import { sandboxChild } from './sandbox-child.js';
 // source, every lawsuit kept whole (LAWSUIT_DETAIL=whole), a sandbox day apart (and two hours, so that the
 // trackings' runs of the day have finished). What a night must read at the lawsuit level is what moved or was born
 // since the night before, by the sandbox's ground truth (POST /_sandbox/truth: each lawsuit's last step as a
-// lawsuit-level read answers it at that instant); what it may spend besides is its listing floor: the searches by
-// document it bought, the pages of the responses it loaded at the page size it learned, and on a trackings night
-// the pages of the key's trackings listing. A night's calls come from its `runs` row.
+// lawsuit-level read answers it at that instant); what it may spend besides is its listing floor (floorOf). A
+// night's calls, by route, come from its `runs` row.
 
 export interface LevelsNight {
   night: number;
@@ -23,7 +22,7 @@ export interface LevelsNight {
   reads: number;
   /** Lawsuits (numbers) born or moved since the night before, by the ground truth: what the night must read whole. */
   movedOrBorn: number;
-  /** Searches by document bought, responses loaded and listing pages at the learned page size: the listing floor. */
+  /** Searches by document bought, responses loaded, and the calls a night cannot do without besides its reads (floorOf). */
   searches: number; responses: number; listingFloor: number;
   /** The night's calls by route (`POST /requests`, `GET /responses`, ...). */
   byRoute: Record<string, number>;
@@ -79,6 +78,19 @@ async function nightOf(path: string): Promise<{ calls: number; reads: number; se
 }
 
 /**
+ * What a night cannot do without besides its lawsuit-level reads (one POST each, counted apart): a POST per search
+ * by document it bought, the pages of the responses it loaded (one at least: a night must list to know there is
+ * nothing), one completion listing (GET /requests) for each wave that bought something; on a trackings night the
+ * pages of the key's trackings listing and the one listing that bounds the reading of their runs.
+ */
+function floorOf(source: 'searches' | 'trackings', n: { searches: number; responses: number; trackings: number; pageSize: number }, moved: number): number {
+  const pages = Math.max(1, Math.ceil(n.responses / n.pageSize));
+  const polls = (n.searches > 0 ? 1 : 0) + (moved > 0 ? 1 : 0);
+  const trackings = source === 'trackings' ? Math.max(1, Math.ceil(n.trackings / n.pageSize)) + 1 : 0;
+  return n.searches + pages + polls + trackings;
+}
+
+/**
  * `nights` nights of the portfolio `csv` (its searches `searches`) read by `source` against a sandbox of its own
  * started with `sandboxArgs`, every lawsuit kept whole.
  */
@@ -109,7 +121,7 @@ export async function levelsNights(
       const n = await nightOf(env.LAWSUIT_WAREHOUSE!);
       const moved = movedOrBorn(before, now);
       before = now;
-      const listingFloor = n.searches + Math.ceil(n.responses / n.pageSize) + (source === 'trackings' ? Math.max(1, Math.ceil(n.trackings / n.pageSize)) : 0);
+      const listingFloor = floorOf(source, n, moved);
       done.push({
         night, calls: n.calls, reads: n.reads, movedOrBorn: moved, searches: n.searches, responses: n.responses, listingFloor, byRoute: n.byRoute,
         callsVsFloor: night === 1 ? null : round(n.calls / Math.max(1, moved + listingFloor)), ms: run.ms, cpuS: run.cpuS, exitCode: run.exitCode,
