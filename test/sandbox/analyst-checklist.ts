@@ -212,7 +212,7 @@ function sectorOf(name: string): string | undefined {
   if (/Telefonia|Telecomunicações|Telecom/.test(name)) return 'telecom';
   if (/Energia|Elétrica/.test(name)) return 'energy';
   if (/Saneamento|Águas/.test(name)) return 'water';
-  if (/Banco|Crédito|Financeira|Caixa Econômica/.test(name)) return 'bank';
+  if (/Banco|Crédito|Financeira|Caixa Econômica|Itaú|Unibanco/.test(name)) return 'bank';
   if (/Seguros|Seguradora|Saúde|Previdência Privada/.test(name)) return 'health';
   return undefined;
 }
