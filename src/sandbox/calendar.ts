@@ -115,8 +115,17 @@ function isCourtDay(day: number, uf: string): boolean {
   return !closedIn(new Date(day * DAY_MS).getUTCFullYear(), uf).includes(day);
 }
 
-/** How a step's time of day is chosen: a court's own act, or an electronic filing by a party. */
-export type Timing = 'court' | 'filing';
+/**
+ * How a step's day and time are chosen: a court's own act; a hearing or a judgment session, which are not held while
+ * deadlines are suspended (20 December to 20 January: CPC art. 220 §2, CLT art. 775-A); an electronic filing.
+ */
+export type Timing = 'court' | 'session' | 'filing';
+
+/** Whether local day `day` falls in the suspension of 20 December to 20 January. */
+function suspended(day: number): boolean {
+  const d = new Date(day * DAY_MS);
+  return (d.getUTCMonth() === 11 && d.getUTCDate() >= 20) || (d.getUTCMonth() === 0 && d.getUTCDate() <= 20);
+}
 
 /** Office hours, local minutes [from, to): a court acts from 9:00 to 19:00. */
 const OFFICE: readonly [number, number] = [9 * 60, 19 * 60];
@@ -126,14 +135,14 @@ const FILING_BUSY: readonly [number, number] = [8 * 60 + 30, 19 * 60];
 
 /**
  * The instant of a step meant for about `ms`, after `previous`: a court act moves to the first court day from that
- * day on, at an office hour; a filing keeps its day, at a working hour. Either comes after `previous` (a later day
+ * day on (a hearing or session, out of the suspension too), at an office hour; a filing keeps its day, at a working hour. Either comes after `previous` (a later day
  * when that day's window is spent). `u` and `v` in [0, 1) choose the time within the window.
  */
 export function placeStep(ms: number, previous: number, timing: Timing, uf: string, u: number, v: number): number {
-  const window = timing === 'court' ? OFFICE : v < 0.8 ? FILING_BUSY : FILING;
+  const window = timing === 'filing' ? (v < 0.8 ? FILING_BUSY : FILING) : OFFICE;
   let day = localDay(Math.max(ms, previous), uf);
   for (;;) {
-    if (timing === 'filing' || isCourtDay(day, uf)) {
+    if (timing === 'filing' || (isCourtDay(day, uf) && !(timing === 'session' && suspended(day)))) {
       const from = instantOf(day, window[0], uf);
       const to = instantOf(day, window[1], uf);
       const start = Math.max(from, previous + MINUTE_MS);

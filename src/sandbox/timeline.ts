@@ -45,7 +45,9 @@ const HOUR_MS = 3_600_000;
 
 /** Movements a party files (a petition joined, a case brought): any day, at working hours; the rest is the court's. */
 const FILED: ReadonlySet<string> = new Set(['85', '26']);
-const timingOf = (act: Act): Timing => (FILED.has(act.code) ? 'filing' : 'court');
+/** Hearings and judgment sessions: the court's days, out of the year-end suspension. */
+const SITTINGS: ReadonlySet<string> = new Set(['970', '237', '238', '239', '200']);
+const timingOf = (act: Act): Timing => (FILED.has(act.code) ? 'filing' : SITTINGS.has(act.code) ? 'session' : 'court');
 
 /** The appeal an act files, by the case's branch (its days: laws.ts). */
 function routeOf(act: ActName, group: CaseGroup): AppealRoute {
