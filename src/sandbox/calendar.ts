@@ -44,6 +44,7 @@ function localDay(ms: number, uf: string): number {
 /** The UTC instant of local time `minutes` past midnight on local day `day` (the offset taken at that moment). */
 function instantOf(day: number, minutes: number, uf: string): number {
   const guess = day * DAY_MS + Math.floor(minutes * MINUTE_MS);
+  if (guess >= LAST_SUMMER_END + DAY_MS) return guess + 3 * HOUR_MS;
   return guess - localOffsetMs(guess - localOffsetMs(guess, uf), uf);
 }
 

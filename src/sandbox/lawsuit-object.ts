@@ -45,9 +45,9 @@ function stepId(seed: number, i: number, k: number): string {
   return hex(hash(seed, 800, i, k)) + hex(hash(seed, 801, i, k)).slice(0, 8);
 }
 
-/** The system the crawler read the case from: the one its number's band belongs to (court-systems.ts). */
+/** The system the crawler read the case from: the one its number's band belongs to (court-systems.ts), at its degree. */
 function sourceName(p: Plan): string {
-  return `${p.tribunal.acronym} - ${p.system}${p.instance >= 2 ? ' 2º grau' : ''}`;
+  return `${p.tribunal.acronym} - ${p.system}${p.instance === 2 ? ' 2º grau' : ''}`;
 }
 
 /**

@@ -153,21 +153,29 @@ export class Cast {
     }
     return out;
   }
-  /** The big litigants and public bodies (of `entities` entities) that retain lawyer l: their lawsuits are candidates too. */
-  clientsOfLawyer(l: number, entities: number): Client[] {
+  /**
+   * The big litigants and public bodies (of `entities` entities) that retain lawyer l, each with the firms l works
+   * for: their lawsuits in l's state sent to one of those firms are candidates too (filterRetained keeps those).
+   */
+  clientsOfLawyer(l: number, entities: number): Array<Client & { firms: number[] }> {
     const u = this.lawyers.sectionOf(l);
-    const out: Client[] = [];
+    const out: Array<Client & { firms: number[] }> = [];
     const clients: Client[] = [
       ...Array.from({ length: this.companies.big }, (_, k): Client => ({ kind: 'company', person: k })),
       ...Array.from({ length: entities }, (_, e): Client => ({ kind: 'entity', person: e })),
     ];
     for (const c of clients) {
       const key = clientKey(c);
-      let retains = false;
-      for (let f = 0; f < FIRMS && !retains; f++) for (let s = 0; s < FIRM_LAWYERS && !retains; s++) retains = this.counselOf(key, f, s, u) === l;
-      if (retains) out.push(c);
+      const firms: number[] = [];
+      for (let f = 0; f < FIRMS; f++) for (let s = 0; s < FIRM_LAWYERS; s++) if (this.counselOf(key, f, s, u) === l && !firms.includes(f)) firms.push(f);
+      if (firms.length > 0) out.push({ ...c, firms });
     }
     return out;
+  }
+
+  /** Of a client's bases, those that may have sent the case to one of `firms` (on either side): a cheap superset. */
+  filterRetained(bases: number[], firms: readonly number[]): number[] {
+    return bases.filter((b) => firms.includes(hash(this.seed, 620, b) % FIRMS) || firms.includes(hash(this.seed, 622, b) % FIRMS));
   }
 
   /**

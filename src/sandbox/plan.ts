@@ -105,6 +105,8 @@ const KEPT_PLANS = 256;
 export class Planner {
   private readonly idPerm: Perm;
   private readonly kept = new Map<number, Plan>();
+  /** The child each recent base can have: a lawsuit's rendering asks it of its case several times. */
+  private readonly children = new Map<number, AppealKind>();
   readonly slots: Slots;
   readonly numbering: Numbering;
   /** The business of a case's counterpart (parties.ts), which its subjects depend on; set by the universe. */
@@ -137,6 +139,15 @@ export class Planner {
    * has them, else an appeal. A case whose defendant never answers has none.
    */
   private childOf(b: number): AppealKind {
+    const kept = this.children.get(b);
+    if (kept) return kept;
+    const child = this.drawChild(b);
+    if (this.children.size >= KEPT_PLANS * 4) this.children.delete(this.children.keys().next().value!);
+    this.children.set(b, child);
+    return child;
+  }
+
+  private drawChild(b: number): AppealKind {
     const { slot, kind: drawn } = this.drawCase(b);
     const kind = this.riteOf(b, drawn, slot.year).kind;
     if (kind.appealClass === undefined || this.unrepresented(b, kind)) return 'none';
@@ -187,6 +198,11 @@ export class Planner {
   private distributionOf(b: number, slot: Slot): { ms: number; sequence: number } {
     const { sequence, fraction } = this.numbering.base(b, slot);
     return { ms: filingInstant(localInstantOf(slot.unit, slot.year, fraction), slot.unit.uf), sequence };
+  }
+
+  /** The state of base b's unit (its lawyers' section, mostly). */
+  ufOf(b: number): string {
+    return this.slots.slotOf(b).unit.uf;
   }
 
   /** The public entity that stands in lawsuit i's case (its cell's), if any. */

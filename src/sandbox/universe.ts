@@ -8,6 +8,7 @@ import { Cast, type InternalParty, type PartyKind } from './parties.js';
 import { Planner, type AppealKind, type Plan } from './plan.js';
 import { PublicEntities } from './public-entities.js';
 import { normalizeName } from './text.js';
+import { UFS } from './vocab.js';
 import { lifeOf, secondInstanceDistribution, sidesSwapped, stepsUpTo, type StepPoint } from './timeline.js';
 
 /** How a case names the child it has: an appeal (to the appellate or a superior court), an agravo, an execution, embargos. */
@@ -167,8 +168,11 @@ export class Universe {
     const l = this.cast.lawyers.fromOab(oab);
     if (l === undefined) return [];
     // A lawyer a big litigant or a public body retains is in that client's lawsuits.
-    const clients = this.cast.clientsOfLawyer(l, this.entities.list.length)
-      .flatMap((c) => (c.kind === 'company' ? this.cast.candidatesOfCompany(c.person) : this.planner.lawsuitsOfEntity(c.person)));
+    const uf = UFS[this.cast.lawyers.sectionOf(l)];
+    const clients = this.cast.clientsOfLawyer(l, this.entities.list.length).flatMap((c) => {
+      const bases = c.kind === 'company' ? this.cast.candidatesOfCompany(c.person) : this.planner.lawsuitsOfEntity(c.person);
+      return this.cast.filterRetained(bases, c.firms).filter((b) => this.planner.ufOf(b) === uf);
+    });
     return this.withTwins([...this.cast.candidatesOfLawyer(l), ...clients], (i) => this.cast.skeleton(this.plan(i)).some(
       (q) => (q.kind === 'lawyer' && q.person === l) || q.lawyers.includes(l)));
   }
