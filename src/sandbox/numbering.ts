@@ -16,17 +16,25 @@ import { appellateVolume, UNITS, type Unit } from './units.js';
 
 /** Share of a unit's yearly volume its own cases are numbered in; the rest is for the cases opened from them. */
 const OWN_SHARE = 0.85;
-/** A case's children are told apart by its place in the year modulo 8 (plan.ts: which child a case can have). */
-const CHILD_GROUP = 8;
+/**
+ * Whether a case has a child, and which, is read off its place q in its unit's year, shifted by an offset of that
+ * unit-year, modulo 64: an eighth of the places have one (TWIN_PLACES: the first 8 residues). A child numbered apart
+ * is then identified among its unit-year's cases of its kind's residues only (one or two in 64), which keeps every
+ * court's bucket of such numbers small next to its yearly volume; the other places of the eight have an appeal,
+ * heard under the case's own number. The offset keeps a small universe, whose units hold a case or two a year (q
+ * mostly 0), at an eighth too.
+ */
+const CHILD_GROUP = 64;
+const TWIN_PLACES = 8;
 /** Years between a case's distribution and its child's, at most (timeline.ts proves its lives keep within them). */
-export const LANES = { interlocutory: 3, superior: 20, execution: 20, dependency: 20 } as const;
+export const LANES = { interlocutory: 3, superior: 15, execution: 13, dependency: 2 } as const;
 
 export type OwnNumberChild = keyof typeof LANES;
 
-/** What identifies a case in its child's number: residue ρ of q mod 8 picks the kind of child (plan.ts). */
 const CHILD_RESIDUES: Readonly<Record<OwnNumberChild, readonly number[]>> = {
   superior: [0], interlocutory: [1, 4], execution: [2], dependency: [3],
 };
+
 
 const SUPERIOR_FEEDERS: Readonly<Record<string, (t: TribunalDef) => boolean>> = {
   STJ: (t) => t.j === '8' || t.j === '4', TST: (t) => t.j === '5',
@@ -48,7 +56,19 @@ export class Numbering {
 
   /** Most identifiers a unit gives one kind of child in a year: its cases of that kind's residues. */
   private childIds(kind: OwnNumberChild, u: Unit): number {
-    return Math.ceil(this.perYear[u.index] / CHILD_GROUP) * CHILD_RESIDUES[kind].length;
+    return Math.ceil(this.perYear[u.index] / CHILD_GROUP + 1) * CHILD_RESIDUES[kind].length;
+  }
+
+  /** The shift of a unit-year's places before they are read modulo 64. */
+  private shift(u: Unit, year: number): number {
+    return hash(this.seed, 97, u.index, year) % CHILD_GROUP;
+  }
+
+  /** The child a case filed in `s` may have: one numbered apart, an appeal, or none. */
+  childAt(s: Slot): OwnNumberChild | 'appeal' | undefined {
+    const r = (s.q + this.shift(s.unit, s.year)) % CHILD_GROUP;
+    if (r >= TWIN_PLACES) return undefined;
+    return (Object.keys(CHILD_RESIDUES) as OwnNumberChild[]).find((k) => CHILD_RESIDUES[k].includes(r)) ?? 'appeal';
   }
 
   /** A court's bucket of agravos (its own tribunal's units feed it) or of appeals (STJ: state and federal courts; TST: labour). */
@@ -82,17 +102,19 @@ export class Numbering {
   }
 
   /**
-   * The bucket a child of `kind` of a case of unit u is numbered in: where it starts past the band, how many numbers
-   * it has, where u's identifiers begin in it and how many identifiers it holds.
+   * The bucket a child of `kind` of a case of unit u is numbered in: where it starts past the band and how many
+   * numbers it has, and its slots (one per identifier and lane): where the slots of u's children of that kind begin,
+   * and how many the bucket holds. A unit's executions take the first slots of its children's part, its embargos
+   * the next ones; a court's slots run unit after unit.
    */
-  private bucketOf(kind: OwnNumberChild, u: Unit, court: TribunalDef): { start: number; space: number; offset: number; total: number } {
+  private bucketOf(kind: OwnNumberChild, u: Unit, court: TribunalDef): { start: number; space: number; first: number; slots: number } {
     if (kind === 'execution' || kind === 'dependency') {
       const start = this.childStart(u);
-      const executions = this.childIds('execution', u);
-      return { start, space: u.volume - start, offset: kind === 'dependency' ? executions : 0, total: executions + this.childIds('dependency', u) };
+      const executions = this.childIds('execution', u) * LANES.execution;
+      return { start, space: u.volume - start, first: kind === 'dependency' ? executions : 0, slots: executions + this.childIds('dependency', u) * LANES.dependency };
     }
     const b = this.courtBucket(kind, court);
-    return { start: 0, space: appellateVolume(court), offset: b.prefix[u.index], total: b.total };
+    return { start: 0, space: appellateVolume(court), first: b.prefix[u.index] * LANES[kind], slots: b.total * LANES[kind] };
   }
 
   /** The sequence of the child of `kind` that base b (filed in `s`) has, distributed in `year` at `court`. */
@@ -100,11 +122,12 @@ export class Numbering {
     const lanes = LANES[kind];
     const lane = year - s.year;
     if (lane < 0 || lane >= lanes) throw new Error(`a ${kind} ${lane} years after its case: outside its lanes`);
-    const { start, space, offset, total } = this.bucketOf(kind, s.unit, court);
-    const g = Math.max(1, Math.floor(space / (total * lanes)));
+    const { start, space, first, slots } = this.bucketOf(kind, s.unit, court);
+    const g = Math.max(1, Math.floor(space / slots));
     const residues = CHILD_RESIDUES[kind];
-    const id = Math.floor(s.q / CHILD_GROUP) * residues.length + residues.indexOf(s.q % CHILD_GROUP);
-    const z = (offset + id) * lanes + lane;
+    const shifted = s.q + this.shift(s.unit, s.year);
+    const id = Math.floor(shifted / CHILD_GROUP) * residues.length + residues.indexOf(shifted % CHILD_GROUP);
+    const z = first + id * lanes + lane;
     const { band } = systemOf(court, year, origin);
     return band + start + 1 + z * g + (hash(this.seed, 96, b) % g);
   }
@@ -120,15 +143,13 @@ export class Numbering {
     if (u) {
       const g = this.gap(u);
       if (s0 < this.perYear[u.index] * g) return this.slots.baseAt(u, year, Math.floor(s0 / g));
-      const start = this.childStart(u);
+      const { start, space, slots } = this.bucketOf('execution', u, court);
       if (s0 < start) return undefined;
-      const executions = this.childIds('execution', u);
-      const { total } = this.bucketOf('execution', u, court);
-      const lanes = LANES.execution;
-      const z = Math.floor((s0 - start) / Math.max(1, Math.floor((u.volume - start) / (total * lanes))));
-      const x = Math.floor(z / lanes);
-      if (x >= total) return undefined;
-      return x < executions ? this.childOf('execution', u, x, year - (z % lanes)) : this.childOf('dependency', u, x - executions, year - (z % lanes));
+      const z = Math.floor((s0 - start) / Math.max(1, Math.floor(space / slots)));
+      const executions = this.childIds('execution', u) * LANES.execution;
+      if (z >= slots) return undefined;
+      const [kind, y] = z < executions ? ['execution', z] as const : ['dependency', z - executions] as const;
+      return this.childOf(kind, u, Math.floor(y / LANES[kind]), year - (y % LANES[kind]));
     }
     const kind = court.superior ? 'superior' : 'interlocutory';
     const b = this.courtBucket(kind, court);
@@ -145,7 +166,8 @@ export class Numbering {
   /** The index of the child whose case has identifier `id` among unit u's cases of `baseYear`. */
   private childOf(kind: OwnNumberChild, u: Unit, id: number, baseYear: number): number | undefined {
     const residues = CHILD_RESIDUES[kind];
-    const b = this.slots.baseAt(u, baseYear, Math.floor(id / residues.length) * CHILD_GROUP + residues[id % residues.length]);
+    const q = Math.floor(id / residues.length) * CHILD_GROUP + residues[id % residues.length] - this.shift(u, baseYear);
+    const b = q < 0 ? undefined : this.slots.baseAt(u, baseYear, q);
     return b === undefined ? undefined : b + 1;
   }
 }

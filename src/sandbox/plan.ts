@@ -75,8 +75,6 @@ export interface Plan {
   defendantUnrepresented: boolean;
 }
 
-/** Share of odd indexes that are the child of the case just before them (kinds that have children). */
-const TWIN_PERCENT = 12;
 /** Share of defendants (private parties of civil, labour and execution cases) who never take a lawyer. */
 const UNREPRESENTED_PERCENT = 20;
 /** Tribunals whose system (e-SAJ) gives the execution of a judgment a number of its own. */
@@ -134,9 +132,9 @@ export class Planner {
   }
 
   /**
-   * The child base b can have, read off its place in its unit's year (numbering.ts needs the kind of child to be one
-   * of those places' residues mod 8): a superior court's case, an agravo, an execution or embargos where its kind
-   * has them, else an appeal. A case whose defendant never answers has none.
+   * The child base b can have, read off its place in its unit's year (numbering.ts: an eighth of the places have
+   * one, and numbers each kind apart from its own places): a superior court's case, an agravo, an execution or
+   * embargos where its kind has them, else an appeal. A case whose defendant never answers has none.
    */
   private childOf(b: number): AppealKind {
     const kept = this.children.get(b);
@@ -149,19 +147,22 @@ export class Planner {
 
   private drawChild(b: number): AppealKind {
     const { slot, kind: drawn } = this.drawCase(b);
+    const at = this.numbering.childAt(slot);
+    if (at === undefined) return 'none';
     const kind = this.riteOf(b, drawn, slot.year).kind;
     if (kind.appealClass === undefined || this.unrepresented(b, kind)) return 'none';
-    switch (slot.q % 8) {
-      case 0: return kind.superior ? 'superior' : 'appeal';
-      case 1: case 4: return kind.interlocutoryAppeals ? 'interlocutory' : 'appeal';
-      case 2: return kind.children?.execution && EXECUTION_APART.has(slot.unit.tribunal.acronym) ? 'execution' : 'appeal';
-      case 3: return kind.children?.dependency ? 'dependency' : 'appeal';
+    switch (at) {
+      case 'superior': return kind.superior ? 'superior' : 'appeal';
+      case 'interlocutory': return kind.interlocutoryAppeals ? 'interlocutory' : 'appeal';
+      case 'execution': return kind.children?.execution && EXECUTION_APART.has(slot.unit.tribunal.acronym) ? 'execution' : 'appeal';
+      case 'dependency': return kind.children?.dependency ? 'dependency' : 'appeal';
       default: return 'appeal';
     }
   }
 
+  /** Whether index i is the child of the case before it: i is odd and that case's place in its year gives it one. */
   isTwin(i: number): boolean {
-    return (i & 1) === 1 && hash(this.seed, 1, i - 1) % 100 < TWIN_PERCENT && this.childOf(i - 1) !== 'none';
+    return (i & 1) === 1 && this.childOf(i - 1) !== 'none';
   }
 
   baseOf(i: number): number {

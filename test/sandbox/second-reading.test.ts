@@ -17,7 +17,7 @@ const PER_UNIVERSE = 100;
 /** Each kind of case a rule is about, read this many times from each universe (when it has them). */
 const TARGETED = 4;
 const DRAW_SEED = process.env.SANDBOX_PROPERTY_SEED === undefined ? undefined : Number(process.env.SANDBOX_PROPERTY_SEED);
-const universes = fc.sample(fc.record({ seed: fc.integer({ min: 1, max: 2 ** 31 - 1 }), size: fc.integer({ min: 5_000, max: 2_000_000 }) }), {
+const universes = fc.sample(fc.record({ seed: fc.integer({ min: 1, max: 2 ** 31 - 1 }), size: fc.integer({ min: 5_000, max: 10_000_000 }) }), {
   numRuns: UNIVERSES, ...(DRAW_SEED === undefined ? {} : { seed: DRAW_SEED }),
 });
 
