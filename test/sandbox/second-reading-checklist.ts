@@ -57,7 +57,7 @@ const ZONES: Record<string, string> = {
 };
 const formats = new Map<string, Intl.DateTimeFormat>();
 /** The court's local date and time of an instant (the IANA time zone database, summer times included). */
-export function localTime(iso: string, uf: string): { y: number; m: number; d: number; weekday: number; hour: number; minute: number } {
+function localTime(iso: string, uf: string): { y: number; m: number; d: number; weekday: number; hour: number; minute: number } {
   let f = formats.get(uf);
   if (!f) formats.set(uf, (f = new Intl.DateTimeFormat('en-US', { timeZone: ZONES[uf], year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', weekday: 'short', hourCycle: 'h23' })));
   const parts = Object.fromEntries(f.formatToParts(new Date(iso)).map((p) => [p.type, p.value]));
