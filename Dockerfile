@@ -33,7 +33,8 @@ ENV LAWSUIT_DOCUMENTS=/app/lists/documents.csv
 # The scheduler's /healthz, /livez and Prometheus /metrics (docs/operating.md "Health and metrics"), on all interfaces so
 # probes and Prometheus reach it; `-e LAWSUIT_METRICS_PORT=` turns it off.
 ENV LAWSUIT_METRICS_PORT=9464
-EXPOSE 9464
+# The webhook intake's port, when LAWSUIT_CALLBACK_PORT=8081 turns it on (docs/operating.md "The webhook intake").
+EXPOSE 9464 8081
 # Created and owned before VOLUME so a fresh named volume inherits the owner.
 RUN mkdir -p /app/data /app/lists && chown node:node /app/data
 USER node

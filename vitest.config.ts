@@ -12,7 +12,9 @@ export default defineConfig({
     testTimeout: 240_000,
     hookTimeout: 240_000,
     pool: 'forks',
-    maxWorkers: 2,
+    // Three on two cores: most integration files wait on sandboxes and child processes, not the CPU (two took 14
+    // minutes of wall for 21 of test time, 2026-11-28).
+    maxWorkers: 3,
     projects: [
       { extends: true, test: { name: 'unit', include: unit } },
       { extends: true, test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: unit } },

@@ -1,4 +1,4 @@
-import { loadBudget } from '../src/warehouse/load-budget.js';
+import { OPTIONS } from '../src/shared/options/table.js';
 import { Warehouse } from '../src/warehouse/warehouse.js';
 import { pipelineRun } from './pipeline-run.js';
 import { round } from './round.js';
@@ -16,8 +16,20 @@ import { round } from './round.js';
 
 export const KEY_CALLS_PER_DAY = 180 * 60 * 24;
 
-/** The bytes a run holds a page to at the production memory limit (src/pipeline/stages/search.ts: half a batch). */
-const PAGE_BYTES = loadBudget(128 * 2 ** 20).batchBytes / 2;
+/**
+ * The bytes a run holds a page to at the default memory limit (src/pipeline/stages/search.ts: half a batch of the
+ * warehouse's budget), as a run computes it: from DuckDB's own reading of the limit. '128MB' is 128,000,000 bytes
+ * to DuckDB (122.0 MiB), so a page is held to 4.00 MB; the floor counted pages of 4 MiB until 2026-11-28, 4.9% more
+ * than any run reads, which put a night of big litigants' pages about 5% over its floor whatever it did.
+ */
+async function pageBytes(): Promise<number> {
+  const wh = await Warehouse.open(':memory:', { memoryLimit: String(OPTIONS.duckdbMemoryLimit.default) });
+  try {
+    return Math.floor(wh.budget.batchBytes / 2);
+  } finally {
+    await wh.close();
+  }
+}
 
 export interface CallsFigures {
   mix: string;
@@ -26,13 +38,18 @@ export interface CallsFigures {
   pageSize: number;
   /** Listing pages the floor counts: by items at pageSize, or by bytes at the page's byte budget, the larger. */
   floorPages: number;
+  /** Characters of the responses' text (what the byte budget holds pages to). */
+  responseBytes: number;
   strategy: 'sweep' | 'per-request';
   exitCode: number | null;
   documents: number;
   calls: number;
   submissions: number;
   polls: number;
+  /** Listing calls of them (GET /responses), the probe's included. */
   listingCalls: number;
+  /** Calls the night spent learning the upstream's dialect (the first night's probe). */
+  probeCalls: number;
   responses: number;
   floor: number;
   callsVsFloor: number;
@@ -40,7 +57,7 @@ export interface CallsFigures {
   ms: number;
 }
 
-interface Inspected { calls: number; byRoute: Record<string, number>; responses: number; responseBytes: number; documents: number; pageSize: number }
+interface Inspected { calls: number; byRoute: Record<string, number>; responses: number; responseBytes: number; documents: number; pageSize: number; probeCalls: number }
 
 async function inspect(path: string): Promise<Inspected> {
   const wh = await Warehouse.open(path, { readOnly: true });
@@ -54,9 +71,9 @@ async function inspect(path: string): Promise<Inspected> {
     }
     const [r] = await wh.all<{ responses: number; documents: number; bytes: number }>(`SELECT (SELECT count(*) FROM responses_raw) AS responses,
       (SELECT count(*) FROM requests) AS documents, (SELECT coalesce(sum(length(item::VARCHAR)), 0) FROM v_responses_raw)::DOUBLE AS bytes`);
-    const [d] = await wh.all<{ dialect: string }>('SELECT dialect::VARCHAR AS dialect FROM upstream_dialects LIMIT 1');
+    const [d] = await wh.all<{ dialect: string; probe_calls: number }>('SELECT dialect::VARCHAR AS dialect, probe_calls FROM upstream_dialects LIMIT 1');
     const pageSize = d ? (JSON.parse(d.dialect) as { pageSize: number }).pageSize : 100;
-    return { calls: summary.api.calls, byRoute, responses: r.responses, responseBytes: Number(r.bytes), documents: r.documents, pageSize };
+    return { calls: summary.api.calls, byRoute, responses: r.responses, responseBytes: Number(r.bytes), documents: r.documents, pageSize, probeCalls: Number(d?.probe_calls ?? 0) };
   } finally {
     await wh.close();
   }
@@ -68,11 +85,11 @@ export async function callsRun(mix: string, csv: string, strategy: 'sweep' | 'pe
   const i = r.inspected!;
   const submissions = i.byRoute['POST /requests'] ?? 0;
   const polls = (i.byRoute['GET /requests'] ?? 0) + (i.byRoute['GET /requests/:id'] ?? 0);
-  const floorPages = Math.max(Math.ceil(i.responses / i.pageSize), Math.ceil(i.responseBytes / PAGE_BYTES));
+  const floorPages = Math.max(Math.ceil(i.responses / i.pageSize), Math.ceil(i.responseBytes / await pageBytes()));
   const floor = submissions + floorPages + polls;
   return {
-    mix, dialect, pageSize: i.pageSize, floorPages, strategy, exitCode: r.exitCode, documents: i.documents, calls: i.calls, submissions, polls,
-    listingCalls: i.byRoute['GET /responses'] ?? 0, responses: i.responses, floor,
+    mix, dialect, pageSize: i.pageSize, floorPages, responseBytes: i.responseBytes, strategy, exitCode: r.exitCode, documents: i.documents, calls: i.calls, submissions, polls,
+    listingCalls: i.byRoute['GET /responses'] ?? 0, probeCalls: i.probeCalls, responses: i.responses, floor,
     callsVsFloor: round(i.calls / floor), documentsPerKeyDay: Math.round(KEY_CALLS_PER_DAY / (i.calls / Math.max(1, i.documents))), ms: r.ms,
   };
 }

@@ -1,5 +1,21 @@
 import { cpfCheckDigits } from '../src/sandbox/check-digits.js';
-import type { Sandbox } from '../src/sandbox/server.js';
+import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
+
+/** The seed of every universe the bench reads its documents from. */
+const SEED = 7;
+
+/** The sandbox's arguments for the universe of `lawsuits` lawsuits the documents were chosen from. */
+export const universeArgs = (lawsuits: number): string[] => ['--seed', String(SEED), '--lawsuits', String(lawsuits)];
+
+/** Documents chosen by `pick` from a sandbox of the universe of `lawsuits` lawsuits, started in process for it. */
+export async function withUniverse<T>(lawsuits: number, pick: (sb: Sandbox) => T): Promise<T> {
+  const sb = await startSandbox({ seed: SEED, lawsuits });
+  try {
+    return pick(sb);
+  } finally {
+    await sb.close();
+  }
+}
 
 type Doc = { search_key: string; search_type: string };
 
@@ -9,8 +25,8 @@ function csvOf(rows: readonly Doc[]): string {
   return ['search_key,search_type', ...rows.map((d) => `${key(d.search_key)},${d.search_type}`)].join('\n') + '\n';
 }
 
-/** A documents CSV whose searches find at least `lawsuits` lawsuits in the sandbox (big litigants first). */
-export function documentsFinding(sb: Sandbox, lawsuits: number): { csv: string; documents: number; expected: number } {
+/** A documents CSV whose searches find at least `lawsuits` lawsuits in the sandbox, each at least `min` (big litigants first). */
+export function documentsFinding(sb: Sandbox, lawsuits: number, min = 200): { csv: string; searches: Doc[]; documents: number; expected: number } {
   const seen = new Set<string>();
   const picked: Doc[] = [];
   let expected = 0;
@@ -20,12 +36,12 @@ export function documentsFinding(sb: Sandbox, lawsuits: number): { csv: string; 
       if (expected >= lawsuits || seen.has(d.search_key)) continue;
       seen.add(d.search_key);
       const n = sb.truth({ search_type: d.search_type, search_key: d.search_key }).length;
-      if (n < 200) continue;
+      if (n < min) continue;
       picked.push(d);
       expected += n;
     }
   }
-  return { csv: csvOf(picked), documents: picked.length, expected };
+  return { csv: csvOf(picked), searches: picked, documents: picked.length, expected };
 }
 
 /** A documents CSV of `n` ordinary documents (all search types), for call-count figures. */

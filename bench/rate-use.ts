@@ -1,6 +1,5 @@
-import { request } from 'undici';
 import PQueue from 'p-queue';
-import { LawsuitApi } from '../src/api/client.js';
+import { BenchClient } from './client.js';
 import { HttpClient } from '../src/api/http.js';
 import { AdaptiveLimiter } from '../src/api/rate-limit.js';
 import { startDocumentedUpstream, type RateDialect } from './documented-rate-upstream.js';
@@ -31,24 +30,29 @@ export function idealSpanMs(calls: number, limit: number, windowMs: number): num
 
 export async function rateUse(opts: { limit: number; windowMs: number; calls: number }): Promise<{ adaptive: RateFigures; fixed: RateFigures }> {
   const adaptive = await measure(opts, async (url, calls) => {
-    const api = new LawsuitApi({ apiKey: 'sandbox-key', urls: { requests: url, tracking: url, lawsuits: url, transfer: url }, maxConcurrency: 32 });
+    const client = new BenchClient(url, { maxConcurrency: 32 });
     try {
-      await Promise.all(Array.from({ length: calls }, (_, i) => api.requests.list({ page: 1 + (i % 3), pageSize: 1 })));
+      await Promise.all(Array.from({ length: calls }, (_, i) => client.api.requests.list({ page: 1 + (i % 3), pageSize: 1 })));
     } finally {
-      await api.close();
+      await client.close();
     }
   });
   const fixed = await measure(opts, async (url, calls) => {
-    // The usual client: a fixed concurrency, a 429 waits Retry-After and tries again.
+    // The usual client: a fixed concurrency, a 429 waits Retry-After and tries again (the client under measure
+    // reads statuses itself: the bench client's `send`, one attempt whatever it answers).
+    const client = new BenchClient(url);
     const q = new PQueue({ concurrency: 8 });
-    await Promise.all(Array.from({ length: calls }, () => q.add(async () => {
-      for (;;) {
-        const res = await request(`${url}/requests?page=1&page_size=1`, { headers: { 'api-key': 'sandbox-key' } });
-        await res.body.dump();
-        if (res.statusCode !== 429) return;
-        await new Promise((r) => setTimeout(r, Number(res.headers['retry-after'] ?? 1) * 1000));
-      }
-    })));
+    try {
+      await Promise.all(Array.from({ length: calls }, () => q.add(async () => {
+        for (;;) {
+          const res = await client.send('GET', '/requests', { page: 1, page_size: 1 });
+          if (res.status !== 429) return;
+          await new Promise((r) => setTimeout(r, Number(res.headers['retry-after'] ?? 1) * 1000));
+        }
+      })));
+    } finally {
+      await client.close();
+    }
   });
   return { adaptive, fixed };
 }

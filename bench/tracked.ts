@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Warehouse } from '../src/warehouse/warehouse.js';
 import { KEY_CALLS_PER_DAY } from './calls.js';
-import { measuredRun, sandboxRunEnv } from './pipeline-run.js';
+import { BenchClient } from './client.js';
+import { measuredRun, ranToItsEnd, sandboxRunEnv } from './pipeline-run.js';
 import { round } from './round.js';
 import { sandboxChild } from './sandbox-child.js';
 
@@ -14,11 +15,18 @@ import { sandboxChild } from './sandbox-child.js';
 // reference the tracked warehouse must equal (lawsuits, parties, steps). The sandbox's clock is moved, never
 // waited for; its default rate of change makes the universe's changes.
 
-export interface TrackedNight { night: number; calls: number; searches: number; runsRead: number; responses: number; callsPerDocument: number; ms: number; exitCode: number | null }
+export interface TrackedNight {
+  night: number; calls: number; searches: number; runsRead: number; responses: number; callsPerDocument: number; ms: number;
+  /** CPU seconds of the night's process. */
+  cpuS: number;
+  exitCode: number | null;
+}
 
 export interface TrackedFigures {
   documents: number;
   nights: TrackedNight[];
+  /** The reference searches night's time, ms. */
+  referenceMs: number;
   /** The most calls per document of nights 2 to 5. */
   trackingCallsPerDocumentNight: number;
   /** Documents a key's day of calls (180 a minute) keeps tracked at that rate. */
@@ -33,7 +41,7 @@ export interface TrackedFigures {
   differing: { count: number; some: string[] };
 }
 
-async function nightOf(path: string): Promise<Omit<TrackedNight, 'night' | 'callsPerDocument' | 'ms' | 'exitCode'>> {
+async function nightOf(path: string): Promise<Omit<TrackedNight, 'night' | 'callsPerDocument' | 'ms' | 'cpuS' | 'exitCode'>> {
   const wh = await Warehouse.open(path, { readOnly: true });
   try {
     const [r] = await wh.all<{ calls: number; searches: number; runs: number; responses: number }>(`SELECT calls, coalesce(requests_submitted, 0) AS searches,
@@ -70,65 +78,48 @@ function differing(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string
   return out.sort();
 }
 
-/** The sandbox's clock now (epoch ms). */
-async function clockOf(url: string): Promise<number> {
-  const res = await fetch(`${url}/_sandbox/clock`);
-  return Date.parse(((await res.json()) as { now: string }).now);
-}
-
-/** The lawsuits whose content a search sees changed between two instants of the sandbox's clock (its introspection). */
-async function changedBetween(url: string, from: number, to: number): Promise<Set<string>> {
-  const out = new Set<string>();
-  for (let index: number | null = 0; index !== null;) {
-    const q = new URLSearchParams({ from: new Date(from).toISOString(), to: new Date(to).toISOString(), limit: '10000', from_index: String(index) });
-    const body = (await (await fetch(`${url}/_sandbox/changes?${q}`)).json()) as { lawsuits: Array<{ code: string; instance: number }>; next_index: number | null };
-    for (const l of body.lawsuits) out.add(`${l.code}#${l.instance}`);
-    index = body.next_index;
-  }
-  return out;
-}
-
-async function advance(url: string, days: number): Promise<void> {
-  const res = await fetch(`${url}/_sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_days: days }) });
-  if (res.status !== 200) throw new Error(`the sandbox clock could not be moved (${res.status})`);
-}
-
-/** Five nights of a tracked portfolio `csv` against a sandbox of its own started with `sandboxArgs`. */
-export async function trackedPortfolio(csv: string, documents: number, sandboxArgs: string[], log: (n: TrackedNight) => void): Promise<TrackedFigures> {
+/**
+ * `nights` nights (five in the bench; the test's toy run fewer) of a tracked portfolio `csv` against a sandbox of
+ * its own started with `sandboxArgs`.
+ */
+export async function trackedPortfolio(csv: string, documents: number, sandboxArgs: string[], log: (n: TrackedNight) => void, nights = 5): Promise<TrackedFigures> {
   const dir = mkdtempSync(join(tmpdir(), 'lawsuit-bench-tracked-'));
   const sb = await sandboxChild([...sandboxArgs, '--dialect', 'documented', '--api-key', 'tracked', '--api-key', 'searched']);
+  const client = new BenchClient(sb.url);
   try {
     writeFileSync(join(dir, 'documents.csv'), csv);
     const env = (key: string, name: string) => ({
       ...sandboxRunEnv(sb.url, join(dir, name)), LAWSUIT_WAREHOUSE: join(dir, `${name}.duckdb`), LAWSUIT_DOCUMENTS: join(dir, 'documents.csv'),
       LAWSUIT_SKIP_TRANSFER: 'true', LAWSUIT_API_KEY: key, LAWSUIT_SOURCE: key === 'tracked' ? 'trackings' : 'searches', LAWSUIT_TRACKING_RECURRENCE: '1',
     });
-    const nights: TrackedNight[] = [];
-    // Every tracking is made after this instant, so each runs on day 4 at this instant plus four days or later.
-    const firstNight = await clockOf(sb.url);
-    for (let night = 1; night <= 5; night++) {
-      if (night > 1) await advance(sb.url, night === 2 ? 1 + 2 / 24 : 1);
+    const done: TrackedNight[] = [];
+    // Every tracking is made after this instant, so each runs on day N-1 at this instant plus N-1 days or later.
+    const firstNight = await client.clock();
+    for (let night = 1; night <= nights; night++) {
+      if (night > 1) await client.advanceClock(night === 2 ? 1 + 2 / 24 : 1);
       const run = await measuredRun(['run'], env('tracked', 'tracked'));
+      if (!ranToItsEnd(run.exitCode)) throw new Error(`tracked night ${night} exited ${run.exitCode}`);
       const n = await nightOf(join(dir, 'tracked.duckdb'));
-      nights.push({ night, ...n, callsPerDocument: round(n.calls / documents), ms: run.ms, exitCode: run.exitCode });
-      log(nights[nights.length - 1]);
+      done.push({ night, ...n, callsPerDocument: round(n.calls / documents), ms: run.ms, cpuS: run.cpuS, exitCode: run.exitCode });
+      log(done[done.length - 1]);
     }
     // The day-4 runs send what changed up to their own instant, the earliest of them four days after night 1
     // began: a change after that is left out. (Counted back from night 5 instead, with a margin of half an hour for
     // night 1, the window missed the changes a run made early in a night 1 of 43 minutes had not seen.)
-    const lastRuns = firstNight + 4 * 86_400_000;
+    const lastRuns = firstNight + (nights - 1) * 86_400_000;
     const reference = await measuredRun(['run'], env('searched', 'searched'));
     if (reference.exitCode !== 0) throw new Error(`the reference searches night ended with exit ${reference.exitCode}`);
-    const left = await changedBetween(sb.url, lastRuns, await clockOf(sb.url));
+    const left = await client.changedBetween(lastRuns, await client.clock());
     const diff = differing(await contents(join(dir, 'tracked.duckdb')), await contents(join(dir, 'searched.duckdb')), left);
-    const later = nights.slice(1);
+    const later = done.slice(1);
     const worst = Math.max(...later.map((n) => n.calls / documents));
     return {
-      documents, nights, trackingCallsPerDocumentNight: round(worst), trackedDocumentsPerKeyDay: Math.round(KEY_CALLS_PER_DAY / worst),
+      documents, nights: done, referenceMs: reference.ms, trackingCallsPerDocumentNight: round(worst), trackedDocumentsPerKeyDay: Math.round(KEY_CALLS_PER_DAY / worst),
       searchesAfterFirst: later.reduce((s, n) => s + n.searches, 0),
       equalsSearchesNight: diff.length === 0, changedSinceLastRuns: left.size, differing: { count: diff.length, some: diff.slice(0, 5) },
     };
   } finally {
+    await client.close();
     sb.stop();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -40,6 +40,13 @@ export interface ApiClientOptions {
   onCall?: (e: CallEvent) => void;
   /** Send only GET calls (a dry run's client); any other is refused before it leaves (HttpOptions.readsOnly). */
   readsOnly?: boolean;
+  /** Largest answer body accepted, in bytes (HttpOptions.maxBodyBytes). Default 64 MiB. */
+  maxBodyBytes?: number;
+  /**
+   * Sent as `callback_url` with every request and tracking made (the webhook intake's URL): their responses are
+   * pushed there as they are made. It carries the intake's secret: never logged.
+   */
+  callbackUrl?: string;
 }
 
 export type ApiStats = HttpStats;
@@ -63,15 +70,21 @@ export class LawsuitApi {
       apiKey: opts.apiKey, urls: opts.urls, limiter: this.limiter, retries: opts.retries,
       baseDelayMs: opts.baseDelayMs, maxDelayMs: opts.maxDelayMs, maxWaitMs: opts.maxWaitMs,
       deadlines: opts.deadlines, connections: maxConcurrency, logger, onCall: opts.onCall, signal: opts.signal, readsOnly: opts.readsOnly,
+      maxBodyBytes: opts.maxBodyBytes,
     });
-    this.requests = new RequestsResource(this.http, { logger, lookupDelayMs: opts.lookupDelayMs });
+    this.requests = new RequestsResource(this.http, { logger, lookupDelayMs: opts.lookupDelayMs, callbackUrl: opts.callbackUrl });
     this.responses = new ResponsesResource(this.http);
-    this.tracking = new TrackingResource(this.http);
+    this.tracking = new TrackingResource(this.http, opts.callbackUrl);
     this.lawsuits = new LawsuitsResource(this.http);
     this.transfer = new TransferFilesResource(this.http, {
       baseDelayMs: opts.baseDelayMs, maxDelayMs: opts.maxDelayMs, deadlines: opts.deadlines, signal: opts.signal,
     });
     this.probe = new ListingProbe(this.http);
+  }
+
+  /** The key as the upstream may echo it: what the transfer step removes from a file's text (shared/echoed-secret.ts). */
+  get keyForms(): readonly string[] {
+    return this.http.keyForms;
   }
 
   /** Calls made (every attempt), by status ("network" when none came back) and by route, and retries. */

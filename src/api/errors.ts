@@ -10,6 +10,7 @@ export const API_CODES = {
   unauthorized: 'API_UNAUTHORIZED',
   forbidden: 'API_FORBIDDEN',
   forbiddenOne: 'API_FORBIDDEN_ONE',
+  secretLawsuit: 'API_SECRET_LAWSUIT',
   rateLimited: 'API_RATE_LIMITED',
   server: 'API_SERVER',
   network: 'API_NETWORK',
@@ -110,6 +111,14 @@ export function readProviderError(body: unknown): ProviderError {
 }
 
 /**
+ * A 403 the provider says is about secrecy (its documentation lists a secret lawsuit searched without a credential
+ * among the 403s): that lawsuit's alone, never a sign that the resource is refused.
+ */
+function saysSecrecy(p: ProviderError): boolean {
+  return [p.providerCode, p.message, ...p.reasons].some((t) => t !== undefined && /SECRE|SIGIL/i.test(t));
+}
+
+/**
  * The typed error for a non-success HTTP status. `redact` removes the key and signed addresses from any text
  * the provider echoed, because the message may be logged and printed by the CLI.
  */
@@ -122,6 +131,9 @@ export function errorForStatus(
   const base = { statusCode: status, route, providerCode: p.providerCode, reasons, hints };
   if (status === 401) {
     return new ApiError(API_CODES.unauthorized, `${route} refused with 401 (key missing, invalid or expired): check LAWSUIT_API_KEY / LAWSUIT_API_KEY_FILE`, base);
+  }
+  if (status === 403 && saysSecrecy(p)) {
+    return new ApiError(API_CODES.secretLawsuit, `${route} refused with 403: the lawsuit is under secrecy and the key has no credential for it${reasons.length ? ` (${reasons.join('; ')})` : said}; a stored credential (customer_key) lifts it`, { ...base, notProcessed: true });
   }
   if (status === 403) {
     return new ApiError(API_CODES.forbidden, `${route} refused with 403: the API key lacks permission for this resource, is over its usage quota, or the resource is not in the plan; contact the provider`, base);

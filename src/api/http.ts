@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { DEFAULT_DEADLINES, type CallDeadlines } from '../shared/config.js';
+import { echoFormsOf, withoutEchoes } from '../shared/echoed-secret.js';
 import { EtlError } from '../shared/errors.js';
 import { scrubText } from '../shared/logger.js';
 import { errorOfAnswer, isSuccess, rateFigures, resultOfAnswer } from './answer.js';
@@ -65,9 +66,12 @@ export class HttpClient {
   /** Aborted on close or SIGTERM: retry waits end, and nothing more is sent. */
   private readonly stopping = new AbortController();
   private clock: ProviderClock | undefined;
+  /** The key as an answer may echo it (shared/echoed-secret.ts). */
+  readonly keyForms: readonly string[];
 
   constructor(private readonly opts: HttpOptions) {
     if (!opts.apiKey) throw new ApiError(API_CODES.unauthorized, 'no API key given: check LAWSUIT_API_KEY / LAWSUIT_API_KEY_FILE');
+    this.keyForms = echoFormsOf(opts.apiKey);
     const deadlines = { ...DEFAULT_DEADLINES, ...opts.deadlines };
     this.transport = new Transport(opts.urls, { deadlines, connections: opts.connections ?? 16, maxBodyBytes: opts.maxBodyBytes ?? 64 * 1024 * 1024 });
     this.budget = new WaitBudget(() => this.gate.wake());
@@ -153,7 +157,9 @@ export class HttpClient {
     observe(answer.status, answer.status < 500);
     if (!isSuccess(spec, answer.status)) throw this.gate.note(spec, errorOfAnswer(spec, { ...answer, retryAfterMs }, this.redact));
     this.gate.accepted(spec);
-    return resultOfAnswer(spec, answer, this.redact);
+    // The key an upstream echoes inside a payload (a lawsuit's name, a crawler's source name) is gone before the
+    // payload is read: what is stored, exported or compared is the text without it, its raw JSON included.
+    return resultOfAnswer(spec, { ...answer, text: withoutEchoes(answer.text, this.keyForms) }, this.redact);
   }
 
   private get closed(): boolean {
@@ -197,7 +203,7 @@ export class HttpClient {
   }
 
   /** Removes the key and signed query strings from text that may end up in a message or a log. */
-  redact = (text: string): string => scrubText(text.split(this.opts.apiKey).join('[redacted]'));
+  redact = (text: string): string => scrubText(withoutEchoes(text, this.keyForms));
 
   stats(): HttpStats {
     return this.counters.snapshot();

@@ -15,6 +15,8 @@ export interface Page<T> {
   allPagesCount: number;
   /** Items in the whole listing at the time of this answer. */
   allCount: number;
+  /** The answer gave all_count (else allCount is this page's own items, which says nothing of the rest). */
+  allCountGiven?: boolean;
   /** links.next of the links form: an address, null on the last page; undefined in the counts form. */
   next?: string | null;
   /** request_status of the responses listing, when given. */
@@ -49,6 +51,7 @@ export function readEnvelope<T>(body: unknown, item: (v: unknown, i: number) => 
     pageCount: count(meta, 'page_count', what, items.length),
     allPagesCount: count(meta, 'all_pages_count', what, 0),
     allCount: count(meta, 'all_count', what, items.length),
+    allCountGiven: meta.all_count !== undefined && meta.all_count !== null,
   };
   if (o.links !== undefined) {
     if (!isObj(o.links)) throw new ShapeError('envelope.links is not an object');
@@ -95,7 +98,9 @@ function pageIdentity(items: readonly unknown[]): string {
  * counts form by page number while page < all_pages_count. A listing cannot make the walk loop or run on for
  * ever, whatever it claims: an empty page ends it, a `next` address already followed ends it, a page whose
  * content repeats the previous one ends it (a service ignoring `page`), and so does the ceiling of pages per
- * walk; each early end is told to `onStop`.
+ * walk; each early end is told to `onStop`. A listing that announces more pages than it counts items (each page
+ * holds one at least) is read by its count of items instead: it ends once that many are read. Followed by its
+ * pages, an all_pages_count of 10^9 read 85 pages where 2 held every item.
  */
 export async function* walkPages<T>(fetch: (c: Cursor) => Promise<Page<T>>, opts: WalkOptions = {}): AsyncGenerator<Page<T>> {
   let cursor: Cursor = { page: opts.startPage ?? 1 };
@@ -104,6 +109,7 @@ export async function* walkPages<T>(fetch: (c: Cursor) => Promise<Page<T>>, opts
   const stop = (why: string, fields: Record<string, unknown> = {}): void => opts.onStop?.(`${label}: ${why}`, { listing: label, ...fields });
   const followed = new Set<string>();
   let previous: string | undefined;
+  let read = 0;
   for (let n = 0; ; n++) {
     if (opts.signal?.aborted) return;
     if (n >= maxPages) {
@@ -120,10 +126,12 @@ export async function* walkPages<T>(fetch: (c: Cursor) => Promise<Page<T>>, opts
       previous = identity;
     }
     yield p;
+    read += p.items.length;
     if (p.items.length === 0) {
       if (p.next || cursor.page < p.allPagesCount) stop('an empty page ends the walk though more pages were announced', { page: cursor.page, announced: p.allPagesCount });
       return;
     }
+    if (p.allCountGiven && p.allPagesCount > p.allCount && read >= p.allCount) return;
     if (p.next !== undefined) {
       if (p.next === null) return;
       if (followed.has(p.next)) {

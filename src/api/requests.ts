@@ -1,3 +1,4 @@
+import { besideTheSearch } from './beside-the-search.js';
 import type { Logger } from 'pino';
 import { EtlError } from '../shared/errors.js';
 import { codeOf } from '../shared/failure-policy.js';
@@ -31,6 +32,8 @@ export interface CreateRequestOptions {
   maxLookups?: number;
   /** Requests already accounted for (e.g. found for another search) that a look-up must not claim. */
   exclude?: ReadonlySet<string>;
+  /** Sends `with_attachments: true` at the top level of the body, beside the search (lawsuit_cnj searches). Default false. */
+  withAttachments?: boolean;
 }
 
 export interface ListRequestsQuery {
@@ -59,17 +62,23 @@ export class LookupUnprovenError extends EtlError {
 export interface RequestsOptions {
   logger?: Logger;
   /**
-   * How far the service's clock may be behind ours when matching a created_at, in ms, while nothing is known of
-   * its clock (no answer carried a Date header yet). Default 60 000.
+   * The look-up's margin: how long before our own clock at a submission the provider's created_at of it may be,
+   * beyond how far behind ours its answered creations showed its created_at, in ms. Default 60 000.
    */
   clockSkewMs?: number;
-  /** Margin around the provider's clock as its Date headers bound it, in ms. Default 5 000. */
-  clockMarginMs?: number;
   /** Default for CreateRequestOptions.lookupDelayMs, in ms. Default 1000. */
   lookupDelayMs?: number;
+  /** Sent as `callback_url` (top level of the body) with every request made, so that its responses are pushed there. */
+  callbackUrl?: string;
 }
 
 export class RequestsResource {
+  /**
+   * How far behind our clock the provider's created_at has been seen, in ms (never below 0): by each answered
+   * creation, whose created_at was stamped before our clock read its answer. Only ever widens the look-up.
+   */
+  private createdBehindMs = 0;
+
   constructor(private readonly http: HttpClient, private readonly opts: RequestsOptions = {}) {}
 
   async create(search: Search, opts: CreateRequestOptions = {}): Promise<RequestObject> {
@@ -82,11 +91,16 @@ export class RequestsResource {
       return { result: found };
     };
     return retrying({
-      attempt: async () => (await this.http.call({
-        base: 'requests', method: 'POST', path: '/requests', route: 'POST /requests',
-        // The spec shows the request returned; the documentation lists 201 and 202 as success.
-        body: { search }, safety: 'unsafe', priority: opts.priority ?? 1, parse: parseRequest, ok: [200, 201, 202],
-      })).body,
+      attempt: async () => {
+        const made = (await this.http.call({
+          base: 'requests', method: 'POST', path: '/requests', route: 'POST /requests',
+          // The spec shows the request returned; the documentation lists 201 and 202 as success.
+          body: { search, ...besideTheSearch({ withAttachments: opts.withAttachments, callbackUrl: this.opts.callbackUrl }) }, safety: 'unsafe', priority: opts.priority ?? 1, parse: parseRequest, ok: [200, 201, 202],
+        })).body;
+        const behind = Date.now() - Date.parse(made.created_at);
+        if (behind > this.createdBehindMs) this.createdBehindMs = behind;
+        return made;
+      },
       call: { safety: 'unsafe' },
       // What a plain retry can fix the client did already; here a creation that may have been made is looked for,
       // and submitted again only when the listing proves it was not.
@@ -137,14 +151,14 @@ export class RequestsResource {
   }
 
   /**
-   * `local` (our clock, epoch ms) on the provider's clock, less a margin: the earliest `created_at` the provider
-   * can have given a request we sent at `local`. Read from the Date headers of its answers, so a provider
-   * whose clock is months off is matched all the same; before any Date header, our clock less a minute.
+   * The earliest `created_at` the look-up takes for a request we sent at `local` (our clock, epoch ms): our own
+   * clock less a margin, and less how far behind ours the provider's created_at of our answered creations ran.
+   * Never the provider's Date header: a Date a day ahead (a proxy's, or a clock that is not its created_at's)
+   * bounded the look-up at tomorrow, found nothing, and the search was bought again. A bound too early costs a
+   * page more of the listing; one too late buys twice.
    */
-  private providerTimeOf(local: number): number {
-    const clock = this.http.providerClock();
-    if (!clock) return local - (this.opts.clockSkewMs ?? 60_000);
-    return local + clock.low - (this.opts.clockMarginMs ?? 5_000);
+  private earliestCreatedAt(local: number): number {
+    return local - (this.opts.clockSkewMs ?? 60_000) - this.createdBehindMs;
   }
 
   /**
@@ -172,8 +186,8 @@ export class RequestsResource {
 
   /**
    * The most recent request for `search` the provider created at or after our local time `since` (epoch ms or
-   * Date), or undefined when the listing proves there is none. The provider's created_at is compared on its own
-   * clock (see providerTimeOf), never on ours.
+   * Date), or undefined when the listing proves there is none. The provider's created_at is compared with our
+   * own clock, less a margin (see earliestCreatedAt).
    *
    * Buying a search twice is what this must never cause, so "none" is concluded only from what was read, never
    * from an order assumed: the listing is asked for the requests created since then, newest first (the
@@ -184,20 +198,18 @@ export class RequestsResource {
    */
   async findSubmitted(search: Search, since: number | Date, opts: { exclude?: ReadonlySet<string> } = {}): Promise<RequestObject | undefined> {
     const local = typeof since === 'number' ? since : since.getTime();
-    const bound = this.providerTimeOf(local);
+    const bound = this.earliestCreatedAt(local);
     let stoppedEarly: string | undefined;
     let best: RequestObject | undefined;
     const order = new NewestFirstWatch();
     const walk = this.walkSince(bound, { onStop: (why, fields) => { stoppedEarly = why; this.opts.logger?.warn(fields, why); } });
     for await (const page of walk) {
-      // The page's own Date header has already narrowed the provider's clock.
-      const from = this.providerTimeOf(local);
       order.saw(page.items.map((r) => Date.parse(r.created_at)));
       let older = false;
       for (const r of page.items) {
         const at = Date.parse(r.created_at);
         if (Number.isNaN(at)) continue;
-        if (at < from) { older = true; continue; }
+        if (at < bound) { older = true; continue; }
         if (opts.exclude?.has(r.request_id) || !sameSearch(search, r.search)) continue;
         if (!best || at > Date.parse(best.created_at)) best = r;
       }

@@ -1,27 +1,15 @@
-import { foldName } from '../spec/identifiers.js';
+import { foldName, sameFilter } from '../spec/identifiers.js';
 import type { Search } from '../spec/types.js';
 
 // Whether a request found in the listing is the one a lost POST may have created. Pure. The service echoes
 // the search "as accepted", so keys are compared without punctuation and case (a CPF sent punctuated comes
-// back digits only), and absent options equal their defaults (an echoed empty filter equals no filter).
+// back digits only), absent options equal their defaults (an echoed empty filter equals no filter), and a filter
+// is compared in its canonical form (spec/search-identity.ts: tribunals in any order, 150000 or "150000"). The
+// credential and masked_response are compared when the echo shows them: an echo that leaves them out (a credential
+// may well not be shown back) proves nothing against the request, and the request is ours.
 
 function key(k: string): string {
   return foldName(k).replace(/[^0-9a-z]/g, '');
-}
-
-function canonical(v: unknown): string {
-  if (v === undefined || v === null) return '';
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (typeof v === 'object') {
-    const entries = Object.entries(v as Record<string, unknown>)
-      .map(([k, x]) => [k, canonical(x)] as const)
-      .filter(([, x]) => x !== '')
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    // An empty object says nothing more than an absent one (the service echoes `filter: {}`).
-    if (entries.length === 0) return '';
-    return `{${entries.map(([k, x]) => `${k}:${x}`).join(',')}}`;
-  }
-  return JSON.stringify(v);
 }
 
 export function sameSearch(sent: Search, echoed: Partial<Search> | undefined): boolean {
@@ -32,5 +20,8 @@ export function sameSearch(sent: Search, echoed: Partial<Search> | undefined): b
   const a = sent.search_params ?? {};
   const b = echoed.search_params ?? {};
   if ((a.lawsuit_instance ?? null) !== (b.lawsuit_instance ?? null)) return false;
-  return canonical(a.filter) === canonical(b.filter);
+  const echoedKey: unknown = b.credential?.customer_key;
+  if (typeof echoedKey === 'string' && echoedKey !== a.credential?.customer_key) return false;
+  if (typeof b.masked_response === 'boolean' && b.masked_response !== a.masked_response) return false;
+  return sameFilter(a.filter, b.filter);
 }

@@ -1,3 +1,4 @@
+import { besideTheSearch } from './beside-the-search.js';
 import { API_CODES, ApiError } from './errors.js';
 import type { HttpClient } from './http.js';
 import { readEnvelope, walkItems, type Page, type WalkOptions } from './paginate.js';
@@ -35,13 +36,15 @@ export type TrackingAnswer = Tracking | 'gone';
 type RecordAction = 'pause' | 'resume' | 'delete';
 
 export class TrackingResource {
-  constructor(private readonly http: HttpClient) {}
+  /** `callbackUrl`: sent as `callback_url` (top level of the body) with every tracking made, so that its runs' responses are pushed. */
+  constructor(private readonly http: HttpClient, private readonly callbackUrl?: string) {}
 
-  async create(search: Search, recurrence: number, opts: { priority?: number } = {}): Promise<CreateTrackingResult> {
+  /** `withAttachments`: the tracking's runs ask for attachments (`with_attachments`, the body's top level; lawsuit_cnj). */
+  async create(search: Search, recurrence: number, opts: { priority?: number; withAttachments?: boolean } = {}): Promise<CreateTrackingResult> {
     try {
       const res = await this.http.call({
         base: 'tracking', method: 'POST', path: '/tracking', route: 'POST /tracking',
-        body: { recurrence, search }, safety: 'idempotent', priority: opts.priority, parse: parseTracking,
+        body: { recurrence, search, ...besideTheSearch({ withAttachments: opts.withAttachments, callbackUrl: this.callbackUrl }) }, safety: 'idempotent', priority: opts.priority, parse: parseTracking,
       });
       return { conflict: false, tracking: res.body };
     } catch (e) {

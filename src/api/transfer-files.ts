@@ -109,8 +109,8 @@ export class TransferFilesResource {
     return res.body;
   }
 
-  /** Marks a file downloaded, or in error with a reason for the provider's team. */
-  async patch(id: string, status: 'downloaded' | 'error', errorMessage?: string): Promise<TransferFile | undefined> {
+  /** Marks a file taken (`downloaded` or `consumed`, the vocabulary of its listing), or in error with a reason for the provider's team. */
+  async patch(id: string, status: 'downloaded' | 'consumed' | 'error', errorMessage?: string): Promise<TransferFile | undefined> {
     const body: Record<string, string> = { status };
     if (errorMessage !== undefined) body.error_message = errorMessage.slice(0, 1000);
     const res = await this.http.call({

@@ -28,6 +28,23 @@ export function transferStateOf(status: unknown): TransferState {
   return typeof status === 'string' ? STATES[status.trim().toLowerCase()] ?? 'unknown' : 'unknown';
 }
 
+/** The word a file is marked taken with, at the provider: one of the two vocabularies its listings use. */
+export type TakenStatus = 'downloaded' | 'consumed';
+
+/**
+ * How to mark taken a file its listing showed with `status`, in that listing's vocabulary: `consumed` where it
+ * says available/consumed (the documentation's page), `downloaded` where it says completed/downloaded (the spec's).
+ */
+export function takenStatusFor(status: unknown): TakenStatus {
+  const s = typeof status === 'string' ? status.trim().toLowerCase() : '';
+  return s === 'available' || s === 'consumed' ? 'consumed' : 'downloaded';
+}
+
+/** The other vocabulary's word, for a provider that refuses the one its listing suggested. */
+export function otherTakenStatus(s: TakenStatus): TakenStatus {
+  return s === 'consumed' ? 'downloaded' : 'consumed';
+}
+
 /**
  * The record's `file_size` when it is plainly a count of bytes: a whole number of at least a KiB. The
  * documentation shows 0.038 (megabytes, by the look of it): a size in another unit would fail every download's

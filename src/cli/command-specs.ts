@@ -8,7 +8,8 @@ export { COMMAND_NAMES, type CommandName };
 
 export const COMMAND_SUMMARIES: Record<CommandName, string> = {
   run: 'one nightly run: documents -> searches -> warehouse -> transfer files -> changes -> exports -> publish',
-  schedule: 'long-running: the cron jobs under jobs/ (node-cron), one run at a time, with health and metrics',
+  schedule: 'long-running: the cron jobs under jobs/ (node-cron), one run at a time, with health and metrics (and the webhook intake, when LAWSUIT_CALLBACK_PORT is set)',
+  receive: 'long-running: the webhook intake; prints the callback URL to give the provider on its first line, writes each delivery to the spool beside the warehouse before answering it, until SIGTERM',
   sandbox: 'serve the emulator of the service (all four base addresses on one port) until SIGTERM; prints its base address on its first line',
   export: 'write the Parquet exports from the published warehouse (read-only: works beside analysts)',
   transfer: 'list, download, load and mark the provider\'s transfer files',

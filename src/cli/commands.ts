@@ -38,6 +38,7 @@ export async function runCommand(args: Parsed): Promise<ExitCode> {
     await runScheduleCli(args.rest, { configure: configureJobs });
     return EXIT.ok;
   }
+  if (command === 'receive') return (await import('./receive.js')).receiveCommand(args);
   const cfg = loadConfig({ flags: args.flags, command });
   const log = logger();
   log.level = cfg.logLevel;
@@ -51,7 +52,7 @@ export async function runCommand(args: Parsed): Promise<ExitCode> {
   }
 }
 
-async function dispatch(command: Exclude<ConfiguredCommand, 'schedule'>, args: Parsed, cfg: Config, log: Logger): Promise<CommandEnd> {
+async function dispatch(command: Exclude<ConfiguredCommand, 'schedule' | 'receive'>, args: Parsed, cfg: Config, log: Logger): Promise<CommandEnd> {
   if (command === 'report') return writeReportsAgain(args, cfg);
   if (command === 'doctor') return doctor(cfg, log);
   // commander has checked --kind against its choices already

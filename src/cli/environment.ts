@@ -20,7 +20,7 @@ export async function prepareEnvironment(cfg: Config): Promise<Environment> {
   const dialect = parseDialect(cfg.sandboxDialect, OPTIONS.sandboxDialect.env, problems);
   if (problems.length) throw new ConfigError(problems);
   const sandbox = await startSandbox({
-    port: 0, seed: cfg.sandboxSeed, courtDelayMs: cfg.sandboxCourtDelayMs, faults: cfg.sandboxFaults, apiKeys: [SANDBOX_KEY], forbid, dialect,
+    port: 0, seed: cfg.sandboxSeed, courtDelayMs: cfg.sandboxCourtDelayMs, rateLimit: cfg.sandboxRateLimit, faults: cfg.sandboxFaults, apiKeys: [SANDBOX_KEY], forbid, dialect,
   });
   const urls = { requests: sandbox.url, tracking: sandbox.url, lawsuits: sandbox.url, transfer: sandbox.url };
   return { cfg: { ...cfg, urls }, apiKey: SANDBOX_KEY, close: () => sandbox.close() };

@@ -3,7 +3,6 @@
 import { configurationProblems, ConfigError, isEtlError, type EtlError } from '../shared/errors.js';
 import { logger } from '../shared/logger.js';
 import { printable } from '../shared/printable.js';
-import { runCommand } from './commands.js';
 import { EXIT, exitCodeOf, troubleOf, type ExitCode } from './exit-codes.js';
 import { CliExit, parseCommandLine } from './program.js';
 
@@ -12,7 +11,10 @@ import { CliExit, parseCommandLine } from './program.js';
 
 async function main(argv: string[]): Promise<ExitCode> {
   try {
-    return await runCommand(parseCommandLine(argv));
+    const parsed = parseCommandLine(argv);
+    // The intake runs for weeks: it loads its own modules only, not the warehouse's and the reports' (receive.ts).
+    if (parsed.command === 'receive') return await (await import('./receive.js')).receiveCommand(parsed);
+    return await (await import('./commands.js')).runCommand(parsed);
   } catch (e) {
     if (e instanceof CliExit) {
       (e.exitCode === EXIT.ok ? process.stdout : process.stderr).write(`${e.printed.trimEnd()}\n`);

@@ -63,10 +63,20 @@ Each job's run lock is its own command's (<warehouse>.lock of its warehouse), un
 succeeded for twice its period.
 The jobs it starts need what their commands need (lawsuit-etl <command> --help). Every variable: docs/operating.md.`;
 
+const RECEIVE_RULES = `
+Needs LAWSUIT_CALLBACK_SECRET_FILE (or LAWSUIT_CALLBACK_SECRET): at least 32 characters, part of the URL it prints.
+Each delivery is on disk in the spool (<warehouse>.spool/, or LAWSUIT_CALLBACK_SPOOL) before it is answered 2xx;
+a wrong secret, a body not JSON, an unknown envelope or one over LAWSUIT_CALLBACK_MAX_BYTES is answered 4xx and
+writes nothing. /healthz and /metrics are served on the same port. SIGTERM or SIGINT: what was accepted is
+answered, the spool closed, exit 0; 2 for a bad configuration or a port that cannot be had, 75 when another
+intake writes this spool. How to expose it behind a TLS terminator: docs/operating.md, "The webhook intake".
+It sends nothing to the API: no key or address is needed. Every variable: docs/operating.md.`;
+
 /** The help's closing text: what the command needs of the API (COMMAND_NEEDS says), and the exit codes. */
 function footer(command?: CommandName): string {
   const sends = command === undefined || (command in COMMAND_NEEDS && COMMAND_NEEDS[command as ConfiguredCommand].api);
   if (command === 'schedule') return `${SCHEDULE_RULES}\n${EXIT_CODES_HELP}`;
+  if (command === 'receive') return `${RECEIVE_RULES}\n${EXIT_CODES_HELP}`;
   if (command === 'sandbox') return '\nIt is the API: it needs no key or address of its own.';
   return sends ? `${API_NEEDED}\n${EXIT_CODES_HELP}` : `\nIt sends nothing to the API: no key or address is needed. Every variable: docs/operating.md.\n${EXIT_CODES_HELP}`;
 }

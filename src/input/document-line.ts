@@ -2,10 +2,11 @@
 import { quoted } from '../spec/identifiers.js';
 import { inferSearchType } from './infer.js';
 import { normaliseKey } from './normalise.js';
+import { OPTION_COLUMNS, readSearchOptions } from './search-options.js';
 import { formulaPrefix, neutralise, unsafeCharacter } from './text-safety.js';
 import { SEARCH_TYPES, isSearchType, type DocumentSpec, type SearchType } from './types.js';
 
-export const COLUMNS = ['search_key', 'search_type', 'on_demand', 'lawsuit_instance', 'cache_ttl_in_days', 'label'] as const;
+export const COLUMNS = ['search_key', 'search_type', 'on_demand', 'lawsuit_instance', 'cache_ttl_in_days', 'label', ...OPTION_COLUMNS] as const;
 export type Column = (typeof COLUMNS)[number];
 
 const TRUE = new Set(['true', '1', 'yes', 'sim', 'y', 's']);
@@ -25,7 +26,8 @@ function parseCount(v: string): number | undefined {
   return Number(s);
 }
 
-type LineResult = { ok: true; doc: DocumentSpec } | { ok: false; reasons: string[] };
+/** A usable line, and the option columns it filled that its search type does not use (left out of its request). */
+type LineResult = { ok: true; doc: DocumentSpec; unused: string[] } | { ok: false; reasons: string[] };
 
 /** The search key's type and normal form, or why there is none. */
 function readKey(rawKey: string, typeCell: string): { type: SearchType; key: string } | { reason: string } {
@@ -78,12 +80,16 @@ export function readLine(line: number, fields: string[], cols: ReadonlyMap<Colum
     if (cacheTtlInDays === undefined) reasons.push(`cache_ttl_in_days ${quoted(ttlText)} is not a non-negative integer (days)`);
   }
 
+  const { options, reasons: optionReasons, unused } = readSearchOptions('reason' in key ? undefined : key.type, get);
+  reasons.push(...optionReasons);
+
   if (reasons.length > 0 || 'reason' in key) return { ok: false, reasons };
   const doc: DocumentSpec = { line, searchType: key.type, searchKey: key.key, rawKey, onDemand: onDemand ?? false };
   if (lawsuitInstance !== undefined) doc.lawsuitInstance = lawsuitInstance;
   if (cacheTtlInDays !== undefined) doc.cacheTtlInDays = cacheTtlInDays;
+  Object.assign(doc, options);
   // A label is the user's own free text, never sent: its control characters are neutralised, not refused.
   const label = neutralise(get('label'));
   if (label !== '') doc.label = label;
-  return { ok: true, doc };
+  return { ok: true, doc, unused };
 }

@@ -3,10 +3,11 @@
 // (no search_key column, an unreadable header, UTF-16) stops the run. The file is streamed twice in chunks —
 // once to tell its encoding, once to read it — so memory holds the searches, never a whole line or file.
 import { open } from 'node:fs/promises';
-import { keyIdentity, quoted } from '../spec/identifiers.js';
+import { quoted } from '../spec/identifiers.js';
 import { EtlError } from '../shared/errors.js';
 import { CsvReader, type CsvItem } from './csv.js';
 import { COLUMNS, readLine, type Column } from './document-line.js';
+import { documentIdentity } from './search-body.js';
 import { EncodingSniffer, sniffEncoding, type EncodingVerdict } from './encoding.js';
 import type { DocumentsList, Duplicate, Rejection } from './types.js';
 
@@ -58,12 +59,25 @@ function encodingWarnings(v: EncodingVerdict, source: string): string[] {
     + ` (${v.otherLines} line(s) with accents, the first on line ${v.firstOtherLine})${mixed}. Save it as "CSV UTF-8" to be sure of every name.`];
 }
 
+/** What a search type does not use, and so is left out of its request (search-options.ts). */
+const UNUSED: Readonly<Record<string, string>> = {
+  with_attachments: 'attachments come with lawsuit_cnj searches only',
+  masked_response: 'masked_response chooses between the simple and the complete search by document (cpf, cnpj, oab, name)',
+};
+
+function unusedWarning(source: string, column: string, lines: readonly number[]): string {
+  const shown = lines.slice(0, 10).join(', ') + (lines.length > 10 ? ', …' : '');
+  return `${source}: ${column} left out of ${lines.length} line(s) that search by another type (line ${shown}): ${UNUSED[column] ?? 'not used by their search type'}; the rest of each line is searched`;
+}
+
 /** Builds the list from CSV items as they are read; the first non-blank record is the header. */
 class ListBuilder {
   private readonly list: DocumentsList;
   private cols: Map<Column, number> | undefined;
   private width = 0;
   private readonly firstSeen = new Map<string, number>();
+  /** Lines that filled an option column their search type does not use, by column. */
+  private readonly unused = new Map<string, number[]>();
 
   constructor(private readonly source: string, verdict: EncodingVerdict) {
     this.list = { source, documents: [], rejected: [], duplicates: [], encoding: verdict.encoding, warnings: encodingWarnings(verdict, source) };
@@ -97,8 +111,10 @@ class ListBuilder {
     const r = readLine(it.line, it.fields, this.cols!);
     if (!r.ok) { list.rejected.push(rejection(it.line, it.raw, r.reasons.join('; '))); return; }
     const d = r.doc;
-    // The same search asked twice costs twice and loads the same rows: run it once (a name in any spelling).
-    const identity = `${d.searchType}\u0000${keyIdentity(d.searchType, d.searchKey)}\u0000${d.onDemand}\u0000${d.lawsuitInstance ?? ''}`;
+    for (const c of r.unused) this.unused.set(c, [...(this.unused.get(c) ?? []), d.line]);
+    // The same search asked twice costs twice and loads the same rows: run it once (a name in any spelling, its
+    // filter written any way; another filter or credential is another search).
+    const identity = documentIdentity(d);
     const first = this.firstSeen.get(identity);
     if (first !== undefined) {
       list.duplicates.push({ line: d.line, firstLine: first, key: d.searchKey } satisfies Duplicate);
@@ -112,6 +128,7 @@ class ListBuilder {
     if (this.cols === undefined) {
       throw usage('INPUT_NO_SEARCH_KEY', `${this.source} is empty: it needs a header with a search_key column`, { source: this.source, header: [] });
     }
+    for (const [column, lines] of this.unused) this.list.warnings!.push(unusedWarning(this.source, column, lines));
     return this.list;
   }
 }

@@ -1,5 +1,6 @@
 // The documents list as the rest of the pipeline sees it (CONTRACT.md, "The documents list").
 import { SEARCH_TYPES, type SearchType } from '../spec/types.js';
+import type { SearchOptions } from './search-options.js';
 
 export { SEARCH_TYPES, type SearchType };
 
@@ -7,8 +8,11 @@ export function isSearchType(s: string): s is SearchType {
   return (SEARCH_TYPES as readonly string[]).includes(s);
 }
 
-/** One usable line of the documents list. */
-export interface DocumentSpec {
+/**
+ * One usable line of the documents list. Its filter and options (SearchOptions: `filter`, `customerKey`,
+ * `maskedResponse`, `withAttachments`) are each absent when the line leaves them empty.
+ */
+export interface DocumentSpec extends SearchOptions {
   /** Physical line (1-based) where the line's record starts in the file. */
   line: number;
   searchType: SearchType;

@@ -3,6 +3,7 @@ import type { Stage } from './stage.js';
 import { trackingsStage } from './stages/trackings.js';
 import { changesStage } from './stages/changes.js';
 import { documentsStage } from './stages/documents.js';
+import { lawsuitsStage } from './stages/lawsuits.js';
 import { exportsStage } from './stages/exports.js';
 import { publishStage } from './stages/publish.js';
 import { rebuildStage } from './stages/rebuild.js';
@@ -30,12 +31,12 @@ export function sourceOf(cfg: Pick<Config, 'source'>): NightSource {
  * whose trackings could not be reconciled buys nothing rather than every search.
  */
 function trackingsNight(): Stage[] {
-  return [documentsStage, trackingsStage, { ...searchStage, needs: [...searchStage.needs, 'trackings'] }, transferStage, changesStage, exportsStage, publishStage];
+  return [documentsStage, trackingsStage, { ...searchStage, needs: [...searchStage.needs, 'trackings'] }, lawsuitsStage, transferStage, changesStage, exportsStage, publishStage];
 }
 
 export function stagesFor(command: CommandName, opts: { kind?: QueryKind; dryRun?: boolean; source?: NightSource } = {}): Stage[] {
   const all: Record<CommandName, () => Stage[]> = {
-    run: () => (opts.source === 'trackings' ? trackingsNight() : [documentsStage, searchStage, transferStage, changesStage, exportsStage, publishStage]),
+    run: () => (opts.source === 'trackings' ? trackingsNight() : [documentsStage, searchStage, lawsuitsStage, transferStage, changesStage, exportsStage, publishStage]),
     query: () => [documentsStage, queryStage(opts.kind ?? 'count'), publishStage],
     track: () => [documentsStage, trackStage, publishStage],
     transfer: () => [transferStage, publishStage],
@@ -43,7 +44,8 @@ export function stagesFor(command: CommandName, opts: { kind?: QueryKind; dryRun
     rebuild: () => rebuildFirst([publishStage]),
   };
   const stages = all[command]();
-  return opts.dryRun ? stages.filter((s) => s.plansDry) : stages;
+  // A stage that plans offline calls nothing when dry: no client is opened for it, no key is needed.
+  return opts.dryRun ? stages.filter((s) => s.plansDry).map((s) => (s.plansDry === 'offline' ? { ...s, callsApi: false } : s)) : stages;
 }
 
 /**

@@ -16,10 +16,12 @@ export interface RunContext {
   publish?: () => Promise<void>;
   /** Polling speeds for tests that drive the pipeline in-process (default: poll.ts's own). */
   pollTuning?: { minIntervalMs?: number; maxIntervalMs?: number };
+  /** Lawsuit-level reads a part of that wave holds, for tests that drive several parts on a small night (default 1,000). */
+  readsPerPart?: number;
   /** Ends every progress display still open (a stage's bars end with the stage, before anything is printed after it). */
   endProgress?: () => void;
   /** Progress callbacks for long work (a bar on a terminal, log lines otherwise). */
-  progress?: (what: 'documents' | 'pages' | 'files' | 'responses', event: 'total' | 'tick', n: number) => void;
+  progress?: (what: 'documents' | 'lawsuits' | 'pages' | 'files' | 'responses', event: 'total' | 'tick', n: number) => void;
 }
 
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {

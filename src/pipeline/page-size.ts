@@ -30,6 +30,11 @@ export class PageSizer {
     this.current = this.max;
   }
 
+  /** Characters of item text a page should stay near: what a page of big lawsuits is held to. */
+  get targetBytes(): number {
+    return this.opts.targetBytes;
+  }
+
   /** Items to ask for next. */
   size(): number {
     return this.current;

@@ -1,6 +1,9 @@
-import { keyIdentity } from '../spec/identifiers.js';
+import { searchIdentity } from '../spec/identifiers.js';
 import type { Search } from '../spec/types.js';
 import type { DocumentSpec } from '../input/documents.js';
+import { searchFor } from '../input/search-body.js';
+import type { ReadBasis } from '../warehouse/ledger.js';
+import { documentUnits } from './cost.js';
 import { pagesFor } from './sweep/cost.js';
 
 /** What the ledger already knows about a document's search, looked up before planning. */
@@ -23,15 +26,39 @@ export interface PlanOptions {
   strategy?: 'sweep' | 'per-request';
 }
 
-export interface PlannedSearch { doc: DocumentSpec; search: Search; searchHash: string }
+export interface PlannedSearch {
+  search: Search;
+  /** `with_attachments: true` at the top level of the request's body (a lawsuit_cnj search that asks for them). */
+  withAttachments?: boolean;
+  searchHash: string;
+  /** What it is, for the operator: `line 12 (cpf)`, `lawsuit 0710802-55.2018.8.02.0001 (lawsuit_cnj)`. */
+  where: string;
+  /** The documents list's line it searches (requests.document_line); null for a lawsuit-level read the night chose. */
+  line: number | null;
+  /** The list's document, for a search of the documents list. */
+  doc?: DocumentSpec;
+  /** A lawsuit-level read: how far each instance's header said the lawsuit had gone (requests.basis). */
+  basis?: ReadBasis;
+}
+
+/** A search of the documents list, planned. */
+export type DocumentSearch = PlannedSearch & { doc: DocumentSpec };
+
+/** A document's planned search: its body (its filters and options as the list asks them) and its identity. */
+export function plannedDocument(doc: DocumentSpec): DocumentSearch {
+  const search = searchFor(doc);
+  const planned: DocumentSearch = { doc, search, searchHash: searchHash(search, doc.withAttachments), where: `line ${doc.line} (${doc.searchType})`, line: doc.line };
+  if (doc.withAttachments) planned.withAttachments = true;
+  return planned;
+}
 
 export interface RunPlan {
   /** Documents to submit a new request for. */
-  submit: PlannedSearch[];
+  submit: DocumentSearch[];
   /** Documents whose earlier request is still outstanding: polled and loaded, never submitted again. */
-  resume: Array<PlannedSearch & { requestId: string }>;
+  resume: Array<DocumentSearch & { requestId: string }>;
   /** Documents searched recently enough (younger than freshnessDays) to be left alone. */
-  fresh: Array<PlannedSearch & { lastSuccessAt: Date }>;
+  fresh: Array<DocumentSearch & { lastSuccessAt: Date }>;
   onDemand: number;
   /**
    * Estimate of the API calls the plan costs: one submission each, one batched poll round per 100 outstanding
@@ -40,34 +67,34 @@ export interface RunPlan {
    * in all. More poll rounds, and answers larger than last time, cost more.
    */
   expectedCalls: number;
+  /**
+   * What the searches to submit are billed, at least (cost.ts): a search by document per 1,000 lawsuits it
+   * returned last time (one for a search never answered), a lawsuit number of the list per search.
+   */
+  billed: { documentSearches: number; lawsuitSearches: number };
 }
 
-/** The search object sent for a document: the only place where a CSV line becomes an API body. */
-export function searchFor(doc: DocumentSpec): Search {
-  const search: Search = { search_type: doc.searchType, search_key: doc.searchKey, response_type: 'lawsuit' };
-  if (doc.onDemand) search.on_demand = true;
-  if (doc.cacheTtlInDays !== undefined) search.cache_ttl_in_days = doc.cacheTtlInDays;
-  if (doc.lawsuitInstance !== undefined) search.search_params = { lawsuit_instance: doc.lawsuitInstance };
-  return search;
-}
+// The search object a document becomes lives beside the list (input/search-body.ts); the plan and the trackings use it from here too.
+export { searchFor };
 
 /**
- * A stable identity for "the same search", used by the ledger to find a document's requests: a name in any
- * spelling is one search (keyIdentity).
+ * A stable identity for "the same search", used by the ledger to find a document's requests and by the submission
+ * intents: a name in any spelling is one search, its filters written any way one (spec/search-identity.ts).
  */
-export function searchHash(search: Search): string {
-  return [search.search_type, keyIdentity(search.search_type, search.search_key), search.on_demand ? 'od' : 'db', search.search_params?.lawsuit_instance ?? '*'].join('|');
+export function searchHash(search: Search, withAttachments?: boolean): string {
+  return searchIdentity(search, { withAttachments });
 }
+
+/** Searches by a lawsuit's number or id: billed per search, not per lawsuit returned. */
+export const BY_NUMBER: ReadonlySet<string> = new Set(['lawsuit_cnj', 'lawsuit_id']);
 
 /** Pure: decide what tonight's run does for each document. */
 export function planRun(docs: DocumentSpec[], history: Map<string, DocumentHistory>, opts: PlanOptions): RunPlan {
-  const plan: RunPlan = { submit: [], resume: [], fresh: [], onDemand: 0, expectedCalls: 0 };
+  const plan: RunPlan = { submit: [], resume: [], fresh: [], onDemand: 0, expectedCalls: 0, billed: { documentSearches: 0, lawsuitSearches: 0 } };
   const freshMs = opts.freshnessDays * 86_400_000;
   for (const doc of docs) {
-    const search = searchFor(doc);
-    const hash = searchHash(search);
-    const h = history.get(hash) ?? {};
-    const item = { doc, search, searchHash: hash };
+    const item = plannedDocument(doc);
+    const h = history.get(item.searchHash) ?? {};
     if (h.outstandingRequestId) {
       plan.resume.push({ ...item, requestId: h.outstandingRequestId });
     } else if (!opts.force && h.lastSuccessAt && opts.now.getTime() - h.lastSuccessAt.getTime() < freshMs) {
@@ -75,6 +102,8 @@ export function planRun(docs: DocumentSpec[], history: Map<string, DocumentHisto
     } else {
       plan.submit.push(item);
       if (doc.onDemand) plan.onDemand++;
+      if (BY_NUMBER.has(doc.searchType)) plan.billed.lawsuitSearches++;
+      else plan.billed.documentSearches += documentUnits(h.lastResponses ?? 0);
     }
   }
   const reading = [...plan.submit, ...plan.resume].map((p) => history.get(p.searchHash)?.lastResponses ?? 0);

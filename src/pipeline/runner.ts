@@ -38,6 +38,8 @@ interface CommandRequest {
   reporter?: RunReporter;
   /** Polling speeds (tests that drive the pipeline in-process). */
   pollTuning?: { minIntervalMs?: number; maxIntervalMs?: number };
+  /** Lawsuit-level reads a part holds (tests that drive the pipeline in-process). */
+  readsPerPart?: number;
 }
 
 export interface CommandResult {
@@ -62,6 +64,7 @@ export async function runCommand(req: CommandRequest): Promise<CommandResult> {
     session = await openSession(env?.cfg ?? cfg, { command: req.command, log, signal: req.signal, apiKey: env?.apiKey ?? '', readOnly: plan.readOnly, sends: plan.sends });
     const { ctx } = session;
     if (req.pollTuning) ctx.pollTuning = req.pollTuning;
+    if (req.readsPerPart) ctx.readsPerPart = req.readsPerPart;
     const stages = await carryOn(session, plan.stages, { command: req.command, warehouse: cfg.warehouse, night, log });
     const run = {
       command: req.command, cfg, runId: ctx.runId, started, night, exitCodeOf: req.exitCodeOf, wh: ctx.wh, log, reporter: req.reporter,

@@ -63,14 +63,14 @@ export async function openSession(cfg: Config, opts: SessionOptions): Promise<Se
       }
       api ??= new LawsuitApi({
         apiKey: opts.apiKey, urls: cfg.urls, maxConcurrency: cfg.maxConcurrency, deadlines: cfg.deadlines, logger: opts.log, signal: opts.signal,
-        readsOnly: opts.sends === 'reads',
+        readsOnly: opts.sends === 'reads', callbackUrl: cfg.callback.url,
       });
       return api;
     },
     progress: (what, event, n) => {
       let bar = bars.get(what);
       if (!bar) {
-        bar = createProgress({ log: opts.log, label: what, unit: what === 'documents' ? 'docs' : what === 'responses' ? 'items' : what });
+        bar = createProgress({ log: opts.log, label: what, unit: what === 'documents' ? 'docs' : what === 'responses' ? 'items' : what === 'lawsuits' ? 'reads' : what });
         bars.set(what, bar);
       }
       if (event === 'total') bar.setTotal(n);

@@ -40,7 +40,10 @@ export async function runStages(ctx: RunContext, stages: readonly Stage[], night
 
 function skipReason(ctx: RunContext, stage: Stage, done: readonly StageResult[]): { code: string; message: string } | undefined {
   if (ctx.signal.aborted && !stage.closesWarehouse) return { code: 'RUN_INTERRUPTED', message: 'not run: the run was stopped (SIGTERM) before this stage; the next run does its work' };
-  if (stage.publishes && nothingReached(done)) {
+  // A night stopped by SIGTERM is `interrupted`, and publishes what it has: calls our own stop cut off say
+  // nothing of the upstream (a stop during the very first call was once "nothing reached the upstream" here,
+  // while the run exited 4 as interrupted).
+  if (stage.publishes && !ctx.signal.aborted && nothingReached(done)) {
     return { code: 'RUN_UNREACHABLE', message: 'not run: nothing reached the upstream tonight (every call unreachable or answered 5xx), so there is nothing new to publish; the work copy waits for the next run' };
   }
   const refusal = done.find((r) => r.runWide && r.status === 'refused');

@@ -1,6 +1,7 @@
 import type { DocumentsList } from '../input/documents.js';
 import type { ChangeRow } from '../warehouse/changes.js';
 import type { RunContext } from './context.js';
+import type { SpoolReading } from './delivered/spool-reading.js';
 import type { RunPlan } from './plan.js';
 
 // A run is a list of stages. Each stage declares what it needs, does its work, and reports its counts and
@@ -9,7 +10,7 @@ import type { RunPlan } from './plan.js';
 // not take the others with it: the stages that do not need it still run, and the night is published with
 // everything that succeeded.
 
-export const STAGE_NAMES = ['rebuild', 'documents', 'trackings', 'search', 'transfer', 'changes', 'query', 'track', 'exports', 'publish'] as const;
+export const STAGE_NAMES = ['rebuild', 'documents', 'trackings', 'search', 'lawsuits', 'transfer', 'changes', 'query', 'track', 'exports', 'publish'] as const;
 export type StageName = (typeof STAGE_NAMES)[number];
 
 /**
@@ -23,7 +24,7 @@ export type StageStatus = (typeof STAGE_STATUSES)[number];
 
 /** One document, file or request that failed inside a stage that went on. */
 export interface ItemFailure {
-  what: 'document' | 'transfer file' | 'request' | 'stage';
+  what: 'document' | 'lawsuit' | 'transfer file' | 'request' | 'stage';
   /** Where to look: `line 12 (cpf)`, `name.csv (id)`, ... */
   where: string;
   code: string;
@@ -86,6 +87,10 @@ export interface NightData {
   exportDir?: string;
   /** What the operator should know beyond the stages' figures (shown in the summary and the report). */
   notes?: string[];
+  /** The night's reading of the webhook intake's spool, once a stage opened it (delivered/night-spool.ts). */
+  spool?: SpoolReading;
+  /** What to do once the night is published (the spool's segments it holds whole deleted), each failure only logged. */
+  published?: Array<() => Promise<void>>;
 }
 
 export interface Stage {
@@ -95,11 +100,11 @@ export interface Stage {
   /** It sends API calls: skipped once the key is refused. */
   callsApi: boolean;
   /**
-   * It has a dry path, so a dry run keeps it: it plans from what it can read (the list, the ledger, a listing the
-   * provider does not bill) and writes nothing, changes nothing and buys nothing. The documents stage plans from
-   * the list; a trackings night's trackings stage lists the key's trackings to plan what it would change.
+   * It has a dry path, so a dry run keeps it: it plans from what it can read and writes nothing, changes nothing and
+   * buys nothing. `offline`: from the list and the warehouse alone (the documents stage, the lawsuits stage's known
+   * levels); `reads`: with a listing the provider does not bill besides (a trackings night lists the key's trackings).
    */
-  plansDry?: boolean;
+  plansDry?: 'offline' | 'reads';
   /**
    * It closes the warehouse (publish): its row is recorded as ended `ok` before it runs, since nothing can be
    * written after it; a run that dies while publishing is found out by the next one (runner.ts).

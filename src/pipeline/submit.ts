@@ -1,5 +1,6 @@
 import type { RequestObject, Search } from '../spec/types.js';
-import { upsertRequest } from '../warehouse/ledger.js';
+import { upsertRequest, type ReadBasis } from '../warehouse/ledger.js';
+import type { SweepWave } from '../warehouse/read-ledger.js';
 import { EtlError } from '../shared/errors.js';
 import { failpoint } from '../shared/failpoint.js';
 import { codeOf, mayHaveActed, ruleFor } from '../shared/failure-policy.js';
@@ -14,21 +15,26 @@ import type { PlannedSearch } from './plan.js';
 export interface Submitted { planned: PlannedSearch; request: RequestObject }
 export interface SubmitFailure { planned: PlannedSearch; reason: string; code: string }
 
-export async function openIntents(ctx: RunContext): Promise<Array<{ search_hash: string; started_at: Date; search: string; document_line: number | null }>> {
-  return ctx.wh.all(`SELECT search_hash, started_at, search::VARCHAR AS search, document_line FROM submissions WHERE request_id IS NULL ORDER BY started_at`);
+/** An open intent: the list's searches carry no basis, the lawsuit-level reads one (plan.ts, PlannedSearch.basis). */
+interface Intent { search_hash: string; started_at: Date; search: string; document_line: number | null; basis: string | null; with_attachments: boolean | null }
+
+/** The open intents of a wave. */
+export async function openIntents(ctx: RunContext, wave: SweepWave): Promise<Intent[]> {
+  return ctx.wh.all(`SELECT search_hash, started_at, search::VARCHAR AS search, document_line, basis::VARCHAR AS basis, with_attachments FROM submissions
+    WHERE request_id IS NULL AND (basis IS NULL) = $1 ORDER BY started_at`, [wave === 'documents']);
 }
 
 /**
- * Resolves intents left open by a run that died mid-submission (or whose submission went unanswered): adopts
+ * Resolves the wave's intents left open by a run that died mid-submission (or whose submission went unanswered): adopts
  * the request the provider made, or drops the intent when the listing proves none was made (then the search
  * is submitted like any other). An intent the listing cannot settle stays open, and its search is `held`: not
  * submitted tonight, looked up again by the next run.
  */
-export async function resolveOpenIntents(ctx: RunContext, known: ReadonlySet<string>): Promise<{ adopted: number; held: Map<string, Error> }> {
+export async function resolveOpenIntents(ctx: RunContext, known: ReadonlySet<string>, wave: SweepWave): Promise<{ adopted: number; held: Map<string, Error> }> {
   let adopted = 0;
   const held = new Map<string, Error>();
   const claimed = new Set(known);
-  for (const intent of await openIntents(ctx)) {
+  for (const intent of await openIntents(ctx, wave)) {
     const search = JSON.parse(intent.search) as Search;
     let found: RequestObject | undefined;
     try {
@@ -43,7 +49,7 @@ export async function resolveOpenIntents(ctx: RunContext, known: ReadonlySet<str
     await ctx.wh.transaction(async () => {
       if (found) {
         claimed.add(found.request_id);
-        await recordRequest(ctx, search, found, intent.document_line);
+        await recordRequest(ctx, search, found, intent.document_line, intent.basis === null ? undefined : JSON.parse(intent.basis) as ReadBasis, intent.with_attachments === true);
         adopted++;
       }
       await ctx.wh.run(`UPDATE submissions SET request_id = coalesce($3, '-') WHERE search_hash = $1 AND started_at = $2::TIMESTAMPTZ`,
@@ -56,7 +62,7 @@ export async function resolveOpenIntents(ctx: RunContext, known: ReadonlySet<str
   return { adopted, held };
 }
 
-async function recordRequest(ctx: RunContext, search: Search, req: RequestObject, line: number | null): Promise<void> {
+async function recordRequest(ctx: RunContext, search: Search, req: RequestObject, line: number | null, basis: ReadBasis | undefined, withAttachments: boolean): Promise<void> {
   await upsertRequest(ctx.wh, {
     request_id: req.request_id,
     search_type: search.search_type,
@@ -69,6 +75,8 @@ async function recordRequest(ctx: RunContext, search: Search, req: RequestObject
     document_line: line,
     search,
     submitted_at: new Date(),
+    basis,
+    with_attachments: withAttachments ? true : null,
   });
 }
 
@@ -97,13 +105,13 @@ export async function submitOne(ctx: RunContext, planned: PlannedSearch, exclude
   await ctx.wh.transaction(async () => {
     if (!go()) throw new EtlError('REQUEST_NOT_SUBMITTED', 'not submitted: the search stage was stopped before its turn');
     await ctx.wh.run(
-      `INSERT INTO submissions (search_hash, started_at, run_id, search, document_line) VALUES ($1, $2::TIMESTAMPTZ, $3, $4::JSON, $5)`,
-      [planned.searchHash, startedAt, ctx.runId, planned.search, planned.doc.line]);
+      `INSERT INTO submissions (search_hash, started_at, run_id, search, document_line, basis, with_attachments) VALUES ($1, $2::TIMESTAMPTZ, $3, $4::JSON, $5, $6::JSON, $7)`,
+      [planned.searchHash, startedAt, ctx.runId, planned.search, planned.line, planned.basis ? JSON.stringify(planned.basis) : null, planned.withAttachments ? true : null]);
   });
   let request: RequestObject;
   failpoint('submit.before-post');
   try {
-    request = await ctx.api.requests.create(planned.search, { exclude });
+    request = await ctx.api.requests.create(planned.search, { exclude, withAttachments: planned.withAttachments });
     failpoint('submit.after-post');
   } catch (e) {
     // The provider surely has no request only when the client says so; otherwise the intent stays open
@@ -115,7 +123,7 @@ export async function submitOne(ctx: RunContext, planned: PlannedSearch, exclude
   }
   await ctx.wh.transaction(async () => {
     await forgetReusedId(ctx, request.request_id);
-    await recordRequest(ctx, planned.search, request, planned.doc.line);
+    await recordRequest(ctx, planned.search, request, planned.line, planned.basis, planned.withAttachments === true);
     await ctx.wh.run(`UPDATE submissions SET request_id = $3 WHERE search_hash = $1 AND started_at = $2::TIMESTAMPTZ`,
       [planned.searchHash, startedAt, request.request_id]);
   });

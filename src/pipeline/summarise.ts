@@ -1,6 +1,7 @@
 import type { Config } from '../shared/config.js';
 import type { CommandStatus } from './command-end.js';
 import { sourceOf } from './commands.js';
+import { moneyOf, unitsOf } from './cost.js';
 import type { Outcome } from './outcome.js';
 import type { NightData, StageResult } from './stage.js';
 import { apiSummary, stageSummary, type RunSummary } from './summary.js';
@@ -11,7 +12,7 @@ import { apiSummary, stageSummary, type RunSummary } from './summary.js';
 /** What a run knows of itself besides its stage results. */
 export interface RunFacts {
   command: string;
-  cfg: Pick<Config, 'dryRun' | 'source'>;
+  cfg: Pick<Config, 'dryRun' | 'source' | 'prices'>;
   runId: string;
   started: Date;
   night: NightData;
@@ -29,7 +30,12 @@ export function summarise(run: RunFacts, results: readonly StageResult[], outcom
     startedAt: run.started.toISOString(), finishedAt: finished.toISOString(), durationMs: finished.getTime() - run.started.getTime(),
     stages: stageSummary(results), warehouse, api: apiSummary(run.apiStats?.()), failures: outcome.failures,
   };
-  if (run.command === 'run') s.source = sourceOf(run.cfg);
+  if (run.command === 'run') {
+    s.source = sourceOf(run.cfg);
+    const units = unitsOf(s.stages, run.cfg.dryRun);
+    const money = moneyOf(units, run.cfg.prices);
+    s.cost = money ? { units, money } : { units };
+  }
   const { night } = run;
   if (night.changes) s.changes = night.changes;
   const notes = [...(night.list?.warnings ?? []), ...(night.notes ?? [])];

@@ -3,6 +3,7 @@ import type { CallSlice } from '../api/http.js';
 import { printable } from '../shared/printable.js';
 import { formatChanges, type ChangeRow } from '../warehouse/changes.js';
 import type { RunFailure, RunStatus } from './outcome.js';
+import { formatCost, type BilledUnits, type Money } from './cost.js';
 import type { StageName, StageResult, StageStatus } from './stage.js';
 
 /** A run's outcome, printed at the end, stored in runs.summary and written to the reports. Derived from its stages. */
@@ -28,6 +29,8 @@ export interface RunSummary {
   plan?: { byType: Record<string, number>; rejected: Array<{ line: number; reason: string }> };
   /** `run`: where the night's lawsuits came from (`--source`). */
   source?: 'searches' | 'trackings';
+  /** `run`: what the night bought (or, dry, would buy), and in money at the operator's prices (cost.ts). */
+  cost?: { units: BilledUnits; money?: Money };
 }
 
 /**
@@ -38,11 +41,16 @@ export function nightFigures(s: RunSummary): Array<[string, string | number]> | 
   if (s.command !== 'run' || s.status === 'dry-run') return undefined;
   const t = stageOf(s, 'trackings')?.counts ?? {};
   const search = stageOf(s, 'search')?.counts ?? {};
+  const l = stageOf(s, 'lawsuits')?.counts ?? {};
   return [
     ['source', s.source ?? 'searches'],
     ['trackings created', n(t, 'trackings_created')], ['trackings paused', n(t, 'trackings_paused')], ['trackings resumed', n(t, 'trackings_resumed')],
     ['tracking runs read', n(t, 'tracking_runs_read')], ['responses loaded from tracking runs', n(t, 'tracking_responses')],
-    ['searches bought', n(search, 'submitted')], ['API calls', s.api.calls],
+    ['searches bought', n(search, 'submitted')],
+    ['lawsuits read whole (new, moved, not yet whole, retried)', `${n(l, 'lawsuits_to_read')} (${n(l, 'read_new')}, ${n(l, 'read_moved')}, ${n(l, 'read_incomplete')}, ${n(l, 'read_retry')})`],
+    ['lawsuit-level reads bought', n(l, 'submitted')],
+    ['API calls', s.api.calls],
+    ...(s.cost ? [['billed', formatCost(s.cost.units, s.cost.money)] as [string, string]] : []),
   ];
 }
 
@@ -81,9 +89,13 @@ export function describeStage(st: RunSummary['stages'][number], s: RunSummary): 
         .filter(([k]) => n(c, k) > 0).map(([k, words]) => `, ${n(c, k)} ${words}`).join('');
       text = `${n(c, 'submitted')} submitted${extra}, ${n(c, 'completed')} completed, ${n(c, 'still_running')} still running, ${n(c, 'failed')} failed; `
         + `${n(c, 'pages')} pages read, ${n(c, 'polls')} polling calls${n(c, 'probes') ? ` (${n(c, 'probes')} single probes)` : ''}`
+        + delivered(c)
         + `${n(c, 'load_problems') ? `; ${n(c, 'load_problems')} values kept raw only (load_problems)` : ''}`;
       break;
     }
+    case 'lawsuits':
+      text = describeLawsuits(c) + delivered(c);
+      break;
     case 'trackings':
       text = `${n(c, 'trackings_created')} trackings created, ${n(c, 'trackings_paused')} paused, ${n(c, 'trackings_resumed')} resumed, `
         + `${n(c, 'trackings_kept')} kept; ${n(c, 'searches_tonight')} to search tonight (${n(c, 'searches_new')} newly tracked, ${n(c, 'searches_fallback')} fallbacks); `
@@ -91,6 +103,7 @@ export function describeStage(st: RunSummary['stages'][number], s: RunSummary): 
       break;
     case 'transfer':
       text = `${n(c, 'listed')} listed, ${n(c, 'loaded')} loaded (${n(c, 'rows')} rows), ${n(c, 'already_loaded')} already loaded, ${n(c, 'failed')} failed`
+        + (n(c, 'waiting') > 0 ? `, ${n(c, 'waiting')} waiting for a later try (an earlier passing failure)` : '')
         + (n(c, 'unknown_status') > 0 ? `, ${n(c, 'unknown_status')} left alone (a status neither the spec nor the documentation names)` : '');
       break;
     case 'changes': {
@@ -119,6 +132,29 @@ export function describeStage(st: RunSummary['stages'][number], s: RunSummary): 
   return st.error && st.status !== 'ok' ? `${text}; [${st.error.code}] ${st.error.message}` : text;
 }
 
+/** What a wave read of the intake's spool and proved by its deliveries (delivered/wave-gate.ts), when it read any. */
+function delivered(c: Record<string, number>): string {
+  if (!n(c, 'spool_deliveries') && !n(c, 'delivered')) return '';
+  return `; ${n(c, 'spool_deliveries')} deliveries read from the spool, ${n(c, 'delivered')} requests loaded by them alone `
+    + `(${n(c, 'proof_calls')} counting calls), ${n(c, 'listed_after_delivery')} listed`;
+}
+
+/** Why the lawsuit level reads a lawsuit (lawsuits/plan.ts's reasons), in the night's line and the dry plan's alike. */
+const READ_REASONS = [['read_new', 'new'], ['read_incomplete', 'not yet whole'], ['read_moved', 'moved'], ['read_retry', 'unavailable, due again']] as const;
+
+/** The lawsuit level of the night: what was read and why, what was left and why, and the levels it ended with. */
+function describeLawsuits(c: Record<string, number>): string {
+  const why = READ_REASONS.filter(([k]) => n(c, k) > 0).map(([k, w]) => `${n(c, k)} ${w}`).join(', ');
+  const left = ([['left_backoff', 'unavailable, not due yet'], ['left_lags', 'lagging their header'], ['left_ended', 'archived or finished (LAWSUIT_DETAIL=active)']] as const)
+    .filter(([k]) => n(c, k) > 0).map(([k, w]) => `, ${n(c, k)} ${w}`).join('');
+  const carried = ([['resumed', 'resumed'], ['adopted', 'adopted after a crash']] as const)
+    .filter(([k]) => n(c, k) > 0).map(([k, w]) => `, ${n(c, k)} ${w}`).join('');
+  return `${n(c, 'lawsuits_to_read')} lawsuits read whole${why ? ` (${why})` : ''} in ${n(c, 'submitted') + n(c, 'resumed')} lawsuit searches `
+    + `(${n(c, 'submitted')} bought tonight${carried}), `
+    + `${n(c, 'failed')} failed; left: ${n(c, 'left_whole')} whole${left}; now ${n(c, 'whole')} whole, ${n(c, 'header')} header only, `
+    + `${n(c, 'stale')} stale, ${n(c, 'unavailable')} unavailable${n(c, 'refused') ? ` (${n(c, 'refused')} refused tonight: secrecy)` : ''}`;
+}
+
 /** A dry run's plan: what would be sent and what it would cost. */
 export function formatPlan(s: RunSummary): string {
   const d = stageOf(s, 'documents')?.counts ?? {};
@@ -127,15 +163,33 @@ export function formatPlan(s: RunSummary): string {
   const rejected = [`  rejected    ${n(d, 'rejected')} lines`, ...p.rejected.slice(0, 20).map((r) => `              line ${r.line}: ${r.reason}`)];
   const resumed = `  resumed     ${n(d, 'resumed')} requests still outstanding from an earlier run (polled and read, not submitted again)`;
   const t = stageOf(s, 'trackings');
-  if (s.source === 'trackings' && t) return [...trackingsPlan(t.counts, s, types), resumed, ...rejected].join('\n');
+  const billed = s.cost ? [`  billed      at least ${formatCost(s.cost.units, s.cost.money)}`] : [];
+  if (s.source === 'trackings' && t) return [...trackingsPlan(t.counts, s, types), ...lawsuitsPlan(s), resumed, ...rejected, ...billed].join('\n');
+  const l = stageOf(s, 'lawsuits')?.counts;
   return [
     `dry run: nothing was sent`,
     `  to search   ${n(d, 'to_search')} documents (${types}), ${n(d, 'on_demand')} of them on_demand`,
     resumed,
     `  skipped     ${n(d, 'fresh')} searched less than LAWSUIT_FRESHNESS_DAYS ago (--force searches them), ${n(d, 'duplicates')} duplicates`,
+    ...lawsuitsPlan(s),
     ...rejected,
-    `  cost        at least ${n(d, 'expected_calls')} API calls (one submission each, a polling call per 100 requests, one call per response page)`,
+    `  cost        at least ${n(d, 'expected_calls') + (l ? n(l, 'expected_calls') : 0)} API calls (one submission each, a polling call per 100 requests, one call per response page)`,
+    ...billed,
   ].join('\n');
+}
+
+/** The lawsuit level of a dry plan: the known lawsuits it would read whole and why, and what it leaves. */
+function lawsuitsPlan(s: RunSummary): string[] {
+  const st = stageOf(s, 'lawsuits');
+  if (!st) return [];
+  if (st.status === 'skipped') return [`  lawsuits    none read whole: ${st.error?.message ?? 'left out'}`];
+  const c = st.counts;
+  const why = READ_REASONS.map(([k, w]) => `${n(c, k)} ${w}`).join(', ');
+  return [
+    `  lawsuits    ${n(c, 'lawsuits_to_read')} known lawsuits to read whole (${why}) in ${n(c, 'to_read')} lawsuit searches`
+      + `${n(c, 'to_resume') ? ` and ${n(c, 'to_resume')} resumed` : ''}, and every lawsuit tonight's searches find new or moved`,
+    `              left: ${n(c, 'left_whole')} whole, ${n(c, 'left_backoff')} unavailable and not due, ${n(c, 'left_lags')} lagging their header, ${n(c, 'left_ended')} archived or finished`,
+  ];
 }
 
 /** A trackings night's dry plan (stages/trackings.ts): what it would change, search and cost, and whether the pause guard would stop it. */
@@ -167,6 +221,7 @@ export function formatSummary(s: RunSummary): string {
   const w = s.warehouse;
   if (w) lines.push(`  warehouse  ${w.lawsuitsThisRun} lawsuits seen tonight; totals: ${w.lawsuits} lawsuits, ${w.parties} parties, ${w.lawyers} lawyers, ${w.steps} steps, ${w.responses} raw responses`);
   lines.push(`  api calls  ${s.api.calls} (${calls}), ${s.api.retries} retries`);
+  if (s.cost) lines.push(`  billed     ${formatCost(s.cost.units, s.cost.money)}`);
   for (const note of s.notes ?? []) lines.push(`  note       ${printable(note, 500)}`);
   for (const f of s.failures.slice(0, 20)) lines.push(`  FAILED     ${f.what} ${printable(f.where, 200)}: [${printable(f.code, 60)}] ${printable(f.reason, 500)}`);
   if (s.failures.length > 20) lines.push(`  ... and ${s.failures.length - 20} more failures (see the runs and run_stages tables)`);

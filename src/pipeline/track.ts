@@ -1,7 +1,8 @@
 import type { Tracking } from '../spec/types.js';
 import type { DocumentSpec, DocumentsList } from '../input/documents.js';
 import { normaliseKey } from '../input/normalise.js';
-import { keyIdentity } from '../spec/identifiers.js';
+import { keyIdentity, paramsIdentity } from '../spec/identifiers.js';
+import type { SearchParams } from '../spec/types.js';
 import { isEtlError } from '../shared/errors.js';
 import { stageStatusFor } from '../shared/failure-policy.js';
 import type { RunContext } from './context.js';
@@ -33,10 +34,21 @@ export interface TrackOptions {
   batchSize?: number;
 }
 
-/** One identity for a search whichever way its key is punctuated or a name spelt (the listing echoes keys as sent). */
-export function trackingKey(searchType: string, searchKey: string): string {
+/**
+ * One identity for a tracked search whichever way its key is punctuated or a name spelt (the listing echoes keys as
+ * sent), with its filters, credential and masked_response (`params`, its search_params as sent or listed) when it
+ * has any: a tracking carries its document's filters, and a document listed with other filters is another search.
+ */
+export function trackingKey(searchType: string, searchKey: string, params?: SearchParams): string {
   const n = normaliseKey(searchType as DocumentSpec['searchType'], searchKey);
-  return `${searchType}\u0000${keyIdentity(searchType, n.ok ? n.key : searchKey.trim())}`;
+  const base = `${searchType}\u0000${keyIdentity(searchType, n.ok ? n.key : searchKey.trim())}`;
+  const more = paramsIdentity(params);
+  return more === '' ? base : `${base}\u0000${more}`;
+}
+
+/** A listed document's tracking identity: the search it is tracked with (searchFor). */
+export function documentTrackingKey(doc: DocumentSpec): string {
+  return trackingKey(doc.searchType, doc.searchKey, searchFor(doc).search_params);
 }
 
 const TRACKING_COLUMNS = [
@@ -76,7 +88,10 @@ function trackingRow(t: Tracking, runId: string, checkedAt: string): object {
 /** Stores the records as listed or answered (in `trackings`) and the run's checks (in `tracking_checks`), together. */
 export async function storeTrackings(ctx: RunContext, records: Iterable<Tracking>, checks: readonly TrackingCheck[], checkedAt: string): Promise<void> {
   const rows = [...records].map((t) => trackingRow(t, ctx.runId, checkedAt));
-  const checkRows = checks.map((c) => ({ search_reason: null, ...c }));
+  // One check per search key and run (the table's key): a key listed twice with other filters is checked once, the
+  // last check standing (one upsert cannot write a key twice).
+  const byKey = new Map(checks.map((c) => [`${c.search_type}\u0000${c.search_key}`, c]));
+  const checkRows = [...byKey.values()].map((c) => ({ search_reason: null, ...c }));
   await ctx.wh.transaction(async () => {
     await upsertJsonRows(ctx.wh, 'trackings', TRACKING_COLUMNS, ['tracking_id'], rows, ['updated_at', 'checked_at']);
     await upsertJsonRows(ctx.wh, 'tracking_checks', CHECK_COLUMNS, ['run_id', 'search_type', 'search_key'], checkRows, ['checked_at']);
@@ -88,7 +103,7 @@ async function listAll(ctx: RunContext): Promise<Map<string, Tracking>> {
   for (const t of await ctx.api.tracking.all({ signal: ctx.signal })) {
     // A deleted record tracks nothing (the service lets its search be tracked again): it is no tracking of the document.
     if (!t.search || trackingState(String(t.status ?? '')) === 'deleted') continue;
-    const k = trackingKey(t.search.search_type, t.search.search_key);
+    const k = trackingKey(t.search.search_type, t.search.search_key, t.search.search_params);
     // Should the service hold two for one search, the oldest is the one kept.
     if (!byKey.has(k)) byKey.set(k, t);
   }
@@ -106,10 +121,12 @@ export async function runTracking(ctx: RunContext, list: DocumentsList, opts: Tr
   const checks: TrackingCheck[] = [];
   const created: Tracking[] = [];
   const missing: DocumentSpec[] = [];
+  /** The checks of creations answered 409, and their documents: the relisting names their trackings. */
+  const conflicted = new Map<TrackingCheck, DocumentSpec>();
   let needRelist = false;
 
   for (const doc of docs) {
-    const t = known.get(trackingKey(doc.searchType, doc.searchKey));
+    const t = known.get(documentTrackingKey(doc));
     if (!t) { missing.push(doc); continue; }
     result.existing++;
     if (t.recurrence !== recurrence) result.recurrenceMismatches++;
@@ -122,7 +139,7 @@ export async function runTracking(ctx: RunContext, list: DocumentsList, opts: Tr
   ctx.progress?.('documents', 'total', missing.length);
   for (let i = 0; i < missing.length && !ctx.signal.aborted; i += batchSize) {
     const batch = missing.slice(i, i + batchSize);
-    const settled = await Promise.allSettled(batch.map((doc) => ctx.api.tracking.create(searchFor(doc), recurrence).finally(() => ctx.progress?.('documents', 'tick', 1))));
+    const settled = await Promise.allSettled(batch.map((doc) => ctx.api.tracking.create(searchFor(doc), recurrence, { withAttachments: doc.withAttachments }).finally(() => ctx.progress?.('documents', 'tick', 1))));
     settled.forEach((s, n) => {
       const doc = batch[n];
       if (s.status === 'rejected') {
@@ -137,7 +154,9 @@ export async function runTracking(ctx: RunContext, list: DocumentsList, opts: Tr
         result.existing++;
         result.conflicts++;
         needRelist = true;
-        checks.push(checkRow(ctx.runId, checkedAt, doc, s.value.trackingId ?? null, 'conflict'));
+        const check = checkRow(ctx.runId, checkedAt, doc, s.value.trackingId ?? null, 'conflict');
+        conflicted.set(check, doc);
+        checks.push(check);
       } else {
         result.created++;
         created.push(s.value.tracking);
@@ -152,7 +171,8 @@ export async function runTracking(ctx: RunContext, list: DocumentsList, opts: Tr
   for (const t of known.values()) all.set(t.tracking_id, t);
   for (const t of created) if (!all.has(t.tracking_id)) all.set(t.tracking_id, t);
   for (const c of checks) {
-    if (c.tracking_id === null && c.outcome === 'conflict') c.tracking_id = known.get(trackingKey(c.search_type, c.search_key))?.tracking_id ?? null;
+    const doc = conflicted.get(c);
+    if (c.tracking_id === null && doc) c.tracking_id = known.get(documentTrackingKey(doc))?.tracking_id ?? null;
   }
   await storeTrackings(ctx, all.values(), checks, checkedAt);
   return result;

@@ -1,6 +1,7 @@
 // The transfer step: list the provider's completed files, and for each one not loaded yet: fetch its record
 // (and so a fresh pre-signed address) right before downloading, stream it to the staging folder, load it with
-// DuckDB's readers in one transaction with its transfer_files record, and only then PATCH it downloaded.
+// DuckDB's readers in one transaction with its transfer_files record, and only then PATCH it taken: `downloaded`
+// where its listing speaks the spec's completed/downloaded, `consumed` where it speaks available/consumed.
 //
 // Why this order is crash-safe: the warehouse commit is the single point that decides "loaded". A crash before
 // it leaves nothing (the next run downloads and loads again); a crash after it leaves status 'loaded', and the
@@ -8,16 +9,17 @@
 
 import { mkdir, rm } from 'node:fs/promises';
 import type { Logger } from 'pino';
+import { withoutEchoes } from '../shared/echoed-secret.js';
 import { EtlError } from '../shared/errors.js';
 import { codeOf, reachOf, ruleFor } from '../shared/failure-policy.js';
 import { scrubText } from '../shared/logger.js';
 import {
-  loadTransferFile, markTransferDownloaded, markTransferError, transferFileStates,
-  type TransferDb, type TransferFileMeta,
+  loadTransferFile, markTransferDownloaded, markTransferError, markTransferWaiting, transferFileStates,
+  type TransferDb, type TransferFileMeta, type TransferFileState,
 } from '../warehouse/transfer-load.js';
 import { sleep } from './context.js';
 import { stagingPath } from './transfer-name.js';
-import { sizeInBytes, transferStateOf } from '../api/transfer-record.js';
+import { otherTakenStatus, sizeInBytes, takenStatusFor, transferStateOf, type TakenStatus } from '../api/transfer-record.js';
 import { retryDelay, type RetryHints } from '../api/backoff.js';
 import { retrying } from '../api/retry-loop.js';
 
@@ -37,13 +39,18 @@ export interface TransferApi {
     opts?: { signal?: AbortSignal; onStop?: (why: string, fields: Record<string, unknown>) => void }): AsyncIterable<TransferRecordLike>;
   /** The record with a fresh pre-signed address (`download_url`, null when the file has no content). */
   get(id: string): Promise<TransferRecordLike & { download_url?: string | null }>;
-  patch(id: string, status: 'downloaded' | 'error', errorMessage?: string): Promise<unknown>;
+  patch(id: string, status: TakenStatus | 'error', errorMessage?: string): Promise<unknown>;
   /** Streams the address to `destPath`; throws with `code` API_DOWNLOAD_EXPIRED on a 403, `transient` when a retry may help. */
   download(url: string, destPath: string, opts: { expectedSize?: number; retries?: number }): Promise<{ bytes: number }>;
 }
 
 export interface RunTransferDeps {
   api: TransferApi;
+  /**
+   * Texts never to be stored: the API key in the forms a file may echo it in (`LawsuitApi.keyForms`), replaced in
+   * every text column of a file's rows and in a failure's reason. Default none.
+   */
+  secrets?: readonly string[];
   /** The warehouse (`Warehouse` from src/warehouse/warehouse.ts fits). */
   wh: TransferDb;
   /** Folder for downloads in progress; created if absent. */
@@ -64,7 +71,16 @@ export interface RunTransferDeps {
   /** Called after a file's load committed and before its PATCH. Throwing CrashSignal here ends the run at once, as a
    * killed process would (crash tests); other exceptions count as a failure of the file. Default none. */
   onLoaded?: (id: string) => void | Promise<void>;
+  /** The clock of the backoff of files kept after a passing failure (TRANSFER_BACKOFF), for tests. Default Date.now. */
+  now?: () => number;
 }
+
+/**
+ * How long a file that failed for a passing cause waits before it is tried again: 30 min after the first run it
+ * failed in (the hourly transfer job then tries it at its next run but one), doubling with each run in a row it
+ * fails in, at most a day (every nightly run then tries it).
+ */
+export const TRANSFER_BACKOFF = { firstMs: 30 * 60_000, maxMs: 24 * 3_600_000 };
 
 export interface TransferSummary {
   /** Files the provider listed as ready (completed, available). */
@@ -75,8 +91,13 @@ export interface TransferSummary {
   skipped: number;
   /** Files loaded earlier whose "downloaded" PATCH this run sent (after a crash or a failed PATCH). */
   patchedLate: number;
-  /** Files that failed in this run, PATCHed error when the provider accepted it. */
+  /**
+   * Files that failed in this run: bad in themselves (FailureRule.fileAtFault), PATCHed error when the provider
+   * accepted it; or for a passing cause, kept for a later run (`waiting` in transfer_files, not told the provider).
+   */
   failed: Array<{ id: string; name: string; code: string; reason: string }>;
+  /** Listed files not tried tonight: an earlier passing failure's backoff is not over (TRANSFER_BACKOFF). */
+  waiting: number;
   /** Rows loaded in this run. */
   rows: number;
   /** Files left alone for a status neither the spec nor the documentation names (each said in a warning). */
@@ -85,14 +106,16 @@ export interface TransferSummary {
 
 export async function runTransfer(deps: RunTransferDeps): Promise<TransferSummary> {
   const { api, wh, log } = deps;
-  const out: TransferSummary = { listed: 0, loaded: 0, skipped: 0, patchedLate: 0, failed: [], rows: 0, unknownStatus: 0 };
+  const out: TransferSummary = { listed: 0, loaded: 0, skipped: 0, patchedLate: 0, failed: [], rows: 0, unknownStatus: 0, waiting: 0 };
   await mkdir(deps.stagingDir, { recursive: true });
   const states = await transferFileStates(wh);
+  const now = (deps.now ?? Date.now)();
 
-  // Loads committed by an earlier run whose PATCH never went out: send it now (a repeated PATCH is harmless).
-  for (const [id, status] of states) {
+  // Loads committed by an earlier run whose PATCH never went out: send it now (a repeated PATCH is harmless), in
+  // the vocabulary of the listing that showed the file (its remote status, kept with the load).
+  for (const [id, { status, remote }] of states) {
     if (status !== 'loaded') continue;
-    if (await patchDownloaded(deps, id)) out.patchedLate++;
+    if (await patchDownloaded(deps, id, remote)) out.patchedLate++;
   }
 
   // The whole listing first: PATCHing files while walking would move the remaining ones between pages.
@@ -108,19 +131,20 @@ export async function runTransfer(deps: RunTransferDeps): Promise<TransferSummar
     if (state !== 'ready') continue;
     out.listed++;
     const local = states.get(f.transfer_file_id);
-    if (local === 'loaded' || local === 'downloaded') out.skipped++;
+    if (local?.status === 'loaded' || local?.status === 'downloaded') out.skipped++;
+    else if (local?.status === 'waiting' && local.retryAfter !== null && local.retryAfter.getTime() > now) out.waiting++;
     else todo.push(f);
   }
   for (const [status, n] of unknown) {
     out.unknownStatus += n;
     log.warn({ status: safeName(status), files: n }, 'transfer files with a status neither the spec nor the documentation names were left alone');
   }
-  log.info({ listed: out.listed, toLoad: todo.length, skipped: out.skipped, patchedLate: out.patchedLate, unknownStatus: out.unknownStatus }, 'transfer files listed');
+  log.info({ listed: out.listed, toLoad: todo.length, skipped: out.skipped, waiting: out.waiting, patchedLate: out.patchedLate, unknownStatus: out.unknownStatus }, 'transfer files listed');
 
   deps.progress?.('total', todo.length);
   for (const f of todo) {
     if (deps.signal?.aborted) break;
-    const r = await transferOne(deps, f);
+    const r = await transferOne(deps, f, states.get(f.transfer_file_id));
     deps.progress?.('tick', 1);
     if (r.ok) {
       out.loaded++;
@@ -131,10 +155,32 @@ export async function runTransfer(deps: RunTransferDeps): Promise<TransferSummar
   return out;
 }
 
-async function patchDownloaded(deps: RunTransferDeps, id: string): Promise<boolean> {
+/** The words a run's provider refused as invalid (patchDownloaded), by the run's deps. */
+const refusedWords = new WeakMap<RunTransferDeps, Set<TakenStatus>>();
+
+/**
+ * Marks a loaded file taken at the provider, in the vocabulary of the listing that showed it (`listed`, its
+ * status there): `consumed` for available, `downloaded` for completed. A provider that refuses that word as
+ * invalid (400) is sent the other vocabulary's once: the two pages of its documentation disagree.
+ */
+async function patchDownloaded(deps: RunTransferDeps, id: string, listed: unknown): Promise<boolean> {
+  const refused = refusedWords.get(deps) ?? new Set<TakenStatus>();
+  refusedWords.set(deps, refused);
+  const suggested = takenStatusFor(listed);
+  // A word the provider refused once this run is not sent again: the other one goes at once.
+  const first = refused.has(suggested) ? otherTakenStatus(suggested) : suggested;
   try {
-    await deps.api.patch(id, 'downloaded');
-    await markTransferDownloaded(deps.wh, id);
+    let taken = first;
+    try {
+      await deps.api.patch(id, first);
+    } catch (e) {
+      if (codeOf(e) !== 'API_VALIDATION' || refused.has(otherTakenStatus(first))) throw e;
+      refused.add(first);
+      taken = otherTakenStatus(first);
+      deps.log.warn({ transferFileId: id, refused: first, sent: taken }, 'the provider refused the status its listing uses; marked with the other vocabulary\'s');
+      await deps.api.patch(id, taken);
+    }
+    await markTransferDownloaded(deps.wh, id, taken);
     return true;
   } catch (e) {
     // The load is committed; the next run sends the PATCH again.
@@ -154,7 +200,7 @@ interface FileInHand { meta: TransferRecordLike; path?: string; attempts: number
  * address itself is fetched by a call the client has retried already, which the policy then gives up on (no
  * second round of sends for it).
  */
-async function transferOne(deps: RunTransferDeps, listed: TransferRecordLike): Promise<OneResult> {
+async function transferOne(deps: RunTransferDeps, listed: TransferRecordLike, before: TransferFileState | undefined): Promise<OneResult> {
   const file: FileInHand = { meta: listed, attempts: 0 };
   try {
     return await retrying({
@@ -171,9 +217,19 @@ async function transferOne(deps: RunTransferDeps, listed: TransferRecordLike): P
     });
   } catch (e) {
     // A refusal of the resource or the key, our own disk failing, a crash test's signal: not this file's, the stage's.
-    if (reachOf(e, 'item') !== 'item') throw e;
-    return fileFailed(deps, listed, file, e);
+    // Nothing is recorded of the file: it is as it was, tried again by the next run.
+    if (reachOf(e, 'item') !== 'item') {
+      await removeStaged(file);
+      throw e;
+    }
+    return fileFailed(deps, listed, file, e, before);
   }
+}
+
+async function removeStaged(file: FileInHand): Promise<void> {
+  if (!file.path) return;
+  await rm(file.path, { force: true }).catch(() => undefined);
+  await rm(`${file.path}.part`, { force: true }).catch(() => undefined);
 }
 
 async function attemptFile(deps: RunTransferDeps, listed: TransferRecordLike, file: FileInHand, n: number): Promise<OneResult> {
@@ -192,33 +248,45 @@ async function attemptFile(deps: RunTransferDeps, listed: TransferRecordLike, fi
   // No retries of its own: this loop retries the download, with a fresh address each time.
   const { bytes } = await api.download(fresh.download_url, path, { expectedSize: sizeInBytes(meta.file_size), retries: 0 });
   // transfer_files.file_size is bytes: the bytes downloaded, whatever unit the record's field is in.
-  const loaded = await loadTransferFile(deps.wh, { meta: { ...meta, file_size: bytes }, path, runId: deps.runId, attempts: file.attempts });
+  const loaded = await loadTransferFile(deps.wh, { meta: { ...meta, file_size: bytes }, path, runId: deps.runId, attempts: file.attempts, secrets: deps.secrets });
   log.info({ transferFileId: id, name: meta.name, fileType: meta.file_type, bytes, rows: loaded.rows, table: loaded.table, attempt: n, ms: Date.now() - started }, 'transfer file loaded');
   await rm(path, { force: true });
   if (deps.onLoaded) await deps.onLoaded(id);
-  await patchDownloaded(deps, id);
+  await patchDownloaded(deps, id, listed.status);
   return { ok: true, rows: loaded.rows };
 }
 
-/** Records a file that failed for good: at the provider (unless left for the next run) and in the warehouse. */
-async function fileFailed(deps: RunTransferDeps, listed: TransferRecordLike, file: FileInHand, e: unknown): Promise<OneResult> {
+/**
+ * Records a file the night's tries did not load. Bad in itself (FailureRule.fileAtFault: its size, its content,
+ * its name), it is marked error at the provider, whose team analyses such files, and it is listed no more. For any
+ * other cause (a download timing out, the upstream failing, the wait budget spent) the provider is told nothing:
+ * the file waits for a later run, with a backoff (TRANSFER_BACKOFF). Marking a slow night's files error lost their
+ * rows for good.
+ */
+async function fileFailed(deps: RunTransferDeps, listed: TransferRecordLike, file: FileInHand, e: unknown, before: TransferFileState | undefined): Promise<OneResult> {
   const id = listed.transfer_file_id;
-  if (file.path) await rm(file.path, { force: true }).catch(() => undefined);
-  if (file.path) await rm(`${file.path}.part`, { force: true }).catch(() => undefined);
-  const reason = reasonOf(e);
-  let patched = false;
-  // A file left because the wait budget ran out on a failing upstream is not in error: the provider's team is not
-  // told, and the next run tries it again (as it does every file not loaded).
-  if (!ruleFor(e).deferred) {
+  await removeStaged(file);
+  // DuckDB quotes the value it could not read: a key a file echoed would be in it.
+  const reason = withoutEchoes(reasonOf(e), deps.secrets ?? []);
+  const meta = { ...file.meta, file_size: sizeInBytes(file.meta.file_size) ?? null };
+  if (ruleFor(e).fileAtFault) {
+    let patched = false;
     try {
       await deps.api.patch(id, 'error', reason);
       patched = true;
     } catch (err) {
       deps.log.warn({ transferFileId: id, code: codeOf(err), reason: reasonOf(err) }, 'could not mark the transfer file error at the provider');
     }
+    await markTransferError(deps.wh, meta, reason, deps.runId, file.attempts, patched);
+    deps.log.error({ transferFileId: id, name: safeName(listed.name), code: codeOf(e), reason, attempts: file.attempts }, 'transfer file is bad: marked error at the provider');
+  } else {
+    const failedRuns = (before?.status === 'waiting' ? before.failedRuns : 0) + 1;
+    const wait = Math.min(TRANSFER_BACKOFF.maxMs, TRANSFER_BACKOFF.firstMs * 2 ** (failedRuns - 1));
+    const retryAfter = new Date((deps.now ?? Date.now)() + wait);
+    await markTransferWaiting(deps.wh, meta, { reason, runId: deps.runId, attempts: file.attempts, failedRuns, retryAfter });
+    deps.log.error({ transferFileId: id, name: safeName(listed.name), code: codeOf(e), reason, attempts: file.attempts, failedRuns, retryAfter: retryAfter.toISOString() },
+      'transfer file failed for a passing cause: kept for a later run');
   }
-  await markTransferError(deps.wh, { ...file.meta, file_size: sizeInBytes(file.meta.file_size) ?? null }, reason, deps.runId, file.attempts, patched);
-  deps.log.error({ transferFileId: id, name: safeName(listed.name), code: codeOf(e), reason, attempts: file.attempts }, 'transfer file failed');
   return { ok: false, code: codeOf(e), reason };
 }
 

@@ -3,6 +3,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SandboxClock } from './clock.js';
+import type { CallbackDispatcher } from './callbacks.js';
 import type { Counters } from './counters.js';
 import type { Dialect } from './dialect.js';
 import type { FaultInjector } from './faults.js';
@@ -45,6 +46,8 @@ export interface SandboxState {
   plan: ResourcePlan;
   /** Another client on the key, when the `foreign` fault is on. */
   foreign: ForeignClient;
+  /** Pushes the responses of requests and trackings made with a callback_url (callbacks.ts). */
+  callbacks: CallbackDispatcher;
   /** Base address, e.g. http://127.0.0.1:PORT (no trailing slash). */
   baseUrl(): string;
   /** Free-form room for route modules added later (tracking, transfer files...) to keep their own state. */

@@ -13,6 +13,12 @@ export type DialectName = (typeof DIALECT_NAMES)[number];
 export const DEFAULT_DIALECT: DialectName = 'documented';
 
 export type Direction = 'asc' | 'desc';
+/**
+ * How searches divide the lawsuit (REFERENCE.md, "Two levels"): `one`, every search answers whole lawsuits (the
+ * spec's reading); `two`, a search by document or name answers lawsuit headers and a lawsuit_cnj (or lawsuit_id)
+ * search the whole lawsuit (levels.ts).
+ */
+export type Levels = 'one' | 'two';
 /** The listings whose paging, order and envelope the dialect decides. */
 export type Listing = 'responses' | 'requests' | 'tracking';
 
@@ -65,6 +71,14 @@ export interface Dialect {
   /** What a tracking shows once it has run once and not yet re-run: the spec names `active` beside `updated`; the
    * documentation (which calls `active` an older name) shows `updated` after every run. */
   trackingRanOnce: 'active' | 'updated';
+  /**
+   * One level or two (levels.ts). Two: a document or name search answers headers (no steps, no attachments, phase
+   * and status unfilled, `last_step` always); a lawsuit_cnj search the whole lawsuit, its instances most recent
+   * first, and one `application_error` item when it finds nothing; a document's tracking announces only lawsuits
+   * born since its last run, a lawsuit_cnj tracking sends its lawsuit whole whenever it moved. No tribunal leaves
+   * out `last_step`. One: every search answers whole lawsuits, but some tribunals' document searches are sparse.
+   */
+  levels: Levels;
   transfer: TransferDialect;
 }
 
@@ -86,6 +100,7 @@ const SPEC: Dialect = {
   rateHeaders: { reset: true, retryAfter: true, onErrors: true },
   refuseSecretSearch: false,
   trackingRanOnce: 'active',
+  levels: 'one',
   transfer: {
     statuses: { completed: 'completed', error: 'error', downloaded: 'downloaded' },
     patchStatuses: { downloaded: 'downloaded', error: 'error' },
@@ -122,6 +137,7 @@ const DOCUMENTED: Dialect = {
   runningAlias: { status: 'processing', every: 3 },
   refuseSecretSearch: true,
   trackingRanOnce: 'updated',
+  levels: 'two',
   transfer: {
     // A file the provider failed to prepare, or one a client reported failing, is back with the provider.
     statuses: { completed: 'available', error: 'pending', downloaded: 'consumed' },

@@ -7,12 +7,19 @@
 //   "5xx=0.05,reset=0.02,slow=0.05:1500,truncate=0.02,storm=0.01:5000,pending_long=0.1:60000,cancel=0.05,post_after_store=0.5"
 // Draws come from a PRNG seeded by the sandbox seed, so a given sequence of calls meets the same faults.
 //
-// Four switches describe an upstream that behaves differently rather than failing: `stale_listing` (the
+// Five switches describe an upstream that behaves differently rather than failing: `stale_listing` (the
 // requests listing never shows some requests finished), `ignore_filters` (GET /responses ignores every
 // parameter but request_id, page and page_size), `foreign` (another client shares the key and makes
-// requests of its own during the night) and `no_rate_headers` (answers carry no rate-limit header at all).
+// requests of its own during the night), `no_rate_headers` (answers carry no rate-limit header at all) and
+// `lawsuit_unavailable` (some lawsuits the provider holds are refused to a lawsuit-level read).
+//
+// Four switches spoil the deliveries pushed to a callback_url (callbacks.ts), as a provider's webhooks may:
+// `callback_twice` (a delivery sent again after it was answered 2xx), `callback_disorder=rate:ms` (a delivery held
+// back up to ms, so that later ones overtake it), `callback_drop` (a delivery given up as if its last retry had
+// failed: never delivered) and `callback_slow=rate:ms` (a delivery sent ms late).
 
-import { hash, Rng } from './random.js';
+import { LAWSUIT_NOT_FOUND, LAWSUIT_SECRET, type AppError } from './levels.js';
+import { hash, hashString, Rng } from './random.js';
 
 export interface FaultSettings {
   /** `5xx`: probability that an API call is answered 500/502/503 before it is processed. Default 0. */
@@ -53,13 +60,33 @@ export interface FaultSettings {
   /** `no_rate_headers`: probability that an API answer carries no rate-limit header (no X-RateLimit-*, no
    * Retry-After), so that a client must pace from its own count alone (1: every answer). Default 0. */
   noRateHeaders?: number;
+  /** `lawsuit_unavailable`: share of CNJ numbers whose lawsuit-level reads (lawsuit_cnj, lawsuit_id searches) answer
+   * one application_error item instead of the lawsuit they find: LAWSUIT_NOT_FOUND for half of them, SECRET_LAWSUIT
+   * for the others. Drawn per number from the seed, so a number is refused on every read while the rate stands, and
+   * the same numbers for one seed and rate (a higher rate refuses a superset). Default 0. */
+  lawsuitUnavailable?: number;
+  /** `callback_twice`: probability that a delivery is sent a second time once answered 2xx. Default 0. */
+  callbackTwice?: number;
+  /** `callback_disorder`: probability that a delivery is held back a random time up to `callbackDisorderMs`, so that later
+   * deliveries overtake it. Default 0. */
+  callbackDisorder?: number;
+  /** Longest hold of an out-of-order delivery, in ms (real time). Default 300. */
+  callbackDisorderMs?: number;
+  /** `callback_drop`: probability that a delivery is dropped as if its last retry had failed (never delivered). Default 0. */
+  callbackDrop?: number;
+  /** `callback_slow`: probability that a delivery is sent `callbackSlowMs` late. Default 0. */
+  callbackSlow?: number;
+  /** Delay of a slow delivery, in ms (real time). Default 1000. */
+  callbackSlowMs?: number;
 }
 
 const KEYS: Record<string, [keyof FaultSettings, (keyof FaultSettings)?]> = {
   '5xx': ['error5xx'], reset: ['reset'], reset_after: ['resetAfter'], slow: ['slow', 'slowMs'], truncate: ['truncate'],
   storm: ['storm', 'stormMs'], pending_long: ['pendingLong', 'pendingLongMs'], cancel: ['cancel'], post_after_store: ['postAfterStore'],
   stale_listing: ['staleListing'], ignore_filters: ['ignoreFilters'], foreign: ['foreign', 'foreignMs'],
-  no_rate_headers: ['noRateHeaders'],
+  no_rate_headers: ['noRateHeaders'], lawsuit_unavailable: ['lawsuitUnavailable'],
+  callback_twice: ['callbackTwice'], callback_disorder: ['callbackDisorder', 'callbackDisorderMs'], callback_drop: ['callbackDrop'],
+  callback_slow: ['callbackSlow', 'callbackSlowMs'],
 };
 
 /** Parses a fault spec string; throws a RangeError naming every bad part at once. */
@@ -95,6 +122,18 @@ interface CallFaults {
   slowMs: number;
   truncate: boolean;
   postAfterStore: boolean;
+}
+
+/** What spoils one delivery to a callback_url. */
+export interface DeliveryFaults {
+  /** Sent a second time once answered 2xx. */
+  twice: boolean;
+  /** Held back this long before its first attempt (out of order), ms. */
+  holdMs: number;
+  /** Never delivered, as if its last retry had failed. */
+  drop: boolean;
+  /** Sent this late, ms. */
+  slowMs: number;
 }
 
 export class FaultInjector {
@@ -158,10 +197,31 @@ export class FaultInjector {
     return rate > 0 && hash(this.seed, 905, this.answeredCalls++) / 4294967296 < rate;
   }
 
+  /** What a lawsuit-level read of this CNJ number answers instead of its lawsuit, under `lawsuit_unavailable`. */
+  unavailableLawsuit(code: string): AppError | undefined {
+    const rate = this.settings.lawsuitUnavailable ?? 0;
+    if (rate <= 0) return undefined;
+    const h = hashString(code.replace(/\D/g, ''));
+    if (hash(this.seed, 906, h) / 4294967296 >= rate) return undefined;
+    return hash(this.seed, 907, h) % 2 === 0 ? LAWSUIT_NOT_FOUND : LAWSUIT_SECRET;
+  }
+
   /** The foreign client's pace, when it is on. */
   foreignClient(): { rate: number; tickMs: number } | undefined {
     const rate = this.settings.foreign ?? 0;
     return rate > 0 ? { rate, tickMs: this.settings.foreignMs ?? 1000 } : undefined;
+  }
+
+  /** What spoils delivery `seq` (callbacks.ts): drawn from its sequence number alone, so a given run of deliveries meets the same faults. */
+  forDelivery(seq: number): DeliveryFaults {
+    const s = this.settings;
+    const u = (k: number) => hash(this.seed, 910 + k, seq) / 4294967296;
+    return {
+      twice: u(0) < (s.callbackTwice ?? 0),
+      holdMs: u(1) < (s.callbackDisorder ?? 0) ? Math.floor(u(2) * (s.callbackDisorderMs ?? 300)) : 0,
+      drop: u(3) < (s.callbackDrop ?? 0),
+      slowMs: u(4) < (s.callbackSlow ?? 0) ? (s.callbackSlowMs ?? 1000) : 0,
+    };
   }
 
   /** Request-level faults, decided once from the request's sequence number (deterministic per seed). */

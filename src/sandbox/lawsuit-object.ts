@@ -1,7 +1,9 @@
 // Turns a plan, its parties and its visible steps into the lawsuit object of the spec, as a given caller
-// would see it: secrecy masking, the sparse shape of document and name searches, the historical answer's shape,
-// tribunal quirks, and the lawsuits it is related to (universe.ts finds them).
+// would see it: secrecy masking, the sparse shape of document and name searches (one level) or their header
+// (two levels, levels.ts), the historical answer's shape, tribunal quirks, and the lawsuits it is related to
+// (universe.ts finds them).
 
+import type { Levels } from './dialect.js';
 import { hex8, isoOf } from './fast-format.js';
 import { hash } from './random.js';
 import type { Plan } from './plan.js';
@@ -18,9 +20,10 @@ export type Relation = 'dependency' | 'appeal' | 'interlocutory_appeal' | 'execu
 export interface RelatedLawsuit { code: string; instance: number; relation: Relation }
 
 /**
- * 'full' for lawsuit_cnj/lawsuit_id searches; 'search' for document and name searches (sparse tribunals leave out
- * steps, attachments, phase and status); 'historical' for the synchronous historical query, which never carries
- * steps or attachments (REFERENCE.md), so they are not even built.
+ * 'full' for lawsuit_cnj/lawsuit_id searches; 'search' for document and name searches (one level: sparse tribunals
+ * leave out steps, attachments, phase and status; two levels: every lawsuit comes as its header); 'historical' for
+ * the synchronous historical query, which never carries steps or attachments (REFERENCE.md), so they are not even
+ * built.
  */
 export type Shape = 'full' | 'search' | 'historical';
 
@@ -28,6 +31,8 @@ interface ViewOptions {
   shape: Shape;
   /** A stored credential (customer_key) lifts secrecy levels 1 to 4 (never 5). */
   privileged: boolean;
+  /** The dialect's level model (dialect.ts). Default 'one'. */
+  levels?: Levels;
 }
 
 const hex = hex8;
@@ -106,7 +111,10 @@ export function buildLawsuit(
   const crawlId = hex(hash(seed, 810, i, Math.floor(crawlMs / 3_600_000))) + hex(hash(seed, 811, i));
   const court = courtName(t, p.kind.group, p.instance, p.courtPick, p.city, p.origin);
   const r: Rendering = { seed, p, level, blank: level >= MASKED_FROM_LEVEL, crawlId, textCtx: textContext(p, court, related.find((x) => x.relation === 'origin')) };
-  const historical = view.shape === 'historical';
+  const twoLevels = view.levels === 'two';
+  const header = twoLevels && view.shape === 'search';
+  // Neither the historical answer nor a header carries steps or attachments: they are not even built.
+  const listless = view.shape === 'historical' || header;
   const last = steps[steps.length - 1];
   const activeName = parties.find((q) => q.side === 'Active')?.name ?? '';
   const passiveName = parties.find((q) => q.side === 'Passive')?.name ?? '';
@@ -124,8 +132,8 @@ export function buildLawsuit(
     classifications: [{ code: p.classCode, name: tpuClass(p.classCode).name }],
     courts: t.courtsWithoutCode ? [{ name: court }] : [{ code: courtCode, name: court }],
     parties: partiesShown(r, parties),
-    steps: historical ? [] : stepsShown(r, steps),
-    attachments: level === 0 && p.hasAttachments && !historical ? attachmentsShown(r, steps) : [],
+    steps: listless ? [] : stepsShown(r, steps),
+    attachments: level === 0 && p.hasAttachments && !listless ? attachmentsShown(r, steps) : [],
     related_lawsuits: related.map((x) => ({ ...x })),
     crawler: { source_name: sourceName(p), crawl_id: crawlId, weight: hash(seed, 850, i) % 10, updated_at: iso(crawlMs) },
     metadata: {},
@@ -141,7 +149,8 @@ export function buildLawsuit(
   };
   // The provider's own id is not a field of the spec: only some tribunals' payloads carry it, among their extras.
   if (t.showsLawsuitId) obj.lawsuit_id = p.lawsuitId;
-  if (last && !t.noLastStep) obj.last_step = lastStepShown(r, last, steps.length);
+  // Two levels: the header's last_step is how a client tells a lawsuit moved, so no tribunal leaves it out.
+  if (last && (twoLevels || !t.noLastStep)) obj.last_step = lastStepShown(r, last, steps.length);
   if (hash(seed, 860, i) % 2 === 0) {
     obj.created_at = iso(Math.min(crawlMs, p.distributionMs + DAY_MS_2));
     obj.updated_at = iso(crawlMs);
@@ -149,16 +158,29 @@ export function buildLawsuit(
   const free = freeJustice(seed, p, parties[0]);
   if (free !== undefined) obj.free_justice = free;
   if (t.extras) Object.assign(obj, t.extras({ u: (hash(seed, 870, i) >>> 0) / 4294967296, instance: p.instance, origin: p.origin, city: p.city, group: p.kind.group, court }));
-  if (historical) {
+  if (listless) {
     delete obj.steps;
     delete obj.attachments;
-  } else if (view.shape === 'search' && t.sparse) {
+  }
+  if (header) unfill(obj, hash(seed, 880, i));
+  else if (view.shape === 'search' && t.sparse) {
     delete obj.steps;
     delete obj.attachments;
     delete obj.phase;
     delete obj.status;
   }
   return obj;
+}
+
+/**
+ * A header's phase and status: unfilled, as null or left out, each drawn per lawsuit (the documentation says
+ * "without phase and status" and shows both forms), so that a client meets both.
+ */
+function unfill(obj: Json, h: number): void {
+  for (const [bit, field] of [[1, 'phase'], [2, 'status']] as const) {
+    if (h & bit) obj[field] = null;
+    else delete obj[field];
+  }
 }
 
 /** An OAB number as the tribunal writes it: `SP123456` in the state courts (justice 8), `123456/SP` elsewhere. */

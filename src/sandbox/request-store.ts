@@ -14,6 +14,8 @@
 // item; a finished request is forgotten `retentionMs` (wall clock) after it finished, its responses with it.
 
 import { randomUUID } from 'node:crypto';
+import type { Levels } from './dialect.js';
+import { answerOf, LAWSUIT_NOT_FOUND, type AppError } from './levels.js';
 import { hashString, uuidOf } from './random.js';
 import { runSearch } from './search.js';
 import type { NormalizedSearch } from './search-validation.js';
@@ -41,6 +43,8 @@ export interface StoredRequest {
   foreign: boolean;
   /** The tracking this request is a run of (origin `tracking`); absent for a request made through the API. */
   trackingId?: string;
+  /** Where its responses are pushed as they are made (the request's `callback_url`, or its tracking's). */
+  callbackUrl?: string;
   userId: string;
   /** Sandbox clock. */
   createdMs: number;
@@ -50,6 +54,8 @@ export interface StoredRequest {
   search: Pick<NormalizedSearch, 'type' | 'onDemand' | 'customerKey'>;
   /** The search as the Request object echoes it, serialised. */
   echoJson: string;
+  /** What the request asked that the sandbox does not act on (NormalizedSearch.ignored); absent when nothing. */
+  ignored?: string[];
   /** Hash of what makes two searches the same answer (cache_ttl_in_days finds earlier answers by it). */
   signature: number;
   /** Status before the search starts: `pending`, or `created` for a request made by the true/false query. */
@@ -61,8 +67,11 @@ export interface StoredRequest {
   fresh: Ints;
   /** courtEnds[c] = number of fresh items of courts 0..c. */
   courtEnds: Ints;
-  /** A name search that found nothing answers one application_error item. */
+  /** A name search that found nothing, or a lawsuit-level read answered with an error (levels.ts), ends with one
+   * application_error item. */
   errorItem: boolean;
+  /** That item's response_data, when it is not LAWSUIT_NOT_FOUND (a shared constant: no memory per request). */
+  appError?: AppError;
   startMs: number;
   /** When the last court is done (no cancel). */
   completeMs: number;
@@ -72,6 +81,19 @@ export interface StoredRequest {
 }
 
 interface RequestFaults { pendingLongMs: number; cancel: boolean }
+
+interface CreateOptions {
+  /** Made by another client sharing the key. Default false. */
+  foreign?: boolean;
+  /** Status before the search starts. Default 'pending'. */
+  initial?: 'pending' | 'created';
+  /** The dialect's level model (levels.ts). Default 'one'. */
+  levels?: Levels;
+  /** Whether the provider refuses a lawsuit it holds, by CNJ number (the `lawsuit_unavailable` fault). */
+  unavailable?: (code: string) => AppError | undefined;
+  /** Where its responses are pushed as they are made (the body's `callback_url`). */
+  callbackUrl?: string;
+}
 
 interface StoreOptions {
   seed: number;
@@ -102,9 +124,16 @@ export class RequestStore {
   private seq = 0;
   private lastSweep = 0;
   private readonly wallNow: () => number;
+  /** Told of every request made with a callback_url (callbacks.ts pushes its responses). */
+  private readonly withCallback: Array<(r: StoredRequest) => void> = [];
 
   constructor(private readonly universe: Universe, readonly opts: StoreOptions) {
     this.wallNow = opts.wallNow ?? Date.now;
+  }
+
+  /** Calls `f` with every request made from now on with a callback_url. */
+  onCallbackRequest(f: (r: StoredRequest) => void): void {
+    this.withCallback.push(f);
   }
 
   /** Sequence number the next request will get (request-level faults are drawn from it). */
@@ -207,10 +236,13 @@ export class RequestStore {
     return uuidOf(this.opts.seed, `response:${r.id}`, n);
   }
 
-  /** Creates a request at time `now`. The search runs at once; its items are revealed with the clock. */
-  create(apiKey: string, search: NormalizedSearch, now: number, faults: RequestFaults, opts: { foreign?: boolean; initial?: 'pending' | 'created' } = {}): StoredRequest {
+  /**
+   * Creates a request at time `now`. The search runs at once; its items are revealed with the clock. `levels` and
+   * `unavailable` decide what a lawsuit-level read answers (levels.ts); by default, as the spec shows.
+   */
+  create(apiKey: string, search: NormalizedSearch, now: number, faults: RequestFaults, opts: CreateOptions = {}): StoredRequest {
     const signature = hashString(JSON.stringify([search.type, search.key, search.onDemand, search.instance ?? null, search.customerKey ?? null, search.filter]));
-    const hits = runSearch(this.universe, search, now);
+    const { hits, error } = answerOf(opts.levels ?? 'one', search, runSearch(this.universe, search, now), opts.unavailable);
     let cached: Ints = NONE;
     let cachedObservedAt = now;
     if (search.cacheTtlDays !== undefined && search.cacheTtlDays > 0) {
@@ -223,7 +255,7 @@ export class RequestStore {
       // Queued for one court's time; longer under the pending_long fault.
       queueMs: this.opts.courtDelayMs + faults.pendingLongMs, cancel: faults.cancel,
       foreign: opts.foreign ?? false, initial: opts.initial ?? 'pending',
-      errorItem: hits.length === 0 && search.type === 'name' && !faults.cancel,
+      errorItem: error !== undefined && !faults.cancel, appError: error, callbackUrl: opts.callbackUrl,
     });
   }
 
@@ -231,17 +263,17 @@ export class RequestStore {
    * Records a tracking's run made at `at`: a request of origin `tracking` whose lawsuits the tracking chose
    * (tracking/runs.ts), queued `queueMs` before its courts are searched one after the other like any request's.
    */
-  createRun(apiKey: string, run: { trackingId: string; search: NormalizedSearch; echoJson: string; hits: readonly RunLawsuit[]; at: number; queueMs: number; foreign: boolean }): StoredRequest {
+  createRun(apiKey: string, run: { trackingId: string; search: NormalizedSearch; echoJson: string; hits: readonly RunLawsuit[]; at: number; queueMs: number; foreign: boolean; callbackUrl?: string }): StoredRequest {
     return this.admit(apiKey, {
       search: run.search, echoJson: run.echoJson, signature: 0, hits: run.hits, cached: NONE, cachedObservedAt: run.at, now: run.at,
-      queueMs: run.queueMs, cancel: false, foreign: run.foreign, initial: 'pending', errorItem: false, trackingId: run.trackingId,
+      queueMs: run.queueMs, cancel: false, foreign: run.foreign, initial: 'pending', errorItem: false, trackingId: run.trackingId, callbackUrl: run.callbackUrl,
     });
   }
 
   /** Stores a request whose lawsuits are known, with its timeline: queued, then court after court. */
   private admit(apiKey: string, a: {
     search: NormalizedSearch; echoJson: string; signature: number; hits: readonly RunLawsuit[]; cached: Ints; cachedObservedAt: number; now: number;
-    queueMs: number; cancel: boolean; foreign: boolean; initial: 'pending' | 'created'; errorItem: boolean; trackingId?: string;
+    queueMs: number; cancel: boolean; foreign: boolean; initial: 'pending' | 'created'; errorItem: boolean; appError?: AppError; trackingId?: string; callbackUrl?: string;
   }): StoredRequest {
     this.sweep();
     const seq = ++this.seq;
@@ -267,6 +299,8 @@ export class RequestStore {
       errorItem: a.errorItem, startMs: now + a.queueMs, completeMs: 0,
     };
     if (a.trackingId !== undefined) r.trackingId = a.trackingId;
+    if (a.errorItem && a.appError !== undefined && a.appError !== LAWSUIT_NOT_FOUND) r.appError = a.appError;
+    if (a.callbackUrl !== undefined) r.callbackUrl = a.callbackUrl;
     const n = this.itemCount(r);
     const lastItem = n > 0 ? this.itemTime(r, n - 1) : r.startMs;
     if (a.cancel) {
@@ -284,6 +318,7 @@ export class RequestStore {
     let at = list.length;
     while (at > 0 && list[at - 1].createdMs > r.createdMs) at--;
     list.splice(at, 0, r);
+    if (r.callbackUrl !== undefined) for (const f of this.withCallback) f(r);
     return r;
   }
 

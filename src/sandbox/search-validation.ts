@@ -13,6 +13,7 @@ export interface IncludeExclude { include: string[]; exclude: string[] }
 export interface NormalizedFilter {
   side?: string;
   distributionGte?: number;
+  distributionLte?: number;
   amountGte?: number;
   amountLte?: number;
   tribunals?: IncludeExclude;
@@ -35,6 +36,11 @@ export interface NormalizedSearch {
   filter: NormalizedFilter;
   /** The search as it is echoed in the Request object. */
   echo: Record<string, unknown>;
+  /**
+   * What the request asked that the sandbox does not act on (docs/sandbox.md, "What a search asks"), each a field
+   * path and why: shown on the request (`sandbox_ignored`), so that a test or a user sees it was not honoured.
+   */
+  ignored?: string[];
 }
 
 type Validation = { ok: true; search: NormalizedSearch } | { ok: false; status: 400 | 422; reasons: string[] };
@@ -42,14 +48,22 @@ type Validation = { ok: true; search: NormalizedSearch } | { ok: false; status: 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStrList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 
-function dateMs(v: unknown, field: string, reasons: string[]): number | undefined {
+const DAY_MS = 86_400_000;
+
+/**
+ * A date bound. A date without a time (`2024-12-31`) is a whole day: a lower bound from its first instant, an upper
+ * one to its last, so that `_lte` of a day keeps what happened on it (docs/dialect-and-spec-gaps.md, "Spec gaps").
+ */
+function dateMs(v: unknown, field: string, reasons: string[], upper = false): number | undefined {
   if (v === undefined) return undefined;
   const ms = typeof v === 'string' ? Date.parse(v) : NaN;
   if (Number.isNaN(ms)) reasons.push(`${field} must be an ISO 8601 date-time`);
-  return ms;
+  return upper && typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v.trim()) ? ms + DAY_MS - 1 : ms;
 }
 
-const FILTER_KEYS = ['side', 'distribution_date_gte', 'amount_gte', 'amount_lte', 'tribunals', 'subject_codes', 'classification_codes',
+// distribution_date_lte is not in the spec's filter table; the provider documents `distribution_date_gte/_lte`
+// (REFERENCE.md, "Two levels"), and both dialects take it.
+const FILTER_KEYS = ['side', 'distribution_date_gte', 'distribution_date_lte', 'amount_gte', 'amount_lte', 'tribunals', 'subject_codes', 'classification_codes',
   'last_step_date_gte', 'last_step_date_lte', 'party_names', 'party_documents'];
 
 /** The validation convention (docs/dialect-and-spec-gaps.md, "Spec gaps"): a filter key the spec does not name is a 400, not ignored. */
@@ -90,8 +104,9 @@ function filterOf(v: unknown, reasons: string[]): NormalizedFilter {
     else f.side = v.side;
   }
   f.distributionGte = dateMs(v.distribution_date_gte, `${p}.distribution_date_gte`, reasons);
+  f.distributionLte = dateMs(v.distribution_date_lte, `${p}.distribution_date_lte`, reasons, true);
   f.lastStepGte = dateMs(v.last_step_date_gte, `${p}.last_step_date_gte`, reasons);
-  f.lastStepLte = dateMs(v.last_step_date_lte, `${p}.last_step_date_lte`, reasons);
+  f.lastStepLte = dateMs(v.last_step_date_lte, `${p}.last_step_date_lte`, reasons, true);
   for (const k of ['amount_gte', 'amount_lte'] as const) {
     if (v[k] !== undefined && (typeof v[k] !== 'number' || !Number.isFinite(v[k]))) reasons.push(`${p}.${k} must be a number`);
   }
@@ -147,6 +162,20 @@ function keyOf(type: SearchType, raw: string, reasons: string[]): { key: string;
   }
 }
 
+/**
+ * What a valid search asks that the sandbox answers alike either way: `masked_response` (the sandbox has one form
+ * of document search, the complete one), `with_attachments` (it sends what attachments it has, asked or not), and
+ * a `side` on a search by number (no searched party stands on a side).
+ */
+function ignoredOf(body: Record<string, unknown>, type: SearchType, params: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  if (params.masked_response !== undefined) out.push('search.search_params.masked_response: one form of document search, the complete one');
+  if (body.with_attachments === true) out.push('with_attachments: a lawsuit carries the attachments it has, asked or not');
+  const filter = isObj(params.filter) ? params.filter : {};
+  if (filter.side !== undefined && (type === 'lawsuit_cnj' || type === 'lawsuit_id')) out.push('search.search_params.filter.side: a search by number has no searched party');
+  return out;
+}
+
 /** Validates the `{search: {...}}` body of POST /requests. */
 export function validateSearchBody(body: unknown): Validation {
   const reasons: string[] = [];
@@ -168,6 +197,7 @@ export function validateSearchBody(body: unknown): Validation {
     if (!isObj(params.credential) || typeof params.credential.customer_key !== 'string') reasons.push('search_params.credential must be {customer_key: string}');
     else customerKey = params.credential.customer_key;
   }
+  if (body.with_attachments !== undefined && typeof body.with_attachments !== 'boolean') reasons.push('with_attachments must be a boolean');
   const filter = filterOf(params.filter, reasons);
   let key = '';
   let cnjDigitWrong = false;
@@ -182,6 +212,7 @@ export function validateSearchBody(body: unknown): Validation {
       instance: params.lawsuit_instance as number | undefined,
       customerKey, filter,
       echo: { ...s, response_type: 'lawsuit', search_params: echoParams },
+      ignored: ignoredOf(body, type as SearchType, params),
     },
   };
 }

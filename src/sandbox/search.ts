@@ -43,6 +43,7 @@ function passesFilters(s: NormalizedSearch, o: Observation): boolean {
   const p = o.plan;
   if (s.instance !== undefined && p.instance !== s.instance) return false;
   if (f.distributionGte !== undefined && p.distributionMs < f.distributionGte) return false;
+  if (f.distributionLte !== undefined && p.distributionMs > f.distributionLte) return false;
   if (f.amountGte !== undefined && p.amount < f.amountGte) return false;
   if (f.amountLte !== undefined && p.amount > f.amountLte) return false;
   if (!passesCodes(f.tribunals, [p.tribunal.acronym])) return false;

@@ -7,6 +7,7 @@ import { instantOf, type AsOf } from './as-of.js';
 import { authenticate } from './auth.js';
 import { SandboxClock } from './clock.js';
 import type { CallContext, Reply, ResolvedOptions, RouteDef, RouteModule, SandboxState } from './context.js';
+import { CallbackDispatcher, DEFAULT_CALLBACK_OPTIONS, type CallbackStats } from './callbacks.js';
 import { Counters, type CounterSnapshot } from './counters.js';
 import { DEFAULT_DIALECT, DIALECTS, parseDialect, type Dialect, type DialectName } from './dialect.js';
 import { dialectError } from './error-body.js';
@@ -17,6 +18,7 @@ import { TRANSFER_OPTIONS_KEY } from './transfer/route-module.js';
 import { RATE_HEADER_NAMES, rateHeaders } from './rate-headers.js';
 import { SlidingWindowLimiter } from './rate-limit.js';
 import { randomBootId, RequestStore } from './request-store.js';
+import { renderResponseItem } from './response-item.js';
 import { notInPlan, parseResources, ResourcePlan, resourceOf, type Resource } from './resource-plan.js';
 import { Router } from './router.js';
 import { routeModules } from './routes/index.js';
@@ -76,6 +78,10 @@ export interface SandboxOptions {
   /** The dialect the API answers in (dialect.ts): the spec's literal reading, or the provider's documented one.
    * Default DEFAULT_DIALECT. */
   dialect?: DialectName;
+  /** Wait before the second attempt of a delivery to a callback_url not answered 2xx, doubled for each attempt after it, in ms. Default 1000. */
+  callbackRetryMs?: number;
+  /** Attempts of one delivery to a callback_url before it is given up (dropped). Default 8. */
+  callbackAttempts?: number;
 }
 
 /** Default retention of finished requests: longer than a night's run, short enough to bound a backfill's memory. */
@@ -91,6 +97,8 @@ function resolveOptions(opts: SandboxOptions): { options: ResolvedOptions; forbi
   nonNegative('courtDelayMs', opts.courtDelayMs);
   nonNegative('rateLimit', opts.rateLimit);
   nonNegative('rateWindowMs', opts.rateWindowMs);
+  nonNegative('callbackRetryMs', opts.callbackRetryMs);
+  if (opts.callbackAttempts !== undefined && !(Number.isInteger(opts.callbackAttempts) && opts.callbackAttempts >= 1)) problems.push(`callbackAttempts must be a whole number of at least 1 (got ${String(opts.callbackAttempts)})`);
   if (opts.dayMs !== undefined && !(Number.isFinite(opts.dayMs) && opts.dayMs > 0)) problems.push(`dayMs must be a positive number (got ${String(opts.dayMs)})`);
   const trackingRuns = parseRunContent(opts.trackingRuns, 'trackingRuns', problems) ?? 'changed';
   if (opts.bootId !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(opts.bootId)) problems.push(`bootId must be 1-64 characters of [A-Za-z0-9_-] (got ${JSON.stringify(opts.bootId)})`);
@@ -136,6 +144,10 @@ export interface Sandbox {
   /** Has another client sharing `apiKey` (default the first valid key) track up to `count` documents of its own. */
   foreignTrackings(count: number, recurrence: number, apiKey?: string): StoredTracking[];
   sampleDocuments(n: number, seedOffset?: number): SampleDocument[];
+  /** What the pushing to callback_urls did so far. */
+  callbacks(): CallbackStats;
+  /** Resolves once every response of the requests with a callback_url, those still running included, is delivered or given up. */
+  callbacksSettled(): Promise<void>;
   /** The state routes share, for route modules and white-box tests. */
   state: SandboxState;
 }
@@ -161,12 +173,13 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const store = new RequestStore(universe, { seed: options.seed, bootId: options.bootId, courtDelayMs: options.courtDelayMs, retentionMs: options.retentionMs });
   const injector = new FaultInjector(options.seed, faults);
   const limiter = new SlidingWindowLimiter(options.rateLimit, options.rateWindowMs);
-  const trackings = new Trackings({ universe, requests: store, seed: options.seed, bootId: options.bootId }, trackingRuns);
+  const trackings = new Trackings({ universe, requests: store, seed: options.seed, bootId: options.bootId, levels: dialect.levels }, trackingRuns);
+  const clock = new SandboxClock(opts.now, opts.dayMs);
   const state: SandboxState = {
     options,
     dialect,
     universe,
-    clock: new SandboxClock(opts.now, opts.dayMs),
+    clock,
     store,
     trackings,
     faults: injector,
@@ -174,6 +187,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     limiter,
     plan: new ResourcePlan(forbid),
     foreign: new ForeignClient({ universe, store, trackings, limiter, faults: injector }),
+    callbacks: new CallbackDispatcher({
+      store, clock, faults: injector, trackings, seed: options.seed, render: (r, n, now) => renderResponseItem(state, r, n, now),
+    }, { ...DEFAULT_CALLBACK_OPTIONS, retryMs: opts.callbackRetryMs ?? DEFAULT_CALLBACK_OPTIONS.retryMs, attempts: opts.callbackAttempts ?? DEFAULT_CALLBACK_OPTIONS.attempts }),
     baseUrl: () => base,
     extensions: new Map<string, unknown>(opts.transfer ? [[TRANSFER_OPTIONS_KEY, opts.transfer]] : []),
   };
@@ -201,6 +217,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     state,
     universe,
     close: () => new Promise<void>((resolve) => {
+      state.callbacks.close();
       server.close(() => resolve());
       server.closeAllConnections();
     }),
@@ -219,6 +236,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     setTrackingRuns: (content) => trackings.setRunContent(content, state.clock.now()),
     foreignTrackings: (count, recurrence, apiKey = options.apiKeys[0]) => state.foreign.track(apiKey, count, recurrence, state.clock.now()),
     sampleDocuments: (n, seedOffset) => sampleDocuments(universe, state.clock.now(), n, seedOffset),
+    callbacks: () => ({ ...state.callbacks.stats, droppedIds: [...state.callbacks.stats.droppedIds] }),
+    callbacksSettled: () => state.callbacks.settled(),
   };
 }
 
@@ -281,11 +300,15 @@ async function handle(state: SandboxState, router: Router, req: IncomingMessage,
     await handleApiCall(state, route, ctx, raw);
     return;
   }
+  // An introspection call closes its connection: a test that calls it between two long blocking waits (a child
+  // run through spawnSync) would otherwise write its next call on a kept-alive socket this server closed meanwhile
+  // (its keep-alive timeout is 5 s) before it could see the close, and fail with "other side closed".
+  const close = { connection: 'close' };
   const parsed = parseJson(raw);
-  if (!parsed.ok) { send(res, jsonError(), {}); return; }
+  if (!parsed.ok) { send(res, jsonError(), close); return; }
   ctx.body = parsed.value;
   const reply = await route.handle(ctx);
-  if (!reply.handled) send(res, reply, {});
+  if (!reply.handled) send(res, reply, close);
 }
 
 /** No route: an API path is answered in the dialect and counted as the upstream would; a `/_sandbox/` one is not. */

@@ -3,6 +3,7 @@
 // name, CNJ number, lawsuit id -> lawsuits) walk the seeded bijections of plan.ts and parties.ts.
 
 import { isValidCnj } from './check-digits.js';
+import type { Levels } from './dialect.js';
 import { buildLawsuit, type Json, type RelatedLawsuit, type Relation, type Shape } from './lawsuit-object.js';
 import { Cast, type InternalParty, type PartyKind } from './parties.js';
 import { Planner, type AppealKind, type Plan } from './plan.js';
@@ -35,6 +36,8 @@ interface LawsuitViewOptions {
   onDemand?: boolean;
   shape?: Shape;
   privileged?: boolean;
+  /** The dialect's level model (dialect.ts): headers for document searches, no tribunal without last_step. Default 'one'. */
+  levels?: Levels;
 }
 
 export class Universe {
@@ -115,14 +118,14 @@ export class Universe {
     };
   }
 
-  render(o: Observation, shape: Shape = 'full', privileged = false): Json {
-    return buildLawsuit(this.seed, o.plan, o.parties, o.steps, o.observedMs, { shape, privileged }, this.related(o.plan, o.observedMs));
+  render(o: Observation, shape: Shape = 'full', privileged = false, levels: Levels = 'one'): Json {
+    return buildLawsuit(this.seed, o.plan, o.parties, o.steps, o.observedMs, { shape, privileged, levels }, this.related(o.plan, o.observedMs));
   }
 
   /** The lawsuit object of index i at time t. */
   lawsuit(i: number, t: number, opts: LawsuitViewOptions = {}): Json | undefined {
     const o = this.observe(i, t, opts.onDemand ?? false);
-    return o && this.render(o, opts.shape ?? 'full', opts.privileged ?? false);
+    return o && this.render(o, opts.shape ?? 'full', opts.privileged ?? false, opts.levels ?? 'one');
   }
 
   /** Whether person `person` of pool `kind` is a party of lawsuit i (lawyers aside). */

@@ -8,6 +8,7 @@ import type { Flags } from '../shared/options/read.js';
 import { childRunner, type JobRunner } from './child-runner.js';
 import { loadJobs, type JobSpec } from './job-loader.js';
 import { startScheduleService, type ScheduleService } from './service.js';
+import { openIntake } from '../intake/serve.js';
 
 // `lawsuit-etl schedule`: its settings and every job's configuration checked at once, then the jobs served until
 // SIGTERM or SIGINT. Its flags are the option table's (`flagOf: schedule`), read here because the scheduler also
@@ -40,6 +41,9 @@ export async function runScheduleCli(argv: string[], deps: ScheduleCliDeps = {})
   const env = typeof flags.lock === 'string' ? { ...(deps.env ?? process.env), [LOCK_FILE_VAR]: flags.lock } : deps.env ?? process.env;
   const log = deps.log ?? logger();
   const { cfg, jobs } = checkConfiguration(env, flags, deps.configure);
+  // The webhook intake beside the jobs (LAWSUIT_CALLBACK_PORT): listening before any job starts, so that the
+  // night a catch-up starts at once already has its deliveries written.
+  const intake = cfg.callback.port === undefined ? undefined : await openIntake(cfg.callback, log);
   const service = await startScheduleService({
     jobsDir: cfg.jobsDir,
     statePath: cfg.statePath,
@@ -52,8 +56,12 @@ export async function runScheduleCli(argv: string[], deps: ScheduleCliDeps = {})
     metricsPort: cfg.metricsPort,
     metricsHost: cfg.metricsHost,
     healthMaxFailures: cfg.healthMaxFailures,
-  });
-  await untilSignalled(service, log);
+  }).catch(async (e: unknown) => { await intake?.stop(); throw e; });
+  try {
+    await untilSignalled(service, log);
+  } finally {
+    await intake?.stop();
+  }
 }
 
 /** The schedule's flags by long name, as the configuration reads them. */

@@ -5,9 +5,11 @@ import { ConfigError } from './errors.js';
 import { headerValueProblem } from './options/address.js';
 import type { CommandName, Option } from './options/option.js';
 import { readConfigFile, readOption, readSecret, type Flags, type Sources } from './options/read.js';
+import type { Prices } from './options/prices.js';
+import { realPathOf } from './real-path.js';
 import type { SweepParams } from './options/sweep-params.js';
 import { OPTIONS, type OptionName, type ValueOf } from './options/table.js';
-import { MIN_EXPORT_SALT_LENGTH, type CallDeadlines, type ExportPrivacyMode, type ResponsesStrategy, type RunSource } from './options/values.js';
+import { CALLBACK_SECRET_CHARS, MIN_CALLBACK_SECRET_LENGTH, MIN_EXPORT_SALT_LENGTH, type CallbackFsync, type CallDeadlines, type ExportPrivacyMode, type LawsuitDetail, type ResponsesStrategy, type RunSource } from './options/values.js';
 
 export { DEFAULT_SWEEP_PARAMS, type SweepParams } from './options/sweep-params.js';
 export type { CallDeadlines } from './options/values.js';
@@ -44,9 +46,15 @@ export interface Config {
   maxConcurrency: number;
   trackingRecurrenceDays: number;
   source: RunSource;
+  /** OPTIONS.detail: how deep each lawsuit is kept (docs/two-levels.md). */
+  detail: LawsuitDetail;
+  /** OPTIONS.prices: what the provider bills, when the operator says; undefined: costs in calls only. */
+  prices?: Prices;
   allowPause: boolean;
   sandboxSeed: number;
   sandboxCourtDelayMs: number;
+  /** OPTIONS.sandboxRateLimit: calls a minute the embedded emulator allows. */
+  sandboxRateLimit: number;
   sandboxFaults?: string;
   duckdbMemoryLimit: string;
   duckdbThreads: number;
@@ -73,7 +81,28 @@ export interface Config {
   statePath: string;
   /** OPTIONS.exportPrivacy, exportSalt, exportMaxSecrecy: what the Parquet exports may show of people. */
   exportPrivacy: ExportPrivacy;
+  /** OPTIONS.callback*: the webhook intake (`receive`) and what a night does with what it received. */
+  callback: CallbackConfig;
 }
+
+/** The webhook intake and its spool (docs/operating.md, "The webhook intake"). */
+export interface CallbackConfig {
+  /** Sent as `callback_url` with every request and tracking made; undefined: results are listed. Never logged (it carries the secret). */
+  url?: string;
+  /** Never logged nor printed but as part of the URL `receive` prints. */
+  secret?: string;
+  /** Undefined when not given: `receive` then listens on 8081, `schedule` runs no intake. */
+  port?: number;
+  host: string;
+  /** `<warehouse>.spool` unless given. */
+  spool: string;
+  maxBytes: number;
+  fsync: CallbackFsync;
+  waitMs: number;
+}
+
+/** The port `receive` listens on when none is given. */
+export const DEFAULT_CALLBACK_PORT = 8081;
 
 /** How the Parquet exports treat personal data (docs/warehouse.md, "Sharing exports (LGPD)"). The warehouse keeps the originals. */
 export interface ExportPrivacy {
@@ -99,6 +128,7 @@ export const COMMAND_NEEDS = {
   report: { api: false, documents: false },
   rebuild: { api: false, documents: false },
   schedule: { api: false, documents: false },
+  receive: { api: false, documents: false },
 } as const satisfies Partial<Record<CommandName, { api: boolean; documents: boolean }>>;
 export type ConfiguredCommand = keyof typeof COMMAND_NEEDS;
 
@@ -131,7 +161,7 @@ export function readConfiguration(input: ConfigInput = {}): { cfg: Config; probl
   const problems: string[] = [];
   const file = readConfigFile(OPTIONS.configFile, Object.values(OPTIONS), env, problems);
   const cfg = readConfig({ flags: input.flags ?? {}, env, file }, command, problems);
-  problems.push(...needsOf(cfg, command, problems), ...unwritable(cfg, command));
+  problems.push(...needsOf(cfg, command, problems), ...callbackNeeds(cfg, command, problems), ...unwritable(cfg, command));
   return { cfg, problems };
 }
 
@@ -148,7 +178,9 @@ function readConfig(src: Sources, command: ConfiguredCommand, problems: string[]
     if (bad) problems.push(`${apiKey.label}: the key ${bad}, so it cannot be sent as the api-key header (the value is not shown)`);
   }
   const salt = readSecret(OPTIONS.exportSalt, src.env, problems);
-  const warehouse = read('warehouse')!;
+  const callbackSecret = readSecret(OPTIONS.callbackSecret, src.env, problems);
+  // The file the name ends at: the lock, the work copy and the publish are named after it (shared/real-path.ts).
+  const warehouse = realPathOf(read('warehouse')!);
   const sandbox = read('sandbox')!;
   const mode = read('exportPrivacy')!;
   return {
@@ -170,9 +202,12 @@ function readConfig(src: Sources, command: ConfiguredCommand, problems: string[]
     maxConcurrency: read('maxConcurrency')!,
     trackingRecurrenceDays: read('trackingRecurrenceDays')!,
     source: read('source')!,
+    detail: read('detail')!,
+    prices: read('prices'),
     allowPause: read('allowPause')!,
     sandboxSeed: read('sandboxSeed')!,
     sandboxCourtDelayMs: read('sandboxCourtDelayMs')!,
+    sandboxRateLimit: read('sandboxRateLimit')!,
     sandboxFaults: read('sandboxFaults'),
     duckdbMemoryLimit: read('duckdbMemoryLimit')!,
     duckdbThreads: read('duckdbThreads')!,
@@ -192,6 +227,10 @@ function readConfig(src: Sources, command: ConfiguredCommand, problems: string[]
     jobsDir: read('jobsDir') ?? INSTALLED_JOBS,
     statePath: read('statePath') ?? OPTIONS.statePath.default,
     exportPrivacy: { mode, salt: saltOf(salt, problems), maxSecrecy: read('exportMaxSecrecy') ?? (mode === 'pseudonymise' ? 0 : 5) },
+    callback: {
+      url: read('callbackUrl'), secret: callbackSecretOf(callbackSecret, problems), port: read('callbackPort'), host: read('callbackHost')!,
+      spool: read('callbackSpool') ?? `${warehouse}.spool`, maxBytes: read('callbackMaxBytes')!, fsync: read('callbackFsync')!, waitMs: read('callbackWaitMs')!,
+    },
   };
 }
 
@@ -202,6 +241,34 @@ function saltOf(salt: ReturnType<typeof readSecret>, problems: string[]): string
     return undefined;
   }
   return salt.value;
+}
+
+/** The callback secret, when it is long enough to guard a URL alone and keeps as it is in one. */
+function callbackSecretOf(secret: ReturnType<typeof readSecret>, problems: string[]): string | undefined {
+  if (secret.value === undefined) return undefined;
+  if ([...secret.value].length < MIN_CALLBACK_SECRET_LENGTH || !CALLBACK_SECRET_CHARS.test(secret.value)) {
+    problems.push(`${secret.label}: the secret must be at least ${MIN_CALLBACK_SECRET_LENGTH} characters of A-Z a-z 0-9 . _ ~ - (e.g. from \`openssl rand -hex 32\`; the value is not shown)`);
+    return undefined;
+  }
+  return secret.value;
+}
+
+/**
+ * What the intake needs: its secret (`receive`, and `schedule` when it runs the intake), and a callback URL that
+ * carries the secret the intake answers to (a URL without it would have every delivery refused).
+ */
+function callbackNeeds(cfg: Config, command: ConfiguredCommand, found: readonly string[]): string[] {
+  const c = cfg.callback;
+  const s = OPTIONS.callbackSecret;
+  const problems: string[] = [];
+  const serves = command === 'receive' || (command === 'schedule' && c.port !== undefined);
+  if (serves && c.secret === undefined && !found.some((p) => p.startsWith(s.env) || p.startsWith(s.envFile))) {
+    problems.push(`${command === 'receive' ? 'receive' : `schedule with ${OPTIONS.callbackPort.env}`} needs ${s.envFile} (or ${s.env}): at least ${MIN_CALLBACK_SECRET_LENGTH} random characters, e.g. from \`openssl rand -hex 32\`; the callback URL carries it`);
+  }
+  if (c.url !== undefined && c.secret !== undefined && !new URL(c.url).pathname.split('/').includes(c.secret)) {
+    problems.push(`${OPTIONS.callbackUrl.env} does not carry ${s.env}: the intake would refuse every delivery; give the URL \`lawsuit-etl receive\` prints (its host may be your TLS terminator's)`);
+  }
+  return problems;
 }
 
 /**
@@ -247,10 +314,11 @@ function writesExports(cfg: Config, command: ConfiguredCommand): boolean {
 function unwritable(cfg: Config, command: ConfiguredCommand): string[] {
   if (cfg.dryRun) return [];
   const writes: Array<[string, string, boolean]> = [
-    [OPTIONS.warehouse.env, dirname(cfg.warehouse), command !== 'export' && command !== 'report'],
+    [OPTIONS.warehouse.env, dirname(cfg.warehouse), command !== 'export' && command !== 'report' && command !== 'receive'],
     [OPTIONS.exportDir.env, cfg.exportDir, writesExports(cfg, command)],
     [OPTIONS.stagingDir.env, cfg.stagingDir, command === 'transfer' || (command === 'run' && !cfg.skipTransfer)],
-    [OPTIONS.reportsDir.env, cfg.reportsDir, command !== 'export'],
+    [OPTIONS.reportsDir.env, cfg.reportsDir, command !== 'export' && command !== 'receive'],
+    [OPTIONS.callbackSpool.env, cfg.callback.spool, command === 'receive' || (command === 'schedule' && cfg.callback.port !== undefined)],
   ];
   const problems: string[] = [];
   for (const [name, dir, used] of writes) {

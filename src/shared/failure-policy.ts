@@ -36,6 +36,13 @@ export interface FailureRule {
    * error; the next run does it as it does anything not done.
    */
   deferred?: boolean;
+  /**
+   * The transferred file itself is bad: its size is not its record's (the API's only checksum), its content does
+   * not read as its type says, or its name cannot be written. The one kind of a file's failure the provider is
+   * told of (PATCH error: "analysed by the provider's technical team"), once every try of the night met it. Any
+   * other (a time-out, a slow body, a full disk, an upstream failing) keeps the file for a later run.
+   */
+  fileAtFault?: boolean;
 }
 
 /** What heals a failure besides a plain retry after a backoff. */
@@ -54,6 +61,9 @@ export const FAILURE_RULES: Readonly<Record<string, FailureRule>> = {
   // One call refused (403) among others answered: a secret lawsuit without a credential, a feature the plan
   // leaves out for that search. Its document fails; the others go on.
   API_FORBIDDEN_ONE: { transient: false, reach: 'item', refused: true },
+  // A 403 the provider says is about secrecy (a secret lawsuit searched without a credential): that search's alone,
+  // however many come in a row (a lawsuit-level read of many secret lawsuits must not refuse the resource).
+  API_SECRET_LAWSUIT: { transient: false, reach: 'item', refused: true },
   // The key's window is full (429): every call waits for the limiter's pause, then this one is sent again.
   API_RATE_LIMITED: { transient: true, reach: 'item', remedy: 'wait-rate-limit' },
   API_SERVER: { transient: true, reach: 'item' },
@@ -78,15 +88,18 @@ export const FAILURE_RULES: Readonly<Record<string, FailureRule>> = {
   API_CLOSED: { transient: false, reach: 'stage' },
   // A pre-signed address expired or was altered: a fresh one is fetched, which is a retry.
   API_DOWNLOAD_EXPIRED: { transient: true, reach: 'item', remedy: 'refresh-address' },
-  API_DOWNLOAD_SIZE: { transient: true, reach: 'item' },
+  // A download whose size is not the record's: downloaded afresh, and the file's own fault if it stays so.
+  API_DOWNLOAD_SIZE: { transient: true, reach: 'item', fileAtFault: true },
   API_DOWNLOAD_FAILED: { transient: true, reach: 'item' },
   API_DOWNLOAD_REFUSED: { transient: false, reach: 'item' },
   // The local disk refused the download: every other file would meet it too.
   API_DOWNLOAD_DISK: { transient: false, reach: 'stage' },
   TRANSFER_NO_ADDRESS: { transient: false, reach: 'item' },
-  TRANSFER_UNSAFE_NAME: { transient: false, reach: 'item' },
-  TRANSFER_FILE_SHAPE: { transient: false, reach: 'item' },
-  TRANSFER_FILE_READ: { transient: true, reach: 'item' },
+  TRANSFER_UNSAFE_NAME: { transient: false, reach: 'item', fileAtFault: true },
+  // A file whose content does not read as its type says (a parse error, no code and instance columns): downloaded
+  // afresh in case the copy was damaged on the way, and the file's own fault if every try of the night meets it.
+  TRANSFER_FILE_SHAPE: { transient: true, reach: 'item', fileAtFault: true },
+  TRANSFER_FILE_READ: { transient: true, reach: 'item', fileAtFault: true },
   REQUEST_CANCELLED: { transient: false, reach: 'item' },
   REQUEST_LOST: { transient: false, reach: 'item' },
   REQUEST_STILL_RUNNING: { transient: false, reach: 'item', deferred: true },

@@ -7,7 +7,9 @@
 export { UFS, isUf } from './uf.js';
 export { stripPunctuation, quoted, type Parsed } from './parsed.js';
 export { cpfCheckDigits, cnpjCheckDigits, parseCpf, parseCnpj, formatCpf, formatCnpj } from './cpf-cnpj.js';
-export { cnjCheckDigits, formatCnj, parseCnj } from './cnj.js';
+export { cnjCheckDigits, cnjShape, formatCnj, parseCnj } from './cnj.js';
 export { parseOab, looksLikeOab } from './oab.js';
 export { normalizeDocument, normalizeOab, normalizeCnj } from './normalize.js';
-export { foldName, keyIdentity } from './search-identity.js';
+export { foldName, keyIdentity, paramsIdentity, sameFilter, searchIdentity } from './search-identity.js';
+export { readInstance } from './instance.js';
+export { tribunalAcronym } from './tribunals.js';

@@ -17,6 +17,8 @@ interface SubjectFilter { contains?: string[]; not_contains?: string[]; conteins
 export interface Filter {
   side?: Side;
   distribution_date_gte?: string;
+  /** Not in the spec's table; the provider documents `distribution_date_gte/_lte` (REFERENCE.md, "Two levels"). */
+  distribution_date_lte?: string;
   amount_gte?: number;
   amount_lte?: number;
   tribunals?: IncludeExclude;

@@ -51,7 +51,11 @@ CREATE OR REPLACE TEMP TABLE _chg_parties AS
 SELECT code, instance, ${PARTY_KEY} AS party_key, min(name) AS name
 FROM parties WHERE ${PARTY_KEY} IS NOT NULL GROUP BY ALL`;
 
-// Every fully loaded request, newest first within its search; rn = 1 is the search's current answer.
+// Every fully loaded request, newest first within its search; rn = 1 is the search's current answer. Only the
+// searches that ask nothing besides their key, on_demand and instance: a filtered one (search_params.filter, a
+// credential, masked_response, with_attachments) is another search of the same key (spec/search-identity.ts), and
+// compared with the plain one it would report gone every lawsuit its filter leaves out; a lawsuit leaving a filtered
+// search may besides have only stopped matching it (an amount changed). The plain search of the key reports it.
 const LATEST_SEARCHES = `
 CREATE OR REPLACE TEMP TABLE _chg_searches AS
 SELECT * FROM (
@@ -59,7 +63,8 @@ SELECT * FROM (
          row_number() OVER (PARTITION BY search_type, search_key, coalesce(on_demand, false), coalesce(lawsuit_instance, -1)
                             ORDER BY coalesce(completed_at, created_at) DESC NULLS LAST, request_id DESC) AS rn
   FROM requests
-  WHERE loaded_at IS NOT NULL AND search_type IS NOT NULL AND search_key IS NOT NULL
+  WHERE loaded_at IS NOT NULL AND search_type IS NOT NULL AND search_key IS NOT NULL AND NOT coalesce(with_attachments, false)
+    AND len(list_filter(coalesce(json_keys(search, '$.search_params'), []), k -> k <> 'lawsuit_instance')) = 0
 ) WHERE rn = 1`;
 
 const INSERT = `INSERT INTO lawsuit_changes (run_id, code, instance, change, detail, old_value, new_value, search_type, search_key, detected_at)`;
@@ -70,10 +75,12 @@ FROM _chg_cur c
 LEFT JOIN (
   -- the search that found each new lawsuit first: an aggregate over the new lawsuits' hits only (a window over
   -- every hit held the whole table in memory on a first run of 90k lawsuits)
-  SELECT h.code, h.instance, arg_min([r.search_type, r.search_key], (h.first_seen_at, r.request_id)) AS first
+  -- a lawsuit-level read the night chose (a basis) reads a lawsuit a search already found: it never found it, even
+  -- when a rebuild loads both in one transaction and their first_seen_at tie
+  SELECT h.code, h.instance, arg_min([r.search_type, r.search_key], (r.chosen, h.first_seen_at, r.request_id)) AS first
   -- a tracking's run finds for its document as a search does (tracking_runs says which document)
-  FROM search_hits h JOIN (SELECT request_id, search_type, search_key FROM requests
-    UNION ALL SELECT request_id, search_type, search_key FROM tracking_runs) r USING (request_id)
+  FROM search_hits h JOIN (SELECT request_id, search_type, search_key, basis IS NOT NULL AS chosen FROM requests
+    UNION ALL SELECT request_id, search_type, search_key, false FROM tracking_runs) r USING (request_id)
   SEMI JOIN _chg_cur n ON n.code = h.code AND n.instance = h.instance AND n.is_new AND hash(n.code) % $3 = $4
   GROUP BY h.code, h.instance
 ) f ON f.code = c.code AND f.instance = c.instance

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { arrayElements, objectMembers } from '../shared/raw-json.js';
 import type { Lawsuit } from '../spec/types.js';
 import { isNumeric, keyDetail, PROBLEM_DETAIL, problemValue, type FieldProblem, type ProblemCode } from './problems.js';
-import type { AttachmentRow, CourtRow, FlatLawsuit, ItemRow, LawsuitRow, LawyerRow, PartyRow, StepRow } from './rows.js';
-import { normalizeCnj, normalizeDocument, normalizeOab } from '../spec/identifiers.js';
+import type { AttachmentRow, CourtRow, FlatLawsuit, ItemRow, LawsuitRow, LawyerRow, PartyRow, RelatedLawsuitRow, StepRow } from './rows.js';
+import { cnjShape, normalizeCnj, normalizeDocument, normalizeOab, readInstance } from '../spec/identifiers.js';
 import { bool, int, isObj, list, str, stringifyWith, timeOf, toJson, type Obj } from './values.js';
 
 interface FlattenContext {
@@ -31,6 +31,8 @@ interface FlattenContext {
  */
 interface Reading {
   o: Obj;
+  /** The payload is the whole lawsuit (a lawsuit-level answer), not a header (isWhole). */
+  whole: boolean;
   members: Map<string, string> | undefined;
   problems: FieldProblem[];
   parties: unknown[] | null;
@@ -39,6 +41,7 @@ interface Reading {
   classifications: unknown[] | null;
   courts: unknown[] | null;
   attachments: unknown[] | null;
+  related: unknown[] | null;
 }
 
 /**
@@ -48,27 +51,39 @@ interface Reading {
  */
 export function flattenLawsuit(l: Lawsuit, ctx: FlattenContext = {}): FlatLawsuit {
   const o: Obj = isObj(l) ? l : {};
+  const members = ctx.rawText ? objectMembers(ctx.rawText) : undefined;
+  const problems: FieldProblem[] = [];
+  const listAt = (field: keyof Lawsuit & string): unknown[] | null => readList(problems, field, o[field], members?.get(field));
+  const stepList = listAt('steps');
+  const attachmentList = listAt('attachments');
+  const relatedList = listAt('related_lawsuits');
+  // A list the documentation's descriptive form writes as one text is that one item, not a problem (a blank
+  // text names nothing: a list it is not).
+  const textListAt = (field: 'subjects' | 'classifications' | 'courts'): unknown[] | null => listOrText(o[field]) ?? listAt(field);
+  const whole = isWhole(o, stepList);
   const r: Reading = {
-    o,
-    members: ctx.rawText ? objectMembers(ctx.rawText) : undefined,
-    problems: [],
-    parties: list(o.parties),
-    steps: list(o.steps),
-    subjects: list(o.subjects),
-    classifications: list(o.classifications),
-    courts: list(o.courts),
-    attachments: list(o.attachments),
+    o, whole, members, problems,
+    parties: listAt('parties'),
+    // A header's empty step, attachment and related-lawsuit lists are not values (it leaves them unfilled): they
+    // carry nothing.
+    steps: whole ? stepList : nonEmpty(stepList),
+    // The descriptive form of the documentation writes these as text, and one of them alone (`subject`, `court`).
+    subjects: textListAt('subjects') ?? one(o.subject),
+    classifications: textListAt('classifications') ?? one(o.classification),
+    courts: textListAt('courts') ?? one(o.court),
+    attachments: whole ? attachmentList : nonEmpty(attachmentList),
+    related: whole ? relatedList : nonEmpty(relatedList),
   };
   const lawsuit = lawsuitRow(r, ctx);
   const { code, instance } = lawsuit;
-  const out: FlatLawsuit = { lawsuit, parties: [], lawyers: [], steps: [], subjects: [], classifications: [], attachments: [], courts: [], problems: r.problems };
+  const out: FlatLawsuit = { lawsuit, parties: [], lawyers: [], steps: [], subjects: [], classifications: [], attachments: [], courts: [], related_lawsuits: [], problems: r.problems };
   keyProblems(r, code, instance);
   if (code === null || instance === null) {
     lawsuit.raw = ctx.rawText ?? safeJson(l);
     return out;
   }
   const key = { code, instance };
-  const { members, parties, steps, attachments } = r;
+  const { parties, steps, attachments } = r;
   // Each step and party is a slice of the text as received, or else serialised once, for its own row; the
   // lawsuit's raw is the whole text, or else assembled from those.
   const stepRaws = slices(members, 'steps', steps) ?? (steps ?? []).map(safeJson);
@@ -81,6 +96,36 @@ export function flattenLawsuit(l: Lawsuit, ctx: FlattenContext = {}): FlatLawsui
   out.classifications = itemRows(key, r.classifications ?? []);
   out.courts = courtRows(key, r.courts ?? []);
   out.attachments = attachmentRows(key, attachments ?? [], attachmentRaws);
+  out.related_lawsuits = relatedRows(key, r.related ?? [], slices(members, 'related_lawsuits', r.related) ?? (r.related ?? []).map(safeJson));
+  return out;
+}
+
+/**
+ * A list of the payload as it came. An array is taken; so is an object keyed 0, 1, … n−1 (`{"0": …, "1": …}`,
+ * as some serialisers write a list), its values in key order: its meaning is clear, and a problem says it was
+ * read so. Anything else is not taken — no rows, the list not carried, the payload whole in responses_raw — and
+ * a problem says so: a lawsuit's 18 steps sent as an object were once dropped in silence. Absent (undefined,
+ * null) is no list and no problem.
+ */
+function readList(problems: FieldProblem[], field: string, v: unknown, literal?: string): unknown[] | null {
+  if (v === undefined || v === null || Array.isArray(v)) return list(v);
+  const indexed = indexedValues(v);
+  const problem: ProblemCode = indexed ? 'list_as_object' : 'not_a_list';
+  problems.push({ field, value: problemValue(literal ?? toJson(v) ?? null), problem, detail: PROBLEM_DETAIL[problem] });
+  return indexed ?? null;
+}
+
+/** The values of an object whose keys are exactly 0 … n−1 (n ≥ 1), in key order; undefined for any other value. */
+function indexedValues(v: unknown): unknown[] | undefined {
+  if (!isObj(v)) return undefined;
+  const keys = Object.keys(v);
+  if (keys.length === 0) return undefined;
+  const out: unknown[] = new Array(keys.length);
+  for (const k of keys) {
+    // Distinct keys, each a canonical index below their count: together exactly 0 … n−1.
+    if (!/^(0|[1-9]\d*)$/.test(k) || Number(k) >= keys.length) return undefined;
+    out[Number(k)] = v[k];
+  }
   return out;
 }
 
@@ -102,9 +147,15 @@ function lawsuitRow(r: Reading, ctx: FlattenContext): LawsuitRow {
   const crawler = isObj(o.crawler) ? o.crawler : {};
   const tags = isObj(o.tags) ? o.tags : {};
   const lastStep = isObj(o.last_step) ? o.last_step : {};
+  // How far the lawsuit has gone, as the payload says: its last_step (a header's only clue), else, in a whole
+  // payload, its newest step and the steps it lists. A whole payload's pair is what the warehouse then holds;
+  // a newer header whose pair differs says the lawsuit moved since (v_lawsuit_levels).
+  const lastStepId = str(lastStep.step_id) ?? (r.whole ? newestStepId(r.steps) : null);
+  const stepsCount = typed(r, 'last_step.steps_count', lastStep.steps_count, int(lastStep.steps_count), undefined)
+    ?? firstStepsCount(r.steps) ?? (r.whole ? distinctSteps(r.steps) : null);
   return {
     code: normalizeCnj(o.code),
-    instance: int(o.instance),
+    instance: readInstance(o.instance),
     lawsuit_id: text(r, 'lawsuit_id'),
     tribunal_acronym: text(r, 'tribunal_acronym'),
     justice: text(r, 'justice'),
@@ -114,6 +165,8 @@ function lawsuitRow(r: Reading, ctx: FlattenContext): LawsuitRow {
     state: text(r, 'state'),
     city: text(r, 'city'),
     county: text(r, 'county'),
+    judge: text(r, 'judge'),
+    situation: text(r, 'situation'),
     distribution_date: text(r, 'distribution_date'),
     amount: amountText(o.amount, r.members?.get('amount'), r.problems),
     status: text(r, 'status'),
@@ -127,7 +180,12 @@ function lawsuitRow(r: Reading, ctx: FlattenContext): LawsuitRow {
     crawler_source: str(crawler.source_name),
     crawled_at: str(crawler.updated_at),
     last_step_date: str(lastStep.step_date) ?? latestDate(r.steps),
-    steps_count: typed(r, 'last_step.steps_count', lastStep.steps_count, int(lastStep.steps_count), undefined) ?? firstStepsCount(r.steps),
+    last_step_id: lastStepId,
+    steps_count: stepsCount,
+    whole_step_id: r.whole ? lastStepId : null,
+    whole_steps_count: r.whole ? stepsCount : null,
+    whole_at: r.whole ? str(crawler.updated_at) ?? ctx.responseCreatedAt ?? null : null,
+    whole_seen: r.whole ? true : null,
     response_id: ctx.responseId ?? null,
     response_created_at: ctx.responseCreatedAt ?? null,
     cached_response: ctx.cachedResponse ?? null,
@@ -139,6 +197,7 @@ function lawsuitRow(r: Reading, ctx: FlattenContext): LawsuitRow {
     has_classifications: r.classifications !== null,
     has_courts: r.courts !== null,
     has_attachments: r.attachments !== null,
+    has_related_lawsuits: r.related !== null,
     raw: '',
   };
 }
@@ -159,8 +218,9 @@ function keyProblems(r: Reading, code: string | null, instance: number | null): 
 function assembledRaw(l: Lawsuit, r: Reading, stepRaws: string[], partyRaws: string[]): string {
   if (!isObj(l)) return safeJson(l);
   const done: Record<string, string> = {};
-  if (r.steps !== null) done.steps = `[${stepRaws.join(',')}]`;
-  if (r.parties !== null) done.parties = `[${partyRaws.join(',')}]`;
+  // A list taken from an object stays the object it was in the raw payload.
+  if (Array.isArray(r.o.steps)) done.steps = `[${stepRaws.join(',')}]`;
+  if (Array.isArray(r.o.parties)) done.parties = `[${partyRaws.join(',')}]`;
   return stringifyWith(r.o, done);
 }
 
@@ -171,7 +231,7 @@ function partyRows(key: Key, parties: unknown[], raws: string[], out: FlatLawsui
   parties.forEach((p, party_index) => {
     const party: Obj = isObj(p) ? p : {};
     out.parties.push(partyRow(key, party_index, party, raws[party_index]));
-    (list(party.lawyers) ?? []).forEach((w, lawyer_index) => {
+    (readList(out.problems, `parties[${party_index}].lawyers`, party.lawyers) ?? []).forEach((w, lawyer_index) => {
       out.lawyers.push(lawyerRow(key, party_index, lawyer_index, isObj(w) ? w : {}, party));
     });
   });
@@ -240,23 +300,72 @@ export function derivedStepId(stepDate: string | null, content: string | null): 
   return 'h_' + createHash('sha256').update(`${stepDate ?? ''}\u0000${content ?? ''}`).digest('hex').slice(0, 32);
 }
 
+/** A list as given, or a text where a list belongs as a list of one; null otherwise (an object there is no list). */
+function listOrText(v: unknown): unknown[] | null {
+  if (Array.isArray(v)) return v;
+  return typeof v === 'string' && v.trim() !== '' ? [v] : null;
+}
+
+/** A field naming one item (`court`, `subject`), as a text or an object, as a list of one; null otherwise. */
+function one(v: unknown): unknown[] | null {
+  return isObj(v) || (typeof v === 'string' && v.trim() !== '') ? [v] : null;
+}
+
+/**
+ * A subject's or class's code and name. An object gives both; a text, as the descriptive form writes one, is a
+ * code (`7698`), a code and its name (`7698 - Perdas e Danos`), or a name alone (`PROCEDIMENTO COMUM`), which
+ * is then its own code too: the key of its row, as plain as it was given.
+ */
+function codeAndName(it: unknown): { code: string | null; name: string | null } {
+  if (isObj(it)) return { code: str(it.code), name: str(it.name) };
+  const t = str(it)?.trim() ?? '';
+  if (t === '') return { code: null, name: null };
+  const coded = /^(\d{1,10})\s*(?:[-–:|]\s*(.*))?$/.exec(t);
+  if (coded) return { code: coded[1], name: coded[2]?.trim() || null };
+  return { code: t, name: t };
+}
+
 function itemRows(key: Key, items: unknown[]): ItemRow[] {
   // Subjects and classifications are keyed by their code; an item without one stays only in lawsuits.raw.
   const byCode = new Map<string, ItemRow>();
   for (const it of items) {
-    const item: Obj = isObj(it) ? it : {};
-    const item_code = str(item.code);
+    const { code: item_code, name: item_name } = codeAndName(it);
     if (item_code === null || byCode.has(item_code)) continue;
-    byCode.set(item_code, { code: key.code, instance: key.instance, item_code, item_name: str(item.name) });
+    byCode.set(item_code, { code: key.code, instance: key.instance, item_code, item_name });
   }
   return [...byCode.values()];
 }
 
 function courtRows(key: Key, courts: unknown[]): CourtRow[] {
   return courts.map((c, court_index): CourtRow => {
-    const court: Obj = isObj(c) ? c : {};
+    // A court written as text is its name (the descriptive form's `court`).
+    const court: Obj = isObj(c) ? c : { name: c };
     return { code: key.code, instance: key.instance, court_index, court_code: str(court.code), court_name: str(court.name) };
   });
+}
+
+/** Names an item of related_lawsuits gives how it is related by, the first given winning. */
+const RELATION_FIELDS = ['relation', 'relation_type', 'relationship', 'type', 'kind'];
+
+/**
+ * The related lawsuits: an item is an object with at least a CNJ `code` (or `lawsuit_cnj`), or a CNJ number as
+ * text; one whose number cannot be read (not 20 digits) stays in lawsuits.raw only. Keyed by the related number: the same number
+ * twice in one list is one row, the first entry's.
+ */
+function relatedRows(key: Key, items: unknown[], raws: string[]): RelatedLawsuitRow[] {
+  const byCode = new Map<string, RelatedLawsuitRow>();
+  items.forEach((it, i) => {
+    const item: Obj = isObj(it) ? it : { code: it };
+    // Its shape, not its check digits, as a lawsuit's own code is read (spec/cnj.ts, cnjShape).
+    const related = cnjShape(str(item.code) ?? str(item.lawsuit_cnj) ?? '');
+    if (related === undefined || byCode.has(related)) return;
+    const relation = RELATION_FIELDS.map((f) => str(item[f])).find((v) => v !== null && v.trim() !== '') ?? null;
+    byCode.set(related, {
+      code: key.code, instance: key.instance, related_code: related,
+      related_instance: readInstance(item.instance ?? item.lawsuit_instance), relation, raw: raws[i],
+    });
+  });
+  return [...byCode.values()];
 }
 
 /** An attachment's date and name under either of the names payloads give them. */
@@ -290,6 +399,42 @@ function latestDate(steps: unknown[] | null): string | null {
     if (d !== null && timeOf(d) > timeOf(best)) best = d;
   }
   return best;
+}
+
+/**
+ * Whether a payload is the whole lawsuit (a lawsuit-level answer) rather than its header. The provider's searches
+ * by document answer headers: phase and status unfilled, no steps (REFERENCE.md, "Two levels"). So a payload is
+ * whole when it lists steps, or lists none with its phase and status filled (a lawsuit with no movement yet). Read
+ * from the payload itself, never from the kind of search that brought it: an upstream that answers whole
+ * lawsuits to a search by document (the spec's reading) needs no lawsuit-level read.
+ */
+function isWhole(o: Obj, steps: unknown[] | null = list(o.steps)): boolean {
+  return steps !== null && (steps.length > 0 || (str(o.phase) !== null && str(o.status) !== null));
+}
+
+/** The list, unless absent or empty (a header's empty list says nothing). */
+function nonEmpty(v: unknown[] | null): unknown[] | null {
+  return v !== null && v.length > 0 ? v : null;
+}
+
+/** The id of the newest step by date (the first listed among equals; the first listed when none is dated). */
+function newestStepId(steps: unknown[] | null): string | null {
+  let best: Obj | undefined;
+  for (const s of steps ?? []) {
+    if (!isObj(s)) continue;
+    if (best === undefined || timeOf(s.step_date) > timeOf(best.step_date)) best = s;
+  }
+  return best === undefined ? null : str(best.step_id) ?? derivedStepId(str(best.step_date), str(best.content));
+}
+
+/** Steps a list holds, as the steps table counts them (one per step id). */
+function distinctSteps(steps: unknown[] | null): number {
+  const ids = new Set<string>();
+  for (const s of steps ?? []) {
+    const step: Obj = isObj(s) ? s : {};
+    ids.add(str(step.step_id) ?? derivedStepId(str(step.step_date), str(step.content)));
+  }
+  return ids.size;
 }
 
 function firstStepsCount(steps: unknown[] | null): number | null {

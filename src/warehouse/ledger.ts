@@ -111,18 +111,27 @@ interface RequestRow {
   submitted_at?: Ts;
   last_polled_at?: Ts;
   error?: string | null;
+  /** A lawsuit-level read: how far each instance's header said the lawsuit had gone when it was bought. */
+  basis?: ReadBasis | null;
+  /** The body asked for attachments beside the search (its top level). */
+  with_attachments?: boolean | null;
 }
 
+/** A lawsuit-level read's basis (requests.basis): by instance, the header's last step and steps counted. */
+export type ReadBasis = Record<string, { step_id: string | null; steps_count: number | null }>;
+
 const REQUEST_COLUMNS = ['search_type', 'search_key', 'on_demand', 'lawsuit_instance', 'status', 'created_at', 'completed_at',
-  'run_id', 'document_line', 'search', 'submitted_at', 'last_polled_at', 'error'] as const;
+  'run_id', 'document_line', 'search', 'submitted_at', 'last_polled_at', 'error', 'basis', 'with_attachments'] as const;
+/** Columns holding JSON, written as its text. */
+const JSON_COLUMNS = new Set<string>(['search', 'basis']);
 const CASTS: Partial<Record<string, string>> = {
-  created_at: '::TIMESTAMPTZ', completed_at: '::TIMESTAMPTZ', submitted_at: '::TIMESTAMPTZ', last_polled_at: '::TIMESTAMPTZ', search: '::JSON',
+  created_at: '::TIMESTAMPTZ', completed_at: '::TIMESTAMPTZ', submitted_at: '::TIMESTAMPTZ', last_polled_at: '::TIMESTAMPTZ', search: '::JSON', basis: '::JSON',
 };
 
 /** Inserts a request, or updates the fields given (a field left undefined keeps its stored value). */
 export async function upsertRequest(wh: Warehouse, row: RequestRow): Promise<void> {
-  const params = [row.request_id, ...REQUEST_COLUMNS.map((c) => (c === 'search' && row.search !== undefined && row.search !== null
-    ? JSON.stringify(row.search) : row[c]))];
+  const params = [row.request_id, ...REQUEST_COLUMNS.map((c) => (JSON_COLUMNS.has(c) && row[c] !== undefined && row[c] !== null
+    ? JSON.stringify(row[c]) : row[c]))];
   const given = REQUEST_COLUMNS.filter((c) => row[c] !== undefined);
   await wh.run(`INSERT INTO requests (request_id, ${REQUEST_COLUMNS.join(', ')})
     VALUES ($1, ${REQUEST_COLUMNS.map((c, i) => `$${i + 2}${CASTS[c] ?? ''}`).join(', ')})
@@ -133,7 +142,7 @@ export async function upsertRequest(wh: Warehouse, row: RequestRow): Promise<voi
 export async function markRequest(wh: Warehouse, requestId: string, fields: Omit<Partial<RequestRow>, 'request_id'>): Promise<void> {
   const cols = REQUEST_COLUMNS.filter((c) => fields[c] !== undefined);
   if (cols.length === 0) return;
-  const values = cols.map((c) => (c === 'search' && fields.search !== null ? JSON.stringify(fields.search) : fields[c]));
+  const values = cols.map((c) => (JSON_COLUMNS.has(c) && fields[c] !== null ? JSON.stringify(fields[c]) : fields[c]));
   await wh.run(`UPDATE requests SET ${cols.map((c, i) => `${c} = $${i + 2}${CASTS[c] ?? ''}`).join(', ')} WHERE request_id = $1`,
     [requestId, ...values]);
 }

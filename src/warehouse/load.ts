@@ -1,13 +1,14 @@
 import { objectMembers, rawTextOf } from '../shared/raw-json.js';
 import type { Lawsuit, ResponseItem } from '../spec/types.js';
+import { applicationErrorRow } from './application-error.js';
 import { flattenLawsuit } from './flatten.js';
 import { capRow, fitsColumn, splitParts } from './long-values.js';
 import { DELETE_LAWSUIT_PARTS_SQL, INSERT_LAWSUIT_PARTS_NEW_SQL, INSERT_LAWSUIT_PARTS_SQL, INSERT_RESPONSE_PARTS_SQL, MERGE } from './merge.js';
 import { INSERT_LAYER_PROBLEMS_SQL, INSERT_PROBLEMS_SQL, PROBLEM_DETAIL, problemValue, TOO_LONG_KEY_DETAIL } from './problems.js';
-import type { FlatLawsuit, HitRow, ProblemRow, RawPartRow, ResponseRow } from './rows.js';
+import type { ApplicationErrorRow, FlatLawsuit, HitRow, ProblemRow, RawPartRow, ResponseRow } from './rows.js';
 import { resetStaging, stageRows } from './stage.js';
-import { normalizeCnj } from '../spec/identifiers.js';
-import { bool, int, isObj, str, toJson } from './values.js';
+import { normalizeCnj, readInstance } from '../spec/identifiers.js';
+import { bool, isObj, str, toJson } from './values.js';
 import type { Warehouse } from './warehouse.js';
 
 interface LoadContext {
@@ -38,7 +39,7 @@ export interface LoadCounts {
   parties: number;
   lawyers: number;
   steps: number;
-  /** application_error items (kept in responses_raw only). */
+  /** application_error items (in responses_raw, and each with its typed reason in application_errors). */
   applicationErrors: number;
   /** Lawsuit items without a usable (code, instance), without an object payload, or too large: responses_raw only. */
   skipped: number;
@@ -101,13 +102,52 @@ export async function loadResponseItems(wh: Warehouse, items: readonly ResponseI
   return total;
 }
 
+/** What one batch's items make, before the warehouse is touched. */
+interface BatchRows {
+  responses: Map<string, ResponseRow>;
+  /** Each response id's text: its first copy's in the batch (duplicateProblem). */
+  texts: Map<string, string>;
+  flats: Array<{ flat: FlatLawsuit; requestId: string | null; order: number }>;
+  problems: ProblemRow[];
+  parts: RawPartRow[];
+  /** The application_error items, typed (application_errors). */
+  errors: Map<string, ApplicationErrorRow>;
+}
+
 async function loadBatch(wh: Warehouse, items: readonly Prepared[], ctx: LoadContext, maxFlatten: number): Promise<LoadCounts> {
   const counts = emptyCounts();
   counts.items = items.length;
-  const responses = new Map<string, ResponseRow>();
-  const flats: Array<{ flat: FlatLawsuit; requestId: string | null; order: number }> = [];
-  const problems: ProblemRow[] = [];
-  const parts: RawPartRow[] = [];
+  const b = rowsOf(items, ctx, maxFlatten, counts);
+
+  // Every staging table, the lawsuit ones too though only mergeLayer reads them (and makes them anew): emptied
+  // here, the last batch's last layer no longer sits in memory beside this batch's items.
+  await resetStaging(wh);
+  await stageRows(wh, 'responses', [...b.responses.values()]);
+  await stageRows(wh, 'parts', b.parts);
+  // The parts of new items first: both anti-joins look at responses_raw as it was before this batch.
+  if (b.parts.some((p) => p.owner === 'responses_raw.item')) await wh.run(INSERT_RESPONSE_PARTS_SQL);
+  counts.newResponses = await wh.run(MERGE.insertResponses);
+  // Some ids were stored already: one stored with another content keeps it, and this copy is left out whole.
+  if (counts.newResponses < b.responses.size) leaveOut(b, await storedConflicts(wh), counts);
+  const { flats, problems, parts, errors } = b;
+  const hits = hitsOf(flats);
+
+  await stageRows(wh, 'hits', [...hits.values()]);
+  await stageRows(wh, 'problems', problems);
+  await stageRows(wh, 'errors', [...errors.values()]);
+  if (errors.size > 0) await wh.run(MERGE.insertErrors);
+  const layers = layersOf(flats.map((f) => f.flat));
+  counts.lawsuits = layers[0]?.length ?? 0; // every distinct lawsuit is in the first layer, once
+  for (const [i, layer] of layers.entries()) await mergeLayer(wh, layer, counts, i === 0 && parts.length === 0);
+  if (hits.size > 0) await mergeHits(wh, hits.size);
+  counts.problems = await wh.run(INSERT_PROBLEMS_SQL, [ctx.runId]);
+  return counts;
+}
+
+/** The rows of a batch's items: responses_raw's, the lawsuits flattened, their problems, the parts of long items. */
+function rowsOf(items: readonly Prepared[], ctx: LoadContext, maxFlatten: number, counts: LoadCounts): BatchRows {
+  const b: BatchRows = { responses: new Map(), texts: new Map(), flats: [], problems: [], parts: [], errors: new Map() };
+  const { problems } = b;
   items.forEach(({ item, text, dataText }, order) => {
     const it = isObj(item) ? (item as ResponseItem) : ({} as ResponseItem);
     let responseId = str(it.response_id);
@@ -116,13 +156,25 @@ async function loadBatch(wh: Warehouse, items: readonly Prepared[], ctx: LoadCon
         problem: 'too_long', detail: 'the response id is longer than a column holds (48 KB): the item cannot be kept' });
       responseId = null;
     }
+    if (responseId !== null) {
+      // One response id, two contents in one batch: the first is kept (duplicateProblem), this one left out.
+      const first = b.texts.get(responseId);
+      if (first !== undefined && first !== text) {
+        counts.skipped++;
+        problems.push(duplicateProblem(responseId, text));
+        return;
+      }
+      b.texts.set(responseId, text);
+    }
     const data: unknown = it.response_data;
     let flat: FlatLawsuit | null = null;
-    if (it.response_type === 'application_error') counts.applicationErrors++;
-    else if (it.response_type !== 'lawsuit') counts.skipped++;
+    if (it.response_type === 'application_error') {
+      counts.applicationErrors++;
+      if (responseId !== null) b.errors.set(responseId, applicationErrorRow(it, responseId, ctx.runId));
+    } else if (it.response_type !== 'lawsuit') counts.skipped++;
     else {
       counts.lawsuitItems++;
-      const where = isObj(data) ? { code: normalizeCnj(data.code), instance: int(data.instance) } : { code: null, instance: null };
+      const where = isObj(data) ? { code: normalizeCnj(data.code), instance: readInstance(data.instance) } : { code: null, instance: null };
       if (text.length > maxFlatten) {
         problems.push({ response_id: responseId, ...where, field: '(item)', value: `${text.length} characters (limit ${maxFlatten})`,
           problem: 'too_large', detail: PROBLEM_DETAIL.too_large });
@@ -148,13 +200,27 @@ async function loadBatch(wh: Warehouse, items: readonly Prepared[], ctx: LoadCon
         value: problemValue(value), problem: 'too_long', detail: PROBLEM_DETAIL.too_long }));
       // The item itself is always kept whole: in its column, or in parts when too long for one.
       if (fitsColumn(text)) row.item = text;
-      else splitParts(text).forEach((t, part) => parts.push({ owner: 'responses_raw.item', response_id: id, code: null, instance: null, part, text: t }));
-      responses.set(id, row);
+      else splitParts(text).forEach((t, part) => b.parts.push({ owner: 'responses_raw.item', response_id: id, code: null, instance: null, part, text: t }));
+      b.responses.set(id, row);
     }
-    if (flat !== null) flats.push({ flat, requestId: str(it.request_id), order });
+    if (flat !== null) b.flats.push({ flat, requestId: str(it.request_id), order });
   });
+  return b;
+}
 
-  // A hit names the least response id that carried the lawsuit for the request (merge.ts, mergeHits).
+/** The batch's copies of `conflicts` (stored with another content) left out: not flattened, no problem of theirs but one. */
+function leaveOut(b: BatchRows, conflicts: ReadonlySet<string>, counts: LoadCounts): void {
+  if (conflicts.size === 0) return;
+  const ours = (id: string | null): boolean => id !== null && conflicts.has(id);
+  counts.skipped += b.flats.filter((f) => ours(f.flat.lawsuit.response_id)).length;
+  b.flats = b.flats.filter((f) => !ours(f.flat.lawsuit.response_id));
+  b.problems = b.problems.filter((p) => !ours(p.response_id));
+  for (const id of conflicts) b.errors.delete(id);
+  for (const [id, text] of b.texts) if (conflicts.has(id)) b.problems.push(duplicateProblem(id, text));
+}
+
+/** The batch's search hits, one a (request, lawsuit): each names the least response id that carried it (merge.ts, mergeHits). */
+function hitsOf(flats: BatchRows['flats']): Map<string, HitRow> {
   const hits = new Map<string, HitRow>();
   for (const { flat, requestId } of flats) {
     const { code, instance, response_id } = flat.lawsuit;
@@ -163,23 +229,37 @@ async function loadBatch(wh: Warehouse, items: readonly Prepared[], ctx: LoadCon
     const held = hits.get(k);
     if (!held || (response_id !== null && (held.response_id === null || response_id < held.response_id))) hits.set(k, { request_id: requestId, code, instance, response_id });
   }
+  return hits;
+}
 
-  // Every staging table, the lawsuit ones too though only mergeLayer reads them (and makes them anew): emptied
-  // here, the last batch's last layer no longer sits in memory beside this batch's items.
-  await resetStaging(wh);
-  await stageRows(wh, 'responses', [...responses.values()]);
-  await stageRows(wh, 'hits', [...hits.values()]);
-  await stageRows(wh, 'parts', parts);
-  await stageRows(wh, 'problems', problems);
-  // The parts of new items first: both anti-joins look at responses_raw as it was before this batch.
-  if (parts.some((p) => p.owner === 'responses_raw.item')) await wh.run(INSERT_RESPONSE_PARTS_SQL);
-  counts.newResponses = await wh.run(MERGE.insertResponses);
-  const layers = layersOf(flats.map((f) => f.flat));
-  counts.lawsuits = layers[0]?.length ?? 0; // every distinct lawsuit is in the first layer, once
-  for (const [i, layer] of layers.entries()) await mergeLayer(wh, layer, counts, i === 0 && parts.length === 0);
-  if (hits.size > 0) await mergeHits(wh, hits.size);
-  counts.problems = await wh.run(INSERT_PROBLEMS_SQL, [ctx.runId]);
-  return counts;
+/**
+ * The rule for one response id listed twice with two contents (a provider's fault): the copy stored first is the
+ * response, and every later one with another text is left out whole — not in responses_raw, not flattened, not a
+ * search hit — with a `conflicting_duplicate` problem holding its text. So the tables stay a function of
+ * responses_raw, which `rebuild` replays (a later copy merged into lawsuits while responses_raw kept the first
+ * made rebuild change two lawsuits). "First" is the order items are loaded in, which batches do not change.
+ */
+function duplicateProblem(responseId: string, text: string): ProblemRow {
+  return { response_id: responseId, code: null, instance: null, field: '(another copy)', value: problemValue(text),
+    problem: 'conflicting_duplicate', detail: PROBLEM_DETAIL.conflicting_duplicate };
+}
+
+/**
+ * The staged response ids stored already with another text (duplicateProblem): compared whole, in its column or in
+ * its parts (raw_parts, a text over 48 KB), which the loader cuts the same way from the same text.
+ */
+async function storedConflicts(wh: Warehouse): Promise<Set<string>> {
+  const rows = await wh.all<{ response_id: string }>(`
+    SELECT s.response_id FROM stg_responses s JOIN responses_raw r USING (response_id)
+    WHERE (s.item IS NULL) <> (r.item IS NULL) OR CAST(s.item AS VARCHAR) <> CAST(r.item AS VARCHAR)
+    UNION
+    SELECT coalesce(a.response_id, b.response_id) FROM
+      (SELECT response_id, part, text FROM stg_parts WHERE owner = 'responses_raw.item') a
+      FULL JOIN (SELECT response_id, part, text FROM raw_parts WHERE owner = 'responses_raw.item'
+        AND response_id IN (SELECT response_id FROM stg_parts WHERE owner = 'responses_raw.item')) b
+      ON a.response_id = b.response_id AND a.part = b.part
+    WHERE a.text IS DISTINCT FROM b.text`);
+  return new Set(rows.map((r) => r.response_id));
 }
 
 /**
@@ -201,6 +281,7 @@ const CHILD_PATHS: ReadonlyArray<[keyof FlatLawsuit & string, readonly string[],
   ['classifications', ['item_code'], (r) => `classifications[${String(r.item_code ?? '?').slice(0, 60)}]`],
   ['courts', [], (r) => `courts[${r.court_index}]`],
   ['attachments', [], (r) => `attachments[${r.attachment_index}]`],
+  ['related_lawsuits', ['related_code'], (r) => `related_lawsuits[${String(r.related_code ?? '?').slice(0, 60)}]`],
 ];
 
 /**
@@ -245,7 +326,7 @@ function layersOf(flats: readonly FlatLawsuit[]): FlatLawsuit[][] {
   return layers;
 }
 
-const LAWSUIT_STAGING = ['lawsuits', 'parties', 'lawyers', 'steps', 'subjects', 'classifications', 'courts', 'attachments'] as const;
+const LAWSUIT_STAGING = ['lawsuits', 'parties', 'lawyers', 'steps', 'subjects', 'classifications', 'courts', 'attachments', 'related_lawsuits'] as const;
 
 /**
  * One layer's lawsuits (each once) staged and merged into the warehouse; the problems of its casts join the batch's

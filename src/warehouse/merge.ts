@@ -330,6 +330,8 @@ SELECT ${lawsuitCols.map(flagged).join(', ')}, s.payload_version, NULL FROM ${ve
     ...listStatements(children),
     ...stepStatements(tableOf('steps', schema)),
     insertResponses: insertNew(tableOf('responses_raw', schema)),
+    /** An application_error item's row, once (rebuild empties the table and loads every item again). */
+    insertErrors: insertNew(tableOf('application_errors', schema)),
     /**
      * A search's hit names one response that carried the lawsuit: the least id, whatever order they came in. The
      * new hits are inserted; `lower` moves a stored hit to a lesser id (only needed when some staged hit was stored).

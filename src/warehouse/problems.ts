@@ -4,7 +4,8 @@
 
 import { lit } from './schema/sql.js';
 
-const PROBLEM_CODES = ['missing_key', 'out_of_range', 'not_a_number', 'not_a_date', 'wrong_type', 'too_long', 'not_an_object', 'too_large'] as const;
+const PROBLEM_CODES = ['missing_key', 'out_of_range', 'not_a_number', 'not_a_date', 'wrong_type', 'too_long', 'not_an_object', 'too_large',
+  'not_a_list', 'list_as_object', 'conflicting_duplicate'] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];
 
 /** One sentence per problem: what was wrong and what the warehouse did about it. */
@@ -17,6 +18,10 @@ export const PROBLEM_DETAIL: Record<ProblemCode, string> = {
   too_long: 'the text is longer than a column holds (48 KB, docs/operating.md "Memory"): the column is left NULL; the payload is whole in responses_raw',
   not_an_object: 'response_data is not an object: the item is kept in responses_raw only',
   too_large: 'the item is larger than the loader flattens: it is kept in responses_raw only, the rest of its page loaded',
+  not_a_list: 'the list is neither an array nor an object keyed 0, 1, …: none of its entries is loaded, and the list is taken as not given (a list stored from another payload stays); the payload is whole in responses_raw',
+  list_as_object: 'the list came as an object keyed 0, 1, …: its entries were loaded as the list, in key order',
+  conflicting_duplicate: 'the response id was listed again with another content: the copy loaded first is kept (responses_raw and the tables), '
+    + 'this one (its text in value) is left out whole',
 };
 
 /** The sentence for a problem of a key field (code, instance): the whole lawsuit is then kept raw only. */

@@ -82,6 +82,23 @@ async function cloneFile(from: string, to: string): Promise<void> {
   }
 }
 
+/** Where a copy is written before it takes its name: a kill mid-copy leaves only this, which nothing opens. */
+const partialOf = (path: string): string => `${path}.partial`;
+
+/**
+ * `from` copied to `to` whole or not at all: written under a temporary name, flushed, then renamed. A copy
+ * written straight to `to` and killed after 9 of 30 MB left a work copy DuckDB could not read ("Could not read
+ * enough bytes"), which every later run then tried to carry on in.
+ */
+async function cloneWhole(from: string, to: string): Promise<void> {
+  const partial = partialOf(to);
+  await rm(partial, { force: true });
+  await cloneFile(from, partial);
+  await fsyncPath(partial);
+  failpoint('work-copy.before-rename');
+  await rename(partial, to);
+}
+
 async function fsyncPath(path: string): Promise<void> {
   const fh = await open(path, 'r');
   try {
@@ -99,11 +116,12 @@ async function cloneFromPublished(publishedPath: string, workPath: string): Prom
   // A stale WAL beside a missing work copy is a leftover of an interrupted copy; it must not be replayed.
   await rm(walOf(workPath), { force: true });
   if (await exists(publishedPath)) {
-    await cloneFile(publishedPath, workPath);
     // A WAL next to the published file means a writer of the old kind (one that wrote the published file in
     // place) stopped without a checkpoint. Copying it along lets DuckDB replay it into the work copy, without
-    // opening the published file for writing (which a reader's lock would refuse).
+    // opening the published file for writing (which a reader's lock would refuse). It goes first: until the
+    // work copy has its name, a WAL beside the missing name is a leftover the next run removes (above).
     if (await exists(walOf(publishedPath))) await cloneFile(walOf(publishedPath), walOf(workPath));
+    await cloneWhole(publishedPath, workPath);
   }
 }
 
@@ -119,8 +137,9 @@ export async function openWorkCopy(publishedPath: string, opts: WorkCopyOptions 
   }
   const workPath = workPathOf(publishedPath);
   await mkdir(dirname(publishedPath), { recursive: true });
-  // A killed run leaves DuckDB's spill files behind; nothing else uses the work copy's folder.
+  // A killed run leaves DuckDB's spill files behind, and a copy it did not finish; nothing else uses either.
   await rm(spillDirOf(workPath), { recursive: true, force: true });
+  await rm(partialOf(workPath), { force: true });
   const resumed = await exists(workPath);
   if (resumed) log?.warn({ work_copy: workPath }, 'carrying on in the work copy an earlier run left unpublished');
   else await cloneFromPublished(publishedPath, workPath);
@@ -207,7 +226,7 @@ async function recoverWorkCopy(publishedPath: string, workPath: string, whOpts: 
   // The file without its WAL is the state of the work copy's last checkpoint: consistent (pages and their
   // ledger rows are checkpointed together), and never older than the published file it was copied from.
   try {
-    await cloneFile(keptAt, workPath);
+    await cloneWhole(keptAt, workPath);
     const wh = await Warehouse.open(workPath, whOpts);
     log?.error({ work_copy: workPath, kept_at: keptAt, reason },
       'the work copy could not be opened; carrying on from its last checkpoint. What the earlier run did after that checkpoint is done again: '

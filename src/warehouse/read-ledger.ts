@@ -1,3 +1,4 @@
+import { isDeliveryEntry, recordDelivery, recordTrackingRuns, type DeliveryEntry } from './delivery-ledger.js';
 import type { Warehouse } from './warehouse.js';
 
 // The ledger of reading responses (migration 50), written in the same transaction as the responses it covers
@@ -46,7 +47,9 @@ export type ReadEntry =
   /** The sweep ends: `done`, `fallback` (the provider does not honour the filters), `switched` (costlier than per-request reading), `handed_over` (too old to resume). */
   | { kind: 'sweep_status'; sweepId: string; status: 'done' | 'fallback' | 'switched' | 'handed_over'; reason?: string }
   /** A page of a trackings night's reading (tracking-ledger.ts): its cursor after the page, and the runs of our trackings it loaded. */
-  | TrackingPageEntry;
+  | TrackingPageEntry
+  /** What a night read of the webhook intake's spool (delivery-ledger.ts). */
+  | DeliveryEntry;
 
 /** One run of one of our trackings met on a page: its request, its tracking, the document followed, its responses on the page. */
 export interface TrackingRunRead { requestId: string; trackingId: string; searchType: string; searchKey: string; items: number }
@@ -78,6 +81,7 @@ export async function recordReads(wh: Warehouse, entries: readonly ReadEntry[]):
       await flushSpans();
       if (e.kind === 'sweep') await recordSweepPage(wh, e);
       else if (e.kind === 'tracking_page') await recordTrackingPage(wh, e);
+      else if (isDeliveryEntry(e)) await recordDelivery(wh, e);
       else if (e.kind === 'to_per_request') {
         await wh.run(`UPDATE requests SET strategy = 'per_request', items_loaded = 0, items_total = NULL, loaded_at = NULL
           WHERE request_id IN (SELECT unnest(from_json($1::JSON, '["VARCHAR"]'))) AND loaded_at IS NULL`, [ids(e.requestIds)]);
@@ -132,13 +136,7 @@ async function recordSweepPage(wh: Warehouse, e: Extract<ReadEntry, { kind: 'swe
  * In the page sink's transaction with the responses, so that a run's count and the cursor never get ahead of them.
  */
 async function recordTrackingPage(wh: Warehouse, e: TrackingPageEntry): Promise<void> {
-  if (e.runs.length > 0) {
-    await wh.run(`INSERT INTO tracking_runs AS r (request_id, tracking_id, search_type, search_key, responses_loaded, read_id, run_id, first_read_at, last_read_at)
-      SELECT t.requestId, t.trackingId, t.searchType, t.searchKey, t.items, $2, $3, current_timestamp, current_timestamp
-      FROM (SELECT unnest(from_json($1::JSON, '[{"requestId":"VARCHAR","trackingId":"VARCHAR","searchType":"VARCHAR","searchKey":"VARCHAR","items":"INTEGER"}]'), recursive := true)) t
-      ON CONFLICT (request_id) DO UPDATE SET responses_loaded = r.responses_loaded + excluded.responses_loaded, last_read_at = excluded.last_read_at`,
-    [JSON.stringify(e.runs), e.readId, e.runId]);
-  }
+  await recordTrackingRuns(wh, e.runs, e.readId, e.runId);
   const c = e.cursor;
   await wh.run(`UPDATE tracking_reads SET updated_at = current_timestamp, status = CASE WHEN $12 THEN 'done' ELSE status END,
       cursor_from = $2::TIMESTAMPTZ, cursor_page = $3, cursor_page_size = $4, cursor_seen = $5::JSON, high_at = $6::TIMESTAMPTZ,
@@ -158,14 +156,28 @@ interface StoredSweep {
   itemsSkipped: number;
 }
 
-/** The sweep still covering requests (status `active`), if any: the latest one. */
-export async function activeSweep(wh: Warehouse): Promise<StoredSweep | undefined> {
+/**
+ * Which of a night's waves of requests a sweep reads: the documents list's searches, or the lawsuit-level reads
+ * chosen once their headers are loaded (docs/two-levels.md). Each wave has its own sweep, resumed by its own wave.
+ */
+export type SweepWave = 'documents' | 'lawsuits';
+
+/**
+ * A wave's sweep id: the run's id, a suffix for a later wave and one for a later part of it (a wave read in parts,
+ * src/pipeline/stages/lawsuits.ts), so that one run's sweeps never share a row.
+ */
+export function sweepIdOf(runId: string, wave: SweepWave, part = 1): string {
+  return `${wave === 'documents' ? runId : `${runId}/${wave}`}${part > 1 ? `/${part}` : ''}`;
+}
+
+/** The wave's sweep still covering requests (status `active`), if any: the latest one. */
+export async function activeSweep(wh: Warehouse, wave: SweepWave): Promise<StoredSweep | undefined> {
   const [r] = await wh.all<{
     sweep_id: string; status: string; updated_at: Date; cursor_from: Date | null; cursor_page: number; cursor_page_size: number | null;
     cursor_seen: string | null; cursor_last: Date | null; high_at: Date | null; pages: number; items_read: number; items_ours: number; items_skipped: number;
   }>(`SELECT sweep_id, status, updated_at, cursor_from, cursor_page, cursor_page_size, cursor_seen::VARCHAR AS cursor_seen, cursor_last, high_at,
       pages, items_read, items_ours, items_skipped
-    FROM response_sweeps WHERE status = 'active' ORDER BY started_at DESC LIMIT 1`);
+    FROM response_sweeps WHERE status = 'active' AND coalesce(wave, 'documents') = $1 ORDER BY started_at DESC LIMIT 1`, [wave]);
   if (!r) return undefined;
   return {
     sweepId: r.sweep_id, status: r.status, updatedAt: r.updated_at,
@@ -178,9 +190,9 @@ export async function activeSweep(wh: Warehouse): Promise<StoredSweep | undefine
 }
 
 /** Starts a sweep's row. */
-export async function openSweep(wh: Warehouse, sweepId: string, runId: string): Promise<void> {
-  await wh.run(`INSERT INTO response_sweeps (sweep_id, run_id, started_at, updated_at, status, cursor_page, pages, items_read, items_ours, items_skipped)
-    VALUES ($1, $2, current_timestamp, current_timestamp, 'active', 1, 0, 0, 0, 0) ON CONFLICT DO NOTHING`, [sweepId, runId]);
+export async function openSweep(wh: Warehouse, sweepId: string, runId: string, wave: SweepWave): Promise<void> {
+  await wh.run(`INSERT INTO response_sweeps (sweep_id, run_id, started_at, updated_at, status, cursor_page, pages, items_read, items_ours, items_skipped, wave)
+    VALUES ($1, $2, current_timestamp, current_timestamp, 'active', 1, 0, 0, 0, 0, $3) ON CONFLICT DO NOTHING`, [sweepId, runId, wave]);
 }
 
 /**

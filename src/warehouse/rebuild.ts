@@ -18,7 +18,7 @@ import type { Warehouse } from './warehouse.js';
 /** The tables derived from response payloads, emptied and made again. The ledger, the transfer files, the
  * synchronous answers and the trackings come from elsewhere and are left as they are. */
 export const DERIVED_TABLES = [
-  'lawsuits', 'parties', 'lawyers', 'steps', 'subjects', 'classifications', 'courts', 'attachments', 'search_hits', 'load_problems',
+  'lawsuits', 'parties', 'lawyers', 'steps', 'subjects', 'classifications', 'courts', 'attachments', 'related_lawsuits', 'search_hits', 'load_problems', 'application_errors',
   'lawsuit_changes', 'lawsuit_state', 'lawsuit_state_parties', 'search_state', 'lawsuit_status_history', 'change_detections',
 ] as const;
 
@@ -40,7 +40,10 @@ export async function rebuildFromRaw(wh: Warehouse, opts: RebuildOptions = {}): 
   await wh.transaction(async () => {
     // change_detections is the record of which runs detected changes, and when: a rebuild killed after this
     // transaction reads it again, so each run's detection replaces its row instead (detectChanges `again`).
-    for (const t of DERIVED_TABLES) if (t !== 'change_detections') await wh.run(`DELETE FROM ${t}`);
+    for (const t of DERIVED_TABLES) if (t !== 'change_detections' && t !== 'load_problems') await wh.run(`DELETE FROM ${t}`);
+    // A copy of a response id left out for another content (load.ts, duplicateProblem) is not in responses_raw:
+    // its problem cannot be found again, and is kept.
+    await wh.run(`DELETE FROM load_problems WHERE problem <> 'conflicting_duplicate'`);
     await wh.run(`DELETE FROM raw_parts WHERE owner = 'lawsuits.raw'`);
   });
   // Checkpointed at once, so that the blocks of the emptied tables are free for the replay to write into: without

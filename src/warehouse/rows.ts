@@ -18,6 +18,10 @@ export interface LawsuitRow {
   state: string | null;
   city: string | null;
   county: string | null;
+  /** The judge or rapporteur, as the header names them. */
+  judge: string | null;
+  /** The lawsuit's situation as the header words it (location section of the descriptive form). */
+  situation: string | null;
   distribution_date: string | null;
   /** The amount as the payload wrote it (its number literal, digit for digit, or its text): cast to DECIMAL(18,2) by DuckDB. */
   amount: string | null;
@@ -32,7 +36,16 @@ export interface LawsuitRow {
   crawler_source: string | null;
   crawled_at: string | null;
   last_step_date: string | null;
+  /** The newest step's id: the payload's last_step, or, in a whole payload, its newest step. */
+  last_step_id: string | null;
   steps_count: number | null;
+  /** A whole payload's (flatten.ts isWhole) last step and count; null in a header. */
+  whole_step_id: string | null;
+  whole_steps_count: number | null;
+  /** A whole payload's crawl time (else its response's created_at); null in a header. */
+  whole_at: string | null;
+  /** true in a whole payload, null in a header: once true, the lawsuit was read whole at least once. */
+  whole_seen: boolean | null;
   response_id: string | null;
   response_created_at: string | null;
   cached_response: boolean | null;
@@ -45,6 +58,7 @@ export interface LawsuitRow {
   has_classifications: boolean;
   has_courts: boolean;
   has_attachments: boolean;
+  has_related_lawsuits: boolean;
   /** The whole lawsuit object as JSON text, unknown properties included; null when it is in raw_parts (long-values.ts). */
   raw: string | null;
 }
@@ -71,6 +85,17 @@ export interface CourtRow { code: string; instance: number; court_index: number;
 export interface AttachmentRow {
   code: string; instance: number; attachment_index: number;
   attachment_date: string | null; attachment_name: string | null; raw: string;
+}
+
+/** A lawsuit the lawsuit is related to: its CNJ number, its instance and how it is related, when the item says. */
+export interface RelatedLawsuitRow {
+  code: string; instance: number; related_code: string; related_instance: number | null; relation: string | null; raw: string;
+}
+
+/** An application_error item (no lawsuit found, a homonym, secrecy, ...) with its typed reason (application-error.ts). */
+export interface ApplicationErrorRow {
+  response_id: string; request_id: string | null; created_at: string | null;
+  error_code: string | null; message: string | null; reason: string; run_id: string | null;
 }
 
 /** One response item as responses_raw keeps it; `item` null when the text is in raw_parts (long-values.ts). */
@@ -103,6 +128,7 @@ export interface FlatLawsuit {
   classifications: ItemRow[];
   attachments: AttachmentRow[];
   courts: CourtRow[];
+  related_lawsuits: RelatedLawsuitRow[];
   /** Values of the payload its typed columns cannot hold (problems.ts); the key's problems among them. */
   problems: FieldProblem[];
 }

@@ -16,11 +16,19 @@ export function isWalReplayFailure(e: unknown): boolean {
 }
 
 /**
- * An open failure that says the file's contents are damaged (as opposed to a lock held by another process,
- * a permission or a missing folder, which setting the file aside would not cure).
+ * Causes of an open failure that are not the file's: a lock another process holds, a permission, a missing
+ * folder, a full disk, too few file handles or too little memory. Setting the file aside cures none of them.
+ */
+const NOT_THE_FILE = /Could not set lock|Conflicting lock|Permission denied|No such file or directory|No space left|Read-only file system|Too many open files|Out of Memory/i;
+
+/**
+ * An open failure that is the file's own: any but those NOT_THE_FILE names. Read this way round because DuckDB
+ * says damage in many ways ("not a valid DuckDB database file", "Corrupt", a checksum, "Could not read enough
+ * bytes" from a file cut short, an INTERNAL Error): a list of those missed the cut-short file, and every later
+ * run stopped on it.
  */
 export function isDamagedFile(e: unknown): boolean {
-  return isWalReplayFailure(e) || /not a valid DuckDB database file|Corrupt|checksum|INTERNAL Error/i.test(messageOf(e));
+  return isWalReplayFailure(e) || !NOT_THE_FILE.test(messageOf(e));
 }
 
 interface ReplayOptions {
@@ -55,7 +63,8 @@ export function firstLine(e: unknown): string {
   return messageOf(e).split('\n')[0].slice(0, 400);
 }
 
-function messageOf(e: unknown): string {
+/** The messages of an error and of its causes, one a line (DuckDB's own words are in a cause). */
+export function messageOf(e: unknown): string {
   const parts: string[] = [];
   for (let c: unknown = e, depth = 0; c !== undefined && c !== null && depth < 5; c = (c as { cause?: unknown }).cause, depth++) {
     parts.push(String((c as Error).message ?? c));

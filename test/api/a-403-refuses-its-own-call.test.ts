@@ -12,14 +12,15 @@ import { KEY, closedAfterEach, json, startStub, urlsOf } from './stub.js';
 const keep = closedAfterEach();
 
 const search = (key: string): Search => ({ search_type: 'lawsuit_cnj', search_key: key });
-const forbidden = { error: { name: 'HttpForbiddenError', message: 'forbidden', data: ['SECRET_LAWSUIT_WITHOUT_CREDENTIAL'] } };
+const secret = { error: { name: 'HttpForbiddenError', message: 'forbidden', data: ['SECRET_LAWSUIT_WITHOUT_CREDENTIAL'] } };
+const forbidden = { error: { name: 'HttpForbiddenError', message: 'forbidden', data: ['INSUFFICIENT_PERMISSIONS'] } };
 
 describe('a 403', () => {
   it('refuses its own search only: the searches before and after it are created', async () => {
     let n = 0;
     const stub = keep(await startStub((_req, res, call) => {
       const key = (call.body as { search: Search }).search.search_key;
-      if (key === 'secret') return json(res, 403, forbidden);
+      if (key === 'secret') return json(res, 403, n % 2 === 0 ? forbidden : secret);
       json(res, 201, { request_id: `r-${++n}`, status: 'pending', created_at: new Date().toISOString(), search: { search_type: 'lawsuit_cnj', search_key: key } });
     }));
     const api = keep(new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), baseDelayMs: 5 }));
@@ -27,7 +28,15 @@ describe('a 403', () => {
     for (const key of ['a', 'secret', 'b', 'secret', 'c']) {
       outcomes.push(await api.requests.create(search(key)).then((r) => r.request_id, (e) => `${e.code}:${reachOf(e, 'item')}`));
     }
-    expect(outcomes).toEqual(['r-1', 'API_FORBIDDEN_ONE:item', 'r-2', 'API_FORBIDDEN_ONE:item', 'r-3']);
+    expect(outcomes).toEqual(['r-1', 'API_SECRET_LAWSUIT:item', 'r-2', 'API_FORBIDDEN_ONE:item', 'r-3']);
+  });
+
+  it('saying secrecy, however many in a row, refuses its own search only: a night of secret lawsuits never refuses the resource', async () => {
+    const stub = keep(await startStub((_req, res) => json(res, 403, secret)));
+    const api = keep(new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), baseDelayMs: 5, maxConcurrency: 1 }));
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => api.requests.create(search(`k${i}`)).catch((e) => `${e.code}:${reachOf(e, 'item')}`)));
+    expect(stub.calls.filter((c) => c.method === 'POST')).toHaveLength(10);
+    expect(results).toEqual(Array(10).fill('API_SECRET_LAWSUIT:item'));
   });
 
   it(`answered ${PLAN_WIDE_403} times in a row, refuses the resource: what is queued fails unsent, and the stage is refused`, async () => {

@@ -76,38 +76,65 @@ describe('POST /requests retry safety', () => {
     expect(api.stats().byRoute['GET /requests']).toBeGreaterThanOrEqual(1);
   });
 
+  /**
+   * A provider whose created_at runs `createdOffsetMs` off our clock and whose Date header runs `dateOffsetMs` off
+   * it (not always the same clock: a proxy's Date, a clock apart from the one stamping created_at); its POST
+   * creates the request, then its answer is lost: dropped (`lose` 'reset') or a 500 (`lose` '500'), for the
+   * searches `lost` names. Yesterday's request for the same search (on its created_at clock) is in the listing.
+   */
+  async function skewedProvider(o: { createdOffsetMs: number; dateOffsetMs: number; lose: 'reset' | '500'; lost: (s: Search) => boolean }) {
+    const createdNow = () => Date.now() + o.createdOffsetMs;
+    const created: Array<Record<string, unknown>> = [];
+    const make = (body: { search: Search }, at: number) => {
+      const r = { request_id: `00000000-0000-4000-8000-${String(created.length + 1).padStart(12, '0')}`, status: 'pending', origin: 'api',
+        created_at: new Date(at).toISOString(), search: { ...body.search, search_key: body.search.search_key.replace(/\D/g, '') } };
+      created.push(r);
+      return r;
+    };
+    make({ search }, createdNow() - 86_400_000);
+    let posts = 0;
+    const stub = keep(await startStub((req, res, call) => {
+      const date = { date: new Date(Date.now() + o.dateOffsetMs).toUTCString() };
+      if (call.method === 'POST' && call.path === '/rq/requests') {
+        posts++;
+        const body = call.body as { search: Search };
+        const r = make(body, createdNow());
+        if (!o.lost(body.search)) return json(res, 201, r, date);
+        if (o.lose === 'reset') return void req.socket.destroy();
+        return json(res, 500, { error: 'InternalServerError', message: 'lost after it was made' }, date);
+      }
+      if (call.method === 'GET' && call.path === '/rq/requests') {
+        const newest = [...created].reverse();
+        return json(res, 200, { page_data: newest, links: { next: null }, meta: { page: 1, page_count: newest.length, all_pages_count: 1, all_count: newest.length } }, date);
+      }
+      json(res, 404, {}, date);
+    }));
+    return { stub, created, posts: () => posts };
+  }
+
+  it('bounds the look-up by our own clock, never by the provider\'s Date header: a Date a day ahead does not buy twice', async () => {
+    // every Date header a day ahead, created_at on our clock, and every answer lost after the request was made
+    const p = await skewedProvider({ createdOffsetMs: 0, dateOffsetMs: 86_400_000, lose: '500', lost: () => true });
+    const api = keep(new LawsuitApi({ apiKey: KEY, urls: urlsOf(p.stub), baseDelayMs: 10, lookupDelayMs: 10 }));
+    const other: Search = { search_type: 'cnpj', search_key: '11.222.333/0001-81' };
+    const a = await api.requests.create(search);
+    const b = await api.requests.create(other);
+    expect(p.posts()).toBe(2);
+    expect(p.created).toHaveLength(3);
+    expect([a.request_id, b.request_id]).toEqual([p.created[1].request_id, p.created[2].request_id]);
+  });
+
   for (const [what, offsetMs] of [['ten months behind', -300 * 86_400_000], ['ten months ahead of', 300 * 86_400_000]] as const) {
-    it(`matches the created request on the provider's own clock (its Date header), with its clock ${what} ours`, async () => {
-      const providerNow = () => Date.now() + offsetMs;
-      const created: Array<Record<string, unknown>> = [];
-      const make = (body: { search: Search }, at: number) => {
-        const r = { request_id: `00000000-0000-4000-8000-${String(created.length + 1).padStart(12, '0')}`, status: 'pending', origin: 'api',
-          created_at: new Date(at).toISOString(), search: { ...body.search, search_key: body.search.search_key.replace(/\D/g, '') } };
-        created.push(r);
-        return r;
-      };
-      // The same search bought yesterday (provider time): never the request the look-up may adopt.
-      make({ search }, providerNow() - 86_400_000);
-      let posts = 0;
-      const stub = keep(await startStub((req, res, call) => {
-        const date = { date: new Date(providerNow()).toUTCString() };
-        if (call.method === 'POST' && call.path === '/rq/requests') {
-          posts++;
-          make(call.body as { search: Search }, providerNow());
-          req.socket.destroy();
-          return;
-        }
-        if (call.method === 'GET' && call.path === '/rq/requests') {
-          const newest = [...created].reverse();
-          return json(res, 200, { page_data: newest, links: { next: null }, meta: { page: 1, page_count: newest.length, all_pages_count: 1, all_count: newest.length } }, date);
-        }
-        json(res, 404, {}, date);
-      }));
-      const api = keep(new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), baseDelayMs: 10, lookupDelayMs: 10 }));
+    it(`finds the created request with the provider's created_at ${what} ours (learnt from its answered creations), not yesterday's`, async () => {
+      const other: Search = { search_type: 'cnpj', search_key: '11.222.333/0001-81' };
+      // The Date header on the created_at clock, as an honest provider's: no help to the look-up, which ignores it.
+      const p = await skewedProvider({ createdOffsetMs: offsetMs, dateOffsetMs: offsetMs, lose: 'reset', lost: (s) => s.search_type === 'cpf' });
+      const api = keep(new LawsuitApi({ apiKey: KEY, urls: urlsOf(p.stub), baseDelayMs: 10, lookupDelayMs: 10 }));
+      await api.requests.create(other);
       const r = await api.requests.create(search);
-      expect(posts).toBe(1);
-      expect(created).toHaveLength(2);
-      expect(r.request_id).toBe(created[1].request_id);
+      expect(p.posts()).toBe(2);
+      expect(p.created).toHaveLength(3);
+      expect(r.request_id).toBe(p.created[2].request_id);
     });
   }
 

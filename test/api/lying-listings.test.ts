@@ -80,6 +80,29 @@ describe('listings that lie', () => {
     expect(logs()).toContain('GET /transfer-file: a page repeats the one before it');
   });
 
+  it('a listing announcing more pages than it has items is read by its count of items: no call past the pages that hold them', async () => {
+    // 120 items in pages of 100; asked past its end, the listing answers its pages again in turn (never the same
+    // page twice in a row, which the repeat guard would catch) and always announces 10^9 pages
+    const items = Array.from({ length: 120 }, (_, i) => ({ id: i }));
+    const walk = async (pagesAnnounced: number, past: 'wrap' | 'empty') => {
+      let calls = 0;
+      const fetch = async (c: { page: number }) => {
+        calls++;
+        const page = past === 'wrap' ? ((c.page - 1) % 2) + 1 : c.page;
+        const got = items.slice((page - 1) * 100, page * 100);
+        return { items: got, page: c.page, pageCount: got.length, allPagesCount: pagesAnnounced, allCount: 120, allCountGiven: true };
+      };
+      const read: unknown[] = [];
+      for await (const p of walkPages(fetch)) read.push(...p.items);
+      return { calls, read: read.length };
+    };
+    // the lie: before, the wrapping listing was read to the ceiling (10,000 calls), the emptying one a page past its end
+    expect(await walk(1e9, 'wrap')).toEqual({ calls: 2, read: 120 });
+    expect(await walk(1e9, 'empty')).toEqual({ calls: 2, read: 120 });
+    // an honest listing is read as it says
+    expect(await walk(2, 'wrap')).toEqual({ calls: 2, read: 120 });
+  });
+
   it('every walk has a ceiling of pages, and stops at once when the run is stopped', async () => {
     let n = 0;
     const endless = async () => { n++; return { items: [{ id: n }], page: n, pageCount: 1, allPagesCount: 1e9, allCount: 1e9 }; };

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { SentCall } from '../../src/api/rate-limit/call-log.js';
+import type { CallLog, SentCall } from '../../src/api/rate-limit/call-log.js';
 import { learnWindow, refuteWindow, windowBoundFromCount, type WindowEstimate } from '../../src/api/rate-limit/window-estimate.js';
 
 // The window's length W: an upper bound learned from Reset and from Remaining against the limiter's own log,
@@ -39,6 +40,39 @@ describe('windowBoundFromCount', () => {
     expect(windowBoundFromCount(log, j, 2, 1110)).toBe(1090);
     const more = [m, a, b, call(4, 60, 70), j];
     expect(windowBoundFromCount(more, more[4], 2, 1110)).toBe(1110 - 40);
+  });
+});
+
+/** The rule as written: for each candidate, newest first, the calls surely counted after it, counted one by one. */
+function boundByDefinition(log: CallLog, j: SentCall, inWindow: number, answeredAt: number): number | undefined {
+  for (let m = log.length - 1; m >= 0; m--) {
+    const cand = log[m];
+    if (cand.id === j.id || !cand.counted || cand.endedAt === undefined || cand.endedAt >= j.at) continue;
+    const after = log.filter((i) => i.id !== cand.id && i.counted && i.at > cand.endedAt! && i.endedAt !== undefined && i.endedAt < j.at).length;
+    if (1 + after >= inWindow) return answeredAt - cand.at;
+  }
+  return undefined;
+}
+
+describe('windowBoundFromCount against the rule as written', () => {
+  // Calls started in order, each answered (counted or refused) some time later or still in flight.
+  const logs = fc.array(fc.record({ gap: fc.nat(50), latency: fc.nat(200), fate: fc.constantFrom('counted', 'refused', 'flight') }), { minLength: 1, maxLength: 60 })
+    .map((calls) => {
+      let at = 0;
+      return calls.map((c, id): SentCall => {
+        at += c.gap;
+        if (c.fate === 'flight') return { id, at };
+        return { id, at, endedAt: at + c.latency, ...(c.fate === 'counted' ? { counted: true } : { refused: true }) };
+      });
+    });
+
+  it('gives the same bound for any log, answered call and count (a binary search, not a scan per candidate)', () => {
+    fc.assert(fc.property(logs, fc.nat(), fc.integer({ min: 1, max: 40 }), (log, pick, inWindow) => {
+      const answered = log.filter((c) => c.counted);
+      fc.pre(answered.length > 0);
+      const j = answered[pick % answered.length];
+      expect(windowBoundFromCount(log, j, inWindow, j.endedAt!)).toBe(boundByDefinition(log, j, inWindow, j.endedAt!));
+    }), { numRuns: 2_000 });
   });
 });
 

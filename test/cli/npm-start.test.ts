@@ -8,6 +8,8 @@ import { scratch } from '../support/pipeline.js';
 // network. This runs that very command (dist/ is built by `npm test` first) and checks what it leaves.
 
 const CLI = 'dist/cli/main.js';
+/** The arguments `npm start` gives the CLI, read from package.json: this test runs that very command. */
+const START = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.split(`${CLI} `)[1].split(' ');
 
 function cli(args: string[], env: Record<string, string>) {
   return spawnSync(process.execPath, [CLI, ...args], {
@@ -24,7 +26,8 @@ describe('lawsuit-etl run --sandbox (npm start)', () => {
         LAWSUIT_WAREHOUSE: join(tmp.dir, 'warehouse.duckdb'), LAWSUIT_EXPORT_DIR: join(tmp.dir, 'exports'),
         LAWSUIT_STAGING_DIR: join(tmp.dir, 'staging'), LAWSUIT_REPORTS_DIR: join(tmp.dir, 'reports'),
       };
-      const run = cli(['run', '--sandbox'], env);
+      expect(START.slice(0, 2)).toEqual(['run', '--sandbox']);
+      const run = cli(START, env);
       expect(run.status, run.stderr).toBe(0);
       expect(run.stdout).toMatch(/^run \S+ \(run\): ok in/m);
       expect(run.stdout).toMatch(/documents\s+ok\s+\d+ listed, \d+ valid, [1-9]\d* rejected/);

@@ -23,7 +23,9 @@ describe('a name written in three spellings', () => {
     const lower = name.search_key.toLowerCase();
     const list = join(tmp.dir, 'names.csv');
     writeFileSync(list, `search_key,search_type\n${name.search_key},name\n${lower},name\n  ${upper.split(' ').join('   ')} ,name\n`);
-    const cfg = configFor(sb.url, tmp.dir, { LAWSUIT_DOCUMENTS: list, LAWSUIT_SKIP_TRANSFER: 'true', LAWSUIT_SKIP_EXPORT: 'true' });
+    const cfg = configFor(sb.url, tmp.dir, { LAWSUIT_DOCUMENTS: list, LAWSUIT_SKIP_TRANSFER: 'true', LAWSUIT_SKIP_EXPORT: 'true',
+      // the documents' wave is the subject: the lawsuit level has its own tests (two-levels-*)
+      LAWSUIT_DETAIL: 'header' });
 
     const first = await nightly(cfg);
     expect(first.status).toBe('ok');

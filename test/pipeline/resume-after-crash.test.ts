@@ -1,57 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { readDocuments } from '../../src/input/documents.js';
-import { query, scratch } from '../support/pipeline.js';
-import { apiEnv, killedAndResumed, runCli, runFiles, sandboxProcess, warehouseFingerprint, type SandboxProcess } from '../support/cli.js';
+import { describeResume } from './support/resume-after-crash.js';
 
-// A run killed with SIGKILL at any point and started again must finish the work with the same warehouse as
-// an uninterrupted run, and must never submit a search twice (counted by the sandbox itself). Responses are
-// read by the sweep across requests: killed after reading a page it had not committed, or after a commit, the
-// next run resumes the sweep from the cursor in the ledger. `collect.after-commit=N` dies after the commit
-// that carries the Nth page (a night here is about 910 responses, so at least 10 pages), not the Nth group
-// commit, whose number depends on timing.
-
-const POINTS = ['submit.before-post=3', 'submit.after-post=1', 'submit.after-post=12', 'collect.after-commit=2', 'stage.after-search=1', 'transfer.after-load=2',
-  'sweep.after-read=1', 'sweep.after-read=5', 'collect.after-commit=6'];
-
-describe('resume after SIGKILL', () => {
-  let sb: SandboxProcess;
-  const tmp = scratch();
-  const documents = join(tmp.dir, 'documents.csv');
-  beforeAll(async () => {
-    sb = await sandboxProcess(['--rate-limit', '100000']);
-    // the example list's first 24 lines: every search type, and bad lines too
-    writeFileSync(documents, readFileSync('config/documents.example.csv', 'utf8').split('\n').slice(0, 20).concat(readFileSync('config/documents.example.csv', 'utf8').split('\n').slice(-6)).join('\n'));
-  });
-  afterAll(async () => { await sb.stop(); tmp.cleanup(); });
-
-  it('ends with the warehouse of an uninterrupted run and buys every request once', async () => {
-    const docs = (await readDocuments(documents)).documents.length;
-    // Pages of 100 (pinned): the points count pages, and a night here is about 910 responses.
-    const paths = (name: string) => ({ LAWSUIT_DOCUMENTS: documents, LAWSUIT_PAGE_SIZE: '100', ...runFiles(tmp.dir, name) });
-
-    const reference = runCli(['run'], apiEnv(sb.url, paths('reference')));
-    expect(reference.status, reference.stderr).toBe(0);
-
-    const want = await warehouseFingerprint(paths('reference').LAWSUIT_WAREHOUSE);
-    for (const point of POINTS) {
-      const { env, resumed, searches } = await killedAndResumed(point, paths(point.replace(/[^a-z0-9]/g, '_')));
-      // every document submitted exactly once across the killed and the resumed run
-      expect(searches, point).toBe(docs);
-      expect(await warehouseFingerprint(env.LAWSUIT_WAREHOUSE), point).toEqual(want);
-      if (point.startsWith('submit.after-post')) expect(resumed.stdout, point).toMatch(/ [1-9]\d* adopted after a crash/);
-      if (point.startsWith('sweep.') || point.startsWith('collect.')) {
-        // the sweep read the night across the kill: one sweep, finished, and most requests read by it
-        const [s] = await query<{ sweeps: number; done: number; swept: number }>(env.LAWSUIT_WAREHOUSE, `SELECT (SELECT count(*) FROM response_sweeps) AS sweeps,
-          (SELECT count(*) FROM response_sweeps WHERE status = 'done') AS done, (SELECT count(*) FROM requests WHERE strategy = 'sweep' AND loaded_at IS NOT NULL) AS swept`);
-        expect(s, point).toMatchObject({ sweeps: 1, done: 1 });
-        expect(s.swept, point).toBeGreaterThan(docs / 2);
-      }
-    }
-
-    const again = runCli(['run'], apiEnv(sb.url, paths('reference')));
-    expect(again.status).toBe(0);
-    expect(again.stdout).toMatch(/\d+ fresh \(skipped\), 0 searched/);
-  }, 400_000);
-});
+// Kill points of the list's searches (headers) and of their responses' sweep; the lawsuit level's are in
+// resume-after-crash-at-the-lawsuit-level.test.ts (the same suite, support/resume-after-crash.ts, side by side).
+describeResume('the documents\' wave', () => ['submit.before-post=3', 'submit.after-post=12', 'collect.after-commit=2', 'stage.after-search=1',
+  'transfer.after-load=2', 'sweep.after-read=1'], true);

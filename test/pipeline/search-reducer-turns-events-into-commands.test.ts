@@ -12,7 +12,7 @@ import type { RequestObject } from '../../src/spec/types.js';
 const planned = (n: number): PlannedSearch => ({
   doc: { line: n + 1, searchType: 'cpf', searchKey: `k${n}`, rawKey: `k${n}`, onDemand: false } as PlannedSearch['doc'],
   search: { search_type: 'cpf', search_key: `k${n}` },
-  searchHash: `s${n}`,
+  searchHash: `s${n}`, where: `line ${n + 1} (cpf)`, line: n + 1,
 });
 
 const err = (code: string, message = code): Error => Object.assign(new Error(message), { code });
@@ -139,7 +139,7 @@ const rows: Row[] = [
   {
     name: 'reading failed for that request alone: its document fails, the others go on',
     given: [start, submitted('s0', 'a0')], event: { kind: 'read-failed', requestId: 'a0', error: err('API_SERVER') },
-    commands: [{ kind: 'log', level: 'error', fields: { line: 1, search_type: 'cpf', code: 'API_SERVER' } }],
+    commands: [{ kind: 'log', level: 'error', fields: { where: 'line 1 (cpf)', search_type: 'cpf', code: 'API_SERVER' } }],
     then: (s) => expect(searching(s)).toBe(true),
   },
   {
@@ -198,7 +198,7 @@ const rows: Row[] = [
   {
     name: 'asking for a request on its own failed for good: its document fails',
     given: [start], event: { kind: 'failed', requestId: 'r2', error: err('API_VALIDATION') },
-    commands: [{ kind: 'log', level: 'error', fields: { line: 3, search_type: 'cpf', code: 'API_VALIDATION' } }],
+    commands: [{ kind: 'log', level: 'error', fields: { where: 'line 3 (cpf)', search_type: 'cpf', code: 'API_VALIDATION' } }],
   },
   {
     name: 'polling refused by the key: the run stops',
@@ -279,5 +279,24 @@ describe('the search stage\'s report, read off its state', () => {
     const { state } = after([start]);
     const counts = countsOf(state, { polls: 0, probes: 0, sweep: { calls: 7, pages: 5, read: 400, skipped: 20, handedOver: 2, stopped: 0 } });
     expect(counts).toMatchObject({ pages: 5, sweep_pages: 5, sweep_calls: 7, sweep_responses: 400, sweep_skipped: 20, handed_over: 2, sweep_stopped: 0 });
+  });
+});
+
+describe('a lawsuit-level read the provider refuses', () => {
+  const read: PlannedSearch = {
+    search: { search_type: 'lawsuit_cnj', search_key: '0710802-55.2018.8.02.0001' }, searchHash: 'L0',
+    where: 'lawsuit 0710802-55.2018.8.02.0001 (new)', line: null, basis: { 1: { step_id: 's9', steps_count: 9 } },
+  };
+  it('makes its lawsuit unavailable, no failure of the night: a warning, and the documents\' refusal stays a failure', () => {
+    let state = searchState({ searches: [read, planned(0)], resumed: [], adopted: 0 });
+    ({ state } = reduce(state, { kind: 'start', submit: ['L0', 's0'] }));
+    const refused = reduce(state, { kind: 'submit-failed', search: 'L0', first: true, error: err('API_SECRET_LAWSUIT', 'secret') });
+    expect(refused.commands).toEqual([{ kind: 'log', level: 'warn', fields: { where: read.where, search_type: 'lawsuit_cnj', code: 'API_SECRET_LAWSUIT' }, message: 'lawsuit unavailable: secret; asked again on a backoff in days' }]);
+    expect(state.searches.get('L0')).toMatchObject({ unavailable: true, failed: true, error: { code: 'API_SECRET_LAWSUIT', message: 'secret' } });
+    expect(state.failures).toEqual([]);
+    const doc = reduce(state, { kind: 'submit-failed', search: 's0', first: true, error: err('API_SECRET_LAWSUIT', 'secret') });
+    expect(kinds(doc.commands)).toEqual(['log']);
+    expect(state.failures).toEqual([{ what: 'document', where: 'line 1 (cpf)', code: 'API_SECRET_LAWSUIT', reason: 'secret' }]);
+    expect(countsOf(state, { polls: 0, probes: 0 }).failed).toBe(1);
   });
 });

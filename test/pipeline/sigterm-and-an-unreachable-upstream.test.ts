@@ -126,7 +126,8 @@ describe('a night where nothing reaches the upstream', () => {
     const stages = await query<{ stage: string; status: string; error_code: string | null }>(`${env.LAWSUIT_WAREHOUSE}.work`,
       'SELECT stage, status, error_code FROM run_stages ORDER BY position');
     expect(stages.map((s) => [s.stage, s.status])).toEqual([
-      ['documents', 'ok'], ['search', 'failed'], ['transfer', 'failed'], ['changes', 'skipped'], ['exports', 'skipped'], ['publish', 'skipped'],
+      // the lawsuit level had nothing to read: no header ever arrived
+      ['documents', 'ok'], ['search', 'failed'], ['lawsuits', 'ok'], ['transfer', 'failed'], ['changes', 'skipped'], ['exports', 'skipped'], ['publish', 'skipped'],
     ]);
     expect(stages.find((s) => s.stage === 'publish')?.error_code).toBe('RUN_UNREACHABLE');
     expect(res.stderr).toMatch(/lawsuit-etl: unreachable/);

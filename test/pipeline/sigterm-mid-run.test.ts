@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { readDocuments } from '../../src/input/documents.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
 import { scratch } from '../support/pipeline.js';
-import { apiEnv, CLI, bought, runCli, sandboxProcess, type SandboxProcess } from '../support/cli.js';
+import { apiEnv, CLI, bought, purchases, runCli, sandboxProcess, type SandboxProcess } from '../support/cli.js';
 
 // SIGTERM in the middle of a run (a container being stopped): the run stops submitting, cuts off its calls in
 // flight, records its state, publishes what it loaded (its stopped requests outstanding in the ledger), releases
@@ -53,8 +53,12 @@ describe('SIGTERM in the middle of a run', () => {
 
     const again = runCli(['run'], env);
     expect(again.status, again.stderr).toBe(0);
+    // every search of the list bought once, and every lawsuit-level read once, across the stopped run and this one
     const docs = (await readDocuments('config/documents.example.csv')).documents.length;
-    expect(await bought(sb.url)).toBe(docs);
+    const p = await purchases(join(tmp.dir, 'w.duckdb'));
+    expect(p.searches).toBe(docs);
+    expect(p.reads).toBe(p.readNumbers);
+    expect(await bought(sb.url)).toBe(docs + p.reads);
     expect(existsSync(join(tmp.dir, 'w.duckdb'))).toBe(true);
   }, 300_000);
 });

@@ -91,18 +91,31 @@ describe('checking a page before trusting it', () => {
 });
 
 describe('the sweep against per-request reading', () => {
+  /** Pages of `items` responses or 4 MB of their text; `read(n, kb)`: n responses of kb KB each. */
+  const page = (items: number) => ({ items, bytes: 4 * 2 ** 20 });
+  const read = (items: number, kb = 2) => ({ items, bytes: items * kb * 1024 });
+
   it('a portfolio of individuals stays cheaper even when nine responses in ten are another client\'s', () => {
     // 300 documents, 1.5 responses each, 90% of the listing foreign: 45 pages against 300 calls
-    const completed = Array.from({ length: 300 }, (_, i) => i % 2 === 0 ? 1 : 2);
+    const completed = Array.from({ length: 300 }, (_, i) => read(i % 2 === 0 ? 1 : 2));
     const t = { calls: 45, completed, partial: [], read: 4_500, skipped: 4_050 };
-    expect(perRequestCalls(t, 100)).toBe(300);
-    expect(sweepCostlier(t, 100)).toBe(false);
+    expect(perRequestCalls(t, page(100))).toBe(300);
+    expect(sweepCostlier(t, page(100))).toBe(false);
   });
   it('companies with thousands of responses each, half the listing foreign: switch', () => {
-    const t = { calls: 60, completed: [], partial: [1_500, 1_500], read: 6_000, skipped: 3_000 };
-    expect(perRequestCalls(t, 100)).toBe(30);
-    expect(sweepCostlier(t, 100)).toBe(true);
+    const t = { calls: 60, completed: [], partial: [read(1_500), read(1_500)], read: 6_000, skipped: 3_000 };
+    expect(perRequestCalls(t, page(100))).toBe(30);
+    expect(sweepCostlier(t, page(100))).toBe(true);
     // the same without foreign responses is the per-request cost: no switch
-    expect(sweepCostlier({ ...t, calls: 31, read: 3_000, skipped: 0 }, 100)).toBe(false);
+    expect(sweepCostlier({ ...t, calls: 31, read: 3_000, skipped: 0 }, page(100))).toBe(false);
+  });
+  it('big litigants\' responses, 4 MB a page at about 700 of them: per-request pages are counted by bytes too, so nothing foreign never switches', () => {
+    // Five companies' requests half read, 2,300 responses of 6 KB each so far (13.5 MB: 4 pages each by bytes, 3
+    // by items at 1000), and 20 full pages of the sweep's: as many as per-request reading would have made.
+    const t = { calls: 20, completed: [], partial: Array.from({ length: 5 }, () => read(2_300, 6)), read: 11_500, skipped: 0 };
+    expect(perRequestCalls(t, page(1_000))).toBe(20);
+    expect(sweepCostlier(t, page(1_000))).toBe(false);
+    // Counted by items alone, the same night looked costlier (20 calls against 15) and switched.
+    expect(sweepCostlier(t, { items: 1_000, bytes: Infinity })).toBe(true);
   });
 });

@@ -3,6 +3,7 @@ import { sweepState, type SweepState } from '../../src/pipeline/sweep/state.js';
 import {
   afterCheck, afterPage, BLOCKING_MS, committed, next, released, stopped, type Commit, type ReadAction, type SweepAction,
 } from '../../src/pipeline/sweep/step.js';
+import { parseResponsesPage } from '../../src/api/responses.js';
 import type { RequestObject, ResponseItem } from '../../src/spec/types.js';
 
 // The sweep's pure step (src/pipeline/sweep/step.ts), one decision a row: from a state built by hand, what it
@@ -10,6 +11,8 @@ import type { RequestObject, ResponseItem } from '../../src/spec/types.js';
 // warehouse: the answers of the listing are given as data, the clock as a number.
 
 const T0 = Date.parse('2026-11-21T03:00:00Z');
+/** Pages of 100 items or 4 MB of their text (the items here are a few hundred characters: items decide). */
+const PAGE = { items: 100, bytes: 4 * 2 ** 20 };
 const iso = (ms: number) => new Date(ms).toISOString();
 const item = (requestId: string, n: number, at: number): ResponseItem =>
   ({ request_id: requestId, response_id: `${requestId}-${n}`, response_type: 'lawsuit', response_data: {} as ResponseItem['response_data'], created_at: iso(at) });
@@ -55,6 +58,11 @@ const nextRows: NextRow[] = [
     action: { kind: 'read', query: { from: T0, until: undefined, page: 1, size: 100 } },
   },
   {
+    name: 'draining with no member left (each complete at the last page): idle, not a page of what was read already',
+    state: () => { const s = swept([]); s.draining = true; s.cursor = { from: T0 + 500, page: 1, last: T0 + 500, seen: ['x'] }; return s; },
+    action: { kind: 'idle' },
+  },
+  {
     name: 'the oldest member still running long after members behind it finished: it is handed over',
     state: () => swept(['slow', 'b'], ['b']), now: BLOCKING_MS,
     action: { kind: 'hand-over', ids: ['slow'] },
@@ -91,12 +99,12 @@ describe('what the sweep does next', () => {
     const first = read(s, 2);
     const mid = afterPage(s, first, { items: [item('a', 0, T0 + 10), item('a', 1, T0 + 11)], allCount: 3 });
     expect(mid).toMatchObject({ kind: 'commit', commit: { items: [expect.anything(), expect.anything()], complete: [], after: { end: false } } });
-    expect(committed(s, (mid as { commit: Commit }).commit, 100)).toBeUndefined();
+    expect(committed(s, (mid as { commit: Commit }).commit, PAGE)).toBeUndefined();
     const second = read(s, 2);
     expect(second.query).toMatchObject({ page: 2, size: 2 });
     const end = afterPage(s, second, { items: [item('a', 2, T0 + 12)], allCount: 3 });
     expect(end).toMatchObject({ kind: 'commit', commit: { complete: [expect.objectContaining({ id: 'a', items: 3 })], after: { end: true } } });
-    expect(committed(s, (end as { commit: Commit }).commit, 100)).toEqual({ kind: 'idle' });
+    expect(committed(s, (end as { commit: Commit }).commit, PAGE)).toEqual({ kind: 'idle' });
     expect(s.members.has('a')).toBe(false);
     expect(s.finished.has('a')).toBe(false);
   });
@@ -115,7 +123,7 @@ describe('what a page calls for', () => {
     const s = swept(['a'], ['a']);
     s.draining = true;
     const first = read(s, 2);
-    committed(s, (afterPage(s, first, page([item('a', 0, T0 + 10), item('a', 1, T0 + 20)], 4)) as { commit: Commit }).commit, 100);
+    committed(s, (afterPage(s, first, page([item('a', 0, T0 + 10), item('a', 1, T0 + 20)], 4)) as { commit: Commit }).commit, PAGE);
     expect(afterPage(s, read(s, 2), page([item('a', 2, T0 + 5), item('a', 3, T0 + 30)], 4)))
       .toMatchObject({ kind: 'stop', reason: expect.stringMatching(/before the page ahead of it ended.*order is not honoured/) });
   });
@@ -135,7 +143,7 @@ describe('what a page calls for', () => {
     for (let i = 0; i < 4; i++) {
       const a = afterPage(s, read(s, 2), page(same, 100));
       actions.push(a.kind);
-      if (a.kind === 'commit') committed(s, a.commit, 100);
+      if (a.kind === 'commit') committed(s, a.commit, PAGE);
     }
     // the first brought two new responses, the next three nothing
     expect(actions).toEqual(['commit', 'commit', 'commit', 'stop']);
@@ -151,6 +159,16 @@ describe('what a page calls for', () => {
     });
     expect(s.verified).toBe(true);
     expect(s.figures).toMatchObject({ calls: 1, pages: 1, read: 3, skipped: 1 });
+  });
+
+  it('what a member weighs is its responses\' text as received: per-request reading\'s pages are held to it too (cost.ts)', () => {
+    const s = swept(['a'], ['a']);
+    s.draining = true;
+    const big = (n: number, at: number) => JSON.stringify({ ...item('a', n, at), response_data: { code: `c${n}`, text: 'x'.repeat(5_000 + n) } });
+    const text = `{"page":1,"page_count":2,"all_pages_count":1,"all_count":2,"page_data":[${big(0, T0 + 10)},${big(1, T0 + 12)}]}`;
+    const c = afterPage(s, read(s), { items: parseResponsesPage(text).items, allCount: 2 });
+    committed(s, (c as { commit: Commit }).commit, PAGE);
+    expect(s.completed).toEqual([{ items: 2, bytes: big(0, T0 + 10).length + big(1, T0 + 12).length }]);
   });
 });
 
@@ -194,9 +212,9 @@ describe('the end of the sweep for the night', () => {
     s.figures = { calls: 40, pages: 40, read: 4_000, skipped: 3_900, handedOver: 0, stopped: 0 };
     s.members.get('a')!.items = 100;
     const c: Commit = { items: [], ledger: [], complete: [], pages: 1, after: { end: false } };
-    expect(committed(s, c, 100)).toMatchObject({ kind: 'stop', status: 'switched', reason: expect.stringMatching(/98% of those read/) });
+    expect(committed(s, c, PAGE)).toMatchObject({ kind: 'stop', status: 'switched', reason: expect.stringMatching(/98% of those read/) });
     // completions found without a page compare nothing
-    expect(committed(s, { ...c, after: undefined }, 100)).toBeUndefined();
+    expect(committed(s, { ...c, after: undefined }, PAGE)).toBeUndefined();
   });
 
   it('stopping hands every member over, with the sweep\'s status in the same commit, once', () => {

@@ -43,6 +43,8 @@ describe('a night against an upstream that refuses, stalls or is absent', () => 
   it('a request stuck past the wait budget: the night is published, exit 4 names it, the next run collects it without buying it again', async () => {
     const env = apiEnv(sb.url, {
       LAWSUIT_MAX_WAIT_MINUTES: '0.05', LAWSUIT_SKIP_TRANSFER: 'true',
+      // the documents' wave is the subject (the lawsuits wave waits the same way, through the same code)
+      LAWSUIT_DETAIL: 'header',
       LAWSUIT_WAREHOUSE: join(tmp.dir, 'stuck.duckdb'), LAWSUIT_REPORTS_DIR: join(tmp.dir, 'reports'), LAWSUIT_EXPORT_DIR: join(tmp.dir, 'exports'),
     });
     await fetch(`${sb.url}/_sandbox/counters/reset`, { method: 'POST' });

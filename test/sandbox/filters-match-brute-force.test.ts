@@ -2,7 +2,7 @@
 // lawsuit objects; including the rule that `side` does not apply to party_names / party_documents.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { keyOf, normName, runSearch, sandbox, scan } from './helpers.js';
+import { call, keyOf, normName, runSearch, sandbox, scan } from './helpers.js';
 
 describe('filters', () => {
   let sb: Sandbox;
@@ -46,6 +46,28 @@ describe('filters', () => {
     const a1 = amounts[Math.floor(amounts.length / 3)];
     const a2 = amounts[Math.floor((2 * amounts.length) / 3)];
     expect(await search({ amount_gte: a1, amount_lte: a2 })).toEqual(expected((l) => l.amount >= a1 && l.amount <= a2));
+  });
+
+  test('distribution_date_lte (the documentation\'s, beyond the spec) and a date without a time as a whole day', async () => {
+    const dates = mine.map((l) => l.distribution_date).sort();
+    const mid = dates[Math.floor(dates.length / 2)];
+    expect(await search({ distribution_date_lte: mid })).toEqual(expected((l) => l.distribution_date <= mid));
+    // `_lte` of a day keeps every lawsuit of that day, `_gte` of it too
+    const day = mid.slice(0, 10);
+    expect(await search({ distribution_date_lte: day })).toEqual(expected((l) => l.distribution_date.slice(0, 10) <= day));
+    expect(await search({ distribution_date_gte: day, distribution_date_lte: day })).toEqual(expected((l) => l.distribution_date.slice(0, 10) === day));
+  });
+
+  test('what the sandbox answers alike either way is named on the request, nothing when it honours all', async () => {
+    const post = async (body: Record<string, unknown>) => (await call(sb, 'POST', '/requests', body)).body;
+    expect((await post({ search: { search_type: 'cnpj', search_key: doc, search_params: { filter: { side: 'Passive' }, credential: { customer_key: 'x' } } } })).sandbox_ignored).toBeUndefined();
+    expect((await post({ search: { search_type: 'cnpj', search_key: doc, search_params: { masked_response: false } } })).sandbox_ignored)
+      .toEqual([expect.stringMatching(/^search\.search_params\.masked_response: /)]);
+    const cnj = await post({ search: { search_type: 'lawsuit_cnj', search_key: mine[0].code, search_params: { filter: { side: 'Active' } } }, with_attachments: true });
+    expect(cnj.sandbox_ignored).toEqual([expect.stringMatching(/^with_attachments: /), expect.stringMatching(/^search\.search_params\.filter\.side: /)]);
+    // shown again on GET /requests/<id>
+    expect((await call(sb, 'GET', `/requests/${cnj.request_id}`)).body.sandbox_ignored).toEqual(cnj.sandbox_ignored);
+    expect((await call(sb, 'POST', '/requests', { search: { search_type: 'cnpj', search_key: doc }, with_attachments: 'yes' })).status).toBe(400);
   });
 
   test('tribunals and classification_codes: keys with not_equal false includes, true excludes', async () => {

@@ -1,6 +1,7 @@
 // Shared helpers of the sandbox tests: calls over real HTTP, and brute-force scans of the universe through
 // its public lawsuit objects (never through the search code under test).
 
+import { cnjCheckDigits, formatCnj } from '../../src/sandbox/check-digits.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
 
 export const KEY = 'sandbox-key';
@@ -67,3 +68,12 @@ export function scan(sb: Sandbox, opts: { onDemand?: boolean; at?: number } = {}
 }
 
 export const normName = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().trim();
+
+/** A valid CNJ number (check digits right) that the sandbox's universe does not hold. */
+export function missingNumber(sb: Sandbox): string {
+  for (let n = 1; ; n++) {
+    const n7 = String(n).padStart(7, '0');
+    const code = formatCnj(n7, cnjCheckDigits(n7, '2020', '8', '26', '0100'), '2020', '8', '26', '0100');
+    if (sb.universe.lawsuitsOfCnj(code).length === 0) return code;
+  }
+}

@@ -36,12 +36,33 @@ export async function responsesOf(sb: Sandbox, requestId: string, key = KEY): Pr
 
 export const lawsuitKeys = (items: any[]): string[] => items.map((i) => `${i.response_data.code}#${i.response_data.instance}`).sort();
 
-/** Documents (CPF, CNPJ) of lawsuits whose content changed between two sandbox days, as /_sandbox/changes names them. */
-export async function changedDocuments(sb: Sandbox, fromDay: number, toDay: number, n: number): Promise<Search[]> {
-  const r = await call(sb, 'GET', `/_sandbox/changes?from_day=${fromDay}&to_day=${toDay}&limit=${4 * n}`, undefined, null);
+/** The runs of a tracking, oldest first, as the sandbox holds them (any dialect: no listing filter needed). */
+export async function runsInside(sb: Sandbox, trackingId: string): Promise<Array<{ request_id: string; created_at: string }>> {
+  const r = await call(sb, 'GET', `/_sandbox/tracking/${trackingId}`, undefined, null);
+  if (r.status !== 200) throw new Error(`GET /_sandbox/tracking ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.runs;
+}
+
+/** The lawsuits changed between two sandbox days (/_sandbox/changes): new ones, with new steps, or both kinds. */
+async function changedBetweenDays(sb: Sandbox, fromDay: number, toDay: number, limit: number, kind?: 'new' | 'steps'): Promise<any[]> {
+  const r = await call(sb, 'GET', `/_sandbox/changes?from_day=${fromDay}&to_day=${toDay}&limit=${limit}`, undefined, null);
   if (r.status !== 200) throw new Error(`GET /_sandbox/changes ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.lawsuits.filter((l: any) => kind === undefined || l.change === kind);
+}
+
+/** lawsuit_cnj searches of lawsuits readable without a credential that moved (new steps) between two sandbox days. */
+export async function movedNumbers(sb: Sandbox, fromDay: number, toDay: number, n: number): Promise<Search[]> {
+  const moved = (await changedBetweenDays(sb, fromDay, toDay, 10 * n, 'steps')).filter((l) => l.secrecy_level < 3);
+  return [...new Set(moved.map((l) => l.code as string))].slice(0, n).map((code) => ({ search_type: 'lawsuit_cnj', search_key: code }));
+}
+
+/**
+ * Documents (CPF, CNPJ) of lawsuits whose content changed between two sandbox days, as /_sandbox/changes names them:
+ * of any change, or only of lawsuits born (`new`) or moved (`steps`) in the window.
+ */
+export async function changedDocuments(sb: Sandbox, fromDay: number, toDay: number, n: number, kind?: 'new' | 'steps'): Promise<Search[]> {
   const out = new Map<string, Search>();
-  for (const l of r.body.lawsuits) {
+  for (const l of await changedBetweenDays(sb, fromDay, toDay, kind ? 10_000 : 4 * n, kind)) {
     if (l.secrecy_level >= 3) continue;
     const d = l.documents.find((x: any) => x.document_type === 'CPF' || x.document_type === 'CNPJ');
     if (d) out.set(d.document, { search_type: d.document_type.toLowerCase(), search_key: d.document });
@@ -70,6 +91,12 @@ export function expectedChanged(sb: Sandbox, search: Search, prev: number, at: n
     const content = (l: any) => JSON.stringify([l.steps.map((x: any) => [x.step_id, x.step_date, x.step_type]), l.phase, l.status]);
     return content(payloadAt(sb, k, prev)) !== content(payloadAt(sb, k, at));
   }).sort();
+}
+
+/** What a document tracking's run at `at` sends in two levels, by brute force: the lawsuits found at `at` and not at `prev`. */
+export function expectedBorn(sb: Sandbox, search: Search, prev: number, at: number): string[] {
+  const before = new Set(truthKeys(sb, search, prev));
+  return truthKeys(sb, search, at).filter((k) => !before.has(k));
 }
 
 export const truthKeys = (sb: Sandbox, search: Search, at: number): string[] => sb.truth(search, { at }).map((l) => `${l.code}#${l.instance}`).sort();

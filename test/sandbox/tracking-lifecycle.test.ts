@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { call, sandbox } from './helpers.js';
-import { changedDocuments, DAY, expectedChanged, HOUR, lawsuitKeys, responsesOf, runsOf, track } from './tracking-helpers.js';
+import { changedDocuments, DAY, expectedChanged, HOUR, lawsuitKeys, movedNumbers, responsesOf, runsOf, track } from './tracking-helpers.js';
 
 describe('tracking lifecycle', () => {
   let sb: Sandbox | undefined;
@@ -13,7 +13,8 @@ describe('tracking lifecycle', () => {
 
   test('paused through the API it makes no run; resumed, its next run sends what changed since its last', async () => {
     sb = await sandbox({ dialect: 'documented' });
-    const [search] = await changedDocuments(sb, 2, 8, 1);
+    // A lawsuit's tracking: in two levels its runs carry its movements (a document's would announce births only).
+    const [search] = await movedNumbers(sb, 2, 8, 1);
     const { tracking_id: id, created_at } = await track(sb, search, 1);
     const createdMs = Date.parse(created_at);
     sb.setNow(new Date(createdMs + DAY + 2 * HOUR));

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { CLI } from '../support/cli.js';
+import { CLI, purchases } from '../support/cli.js';
 import { scratch } from '../support/pipeline.js';
 import { workspace } from './fixtures.js';
 import { parsePrometheusText, sampleValue } from './prometheus-text.js';
@@ -62,12 +62,17 @@ it('schedule with a metrics port: /healthz 200, /metrics in Prometheus text, its
   const m = parsePrometheusText(await res.text());
   const v = (name: string, labels: Record<string, string> = {}) => sampleValue(m, name, labels);
   expect(v('lawsuit_etl_job_runs_total', { job: 'nightly', outcome: 'ok' })).toBe(1);
-  expect(v('lawsuit_etl_api_calls_total', { job: 'nightly', method: 'POST', route: '/requests', status: '201' })).toBe(5);
+  // the five documents' searches and the lawsuit-level reads of the lawsuits they found, as the warehouse recorded them
+  const bought = await purchases(env.LAWSUIT_WAREHOUSE);
+  expect(bought.searches).toBe(5);
+  expect(bought.reads).toBeGreaterThan(0);
+  expect(v('lawsuit_etl_api_calls_total', { job: 'nightly', method: 'POST', route: '/requests', status: '201' })).toBe(5 + bought.reads);
   // the sweep reads the five requests' responses across requests: one page or more, not one per request
   expect(v('lawsuit_etl_api_calls_total', { job: 'nightly', method: 'GET', route: '/responses', status: '200' })).toBeGreaterThanOrEqual(1);
   expect(v('lawsuit_etl_api_rate_limit', { job: 'nightly' })).toBe(180);
   expect(v('lawsuit_etl_api_rate_limit_remaining_min', { job: 'nightly' })).toBeLessThan(180);
   expect(v('lawsuit_etl_stage_duration_seconds', { job: 'nightly', stage: 'search' })).toBeGreaterThan(0);
+  expect(v('lawsuit_etl_stage_duration_seconds', { job: 'nightly', stage: 'lawsuits' })).toBeGreaterThan(0);
   expect(v('lawsuit_etl_stage_runs_total', { job: 'nightly', stage: 'transfer', status: 'skipped' })).toBe(1);
   const lawsuits = v('lawsuit_etl_lawsuits_loaded_total', { job: 'nightly' })!;
   expect(lawsuits).toBeGreaterThan(0);

@@ -120,7 +120,7 @@ describe('the failure policy', () => {
       expect(text, `${f} builds an untyped error with a code`).not.toMatch(/Object\.assign\(new Error/);
     }
     // Usage and configuration errors end the command with exit 2 before any stage: they need no rule.
-    const usage = /^(CLI_|ETL_CONFIG|INPUT_|RUN_LOCKED|RUN_SENDS_NOTHING|RUN_READ_ONLY|SCHEDULE_|REPORT_)/;
+    const usage = /^(CLI_|ETL_CONFIG|INPUT_|RUN_LOCKED|RUN_SENDS_NOTHING|RUN_READ_ONLY|SCHEDULE_|REPORT_|INTAKE_)/;
     const missing = [...raised].filter((c) => !usage.test(c) && !(c in FAILURE_RULES));
     expect(missing).toEqual([]);
   });

@@ -111,6 +111,24 @@ export async function counters(url: string): Promise<{ total: number; by_endpoin
   return res.json() as Promise<{ total: number; by_endpoint: Record<string, Record<string, number>> }>;
 }
 
+/**
+ * What a warehouse recorded buying: the list's searches, and the lawsuit-level reads the nights chose (requests with
+ * a basis), in all and by number (a number read twice while its first read still stood would be a read paid twice).
+ */
+export async function purchases(path: string): Promise<{ searches: number; reads: number; readNumbers: number }> {
+  const wh = await Warehouse.open(path, { readOnly: true });
+  try {
+    const [r] = await wh.all<{ searches: number; reads: number; readNumbers: number }>(`SELECT
+        count(*) FILTER (WHERE basis IS NULL AND coalesce(status, '') <> 'cancelled')::INTEGER AS searches,
+        count(*) FILTER (WHERE basis IS NOT NULL AND coalesce(status, '') <> 'cancelled')::INTEGER AS reads,
+        count(DISTINCT search_key) FILTER (WHERE basis IS NOT NULL)::INTEGER AS "readNumbers"
+      FROM requests`);
+    return r;
+  } finally {
+    await wh.close();
+  }
+}
+
 /** What two warehouses must agree on: every lawsuit and its flattened rows, and which search found what. */
 export async function warehouseFingerprint(path: string): Promise<Record<string, unknown>> {
   const wh = await Warehouse.open(path, { readOnly: true });

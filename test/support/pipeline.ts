@@ -34,8 +34,9 @@ export function configFor(baseUrl: string, dir: string, env: Record<string, stri
 export const silent = pino({ level: 'silent' });
 
 /** One nightly run in-process, as `lawsuit-etl run` does it, against whatever the config points at. */
-export function nightRun(cfg: Config, opts: { signal?: AbortSignal } = {}): Promise<CommandResult> {
+export function nightRun(cfg: Config, opts: { signal?: AbortSignal; readsPerPart?: number } = {}): Promise<CommandResult> {
   return runCommand({
+    readsPerPart: opts.readsPerPart,
     command: 'run', cfg, log: silent, signal: opts.signal ?? new AbortController().signal,
     environment: async (c) => ({ cfg: c, apiKey: c.apiKey ?? '', close: async () => undefined }),
     exitCodeOf,
@@ -45,7 +46,7 @@ export function nightRun(cfg: Config, opts: { signal?: AbortSignal } = {}): Prom
 }
 
 /** nightRun's summary. */
-export async function nightly(cfg: Config, opts: { signal?: AbortSignal } = {}): Promise<RunSummary> {
+export async function nightly(cfg: Config, opts: { signal?: AbortSignal; readsPerPart?: number } = {}): Promise<RunSummary> {
   return (await nightRun(cfg, opts)).summary;
 }
 

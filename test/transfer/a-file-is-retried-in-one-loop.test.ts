@@ -34,8 +34,10 @@ describe('a transfer file in one loop', () => {
     expect(s.loaded).toBe(0);
     expect(s.failed.map((f) => f.code)).toEqual(['API_SERVER']);
     expect(stub.calls.filter((c) => c.method === 'GET')).toHaveLength(3);
+    // an upstream failing is no fault of the file: kept for a later run, the provider told nothing
     const [row] = await h.wh.all<{ status: string; attempts: number }>('SELECT status, attempts FROM transfer_files');
-    expect(row).toEqual({ status: 'error', attempts: 1 });
+    expect(row).toEqual({ status: 'waiting', attempts: 1 });
+    expect(h.server.ctx.store.files[0].status).not.toBe('error');
   });
 
   it('retries a download that failed, each time with a fresh address, as many times as the step allows', async () => {

@@ -12,16 +12,16 @@ import { addColumns, type Migration } from '../../src/warehouse/migrations/migra
 import { ledgerStatement, migrationStatements, tableAt } from '../../src/warehouse/migrations/statements.js';
 import { columnShapes, declaredShapes } from './schema-catalog.js';
 
-// One edit to a scratch copy of the declaration — a column `judge` on lawsuits, staged as text, taken from the
+// One edit to a scratch copy of the declaration — a column `rapporteur` on lawsuits, staged as text, taken from the
 // newest payload that carries it — and every statement derived from the declaration carries it: the DDL, the
-// staging table, the merges (a second, newer payload without a judge keeps the first one's; an older one loaded
+// staging table, the merges (a second, newer payload without a rapporteur keeps the first one's; an older one loaded
 // last changes nothing a newer one carried), the COMMENT and the export. The migration that brings it to files
 // in the field names it and nothing more: its DDL comes from the declaration, and no older migration changes.
 
-const judge: Column = { name: 'judge', type: 'VARCHAR', stage: 'VARCHAR', merge: 'carried', comment: 'the judge of the lawsuit' };
+const rapporteur: Column = { name: 'rapporteur', type: 'VARCHAR', stage: 'VARCHAR', merge: 'carried', comment: 'the rapporteur of the lawsuit' };
 const edited: Schema = {
   ...SCHEMA,
-  tables: SCHEMA.tables.map((t) => (t.name === 'lawsuits' ? { ...t, columns: [...t.columns, judge] } : t)),
+  tables: SCHEMA.tables.map((t) => (t.name === 'lawsuits' ? { ...t, columns: [...t.columns, rapporteur] } : t)),
 };
 const lawsuits = edited.tables.find((t) => t.name === 'lawsuits')!;
 
@@ -40,57 +40,57 @@ afterAll(() => {
 });
 
 /** Stages one lawsuit payload in the edited schema's staging tables (as stage.ts makes them) and merges it. */
-async function load(values: { crawled_at: string; judge: string | null; name: string | null }): Promise<void> {
+async function load(values: { crawled_at: string; rapporteur: string | null; name: string | null }): Promise<void> {
   for (const [t, cols] of Object.entries(stageColumns(edited))) {
     await con.run(`CREATE OR REPLACE TEMP TABLE stg_${t} (${cols.map(([c, ty]) => `"${c}" ${ty}`).join(', ')})`);
   }
   const q = (v: string | null) => (v === null ? 'NULL' : `'${v}'`);
-  await con.run(`INSERT INTO stg_lawsuits (code, instance, crawled_at, judge, name, raw, run_id, has_parties)
-    VALUES ('0001234-56.2020.8.26.0100', 1, ${q(values.crawled_at)}, ${q(values.judge)}, ${q(values.name)}, '{}', 'r1', false)`);
+  await con.run(`INSERT INTO stg_lawsuits (code, instance, crawled_at, rapporteur, name, raw, run_id, has_parties)
+    VALUES ('0001234-56.2020.8.26.0100', 1, ${q(values.crawled_at)}, ${q(values.rapporteur)}, ${q(values.name)}, '{}', 'r1', false)`);
   const m = mergeStatements(edited);
   await con.run(m.mergeLawsuits);
   for (const sql of [m.lawsuits.delete, m.lawsuits.insert, m.lawsuits.fill]) await con.run(sql);
 }
 
 it('the DDL and the staging table carry it', () => {
-  expect(tableDdl(lawsuits)).toContain('"judge" VARCHAR');
-  expect(stageColumns(edited).lawsuits).toContainEqual(['judge', 'VARCHAR']);
+  expect(tableDdl(lawsuits)).toContain('"rapporteur" VARCHAR');
+  expect(stageColumns(edited).lawsuits).toContainEqual(['rapporteur', 'VARCHAR']);
   // ...and the real declaration does not: the edit is what adds it.
-  expect(stageColumns(SCHEMA).lawsuits.map(([c]) => c)).not.toContain('judge');
+  expect(stageColumns(SCHEMA).lawsuits.map(([c]) => c)).not.toContain('rapporteur');
 });
 
 it('the merge inserts it, and keeps it when a newer payload leaves it out', async () => {
-  await load({ crawled_at: '2024-01-01T00:00:00Z', judge: 'Dra. Ana', name: 'A x B' });
-  await load({ crawled_at: '2024-02-01T00:00:00Z', judge: null, name: 'A x B (renamed)' });
-  expect(await all('SELECT judge, name FROM lawsuits')).toEqual([{ judge: 'Dra. Ana', name: 'A x B (renamed)' }]);
-  await load({ crawled_at: '2024-03-01T00:00:00Z', judge: 'Dr. Rui', name: null });
-  expect(await all('SELECT judge, name FROM lawsuits')).toEqual([{ judge: 'Dr. Rui', name: 'A x B (renamed)' }]);
-  await load({ crawled_at: '2023-12-01T00:00:00Z', judge: 'Dr. Old', name: 'old name' });
-  expect(await all('SELECT judge, name FROM lawsuits')).toEqual([{ judge: 'Dr. Rui', name: 'A x B (renamed)' }]);
+  await load({ crawled_at: '2024-01-01T00:00:00Z', rapporteur: 'Dra. Ana', name: 'A x B' });
+  await load({ crawled_at: '2024-02-01T00:00:00Z', rapporteur: null, name: 'A x B (renamed)' });
+  expect(await all('SELECT rapporteur, name FROM lawsuits')).toEqual([{ rapporteur: 'Dra. Ana', name: 'A x B (renamed)' }]);
+  await load({ crawled_at: '2024-03-01T00:00:00Z', rapporteur: 'Dr. Rui', name: null });
+  expect(await all('SELECT rapporteur, name FROM lawsuits')).toEqual([{ rapporteur: 'Dr. Rui', name: 'A x B (renamed)' }]);
+  await load({ crawled_at: '2023-12-01T00:00:00Z', rapporteur: 'Dr. Old', name: 'old name' });
+  expect(await all('SELECT rapporteur, name FROM lawsuits')).toEqual([{ rapporteur: 'Dr. Rui', name: 'A x B (renamed)' }]);
 });
 
 it('its COMMENT is applied', async () => {
   const { statements, missing } = commentStatements(await readCatalog({ all }), edited);
   expect(missing).toEqual([]);
-  expect(statements).toContain(`COMMENT ON COLUMN "lawsuits"."judge" IS 'the judge of the lawsuit'`);
+  expect(statements).toContain(`COMMENT ON COLUMN "lawsuits"."rapporteur" IS 'the rapporteur of the lawsuit'`);
   // The real declaration does not know the column: applying it would report it missing.
-  expect(commentStatements(await readCatalog({ all }), SCHEMA).missing).toContain('lawsuits.judge');
+  expect(commentStatements(await readCatalog({ all }), SCHEMA).missing).toContain('lawsuits.rapporteur');
 });
 
 it('the export writes it', async () => {
   const exp = exportTables(edited).find((t) => t.table === 'lawsuits')!;
   const cols = (await all<{ column_name: string }>(`DESCRIBE ${exp.select}`)).map((r) => r.column_name);
-  expect(cols).toContain('judge');
+  expect(cols).toContain('rapporteur');
   expect(cols).not.toContain('raw');
 });
 
 it('its migration names it; the DDL comes from the declaration and no older migration changes', async () => {
-  const m: Migration = { version: 62, name: 'the judge', changes: [addColumns('lawsuits', ['judge'])] };
+  const m: Migration = { version: 62, name: 'the rapporteur', changes: [addColumns('lawsuits', ['rapporteur'])] };
   const history = [...MIGRATIONS, m];
-  expect(migrationStatements(m, history, edited)).toEqual(['ALTER TABLE "lawsuits" ADD COLUMN "judge" VARCHAR']);
+  expect(migrationStatements(m, history, edited)).toEqual(['ALTER TABLE "lawsuits" ADD COLUMN "rapporteur" VARCHAR']);
   for (const old of MIGRATIONS) expect(migrationStatements(old, history, edited), `migration ${old.version}`).toEqual(migrationStatements(old, MIGRATIONS, SCHEMA));
-  expect(tableAt('lawsuits', 61, history, edited)!.columns.map((c) => c.name)).not.toContain('judge');
-  expect(tableAt('lawsuits', 62, history, edited)!.columns.map((c) => c.name)).toContain('judge');
+  expect(tableAt('lawsuits', 61, history, edited)!.columns.map((c) => c.name)).not.toContain('rapporteur');
+  expect(tableAt('lawsuits', 62, history, edited)!.columns.map((c) => c.name)).toContain('rapporteur');
   // Every migration on an empty database gives the edited declaration, column for column.
   const db = await DuckDBInstance.create(':memory:');
   const c = await db.connect();

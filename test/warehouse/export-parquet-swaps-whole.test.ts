@@ -10,7 +10,7 @@ import { finishRun, recordRejections, startRun, upsertRequest } from '../../src/
 import { loadResponseItems } from '../../src/warehouse/load.js';
 import { recordReads } from '../../src/warehouse/read-ledger.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
-import { lawsuitItem, richLawsuit } from './fixtures.js';
+import { errorItem, lawsuitItem, richLawsuit } from './fixtures.js';
 
 let dir: string;
 let wh: Warehouse;
@@ -25,6 +25,8 @@ beforeAll(async () => {
     lawsuitItem(richLawsuit()),
     lawsuitItem(richLawsuit({ code: '5059111-78.2025.4.02.5101', tribunal_acronym: 'TRF2', amount: 0.1, free_justice: false })),
     lawsuitItem(noTribunal),
+    // an application_error item, so that the application_errors export has one
+    errorItem(),
   ], { runId });
   await upsertRequest(wh, { request_id: 'req-1', search_type: 'cpf', search_key: '09206529722', on_demand: false, status: 'completed',
     created_at: '2024-03-01T00:00:00Z', completed_at: new Date('2024-03-01T00:05:00Z'), run_id: runId, search: { search_type: 'cpf' } });
@@ -35,6 +37,9 @@ beforeAll(async () => {
   // A run of a tracking read on a trackings night, so that the tracking_runs export has one.
   await recordReads(wh, [{ kind: 'tracking_page', readId: runId, runId, cursor: { page: 1, seen: [] }, read: 1, skipped: 0, pages: 1, done: true,
     runs: [{ requestId: 'run-1', trackingId: 'tr-1', searchType: 'cpf', searchKey: '09206529722', items: 1 }] }]);
+  // A refused lawsuit-level read (two levels), as the lawsuits stage records it.
+  await wh.run(`INSERT INTO lawsuit_read_refusals (code, refused_at, run_id, error_code, reason)
+    VALUES ('0000003-00.2020.8.26.0100', current_timestamp, $1, 'API_SECRET_LAWSUIT', 'secret')`, [runId]);
   await finishRun(wh, runId, { status: 'ok', calls: 10, callsByStatus: { 200: 10 }, lawsuits: 3, summary: { note: 'x' } });
 });
 afterAll(async () => {

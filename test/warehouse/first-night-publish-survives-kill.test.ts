@@ -22,7 +22,9 @@ describe('a kill while the first night publishes', () => {
   });
   afterAll(async () => { await sb.stop(); tmp.cleanup(); });
 
-  const paths = (name: string) => ({ LAWSUIT_DOCUMENTS: documents, ...runFiles(tmp.dir, name) });
+  // The publish is the subject, not what is read: the searches' headers only (LAWSUIT_DETAIL=header), so that
+  // every search bought is one of the list's (the lawsuit level's kills are resume-after-crash's).
+  const paths = (name: string) => ({ LAWSUIT_DOCUMENTS: documents, LAWSUIT_DETAIL: 'header', ...runFiles(tmp.dir, name) });
 
   it('leaves a warehouse the next run opens, finishes and publishes, buying nothing twice', async () => {
     const docs = (await readDocuments(documents)).documents.length;

@@ -40,7 +40,13 @@ export function richLawsuit(over: Partial<Lawsuit> = {}): Lawsuit {
       { private: false, content: 'Peticao juntada', step_date: '2020-01-02T03:04:05.000Z' } as never,
     ],
     attachments: [{ attachment_date: '2019-05-06T00:00:00.000Z', attachment_name: 'peticao.pdf', pages: 3 }],
-    related_lawsuits: [],
+    // The documentation shows the list empty and its items' fields not at all: an object with a CNJ code (and an
+    // instance, a relation), a bare number, and an item without one (kept in raw only).
+    related_lawsuits: [
+      { code: '5059111-78.2025.4.02.5101', instance: 2, relation: 'Apensado' },
+      '00012340820238260100',
+      { description: 'autos fisicos sem numero' },
+    ],
     crawler: { source_name: 'TJAL-ESAJ', crawl_id: 'crawl-1', weight: 3, updated_at: '2024-02-01T00:00:00.000Z' },
     metadata: { origin: 'fixture' },
     amount: 12345.67,

@@ -94,7 +94,11 @@ describe('flattenLawsuit', () => {
     const r = flattenLawsuit(odd as unknown as Lawsuit);
     // a text amount goes to DuckDB as it is, which cannot cast it (problems.ts records that)
     expect(r.lawsuit).toMatchObject({ code: '5', instance: null, amount: 'abc', has_courts: false });
-    expect(r.problems).toEqual([{ field: 'instance', value: '"x"', problem: 'wrong_type', detail: expect.stringMatching(/kept in responses_raw only/) }]);
+    expect(r.problems).toEqual([
+      // an empty object is no list: not taken, and said (it was once dropped in silence)
+      { field: 'courts', value: '{}', problem: 'not_a_list', detail: expect.stringMatching(/none of its entries is loaded/) },
+      { field: 'instance', value: '"x"', problem: 'wrong_type', detail: expect.stringMatching(/kept in responses_raw only/) },
+    ]);
     expect(r.parties).toEqual([]);
     expect(() => flattenLawsuit(null as unknown as Lawsuit)).not.toThrow();
     const keyed = flattenLawsuit({ ...odd, instance: 1 } as unknown as Lawsuit);
@@ -102,6 +106,7 @@ describe('flattenLawsuit', () => {
     expect(keyed.subjects).toEqual([]);
     // two steps with neither date nor content are the same derived step
     expect(keyed.steps).toHaveLength(1);
+    expect(keyed.problems.filter((p) => p.problem === 'not_a_list').map((p) => p.field)).toEqual(['courts', 'parties[2].lawyers']);
   });
 });
 

@@ -9,7 +9,7 @@ import { richLawsuit } from './fixtures.js';
 
 it('every kind of row flatten makes has exactly the declared staging columns', () => {
   const f = flattenLawsuit(richLawsuit(), { responseId: 'r', responseCreatedAt: '2024-03-01T00:00:00.000Z', cachedResponse: false, source: 'async', runId: 'run-1' });
-  const kinds = { lawsuits: [f.lawsuit], parties: f.parties, lawyers: f.lawyers, steps: f.steps, subjects: f.subjects, classifications: f.classifications, courts: f.courts, attachments: f.attachments } as const;
+  const kinds = { lawsuits: [f.lawsuit], parties: f.parties, lawyers: f.lawyers, steps: f.steps, subjects: f.subjects, classifications: f.classifications, courts: f.courts, attachments: f.attachments, related_lawsuits: f.related_lawsuits } as const;
   for (const [kind, rows] of Object.entries(kinds)) {
     expect(rows.length, kind).toBeGreaterThan(0);
     const staged = STAGE_COLUMNS[kind as keyof typeof kinds].map(([c]) => c).sort();

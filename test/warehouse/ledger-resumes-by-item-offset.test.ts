@@ -65,7 +65,7 @@ describe('ledger', () => {
 
   test('a sweep page counts its requests\' responses, completes some, moves its cursor; a hand-over resets a request', async () => {
     for (const id of ['a', 'b']) await upsertRequest(wh, { request_id: id, status: 'completed' });
-    await openSweep(wh, 's1', 'r1');
+    await openSweep(wh, 's1', 'r1', 'documents');
     await assignStrategy(wh, 'a', 'sweep', 's1');
     await assignStrategy(wh, 'b', 'sweep', 's1');
     const cursor = { from: Date.parse('2024-01-01T00:00:00.000Z'), page: 3, pageSize: 100, seen: ['x'], seenBefore: ['w'], atLast: ['x'], last: Date.parse('2024-01-01T00:00:05.000Z'), high: Date.parse('2024-01-01T00:00:05.000Z') };
@@ -77,11 +77,12 @@ describe('ledger', () => {
       { request_id: 'a', strategy: 'sweep', items_loaded: 4, items_total: 4, loaded: true },
       { request_id: 'b', strategy: 'per_request', items_loaded: 0, items_total: null, loaded: false },
     ]);
-    const stored = await activeSweep(wh);
+    expect(await activeSweep(wh, 'lawsuits')).toBeUndefined(); // each wave resumes its own sweep
+    const stored = await activeSweep(wh, 'documents');
     expect(stored).toMatchObject({ sweepId: 's1', pages: 1, itemsRead: 10, itemsOurs: 6, itemsSkipped: 4 });
     expect(stored!.cursor).toEqual({ from: cursor.from, page: 3, pageSize: 100, seen: ['x', 'w'], last: cursor.last, high: cursor.high });
     await recordReads(wh, [{ kind: 'sweep_status', sweepId: 's1', status: 'done' }]);
-    expect(await activeSweep(wh)).toBeUndefined();
+    expect(await activeSweep(wh, 'documents')).toBeUndefined();
   });
 
   // What a run resumes is what readHistory answers (the planner's input): the outstanding request of each search.

@@ -68,11 +68,13 @@ describe('the merge is a function of the set of payloads', () => {
       const got = {
         lawsuits: await a.all(`SELECT code, instance, status, phase, amount::VARCHAR AS amount, name, secrecy_level,
             epoch_ms(crawled_at)::DOUBLE AS crawled_at, epoch_ms(updated_at)::DOUBLE AS updated_at, response_id, raw::VARCHAR AS raw,
-            first_seen_run, last_seen_run
+            first_seen_run, last_seen_run, last_step_id, steps_count, whole_step_id, whole_steps_count,
+            epoch_ms(whole_at)::DOUBLE AS whole_at, whole_seen
           FROM lawsuits ORDER BY code, instance`),
         parties: await a.all('SELECT code, instance, party_index, name FROM parties ORDER BY ALL'),
         subjects: await a.all('SELECT code, instance, item_code FROM subjects ORDER BY ALL'),
         steps: await a.all(`SELECT code, instance, step_id, content, epoch_ms(step_date)::DOUBLE AS step_date, raw::VARCHAR AS raw FROM steps ORDER BY ALL`),
+        attachments: await a.all('SELECT code, instance, attachment_index, attachment_name FROM attachments ORDER BY ALL'),
         hits: await a.all('SELECT request_id, code, instance, response_id FROM search_hits ORDER BY ALL'),
       };
       expect(got).toEqual(want);

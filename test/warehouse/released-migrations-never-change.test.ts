@@ -32,6 +32,12 @@ const RELEASED: Readonly<Record<number, string>> = {
   70: '3d8db5f513bed011',
   75: '7c15563a2454afb2',
   80: '868066fae8470d45',
+  90: '7a67fe257f8632ab',
+  81: '41e7b9cee1e6937b',
+  100: '775d0597a57e4937',
+  101: '67115e363ba9ecba',
+  102: '823245746dde10f2',
+  110: '5b35a6149218fb0d',
 };
 
 const fingerprint = (statements: readonly string[]): string => createHash('sha256').update(statements.join(';\n')).digest('hex').slice(0, 16);

@@ -162,7 +162,7 @@ function cancelled(s: SearchState, req: RequestObject, out: SearchCommand[]): vo
   const entry = s.searches.get(r.search)!;
   const n = ++entry.cancels;
   if (n > MAX_RESUBMITS) return fail(s, r.search, new EtlError('REQUEST_CANCELLED', `request ${id} was cancelled by the provider ${n} times`), out);
-  warn(out, { request_id: id, line: entry.planned.doc.line }, 'request cancelled by the provider; submitting it again');
+  warn(out, { request_id: id, where: entry.planned.where }, 'request cancelled by the provider; submitting it again');
   again(s, r.search, out);
 }
 
@@ -176,7 +176,7 @@ function lost(s: SearchState, requestId: string, reason: string, out: SearchComm
   if (++entry.losses > 1) {
     return fail(s, r.search, new EtlError('REQUEST_LOST', `the provider lost request ${requestId} after a resubmission already replaced a lost one`), out);
   }
-  warn(out, { request_id: requestId, line: entry.planned.doc.line }, 'the provider no longer knows this request (404); submitting the search again, once');
+  warn(out, { request_id: requestId, where: entry.planned.where }, 'the provider no longer knows this request (404); submitting the search again, once');
   again(s, r.search, out);
 }
 
@@ -201,7 +201,11 @@ function readFailed(s: SearchState, requestId: string, error: unknown, out: Sear
   else s.unexpected ??= error;
 }
 
-/** A document fails, unless the failure reaches past it: then searching stops. */
+/**
+ * A document fails, unless the failure reaches past it: then searching stops. A lawsuit-level read the provider
+ * refuses (a secret lawsuit) is no failure: the lawsuit is unavailable, what the night knows of it, retried on a
+ * backoff in days (stages/lawsuits.ts records it).
+ */
 function fail(s: SearchState, search: string, error: unknown, out: SearchCommand[]): void {
   if (reachOf(error, 'item') !== 'item') return stopSearching(s, error, out);
   const entry = s.searches.get(search)!;
@@ -209,8 +213,15 @@ function fail(s: SearchState, search: string, error: unknown, out: SearchCommand
   const code = codeOf(error);
   const message = (error as Error).message;
   entry.failed = true;
-  s.failures.push({ what: 'document', where: `line ${p.doc.line} (${p.search.search_type})`, code, reason: message });
-  out.push({ kind: 'log', level: 'error', fields: { line: p.doc.line, search_type: p.search.search_type, code }, message: `search failed: ${message}` });
+  entry.error = { code, message };
+  const fields = { where: p.where, search_type: p.search.search_type, code };
+  if (p.doc === undefined && ruleFor(error).refused) {
+    entry.unavailable = true;
+    out.push({ kind: 'log', level: 'warn', fields, message: `lawsuit unavailable: ${message}; asked again on a backoff in days` });
+    return;
+  }
+  s.failures.push({ what: p.doc ? 'document' : 'lawsuit', where: p.where, code, reason: message });
+  out.push({ kind: 'log', level: 'error', fields, message: `search failed: ${message}` });
 }
 
 /** Ends the stage for everyone (a refusal, a failure reaching past its document): said once. */

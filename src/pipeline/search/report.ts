@@ -71,7 +71,7 @@ function stillRunning(s: SearchState, maxWaitMinutes: number): ItemFailure[] {
   return leftRunning(s).map((id) => {
     const p = s.searches.get(s.requests.get(id)!.search)!.planned;
     return {
-      what: 'request', where: `line ${p.doc.line} (${p.search.search_type}), request ${id}`, code: 'REQUEST_STILL_RUNNING',
+      what: 'request', where: `${p.where}, request ${id}`, code: 'REQUEST_STILL_RUNNING',
       reason: `still running after the wait budget (LAWSUIT_MAX_WAIT_MINUTES=${maxWaitMinutes}); the next run collects it without submitting it again`,
     };
   });
@@ -93,7 +93,7 @@ function unreadForTheBudget(s: SearchState): ItemFailure[] {
     if (settled.has(r.search)) continue;
     settled.add(r.search);
     const p = s.searches.get(r.search)!.planned;
-    out.push({ what: 'request', where: `line ${p.doc.line} (${p.search.search_type}), request ${id}`, code: codeOf(spent), reason: spent.message });
+    out.push({ what: 'request', where: `${p.where}, request ${id}`, code: codeOf(spent), reason: spent.message });
   }
   return out;
 }

@@ -2,6 +2,7 @@ import PQueue from 'p-queue';
 import type { SortNames } from '../../api/dialect.js';
 import type { RequestObject } from '../../spec/types.js';
 import { markCompleted, markRequest } from '../../warehouse/ledger.js';
+import type { SweepWave } from '../../warehouse/read-ledger.js';
 import { collectRequest } from '../collect.js';
 import type { RunContext } from '../context.js';
 import { PageSink } from '../page-sink.js';
@@ -21,8 +22,11 @@ import { searching, type SearchState } from './state.js';
 /** Requests whose pages are read at the same time. */
 const COLLECT_CONCURRENCY = 4;
 
-/** How a request's responses are read on its own: where its pages go, how large they are, the sort it sends. */
-export interface ReadingAlone { sizer: PageSizer; sort: SortNames | null | undefined }
+/**
+ * How a request's responses are read on its own: how large its pages are, the sort it sends; and the wave it
+ * belongs to, whose progress it ticks.
+ */
+export interface ReadingAlone { sizer: PageSizer; sort: SortNames | null | undefined; wave: SweepWave }
 
 export class SearchShell {
   /** The requests being polled (poll.ts takes them out as they finish). */
@@ -49,7 +53,9 @@ export class SearchShell {
   /** Request ids the ledger holds or tonight bought: never taken for another search's lost submission. */
   private readonly known: Set<string>;
 
-  constructor(private readonly ctx: RunContext, readonly state: SearchState, private readonly alone: ReadingAlone, known: Iterable<string>) {
+  constructor(
+    private readonly ctx: RunContext, readonly state: SearchState, private readonly alone: ReadingAlone, known: Iterable<string>,
+  ) {
     this.known = new Set(known);
     this.queues = { work: new PQueue(), submits: new PQueue({ concurrency: ctx.cfg.maxConcurrency }), reads: new PQueue({ concurrency: COLLECT_CONCURRENCY }) };
     this.sink = new PageSink(ctx.wh, { runId: ctx.runId, onCommit: (c) => this.dispatch({ kind: 'committed', problems: c.problems }) });
@@ -107,7 +113,7 @@ export class SearchShell {
       case 'restart-budget':
         if (!ctx.api.spentBudget()) ctx.api.budgetUntil(Date.now() + ctx.cfg.maxWaitMinutes * 60_000);
         return;
-      case 'progress': return ctx.progress?.('documents', 'tick', 1);
+      case 'progress': return ctx.progress?.(this.alone.wave, 'tick', 1);
       case 'stop': return ctx.log.error({ code: c.code }, `searching stopped: ${c.message}`);
       case 'log': return ctx.log[c.level](c.fields, c.message);
     }

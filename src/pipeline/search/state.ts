@@ -17,6 +17,10 @@ export interface SearchEntry {
   losses: number;
   /** It failed as a document (its failure is in `SearchState.failures`). */
   failed: boolean;
+  /** Why it failed, when it did. */
+  error?: { code: string; message: string };
+  /** A lawsuit-level read the provider refused (a secret lawsuit): the lawsuit is unavailable, no failure of the night. */
+  unavailable?: boolean;
 }
 
 /**

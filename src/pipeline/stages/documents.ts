@@ -22,7 +22,7 @@ export const documentsStage: Stage = {
   name: 'documents',
   needs: [],
   callsApi: false,
-  plansDry: true,
+  plansDry: 'offline',
   async run(ctx, night) {
     const list = night.list!;
     for (const w of list.warnings ?? []) ctx.log.warn({ documents: list.source }, w);
@@ -35,6 +35,7 @@ export const documentsStage: Stage = {
         valid: list.documents.length, rejected: list.rejected.length, duplicates: list.duplicates.length,
         fresh: plan.fresh.length, to_search: plan.submit.length, resumed: plan.resume.length,
         on_demand: plan.onDemand, expected_calls: plan.expectedCalls, warnings: list.warnings?.length ?? 0,
+        expected_document_units: plan.billed.documentSearches, expected_lawsuit_searches: plan.billed.lawsuitSearches,
       },
     };
   },

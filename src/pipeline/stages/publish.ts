@@ -1,3 +1,4 @@
+import { nightSpool } from '../delivered/night-spool.js';
 import type { Stage } from '../stage.js';
 
 /**
@@ -12,8 +13,15 @@ export const publishStage: Stage = {
   callsApi: false,
   closesWarehouse: true,
   publishes: true,
-  async run(ctx) {
+  async run(ctx, night) {
+    // The spool's segments this warehouse holds whole, known before it closes (a night resumed after its search
+    // stage reads no spool of its own, yet publishes what an earlier run read).
+    await nightSpool(ctx, night);
     await ctx.publish!();
+    // Only now is what these clean up held by the published warehouse: a night killed before finds it again.
+    for (const after of night.published ?? []) {
+      await after().catch((e: unknown) => ctx.log.warn({ err: e }, 'cleaning up after the publish failed: the next night does it'));
+    }
     return { counts: {} };
   },
 };

@@ -1,159 +1,42 @@
-import type { RunContext } from '../context.js';
-import { codeOf } from '../../shared/failure-policy.js';
-import { dialectOrAssumed, rememberSortBroken, sweepParamsOf } from '../dialect.js';
-import { PageSizer } from '../page-size.js';
-import { pollUntilFinished, type PollStats } from '../poll.js';
-import { reportOf, leftRunning } from '../search/report.js';
-import { SearchShell } from '../search/shell.js';
-import { drainable, moreToCome, searchState } from '../search/state.js';
-import type { NightData, Stage, StageReport } from '../stage.js';
-import { resolveOpenIntents } from '../submit.js';
-import { ResponseSweep } from '../sweep/sweep.js';
-import { trackingKey } from '../track.js';
+import type { Warehouse } from '../../warehouse/warehouse.js';
+import { documentUnits } from '../cost.js';
+import { BY_NUMBER } from '../plan.js';
+import { runWave } from '../search/wave.js';
+import type { Stage } from '../stage.js';
+import { documentTrackingKey } from '../track.js';
 import { planNight } from './documents.js';
 
-// The asynchronous half of a night: submit, poll, collect. Submissions, polling and page loading overlap;
-// the shared limiter in the API client keeps the whole under the key's rate limit.
-//
-// What happens to each search and request is decided by the stage's reducer (search/reduce.ts) and performed by
-// its shell (search/shell.ts); this file is the order of the night: settle interrupted submissions, plan, open
-// the reading of responses, submit and poll, let the sweep read what it has left, report.
-//
-// The wait budget (LAWSUIT_MAX_WAIT_MINUTES) bounds two waits: for requests still running, counted from the end
-// of the submissions (poll.ts); and for an upstream that keeps failing (http.ts, budgetUntil), counted from the
-// stage's start, again from each submission answered, and from the end of the submissions. Past it nothing is
-// retried and the first failure ends the stage's calls; what is left unread is the next run's.
-//
-// Responses are read by the sweep across requests (sweep/sweep.ts) unless the configuration says per request;
-// a request the sweep cannot take (created before what it already read, adopted after a crash, resumed from an
-// older night) and every request once the sweep has stopped for the night are read per request (collect.ts).
+// The asynchronous half of a night's documents: one wave of the documents list's searches (search/wave.ts). The
+// plan is the documents stage's; a trackings night buys only the searches its trackings stage chose.
 
 export const searchStage: Stage = {
   name: 'search',
   needs: ['documents'],
   callsApi: true,
-  run: (ctx, night) => searchDocuments(ctx, night),
+  async run(ctx, night) {
+    const { report } = await runWave(ctx, night, {
+      name: 'documents',
+      async plan(replan) {
+        const planned = replan ? await planNight(ctx, night.list!) : night.plan!;
+        const only = night.searchOnly;
+        const plan = only ? { ...planned, submit: planned.submit.filter((p) => only.has(documentTrackingKey(p.doc))) } : planned;
+        night.plan = plan;
+        return plan;
+      },
+    });
+    return { ...report, counts: { ...report.counts, ...await billed(ctx.wh, ctx.runId) } };
+  },
 };
 
-interface StoredRequest { request_id: string; created_at: Date | null; strategy: string | null; sweep_id: string | null }
-
-async function searchDocuments(ctx: RunContext, night: NightData): Promise<StageReport> {
-  const shell = await openSearch(ctx, night);
-  try {
-    const polled = await waitForRequests(ctx, shell);
-    await shell.settled();
-    const sweep = shell.sweep;
-    if (sweep) {
-      budgetOut(ctx, shell);
-      // What the sweep has not read yet is read now, but for SIGTERM, a stopped stage and a spent budget: then
-      // its cursor waits in the ledger. Requests still running leave it for per-request reading (outstanding
-      // for the next run).
-      try {
-        await sweep.finish({ drain: drainable(shell.state) });
-      } catch (error) {
-        shell.dispatch({ kind: 'broke', error });
-      }
-      await shell.settled();
-    }
-    if (shell.state.unexpected !== undefined) throw shell.state.unexpected;
-    const left = leftRunning(shell.state);
-    if (left.length > 0) {
-      ctx.log.warn({ requests: left.length, budget_min: ctx.cfg.maxWaitMinutes }, 'the wait budget ran out: the requests still running stay outstanding for the next run');
-    }
-    budgetOut(ctx, shell);
-    return reportOf(shell.state, { polls: polled.calls, probes: polled.probes, sweep: sweep?.figures }, ctx.cfg.maxWaitMinutes);
-  } finally {
-    shell.close();
+/** What tonight's searches of the list are billed (cost.ts): by document per 1,000 lawsuits returned, by number per search. */
+async function billed(wh: Warehouse, runId: string): Promise<Record<string, number>> {
+  const rows = await wh.all<{ search_type: string; n: number | null }>(`SELECT search_type, coalesce(items_total, items_loaded) AS n FROM requests
+    WHERE run_id = $1 AND basis IS NULL AND coalesce(status, '') NOT IN ('cancelled', 'failed')`, [runId]);
+  let documents = 0;
+  let lawsuits = 0;
+  for (const r of rows) {
+    if (BY_NUMBER.has(r.search_type)) lawsuits++;
+    else documents += documentUnits(r.n ?? 0);
   }
-}
-
-/**
- * Settles the submissions a killed run left open, plans the night, and opens the reading of its responses
- * (the sweep, or per request). Returns the shell, its resumed requests known, nothing submitted yet.
- */
-async function openSearch(ctx: RunContext, night: NightData): Promise<SearchShell> {
-  const stored = await ctx.wh.all<StoredRequest>(`SELECT request_id, created_at, strategy, sweep_id FROM requests`);
-  const { adopted, held } = await resolveOpenIntents(ctx, new Set(stored.map((r) => r.request_id)));
-  // An interrupted submission adopted just now is outstanding, not to be submitted again: plan afresh. One the
-  // listing could not settle is not submitted tonight at all (it may have been bought).
-  const replanned = adopted > 0 ? await planNight(ctx, night.list!) : night.plan!;
-  // A trackings night buys only the searches its trackings stage chose; a plan made again after a crash too.
-  const only = night.searchOnly;
-  const planned = only ? { ...replanned, submit: replanned.submit.filter((p) => only.has(trackingKey(p.search.search_type, p.search.search_key))) } : replanned;
-  const plan = { ...planned, submit: planned.submit.filter((p) => !held.has(p.searchHash)) };
-  night.plan = plan;
-  const storedRow = new Map(stored.map((r) => [r.request_id, r]));
-  const state = searchState({
-    searches: [...planned.submit, ...plan.resume],
-    resumed: plan.resume.map((r) => ({ requestId: r.requestId, search: r.searchHash, createdAt: storedRow.get(r.requestId)?.created_at?.getTime() })),
-    adopted,
-  });
-  ctx.progress?.('documents', 'total', plan.submit.length + plan.resume.length);
-  ctx.progress?.('documents', 'tick', 0);
-  // What the upstream accepts (its page size, the sort names it honours): remembered, or learned now. Pages of
-  // a few MB whatever the items weigh (page-size.ts): the loader's batch budget holds two.
-  const dialect = await dialectOrAssumed(ctx);
-  const sizer = new PageSizer({ max: dialect.dialect.pageSize, targetBytes: Math.floor(ctx.wh.budget.batchBytes / 2) });
-  const shell = new SearchShell(ctx, state, { sizer, sort: dialect.dialect.sort }, storedRow.keys());
-  for (const p of planned.submit) {
-    const error = held.get(p.searchHash);
-    if (error) shell.dispatch({ kind: 'held', search: p.searchHash, error });
-  }
-  const sweepParams = sweepParamsOf(dialect.dialect, ctx.cfg.sweepParams);
-  const note = (text: string): void => { (night.notes ??= []).push(text); };
-  if (ctx.cfg.responsesStrategy === 'sweep' && !sweepParams) {
-    note(dialect.source === 'assumed'
-      ? 'responses read per request: what the upstream accepts could not be learned tonight (lawsuit-etl doctor)'
-      : 'responses read per request: the upstream honours no sort name on its responses listing (lawsuit-etl doctor)');
-  }
-  // Tonight's pages broke the order the learned sort names ask for: the next night does not take them as settled
-  // (rememberSortBroken; names pinned by the operator stay as they are).
-  const orderBroken = async (): Promise<void> => {
-    await rememberSortBroken(ctx, dialect.dialect)
-      .catch((e: unknown) => ctx.log.warn({ code: codeOf(e) }, 'could not record that the sort names failed: the next night uses them again'));
-  };
-  if (ctx.cfg.responsesStrategy === 'sweep' && sweepParams) {
-    shell.sweep = await ResponseSweep.open(ctx, shell.sink, sizer, { params: sweepParams, pageSize: dialect.dialect.pageSize }, shell.sweepEvents(note, orderBroken));
-  } else {
-    await ResponseSweep.close(ctx, shell.sink, sweepParams ? 'the run reads responses per request (LAWSUIT_RESPONSES_STRATEGY)' : 'the upstream honours no sort name');
-  }
-  await rejoin(shell, plan.resume.map((r) => storedRow.get(r.requestId)));
-  shell.dispatch({ kind: 'start', submit: plan.submit.map((p) => p.searchHash) });
-  return shell;
-}
-
-/** Resumed requests a sweep had rejoin it if it is the same sweep; the others are read per request from their first response. */
-async function rejoin(shell: SearchShell, rows: ReadonlyArray<StoredRequest | undefined>): Promise<void> {
-  const orphans: string[] = [];
-  for (const row of rows) {
-    const rejoined = row && shell.sweep ? shell.sweep.resume(row) : false;
-    if (!rejoined && row?.strategy === 'sweep') orphans.push(row.request_id);
-  }
-  if (orphans.length > 0) await shell.sink.add({ items: [], ledger: [{ kind: 'to_per_request', requestIds: orphans }] });
-}
-
-/** Polls until every request has finished, the wait budget ran out, or the stage stopped. */
-async function waitForRequests(ctx: RunContext, shell: SearchShell): Promise<Pick<PollStats, 'calls' | 'probes'>> {
-  try {
-    return await pollUntilFinished(ctx, shell.waiting, {
-      finished: (request) => shell.dispatch(request.status === 'cancelled'
-        ? { kind: 'cancelled', request }
-        : { kind: 'finished', request, member: shell.sweep?.isMember(request.request_id) ?? false }),
-      lost: (requestId, reason) => shell.dispatch({ kind: 'lost', requestId, reason }),
-      failed: (requestId, error) => shell.dispatch({ kind: 'failed', requestId, error }),
-      more: () => moreToCome(shell.state),
-    }, {
-      budgetMs: ctx.cfg.maxWaitMinutes * 60_000, ...ctx.pollTuning,
-      onDeadline: (at) => { if (!ctx.api.spentBudget()) ctx.api.budgetUntil(at); },
-    });
-  } catch (error) {
-    shell.dispatch({ kind: 'poll-failed', error });
-    return { calls: 0, probes: 0 };
-  }
-}
-
-/** Tells the stage when its wait budget was spent on a failing upstream (the client knows it, the stage asks). */
-function budgetOut(ctx: RunContext, shell: SearchShell): void {
-  const spent = ctx.api.spentBudget();
-  if (spent) shell.dispatch({ kind: 'budget-out', error: spent });
+  return { billed_document_units: documents, billed_lawsuit_searches: lawsuits };
 }

@@ -7,9 +7,11 @@ import type { ItemFailure, NightData, Stage, StageReport } from '../stage.js';
 import { codeOf, reachOf, ruleFor } from '../../shared/failure-policy.js';
 import { readTrackingRuns, type TrackingReadFigures } from '../sweep/tracking-read.js';
 import type { TrackedDocument } from '../sweep/tracking-runs.js';
-import { trackingKey } from '../track.js';
+import { documentTrackingKey } from '../track.js';
 import { reconcileTrackings, type ReconcileFailure, type ReconcileOutcome } from '../tracking/reconcile.js';
 import { planNight } from './documents.js';
+import { nightSpool, spoolCounts } from '../delivered/night-spool.js';
+import { rangeProver } from '../delivered/range-proof.js';
 
 // The trackings half of a trackings night (`run --source trackings`), before the search stage: the list
 // reconciled with the key's trackings (tracking/reconcile.ts: created, paused, resumed), tonight's searches
@@ -21,7 +23,7 @@ export const trackingsStage: Stage = {
   name: 'trackings',
   needs: ['documents'],
   callsApi: true,
-  plansDry: true,
+  plansDry: 'reads',
   run: (ctx, night) => (ctx.cfg.dryRun ? trackingsPlan(ctx, night) : trackingsNight(ctx, night)),
 };
 
@@ -32,6 +34,7 @@ async function trackingsNight(ctx: RunContext, night: NightData): Promise<StageR
     counts: {
       ...reconcileCounts(r), tracking_runs_read: read.runs, tracking_responses: read.responses, tracking_pages: read.pages,
       tracking_calls: read.calls, tracking_skipped: read.skipped, tracking_untrusted: read.untrusted ? 1 : 0,
+      ...(night.spool ? { ...spoolCounts(night.spool.figures), tracking_runs_delivered: night.spool.figures.runs } : {}),
     },
     failures: [...r.failures.map(failureOf), ...(failure ? [failure] : [])],
     interrupted: ctx.signal.aborted,
@@ -50,7 +53,7 @@ async function trackingsPlan(ctx: RunContext, night: NightData): Promise<StageRe
   const list = night.list!;
   const only = night.searchOnly!;
   const resumed = new Set(night.plan?.resume.map((p) => p.doc));
-  const searches = await planNight(ctx, { ...list, documents: list.documents.filter((d) => only.has(trackingKey(d.searchType, d.searchKey)) || resumed.has(d)) });
+  const searches = await planNight(ctx, { ...list, documents: list.documents.filter((d) => only.has(documentTrackingKey(d)) || resumed.has(d)) });
   night.plan = searches;
   return {
     counts: {
@@ -74,7 +77,7 @@ async function reconciled(ctx: RunContext, night: NightData, allowPause: boolean
     // the page size learned on a night before (none is probed for it: a first night reads at 100)
     pageSize: (await nightDialect(ctx, { probe: false })).dialect.pageSize,
   });
-  night.searchOnly = new Set(r.searchTonight.map((s) => trackingKey(s.search.search_type, s.search.search_key)));
+  night.searchOnly = new Set(r.searchTonight.map((s) => documentTrackingKey(s.doc)));
   const isFresh = new Set(night.plan?.fresh.map((p) => p.doc));
   const tonight = r.searchTonight.filter((s) => !isFresh.has(s.doc));
   const fresh = r.searchTonight.filter((s) => isFresh.has(s.doc));
@@ -133,17 +136,23 @@ async function readOrReport(ctx: RunContext, night: NightData, ours: ReadonlyMap
   }
 }
 
-/** Reads the runs of our trackings since the last night, through the listing across requests, into the warehouse. */
+/**
+ * Reads the runs of our trackings since the last night into the warehouse: what the intake's spool holds of them
+ * first, then through the listing across requests, unless the deliveries prove the night's range whole.
+ */
 async function readRuns(ctx: RunContext, night: NightData, ours: ReadonlyMap<string, TrackedDocument>): Promise<TrackingReadFigures> {
   const dialect = await dialectOrAssumed(ctx);
   const params = sweepParamsOf(dialect.dialect, ctx.cfg.sweepParams);
+  const sink = new PageSink(ctx.wh, { runId: ctx.runId });
+  const spool = await nightSpool(ctx, night);
+  await spool?.catchUp(sink, ours);
   if (!params) {
     (night.notes ??= []).push('the trackings\' runs were not read: the upstream honours no sort name on its responses listing (lawsuit-etl doctor); they are read once it does');
     return { calls: 0, pages: 0, read: 0, skipped: 0, responses: 0, runs: 0, untrusted: 'the responses listing honours no sort name' };
   }
   const sizer = new PageSizer({ max: dialect.dialect.pageSize, targetBytes: Math.floor(ctx.wh.budget.batchBytes / 2) });
-  const sink = new PageSink(ctx.wh, { runId: ctx.runId });
-  return readTrackingRuns({ ctx, sink, sizer, reading: { params, pageSize: dialect.dialect.pageSize }, ours, firstFrom: await oldestTracking(ctx, ours) });
+  const prove = spool && ctx.cfg.callback.url !== undefined ? rangeProver(ctx, spool, sink, params) : undefined;
+  return readTrackingRuns({ ctx, sink, sizer, reading: { params, pageSize: dialect.dialect.pageSize }, ours, firstFrom: await oldestTracking(ctx, ours), prove });
 }
 
 /**
@@ -161,7 +170,7 @@ async function oldestTracking(ctx: RunContext, ours: ReadonlyMap<string, Tracked
 export function oursOf(docs: readonly DocumentSpec[], trackingOf: ReadonlyMap<string, string>): Map<string, TrackedDocument> {
   const ours = new Map<string, TrackedDocument>();
   for (const d of docs) {
-    const id = trackingOf.get(trackingKey(d.searchType, d.searchKey));
+    const id = trackingOf.get(documentTrackingKey(d));
     if (id !== undefined) ours.set(id, { searchType: d.searchType, searchKey: d.searchKey });
   }
   return ours;

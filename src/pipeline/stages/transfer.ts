@@ -13,11 +13,11 @@ export const transferStage: Stage = {
   skipReason: (ctx) => (ctx.cfg.skipTransfer ? 'left out by --skip-transfer / LAWSUIT_SKIP_TRANSFER' : undefined),
   async run(ctx) {
     const t = await runTransfer({
-      api: ctx.api.transfer, wh: ctx.wh, stagingDir: ctx.cfg.stagingDir, runId: ctx.runId, log: ctx.log, signal: ctx.signal,
+      api: ctx.api.transfer, secrets: ctx.api.keyForms, wh: ctx.wh, stagingDir: ctx.cfg.stagingDir, runId: ctx.runId, log: ctx.log, signal: ctx.signal,
       progress: (event, n) => ctx.progress?.('files', event, n), onLoaded: () => failpoint('transfer.after-load'),
     });
     return {
-      counts: { listed: t.listed, loaded: t.loaded, rows: t.rows, already_loaded: t.skipped, patched_late: t.patchedLate, failed: t.failed.length, unknown_status: t.unknownStatus },
+      counts: { listed: t.listed, loaded: t.loaded, rows: t.rows, already_loaded: t.skipped, patched_late: t.patchedLate, failed: t.failed.length, waiting: t.waiting, unknown_status: t.unknownStatus },
       failures: t.failed.map((f) => ({ what: 'transfer file' as const, where: `${f.name} (${f.id})`, code: f.code, reason: f.reason })),
       interrupted: ctx.signal.aborted,
       finished: t.loaded + t.patchedLate,

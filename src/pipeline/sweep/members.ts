@@ -28,6 +28,8 @@ export interface Member {
   doneAt?: number;
   /** Responses of it the sweep loaded. */
   items: number;
+  /** The characters of their text. */
+  bytes: number;
 }
 
 /** The range the sweep may read now: up to `until` (inclusive; undefined: to the newest), or nothing. */
@@ -54,13 +56,13 @@ export class SweepMembers {
     if (!Number.isFinite(createdAt)) return false;
     this.newestRequest = Math.max(this.newestRequest ?? createdAt, createdAt);
     if (this.high !== undefined && createdAt <= this.high) return false;
-    this.members.set(id, { id, createdAt, since: now, items: 0 });
+    this.members.set(id, { id, createdAt, since: now, items: 0, bytes: 0 });
     return true;
   }
 
   /** A member from an earlier run (the ledger says it joined then). */
   resume(id: string, createdAt: number, now: number): void {
-    this.members.set(id, { id, createdAt, since: now, items: 0 });
+    this.members.set(id, { id, createdAt, since: now, items: 0, bytes: 0 });
     this.newestRequest = Math.max(this.newestRequest ?? createdAt, createdAt);
   }
 

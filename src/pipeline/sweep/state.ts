@@ -1,4 +1,5 @@
 import type { RequestObject } from '../../spec/types.js';
+import type { MemberRead } from './cost.js';
 import { coveredBefore, type SweepCursor } from './cursor.js';
 import { SweepMembers } from './members.js';
 
@@ -44,8 +45,8 @@ export interface SweepState {
   /** What the last range read left unread (its all_count less what was read), and the range's end. */
   remainder: number;
   lastUntil: number;
-  /** Responses of each member completed so far (what a member's answer weighs, and the cost comparison). */
-  completedItems: number[];
+  /** What was read of each member completed so far (what a member's answer weighs, and the cost comparison). */
+  completed: MemberRead[];
   figures: SweepFigures;
 }
 
@@ -67,7 +68,7 @@ export function sweepState(resumed?: ResumedSweep): SweepState {
     idlePages: 0,
     remainder: 0,
     lastUntil: Number.NEGATIVE_INFINITY,
-    completedItems: [],
+    completed: [],
     figures: { calls: 0, pages: 0, read: 0, skipped: 0, handedOver: 0, stopped: 0 },
   };
 }

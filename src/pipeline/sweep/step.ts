@@ -1,6 +1,7 @@
 import type { RequestObject, ResponseItem } from '../../spec/types.js';
 import type { ReadEntry } from '../../warehouse/read-ledger.js';
-import { foreignShare, perRequestCalls, sweepCostlier, type SweepTally } from './cost.js';
+import { itemsBytes } from '../page-size.js';
+import { foreignShare, perRequestCalls, sweepCostlier, type PageLimits, type SweepTally } from './cost.js';
 import { advance, coveredBefore, queryAt, timeOf, type Advance, type SweepQuery } from './cursor.js';
 import { sampledForEmptiness } from './empty-checks.js';
 import type { Member } from './members.js';
@@ -53,6 +54,9 @@ export function next(s: SweepState, now: number, size: number): SweepAction {
   if (!s.on || s.spent) return IDLE;
   const settled = settle(s);
   if (settled) return settled;
+  // Nothing left to read for: the end of the night once read no member (every one complete, or handed over) cost
+  // a page of what the last page had read already.
+  if (s.members.size === 0) return IDLE;
   if (!s.draining) {
     const blocking = unblock(s, now);
     if (blocking) return blocking;
@@ -93,7 +97,7 @@ function worthReading(s: SweepState, until: number | undefined, size: number): b
   if (s.remainder >= size) return true;
   const fresh = s.members.finishedBetween(s.lastUntil, until ?? Number.POSITIVE_INFINITY);
   if (fresh === 0) return false;
-  const perMember = s.completedItems.length === 0 ? size / 4 : median(s.completedItems);
+  const perMember = s.completed.length === 0 ? size / 4 : median(s.completed.map((m) => m.items));
   const ours = 1 - foreignShare(s.figures);
   return s.remainder + (perMember * fresh) / Math.max(0.05, ours) >= size;
 }
@@ -143,6 +147,7 @@ function taken(s: SweepState, read: ReadAction, page: { items: readonly Response
     if (!m) continue;
     ours.push(item);
     m.items++;
+    m.bytes += itemsBytes([item]);
     perMember.set(m.id, (perMember.get(m.id) ?? 0) + 1);
   }
   if (ours.length > 0) s.verified = true;
@@ -183,19 +188,20 @@ export function checkFailed(s: SweepState, confirm: ConfirmAction, code: string)
 
 /**
  * A commit was handed to the sink: its members leave the sweep. After a page, the cost is compared with
- * per-request reading; the end of a range waits for news (idle), else the next page is decided (undefined).
+ * per-request reading, whose pages hold what `page` allows; the end of a range waits for news (idle), else the
+ * next page is decided (undefined).
  */
-export function committed(s: SweepState, c: Commit, pageSize: number): SweepAction | undefined {
+export function committed(s: SweepState, c: Commit, page: PageLimits): SweepAction | undefined {
   for (const m of c.complete) {
     s.members.drop(m.id);
     s.finished.delete(m.id);
-    s.completedItems.push(m.items);
+    s.completed.push({ items: m.items, bytes: m.bytes });
   }
   if (!c.after) return undefined;
   const t = tallyOf(s);
-  if (sweepCostlier(t, pageSize)) {
+  if (sweepCostlier(t, page)) {
     return stop('switched', `responses of other requests on the key (${Math.round(foreignShare(t) * 100)}% of those read) made the sweep costlier `
-      + `than per-request reading (${t.calls} calls against ${perRequestCalls(t, pageSize)})`);
+      + `than per-request reading (${t.calls} calls against ${perRequestCalls(t, page)})`);
   }
   return c.after.end ? IDLE : undefined;
 }
@@ -203,8 +209,8 @@ export function committed(s: SweepState, c: Commit, pageSize: number): SweepActi
 /** The figures of the night so far, for the comparison with per-request reading (cost.ts). */
 export function tallyOf(s: SweepState): SweepTally {
   return {
-    calls: s.figures.calls, completed: s.completedItems, skipped: s.figures.skipped, read: s.figures.read,
-    partial: [...s.members.all()].filter((m) => m.items > 0).map((m) => m.items),
+    calls: s.figures.calls, completed: s.completed, skipped: s.figures.skipped, read: s.figures.read,
+    partial: [...s.members.all()].filter((m) => m.items > 0).map((m) => ({ items: m.items, bytes: m.bytes })),
   };
 }
 

@@ -4,7 +4,7 @@ import type { SweepParams } from '../../shared/config.js';
 import { failpoint } from '../../shared/failpoint.js';
 import { codeOf, reachOf, ruleFor } from '../../shared/failure-policy.js';
 import { markCompleted } from '../../warehouse/ledger.js';
-import { activeSweep, assignStrategy, openSweep, type ReadEntry } from '../../warehouse/read-ledger.js';
+import { activeSweep, assignStrategy, openSweep, sweepIdOf, type ReadEntry, type SweepWave } from '../../warehouse/read-ledger.js';
 import type { RunContext } from '../context.js';
 import type { PageSink } from '../page-sink.js';
 import type { PageSizer } from '../page-size.js';
@@ -46,8 +46,12 @@ export interface SweepEvents {
   orderBroken(): void;
 }
 
-/** How the sweep asks: the listing's names (learned or pinned) and the page size the upstream serves. */
-export interface SweepReading { params: SweepParams; pageSize: number }
+/** How the sweep asks: the listing's names (learned or pinned), the page size the upstream serves, the wave it reads. */
+export interface SweepReading {
+  params: SweepParams; pageSize: number; wave: SweepWave;
+  /** The part of its wave it reads, from 1 (a wave read in parts has a sweep a part). */
+  part?: number;
+}
 
 /** What the sweep works with: the run, where its pages go, how large they are, how it asks, whom it tells. */
 interface SweepIo { ctx: RunContext; sink: PageSink; sizer: PageSizer; reading: SweepReading; events: SweepEvents }
@@ -75,13 +79,13 @@ export class ResponseSweep {
    * the first request that joins. An active sweep too old to resume hands its requests to per-request reading.
    */
   static async open(ctx: RunContext, sink: PageSink, sizer: PageSizer, reading: SweepReading, events: SweepEvents): Promise<ResponseSweep> {
-    const stored = await activeSweep(ctx.wh);
+    const stored = await activeSweep(ctx.wh, reading.wave);
     const io = { ctx, sink, sizer, reading, events };
     if (stored && Date.now() - stored.updatedAt.getTime() <= RESUME_WITHIN_MS) {
       ctx.log.info({ sweep_id: stored.sweepId, pages: stored.pages }, 'resuming the responses sweep of an interrupted run from its cursor');
       return new ResponseSweep(io, { sweepId: stored.sweepId, cursor: stored.cursor, ours: stored.itemsOurs });
     }
-    if (stored) await ResponseSweep.close(ctx, sink, 'too old to resume');
+    if (stored) await ResponseSweep.close(ctx, sink, reading.wave, 'too old to resume');
     return new ResponseSweep(io);
   }
 
@@ -89,8 +93,8 @@ export class ResponseSweep {
    * Ends the active sweep, if any, without reading: its requests not yet loaded are read per request (a run
    * configured per request, or a sweep too old to resume).
    */
-  static async close(ctx: RunContext, sink: PageSink, why: string): Promise<void> {
-    const stored = await activeSweep(ctx.wh);
+  static async close(ctx: RunContext, sink: PageSink, wave: SweepWave, why: string): Promise<void> {
+    const stored = await activeSweep(ctx.wh, wave);
     if (!stored) return;
     const left = await ctx.wh.all<{ request_id: string }>(`SELECT request_id FROM requests WHERE sweep_id = $1 AND strategy = 'sweep' AND loaded_at IS NULL`, [stored.sweepId]);
     ctx.log.info({ sweep_id: stored.sweepId, requests: left.length, why }, 'an earlier responses sweep is not resumed: its requests are read per request');
@@ -190,8 +194,8 @@ export class ResponseSweep {
 
   private async ensureRow(): Promise<void> {
     const s = this.state;
-    s.sweepId ??= this.io.ctx.runId;
-    this.opening ??= openSweep(this.io.ctx.wh, s.sweepId, this.io.ctx.runId);
+    s.sweepId ??= sweepIdOf(this.io.ctx.runId, this.io.reading.wave, this.io.reading.part);
+    this.opening ??= openSweep(this.io.ctx.wh, s.sweepId, this.io.ctx.runId, this.io.reading.wave);
     await this.opening;
   }
 
@@ -281,12 +285,12 @@ export class ResponseSweep {
 
   /** Commits responses with their ledger entry; the members it completes are reported once committed. */
   private commit(c: Commit): SweepAction | undefined {
-    const { ctx, sink, events, reading } = this.io;
+    const { ctx, sink, events, reading, sizer } = this.io;
     this.track(sink.add({ items: c.items, ledger: c.ledger }).then(() => {
       for (let i = 0; i < c.pages; i++) ctx.progress?.('pages', 'tick', 1);
       for (const m of c.complete) events.loaded(m.id);
     }));
-    return committed(this.state, c, reading.pageSize);
+    return committed(this.state, c, { items: reading.pageSize, bytes: sizer.targetBytes });
   }
 
   /**

@@ -34,11 +34,16 @@ export interface TrackingReadIo {
   ctx: RunContext;
   sink: PageSink;
   sizer: PageSizer;
-  reading: SweepReading;
+  reading: Omit<SweepReading, 'wave'>;
   /** Our trackings, by id: the document each follows. */
   ours: ReadonlyMap<string, TrackedDocument>;
   /** Where the first reading ever starts (epoch ms, provider clock): the creation of our oldest tracking, when known. */
   firstFrom?: number;
+  /**
+   * With the webhook intake: whether what was delivered holds every response created in [from, until] (then the
+   * range is read without listing it: delivered/range-proof.ts), its calls, and the ids held at `until`.
+   */
+  prove?: (from: number, until: number) => Promise<{ proved: boolean; calls: number; atLast: string[] }>;
 }
 
 const RUNNING = ['created', 'pending', 'started', 'cancelling'];
@@ -92,11 +97,29 @@ export async function boundOf(ctx: RunContext, from: number): Promise<{ until: n
   return { until: until === undefined ? undefined : Math.max(until, from), calls };
 }
 
+/**
+ * Tonight's range read from what was delivered, when the deliveries prove it whole: its cursor moved to the range's
+ * end in one commit, no page listed. A reading carried on mid-range (a killed night's) is listed as it was.
+ */
+async function delivered(io: TrackingReadIo, opened: Awaited<ReturnType<typeof openReading>>, figures: TrackingReadFigures): Promise<boolean> {
+  const { ctx } = io;
+  const from = opened.cursor.from ?? opened.start;
+  const until = opened.until ?? ctx.api.providerNow() ?? Date.now();
+  if (until < from) return false;
+  const p = await io.prove!(from, until);
+  figures.calls += p.calls;
+  if (!p.proved) return false;
+  const cursor: StoredCursor = { from: until, page: 1, last: until, seen: [], seenBefore: [], atLast: p.atLast, high: Math.max(until, opened.cursor.high ?? until) };
+  await io.sink.add({ items: [], ledger: [{ kind: 'tracking_page', readId: opened.readId, runId: ctx.runId, cursor, read: 0, skipped: 0, pages: 0, runs: [], done: true }] });
+  return true;
+}
+
 /** Reads tonight's range of the listing across requests and loads the responses of our trackings' runs. */
 export async function readTrackingRuns(io: TrackingReadIo): Promise<TrackingReadFigures> {
   const { ctx, sink, sizer } = io;
   const opened = await openReading(io);
   const figures: TrackingReadFigures = { calls: opened.calls, pages: 0, read: 0, skipped: 0, responses: 0, runs: 0 };
+  if (io.prove && opened.cursor.page === 1 && await delivered(io, opened, figures)) return figures;
   const runs = new Set<string>();
   let cursor = opened.cursor;
   let previous: { from: number; size: number } | undefined;

@@ -3,10 +3,10 @@ import type { TrackingAnswer } from '../../api/tracking.js';
 import type { DocumentSpec } from '../../input/documents.js';
 import { isEtlError } from '../../shared/errors.js';
 import { failpoint } from '../../shared/failpoint.js';
-import type { Tracking } from '../../spec/types.js';
+import type { SearchParams, Tracking } from '../../spec/types.js';
 import type { RunContext } from '../context.js';
-import { searchFor, searchHash, type PlannedSearch } from '../plan.js';
-import { checkRow, storeTrackings, trackingKey, type TrackingCheck } from '../track.js';
+import { plannedDocument, searchFor, type DocumentSearch } from '../plan.js';
+import { checkRow, documentTrackingKey, storeTrackings, trackingKey, type TrackingCheck } from '../track.js';
 import {
   planReconcile, trackingState, type Listed, type ReconcilePlan, type SearchReason, type TrackingFacts,
 } from './reconcile-plan.js';
@@ -43,7 +43,7 @@ export interface ReconcileOptions {
 }
 
 /** A listed document to search tonight, as the search stage plans one, and why. */
-export interface SearchTonight extends PlannedSearch { reason: SearchReason }
+export interface SearchTonight extends DocumentSearch { reason: SearchReason }
 
 /** A change that could not be made. */
 export interface ReconcileFailure {
@@ -68,7 +68,7 @@ export interface ReconcileOutcome {
   kept: number;
   /** Listed documents the night searches besides, and why. */
   searchTonight: SearchTonight[];
-  /** Each listed document's tracking, by identity (track.ts, trackingKey(searchType, searchKey)). */
+  /** Each listed document's tracking, by identity (track.ts, documentTrackingKey). */
   trackingOf: Map<string, string>;
   /** Calls the reconciliation costs: the listing's pages (at 100 a page), and one per creation, pause and resume. */
   plannedCalls: number;
@@ -95,11 +95,12 @@ async function known(ctx: RunContext): Promise<Known> {
     SELECT tracking_id, arg_max(outcome, checked_at) FILTER (WHERE outcome IN ('paused', 'resumed')) AS last_action,
       min(checked_at) FILTER (WHERE outcome = 'created') AS made_at
     FROM tracking_checks WHERE tracking_id IS NOT NULL GROUP BY tracking_id`);
-  const searched = await ctx.wh.all<{ search_type: string; search_key: string; at: Date }>(`
-    SELECT search_type, search_key, max(coalesce(submitted_at, created_at)) AS at FROM requests GROUP BY ALL`);
+  const searched = await ctx.wh.all<{ search_type: string; search_key: string; params: string | null; at: Date }>(`
+    SELECT search_type, search_key, json_extract(search, '$.search_params')::VARCHAR AS params, max(coalesce(submitted_at, created_at)) AS at
+    FROM requests GROUP BY ALL`);
   const searchedAt = new Map<string, number>();
   for (const r of searched) {
-    const k = trackingKey(r.search_type, r.search_key);
+    const k = trackingKey(r.search_type, r.search_key, paramsOf(r.params));
     searchedAt.set(k, Math.max(searchedAt.get(k) ?? 0, r.at.getTime()));
   }
   const runs = await ctx.wh.all<{ tracking_id: string }>(`SELECT DISTINCT tracking_id FROM tracking_runs`);
@@ -107,6 +108,12 @@ async function known(ctx: RunContext): Promise<Known> {
     ours: new Map(ours.map((r) => [r.tracking_id, { pausedByUs: r.last_action === 'paused', madeAtMs: r.made_at?.getTime() }])),
     searchedAt, runsRead: new Set(runs.map((r) => r.tracking_id)),
   };
+}
+
+/** A ledger row's search_params (requests.search), as JSON text; undefined when it has none. */
+function paramsOf(text: string | null): SearchParams | undefined {
+  const v: unknown = text === null ? undefined : JSON.parse(text);
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? v as SearchParams : undefined;
 }
 
 const ms = (v: unknown): number => {
@@ -118,7 +125,7 @@ const ms = (v: unknown): number => {
 function factsOf(t: Tracking, k: Known, lastRunAt?: ReadonlyMap<string, Date>): TrackingFacts | undefined {
   if (!t.search?.search_type || typeof t.search.search_key !== 'string') return undefined;
   const state = trackingState(String(t.status ?? ''));
-  const identity = trackingKey(t.search.search_type, t.search.search_key);
+  const identity = trackingKey(t.search.search_type, t.search.search_key, t.search.search_params);
   // A running record's updated_at is its latest run (or resume). A paused one's is its pause: it ran until then (or
   // the staleness rule searched it), and the gap since is one the list asked for, so a document listed again is
   // searched only when the pause outlasted two recurrences.
@@ -199,17 +206,14 @@ class Night {
   }
 }
 
-const tonight = (doc: DocumentSpec, reason: SearchReason): SearchTonight => {
-  const search = searchFor(doc);
-  return { doc, search, searchHash: searchHash(search), reason };
-};
+const tonight = (doc: DocumentSpec, reason: SearchReason): SearchTonight => ({ ...plannedDocument(doc), reason });
 
 /** Why a document is searched when its call did not leave it tracked: over the plan's reason, or beside the plan's searches. */
 type Overrides = Map<DocumentSpec, SearchReason>;
 
 async function createAll(night: Night, plan: ReconcilePlan<DocumentSpec>, opts: ReconcileOptions, batch: number, untracked: Overrides): Promise<void> {
   const { ctx, outcome } = night;
-  await inBatches(plan.create, batch, ctx.signal, (c) => ctx.api.tracking.create(searchFor(c.doc), opts.recurrenceDays), async (settled) => {
+  await inBatches(plan.create, batch, ctx.signal, (c) => ctx.api.tracking.create(searchFor(c.doc), opts.recurrenceDays, { withAttachments: c.doc.withAttachments }), async (settled) => {
     const checks: TrackingCheck[] = [];
     for (const [c, s] of settled) {
       if (s.status === 'rejected') {
@@ -330,7 +334,7 @@ export async function reconcileTrackings(ctx: RunContext, listed: readonly Docum
   // Folded rather than spread: a portfolio of 100 000 records would overflow Math.max's arguments.
   const newest = listing.reduce((n, t) => Math.max(n, ms(t.created_at), ms(t.updated_at)), 0);
   const nowMs = opts.now?.getTime() ?? Math.max(Date.now(), newest);
-  const items: Listed<DocumentSpec>[] = listed.map((doc) => ({ identity: trackingKey(doc.searchType, doc.searchKey), doc }));
+  const items: Listed<DocumentSpec>[] = listed.map((doc) => ({ identity: documentTrackingKey(doc), doc }));
   const plan = planReconcile(items, facts, { nowMs, recurrenceDays: opts.recurrenceDays, allowPause: opts.allowPause });
   const plannedCalls = Math.max(1, Math.ceil(listing.length / pageSize)) + plan.create.length + plan.pause.length + plan.resume.length;
   const night = new Night(ctx, listing, plan.guard, plannedCalls);

@@ -6,6 +6,7 @@ import { asOfParams } from '../as-of.js';
 import { changedLawsuits } from '../changes.js';
 import { DAY_MS } from '../days.js';
 import { validationError, type CallContext, type Reply, type RouteModule, type SandboxState } from '../context.js';
+import { asksGroundTruth, groundTruth, parseTruthQuery } from '../ground-truth.js';
 import { phaseOf, statusOf } from '../timeline.js';
 import { parseResources } from '../resource-plan.js';
 import { sampleDocuments } from '../samples.js';
@@ -35,6 +36,8 @@ export const introspectionRoutes: RouteModule = (state) => [
   { method: 'GET', path: '/_sandbox/clock', api: false, handle: () => ({ status: 200, body: clockView(state) }) },
   { method: 'GET', path: '/_sandbox/lawsuit', api: false, handle: (ctx) => lawsuitOf(state, ctx) },
   { method: 'GET', path: '/_sandbox/changes', api: false, handle: (ctx) => changes(state, ctx) },
+  // What the pushing to callback_urls did: deliveries made, delivered, retried, given up (with their response ids).
+  { method: 'GET', path: '/_sandbox/callbacks', api: false, handle: () => ({ status: 200, body: state.callbacks.stats }) },
 ];
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -44,10 +47,18 @@ function clockView(state: SandboxState) {
   return { now: iso(now), day: state.clock.dayOf(now), started_at: iso(state.clock.startMs), day_ms: state.clock.dayMs };
 }
 
-/** The lawsuits a search body finds, by key: what a test compares the client's results with. */
+/**
+ * The lawsuits a search body finds, by key: what a test compares the client's results with. A body of
+ * `documents` and `cnj` asks instead for every lawsuit they find whole, as lawsuit-level reads at that instant
+ * would answer them (ground-truth.ts).
+ */
 function truth(state: SandboxState, { body, url, now }: CallContext): Reply {
   const reasons: string[] = [];
   const at = asOfParams(state.clock, url, reasons) ?? now;
+  if (asksGroundTruth(body)) {
+    const q = parseTruthQuery(body as Record<string, unknown>, reasons);
+    return reasons.length ? validationError(reasons) : { status: 200, body: groundTruth(state, q, at) };
+  }
   if (reasons.length) return validationError(reasons);
   const v = validateSearchBody(body);
   if (!v.ok) return validationError(v.reasons, v.status);
@@ -92,7 +103,10 @@ function setClock(state: SandboxState, { body }: CallContext): Reply {
   return { status: 200, body: clockView(state) };
 }
 
-/** A lawsuit's every instance (or the one asked) as a privileged caller sees it on demand: no masking, no lag. */
+/**
+ * A lawsuit's every instance (or the one asked) as a privileged caller sees it on demand: no masking, no lag; in
+ * the dialect's level model (a whole lawsuit always carries last_step in two levels).
+ */
 function lawsuitOf(state: SandboxState, { url, now }: CallContext): Reply {
   const reasons: string[] = [];
   const at = asOfParams(state.clock, url, reasons) ?? now;
@@ -100,7 +114,7 @@ function lawsuitOf(state: SandboxState, { url, now }: CallContext): Reply {
   const code = url.searchParams.get('code') ?? '';
   const instance = url.searchParams.get('instance');
   const found = state.universe.lawsuitsOfCnj(code)
-    .map((i) => state.universe.lawsuit(i, at, { onDemand: true, shape: 'full', privileged: true }))
+    .map((i) => state.universe.lawsuit(i, at, { onDemand: true, shape: 'full', privileged: true, levels: state.dialect.levels }))
     .filter((l): l is Record<string, unknown> => l !== undefined && (instance === null || l.instance === Number(instance)));
   if (found.length === 0) return { status: 404, body: { error: { name: 'NotFound', message: 'lawsuit not found', data: [] } } };
   return { status: 200, body: instance === null ? { lawsuits: found } : found[0] };

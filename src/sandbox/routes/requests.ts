@@ -4,6 +4,7 @@ import { listParam, notFound, validationError, type RouteModule, type SandboxSta
 import { inOrder, listingParams } from '../listing-params.js';
 import { listEnvelope } from '../page-envelope.js';
 import { requestFilters } from '../request-filters.js';
+import { readCallbackUrl } from '../callbacks.js';
 import { FINISHED, type StoredRequest } from '../request-store.js';
 import { validateSearchBody } from '../search-validation.js';
 import { refusedAsSecret, secretRefusal } from '../secret-search.js';
@@ -22,6 +23,8 @@ function renderRequest(state: SandboxState, r: StoredRequest, now: number, shown
     tags: { dashboard_id: null },
     created_at: iso(r.createdMs),
     updated_at: iso(shown?.updatedMs ?? state.store.updatedAt(r, now)),
+    // The emulator's own field, not the provider's: what of the request it did not honour (docs/sandbox.md).
+    ...(r.ignored ? { sandbox_ignored: r.ignored } : {}),
   };
 }
 
@@ -40,9 +43,15 @@ export const requestRoutes: RouteModule = (state) => [
     method: 'POST', path: '/requests', api: true, mutates: true,
     handle: ({ body, apiKey, now }) => {
       const v = validateSearchBody(body);
-      if (!v.ok) return validationError(v.reasons, v.status, v.status === 422 ? 'Invalid CNJ number' : 'Invalid search');
+      const bad: string[] = [];
+      const callbackUrl = readCallbackUrl(body, bad);
+      if (!v.ok) return validationError([...v.reasons, ...bad], bad.length ? 400 : v.status, v.status === 422 && !bad.length ? 'Invalid CNJ number' : 'Invalid search');
+      if (bad.length) return validationError(bad, 400, 'Invalid search');
       if (refusedAsSecret(state, v.search, now)) return secretRefusal();
-      const r = state.store.create(apiKey, v.search, now, state.faults.forRequest(state.store.nextSeq()));
+      const r = state.store.create(apiKey, v.search, now, state.faults.forRequest(state.store.nextSeq()), {
+        levels: state.dialect.levels, unavailable: (code) => state.faults.unavailableLawsuit(code), callbackUrl,
+      });
+      if (v.search.ignored?.length) r.ignored = v.search.ignored;
       return { status: state.dialect.createdStatus, body: renderRequest(state, r, now, { status: 'pending', updatedMs: r.createdMs }) };
     },
   },

@@ -6,45 +6,12 @@
 import { listParam, notFound, validationError, type RouteModule, type SandboxState } from '../context.js';
 import { dateParam, listingParams } from '../listing-params.js';
 import { flatCounts } from '../page-envelope.js';
-import { hash } from '../random.js';
 import { REQUEST_STATUSES, type ItemKind, type StoredRequest } from '../request-store.js';
+import { renderResponseItem } from '../response-item.js';
 import { listItems } from '../response-listing.js';
 import { shownStatus } from '../shown-status.js';
 
-const iso = (ms: number) => new Date(ms).toISOString();
 const RESPONSE_TYPES = ['lawsuit', 'application_error', 'parties', 'attachments', 'steps', 'lawsuits'];
-
-function renderItem(state: SandboxState, r: StoredRequest, n: number, now: number): Record<string, unknown> {
-  const { universe, store, options } = state;
-  const s = r.search;
-  const kind = store.itemKind(r, n);
-  let data: unknown;
-  let cached = false;
-  if (kind === 'error') {
-    data = { code: 2, message: 'LAWSUIT_NOT_FOUND' };
-  } else {
-    const it = store.itemLawsuit(r, n);
-    cached = it.cached;
-    const shape = s.type === 'lawsuit_cnj' || s.type === 'lawsuit_id' ? 'full' : 'search';
-    const privileged = s.customerKey !== undefined && options.credentialKeys.includes(s.customerKey);
-    data = universe.lawsuit(it.index, it.observedAt, { onDemand: s.onDemand, shape, privileged });
-  }
-  const item: Record<string, unknown> = {
-    request_id: r.id,
-    response_id: store.responseIdOf(r, n),
-    origin: state.store.originOf(r),
-    origin_id: state.store.originIdOf(r),
-    response_type: kind === 'error' ? 'application_error' : 'lawsuit',
-    response_data: data,
-    user_id: r.userId,
-    created_at: iso(store.itemTime(r, n)),
-  };
-  // Seen on some items only (spec): half of the requests carry it.
-  if (hash(options.seed, 960, r.seq) % 2 === 0) item.request_created_at = iso(r.createdMs);
-  item.request_status = shownStatus(state, r, store.statusAt(r, now));
-  item.tags = { debug: false, dashboard_id: null, cached_response: cached };
-  return item;
-}
 
 export const responseRoutes: RouteModule = (state) => [
   {
@@ -82,7 +49,7 @@ export const responseRoutes: RouteModule = (state) => [
       }, now);
       const body: Record<string, unknown> = {};
       if (one) body.request_status = shownStatus(state, one, store.statusAt(one, now));
-      Object.assign(body, flatCounts(d, page, pageSize, items.length, total), { page_data: items.map(({ r, n }) => renderItem(state, r, n, now)) });
+      Object.assign(body, flatCounts(d, page, pageSize, items.length, total), { page_data: items.map(({ r, n }) => renderResponseItem(state, r, n, now)) });
       return { status: 200, body };
     },
   },

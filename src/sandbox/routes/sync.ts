@@ -72,7 +72,9 @@ export const syncRoutes: RouteModule = (state) => {
       handle: handler('truefalse', (b, hits, { apiKey, now }) => {
         let requestId = syncId();
         if (b.createCompleteRequest) {
-          const r = state.store.create(apiKey, b.search, now, state.faults.forRequest(state.store.nextSeq()), { initial: 'created' });
+          const r = state.store.create(apiKey, b.search, now, state.faults.forRequest(state.store.nextSeq()), {
+            initial: 'created', levels: state.dialect.levels, unavailable: (code) => state.faults.unavailableLawsuit(code),
+          });
           requestId = r.id;
         }
         return { status: 200, body: { has_lawsuits: hits.length > 0, request_id: requestId, response_data: [] } };

@@ -3,6 +3,7 @@
 // DELETE /tracking/<id>, which the documentation lists and the spec does not show (docs/sandbox.md, "The sandbox"). A
 // tracking of another key is unknown to the caller (404), as a request is.
 
+import { readCallbackUrl } from '../callbacks.js';
 import { listParam, notFound, validationError, type Reply, type RouteModule, type SandboxState } from '../context.js';
 import { dateParam, inOrder, listingParams } from '../listing-params.js';
 import { listEnvelope } from '../page-envelope.js';
@@ -68,12 +69,15 @@ export const trackingRoutes: RouteModule = (state) => {
         const reasons: string[] = [];
         const rec = isObj(body) ? body.recurrence : undefined;
         if (!Number.isInteger(rec) || (rec as number) < 1) reasons.push('recurrence must be a whole number of days >= 1');
+        const callbackUrl = readCallbackUrl(body, reasons);
         const v = validateSearchBody(body);
         if (!v.ok) return validationError([...v.reasons, ...reasons], reasons.length ? 400 : v.status, v.status === 422 && !reasons.length ? 'Invalid CNJ number' : 'Invalid tracking');
         if (reasons.length) return validationError(reasons, 400, 'Invalid tracking');
         const dup = trackings.records.existing(apiKey, v.search);
         if (dup) return conflict('A tracking of this search already exists', dup.id);
-        return { status: 200, body: renderTracking(state, trackings.create(apiKey, v.search, rec as number, now), now) };
+        const t = trackings.create(apiKey, v.search, rec as number, now, { callbackUrl });
+        if (callbackUrl !== undefined) state.callbacks.watchKey(apiKey);
+        return { status: 200, body: renderTracking(state, t, now) };
       },
     },
     {

@@ -17,6 +17,8 @@ export interface StoredTracking {
   userId: string;
   /** Made by another client sharing the key, not by the caller. */
   foreign: boolean;
+  /** Where its runs' responses are pushed (the `callback_url` it was created with). */
+  callbackUrl?: string;
   search: NormalizedSearch;
   /** The search as requests echo it, serialised once: every run's request shares this string. */
   echoJson: string;

@@ -7,11 +7,13 @@
 // search again and comparing would give, at the cost of a few hashes per candidate.
 
 import { viewedAt } from '../changes.js';
+import type { Levels } from '../dialect.js';
+import { inAnswerOrder } from '../levels.js';
 import type { RunLawsuit } from '../request-store.js';
 import { candidates, finds } from '../search.js';
 import type { NormalizedSearch } from '../search-validation.js';
 import type { Universe } from '../universe.js';
-import type { RunContent } from './run-content.js';
+import type { RunMode } from './run-content.js';
 
 export class TrackedSearch {
   private readonly candidates: Int32Array;
@@ -24,9 +26,14 @@ export class TrackedSearch {
   /** Instant of the latest run made (undefined before the first). */
   lastRunMs?: number;
 
-  constructor(private readonly u: Universe, private readonly search: NormalizedSearch) {
-    const plans = candidates(u, search).map((i) => u.plan(i));
-    plans.sort((a, b) => (a.tribunal.acronym < b.tribunal.acronym ? -1 : a.tribunal.acronym > b.tribunal.acronym ? 1 : a.index - b.index));
+  /** `levels` orders the candidates as a read of the search lists its hits (levels.ts: instances most recent first). */
+  constructor(private readonly u: Universe, private readonly search: NormalizedSearch, levels: Levels = 'one') {
+    const listed = candidates(u, search).map((i) => {
+      const plan = u.plan(i);
+      return { index: i, instance: plan.instance, tribunal: plan.tribunal.acronym, plan };
+    });
+    listed.sort((a, b) => (a.tribunal < b.tribunal ? -1 : a.tribunal > b.tribunal ? 1 : a.index - b.index));
+    const plans = inAnswerOrder(levels, search.type, listed).map((x) => x.plan);
     const n = plans.length;
     this.candidates = Int32Array.from(plans, (p) => p.index);
     this.tribunalOf = Uint16Array.from(plans, (p) => {
@@ -38,8 +45,11 @@ export class TrackedSearch {
     this.nextStep = new Float64Array(n).fill(Number.NaN);
   }
 
-  /** The lawsuits a run at `at` sends (every one found, or those changed since the latest run), in a search's order. */
-  run(at: number, content: RunContent): RunLawsuit[] {
+  /**
+   * The lawsuits a run at `at` sends, in a search's order: every one found, those changed since the latest run (new
+   * to the search, or with new steps), or those born (found now and not at the latest run).
+   */
+  run(at: number, mode: RunMode): RunLawsuit[] {
     const { u, search } = this;
     const onDemand = search.onDemand;
     const prev = this.lastRunMs;
@@ -57,12 +67,14 @@ export class TrackedSearch {
           changed = this.nextStep[k] <= seen;
         } else changed = false;
       }
+      const wasFound = this.found[k];
       if (changed) {
         const o = u.observe(i, at, onDemand);
         this.found[k] = o && finds(search, o) ? 1 : 0;
         this.nextStep[k] = Number.NaN;
       }
-      if (this.found[k] && (content === 'every' || changed)) out.push({ index: i, tribunal: this.tribunals[this.tribunalOf[k]] });
+      const sent = mode === 'every' || (changed && (mode === 'changed' || !wasFound));
+      if (this.found[k] && sent) out.push({ index: i, tribunal: this.tribunals[this.tribunalOf[k]] });
     }
     this.lastRunMs = at;
     return out;

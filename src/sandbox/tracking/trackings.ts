@@ -5,15 +5,20 @@
 // trackings. A change of state first makes the runs due before it, so a run is made if and only if its tracking
 // was running at its instant.
 
+import type { Levels } from '../dialect.js';
 import type { RequestStore } from '../request-store.js';
 import type { NormalizedSearch } from '../search-validation.js';
 import type { Universe } from '../universe.js';
 import { TrackingRecords, type StoredTracking } from './records.js';
-import type { RunContent } from './run-content.js';
+import { runMode, type RunContent } from './run-content.js';
 import { firstRunAfter, MAX_RUNS_PER_CATCH_UP, RUN_QUEUE_MS, runInstant } from './schedule.js';
 import { TrackedSearch } from './tracked-search.js';
 
-interface TrackingsDeps { universe: Universe; requests: RequestStore; seed: number; bootId: string }
+interface TrackingsDeps {
+  universe: Universe; requests: RequestStore; seed: number; bootId: string;
+  /** The dialect's level model: what a run sends and in which order (run-content.ts, levels.ts). Default 'one'. */
+  levels?: Levels;
+}
 
 export class Trackings {
   readonly records: TrackingRecords;
@@ -33,11 +38,12 @@ export class Trackings {
     this.content = c;
   }
 
-  create(apiKey: string, search: NormalizedSearch, recurrence: number, now: number, opts: { foreign?: boolean } = {}): StoredTracking {
+  create(apiKey: string, search: NormalizedSearch, recurrence: number, now: number, opts: { foreign?: boolean; callbackUrl?: string } = {}): StoredTracking {
     this.catchUp(apiKey, now);
     const t = this.records.add({
       apiKey, userId: this.deps.requests.userIdOf(apiKey), foreign: opts.foreign ?? false, search,
-      tracked: new TrackedSearch(this.deps.universe, search), recurrence, createdMs: now,
+      tracked: new TrackedSearch(this.deps.universe, search, this.deps.levels), recurrence, createdMs: now,
+      ...(opts.callbackUrl === undefined ? {} : { callbackUrl: opts.callbackUrl }),
     });
     this.wake(t);
     return t;
@@ -86,8 +92,10 @@ export class Trackings {
   }
 
   private run(t: StoredTracking, at: number): void {
-    const hits = t.tracked.run(at, this.content);
-    t.latest = this.deps.requests.createRun(t.apiKey, { trackingId: t.id, search: t.search, echoJson: t.echoJson, hits, at, queueMs: RUN_QUEUE_MS, foreign: t.foreign });
+    const hits = t.tracked.run(at, runMode(this.content, this.deps.levels ?? 'one', t.search.type));
+    t.latest = this.deps.requests.createRun(t.apiKey, {
+      trackingId: t.id, search: t.search, echoJson: t.echoJson, hits, at, queueMs: RUN_QUEUE_MS, foreign: t.foreign, callbackUrl: t.callbackUrl,
+    });
     t.runs++;
   }
 }

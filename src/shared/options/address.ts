@@ -48,3 +48,24 @@ export function baseAddress(): Kind<string> {
     },
   };
 }
+
+/**
+ * The callback URL sent with every request and tracking: an http(s) address whose path carries the intake's secret,
+ * so a refused one is shown with its path and query hidden.
+ */
+export function callbackAddress(): Kind<string> {
+  return {
+    parse: (t) => {
+      const bad = headerValueProblem(t) ? 'has white space, control or non-ASCII characters' : (() => {
+        try {
+          const u = new URL(t);
+          if (u.protocol !== 'http:' && u.protocol !== 'https:') return 'is not an http(s) address';
+          return u.username || u.password ? 'carries credentials' : undefined;
+        } catch {
+          return 'is not an http(s) address';
+        }
+      })();
+      return bad ? { why: [` ${bad}`], shown: t.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#]*).*$/is, '$1/[redacted]') } : { value: t };
+    },
+  };
+}

@@ -4,7 +4,7 @@ import type { Kind } from './kinds.js';
 // the configuration (config.ts), the help and the documentation's rows (docs/operating.md) are all made from.
 
 /** Every command of `lawsuit-etl`. */
-export const COMMAND_NAMES = ['run', 'schedule', 'sandbox', 'export', 'transfer', 'query', 'track', 'doctor', 'report', 'rebuild'] as const;
+export const COMMAND_NAMES = ['run', 'schedule', 'receive', 'sandbox', 'export', 'transfer', 'query', 'track', 'doctor', 'report', 'rebuild'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 /**

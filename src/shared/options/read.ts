@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, constants as fsc, existsSync, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
 import { longName, type Option } from './option.js';
 
 // Reading an option from where it may be given, by precedence: a flag, then its variable, then the config file,
@@ -52,14 +52,46 @@ export function readSecret(opt: Option, env: NodeJS.ProcessEnv, problems: string
   const path = opt.envFile === undefined ? undefined : env[opt.envFile];
   const label = opt.envFile ?? opt.env ?? 'secret';
   if (!path) return { label, given: false };
-  try {
-    const value = readFileSync(path, 'utf8').replace(/\r?\n$/, '') || undefined;
-    if (value === undefined) problems.push(`${label}=${path}: the file is empty`);
-    return { value, label, given: true };
-  } catch (e) {
-    problems.push(`${label}=${path}: cannot read it (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+  const read = readRegularFile(path);
+  if ('why' in read) {
+    problems.push(`${label}=${path}: ${read.why}`);
     return { label, given: true };
   }
+  const value = read.text.replace(/\r?\n$/, '') || undefined;
+  if (value === undefined) problems.push(`${label}=${path}: the file is empty`);
+  return { value, label, given: true };
+}
+
+/**
+ * The text of the file at `path` if it is a regular file, else why not. It is opened without blocking and looked
+ * at before a byte is read: a FIFO (or a device) given for a key file held the start-up until something wrote to
+ * it, which nothing ever did.
+ */
+function readRegularFile(path: string): { text: string } | { why: string; missing?: true } {
+  let fd: number;
+  try {
+    fd = openSync(path, fsc.O_RDONLY | (fsc.O_NONBLOCK ?? 0));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return { why: `cannot read it (${code ?? 'error'})`, ...(code === 'ENOENT' ? { missing: true as const } : {}) };
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return { why: `is ${kindOf(st)}, not a regular file: give the path of a plain file holding the value` };
+    return { text: readFileSync(fd, 'utf8') };
+  } catch (e) {
+    return { why: `cannot read it (${(e as NodeJS.ErrnoException).code ?? 'error'})` };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function kindOf(st: Stats): string {
+  if (st.isFIFO()) return 'a FIFO (named pipe)';
+  if (st.isDirectory()) return 'a folder';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
+  return 'not a file';
 }
 
 interface Secret {
@@ -78,11 +110,16 @@ export function readConfigFile(configFile: Option, options: readonly Option[], e
   const explicit = configFile.env === undefined ? undefined : env[configFile.env];
   const path = explicit || defaultConfigPath;
   if (!explicit && !existsSync(path)) return { path, values: {} };
+  const read = readRegularFile(path);
+  if ('why' in read) {
+    problems.push(`${path}: ${read.missing ? 'not found' : read.why}`);
+    return { path, values: {} };
+  }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
+    parsed = JSON.parse(read.text);
   } catch (e) {
-    problems.push(`${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'not found' : `not valid JSON (${(e as Error).message})`}`);
+    problems.push(`${path}: not valid JSON (${(e as Error).message})`);
     return { path, values: {} };
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {

@@ -1,6 +1,7 @@
 import { LOG_FORMATS } from '../logger.js';
-import { DEFAULT_DEADLINES_MS, EXPORT_PRIVACY_MODES, LOG_LEVELS, RESPONSES_STRATEGIES, RUN_SOURCES, type ResponsesStrategy, type RunSource } from './values.js';
-import { baseAddress } from './address.js';
+import { CALLBACK_FSYNC_MODES, DEFAULT_DEADLINES_MS, EXPORT_PRIVACY_MODES, LAWSUIT_DETAILS, LOG_LEVELS, RESPONSES_STRATEGIES, RUN_SOURCES, type CallbackFsync, type LawsuitDetail, type ResponsesStrategy, type RunSource } from './values.js';
+import { prices } from './prices.js';
+import { baseAddress, callbackAddress } from './address.js';
 import { bool, choice, decimal, int, listenAddress, nonNegative, seconds, size, text, type Kind } from './kinds.js';
 import type { CommandName, Option } from './option.js';
 import { sweepParams } from './sweep-params.js';
@@ -72,6 +73,10 @@ export const OPTIONS = {
     help: 'with `--sandbox`: fault switches, e.g. `5xx=0.05,reset=0.02` (see "The sandbox")', kind: text(), flag: '--faults <spec>',
     flagOf: CALLING, env: 'LAWSUIT_SANDBOX_FAULTS', file: 'sandbox_faults', defaultText: 'none',
   },
+  sandboxRateLimit: {
+    help: 'with `--sandbox`: the calls a sliding minute the emulator allows the key (the provider documents 180; `npm start` raises it so that the tour ends in under a minute)',
+    kind: int(1, 100_000_000), flag: '--sandbox-rate-limit <n>', flagOf: CALLING, env: 'LAWSUIT_SANDBOX_RATE_LIMIT', file: 'sandbox_rate_limit', default: 180,
+  },
   sandboxCourtDelayMs: {
     help: 'with `--sandbox`: the time between two courts\' responses of a request, in ms', kind: int(0, 600_000),
     env: 'LAWSUIT_SANDBOX_COURT_DELAY_MS', file: 'sandbox_court_delay_ms', default: 0,
@@ -92,6 +97,14 @@ export const OPTIONS = {
   source: {
     help: 'where the night\'s lawsuits come from: `searches` (a search bought per document) or `trackings` (the list reconciled with the key\'s trackings, then what their runs found since the last night; a newly tracked document is searched once)',
     kind: choice<RunSource>(RUN_SOURCES, 'a source'), flag: '--source <source>', flagOf: ['run'], env: 'LAWSUIT_SOURCE', file: 'source', default: 'searches',
+  },
+  detail: {
+    help: 'how deep each lawsuit is kept: `whole` (every lawsuit found is read at the lawsuit level and kept whole: steps, phase, status), `active` (whole until archived or finished, then left as it stands) or `header` (the headers searches by document answer; nothing read at the lawsuit level)',
+    kind: choice<LawsuitDetail>(LAWSUIT_DETAILS, 'a depth'), flag: '--detail <depth>', flagOf: ['run'], env: 'LAWSUIT_DETAIL', file: 'detail', default: 'whole',
+  },
+  prices: {
+    help: 'what the provider bills, for the plan\'s and the report\'s cost in money: `document_search=<per 1,000 lawsuits returned>,lawsuit_search=<per read>,tracking_month=<per tracking a month>,attachments=<per read that asks for them>`, each optional',
+    kind: prices(), env: 'LAWSUIT_PRICES', file: 'prices', defaultText: 'none: costs in calls only',
   },
   allowPause: {
     help: 'with `--source trackings`: let the night pause more than a tenth of the trackings (documents dropped from the list on purpose)',
@@ -198,6 +211,38 @@ export const OPTIONS = {
   metricsHost: {
     help: 'the address the metrics port listens on', kind: listenAddress(), env: 'LAWSUIT_METRICS_HOST', file: 'metrics_host', defaultText: 'all interfaces',
   },
+  callbackUrl: {
+    help: 'sent as `callback_url` with every request and tracking made: the intake\'s URL as the provider reaches it (what `receive` prints, or its public form behind a TLS terminator), carrying the secret; what is pushed there is loaded from the spool, and only what is missing is listed (see "The webhook intake")',
+    kind: callbackAddress(), env: 'LAWSUIT_CALLBACK_URL', secret: true, defaultText: 'off: results are listed',
+  },
+  callbackSecret: {
+    help: 'the secret part of the callback URL, or a file holding it: at least 32 characters of `A-Z a-z 0-9 . _ ~ -` (e.g. `openssl rand -hex 32`); a delivery without it is refused and writes nothing',
+    kind: text(), env: 'LAWSUIT_CALLBACK_SECRET', envFile: 'LAWSUIT_CALLBACK_SECRET_FILE', secret: true, defaultText: 'none: required by `receive`',
+  },
+  callbackPort: {
+    help: 'the port the webhook intake listens on (0: any free port); `schedule` runs the intake beside its jobs when it is set',
+    kind: int(0, 65_535), flag: '--port <n>', flagOf: ['receive'], env: 'LAWSUIT_CALLBACK_PORT', file: 'callback_port', defaultText: '8081 (`schedule`: no intake)',
+  },
+  callbackHost: {
+    help: 'the address the webhook intake listens on (to expose it, put a TLS terminator in front: see "The webhook intake")', kind: listenAddress(),
+    flag: '--host <host>', flagOf: ['receive'], env: 'LAWSUIT_CALLBACK_HOST', file: 'callback_host', default: '127.0.0.1',
+  },
+  callbackSpool: {
+    help: 'the folder the intake writes each delivery to before answering it, and the night reads them from; never the warehouse itself, which a night holds',
+    kind: text(), env: 'LAWSUIT_CALLBACK_SPOOL', file: 'callback_spool', defaultText: '`<warehouse>.spool`',
+  },
+  callbackMaxBytes: {
+    help: 'the largest delivery the intake takes, in bytes: a larger one is answered 413 and writes nothing', kind: int(1_024, 2 ** 30),
+    env: 'LAWSUIT_CALLBACK_MAX_BYTES', file: 'callback_max_bytes', default: 16 * 2 ** 20,
+  },
+  callbackFsync: {
+    help: '`batch`: the deliveries that arrive while a write is on its way to disk share the next fsync (group commit); `delivery`: one fsync each. Either way a delivery is answered 2xx only once it is on disk',
+    kind: choice<CallbackFsync>(CALLBACK_FSYNC_MODES, 'an fsync mode'), env: 'LAWSUIT_CALLBACK_FSYNC', file: 'callback_fsync', default: 'batch',
+  },
+  callbackWaitMs: {
+    help: 'with a callback URL: how long the night waits for the deliveries of its finished requests still on their way (the provider retries), in seconds, before it lists what is missing',
+    kind: seconds(0, 3_600), env: 'LAWSUIT_CALLBACK_WAIT_SECONDS', file: 'callback_wait_seconds', default: 30_000,
+  },
   healthMaxFailures: {
     help: '`/healthz` answers 503 once a job\'s runs failed this many times in a row', kind: int(1, 1000), env: 'LAWSUIT_HEALTH_MAX_FAILURES',
     file: 'health_max_failures', default: 3,
@@ -257,6 +302,14 @@ export const OPTIONS = {
   dialect: {
     help: 'the API\'s dialect: `documented` (the provider\'s documentation) or `spec` (the spec\'s literal reading)', kind: text(), readBy: 'sandbox',
     flag: '--dialect <name>', flagOf: ['sandbox'], defaultText: 'the emulator\'s, `documented`',
+  },
+  callbackRetryMs: {
+    help: 'a delivery to a `callback_url` not answered 2xx is tried again after this wait, doubled for each attempt after it (at most 60 s), in ms',
+    kind: nonNegative(), readBy: 'sandbox', flag: '--callback-retry-ms <n>', flagOf: ['sandbox'], defaultText: '1000',
+  },
+  callbackAttempts: {
+    help: 'attempts of one delivery to a `callback_url` before it is given up (the receiver must then catch up by listing)', kind: int(1, 1000),
+    readBy: 'sandbox', flag: '--callback-attempts <n>', flagOf: ['sandbox'], defaultText: '8',
   },
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each entry keeps its own value type; ValueOf reads it
 } as const satisfies Record<string, Option<any>>;

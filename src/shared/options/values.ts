@@ -13,6 +13,22 @@ export const MIN_EXPORT_SALT_LENGTH = 32;
 export const RUN_SOURCES = ['searches', 'trackings'] as const;
 export type RunSource = (typeof RUN_SOURCES)[number];
 
+/** How the intake pays for a delivery's fsync: one each, or one per batch of those that arrived together (group commit). */
+export const CALLBACK_FSYNC_MODES = ['batch', 'delivery'] as const;
+export type CallbackFsync = (typeof CALLBACK_FSYNC_MODES)[number];
+
+/** The callback secret is part of a URL and guards it alone (nothing is signed): long, and of the characters a URL path keeps as they are. */
+export const MIN_CALLBACK_SECRET_LENGTH = 32;
+export const CALLBACK_SECRET_CHARS = /^[A-Za-z0-9._~-]+$/;
+
+/**
+ * How deep the warehouse keeps each lawsuit (docs/two-levels.md): `whole` reads every lawsuit found at the lawsuit
+ * level and keeps it whole; `active` does so until it is archived or finished, then leaves it as it stands;
+ * `header` keeps the headers the searches by document answer and never reads a lawsuit whole.
+ */
+export const LAWSUIT_DETAILS = ['whole', 'active', 'header'] as const;
+export type LawsuitDetail = (typeof LAWSUIT_DETAILS)[number];
+
 export const RESPONSES_STRATEGIES = ['sweep', 'per-request'] as const;
 export type ResponsesStrategy = (typeof RESPONSES_STRATEGIES)[number];
 

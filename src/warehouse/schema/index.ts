@@ -1,4 +1,5 @@
 import { changesTables } from './tables/changes.js';
+import { deliveriesTables } from './tables/deliveries.js';
 import { dialectTables } from './tables/dialect.js';
 import { lawsuitsTables } from './tables/lawsuits.js';
 import { requestsTables } from './tables/requests.js';
@@ -16,7 +17,7 @@ import { VIEWS } from './views.js';
 // order of the exports.
 
 export const SCHEMA: Schema = {
-  tables: [...lawsuitsTables, ...responsesTables, ...requestsTables, ...runsTables, ...transferTables, ...syncTables, ...trackingRunsTables, ...changesTables, ...dialectTables],
+  tables: [...lawsuitsTables, ...responsesTables, ...requestsTables, ...runsTables, ...transferTables, ...syncTables, ...trackingRunsTables, ...changesTables, ...dialectTables, ...deliveriesTables],
   views: VIEWS,
 };
 

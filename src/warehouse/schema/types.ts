@@ -10,7 +10,7 @@ export type StageType = 'VARCHAR' | 'INTEGER' | 'BOOLEAN' | 'JSON';
 /** The staging tables (stage.ts makes them as `stg_<name>`), one per kind of row the loader appends. */
 export type StageTable =
   | 'lawsuits' | 'parties' | 'lawyers' | 'steps' | 'subjects' | 'classifications' | 'courts' | 'attachments'
-  | 'responses' | 'hits' | 'parts' | 'problems';
+  | 'related_lawsuits' | 'responses' | 'hits' | 'parts' | 'problems' | 'errors';
 
 /**
  * How the merge (merge.ts) sets a column of a row made from several payloads. Each rule depends only on the set

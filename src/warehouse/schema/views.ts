@@ -11,7 +11,7 @@ const ANSWERED: View['columns'] = [
 
 const vActiveLawsuitsPerDocument: View = {
   name: 'v_active_lawsuits_per_document',
-  comment: 'Per searched document: lawsuits in its latest complete answer and in its trackings\' runs, and how many are active (status Ativo).',
+  comment: 'Per searched document: lawsuits in its latest complete answer (of its plain search, when it has one besides filtered ones) and in its trackings\' runs, and how many are active (status Ativo).',
   columns: [
     { name: 'search_type', comment: C.search_type },
     { name: 'search_key', comment: C.search_key },
@@ -203,4 +203,28 @@ const vTrackingStatus: View = {
   ],
 };
 
-export const VIEWS: readonly View[] = [vActiveLawsuitsPerDocument, vAmountPerPartyTribunal, vChangesTonight, vLatestStep, vLawsuitsPerPhase, vLawsuitRaw, vResponsesRaw, vStatusHistory, vSyncCountDaily, vSyncCountHistory, vSyncExistsHistory, vSyncGroupedHistory, vSyncHistoricalHistory, vTrackingStatus];
+const vLawsuitLevels: View = {
+  name: 'v_lawsuit_levels',
+  comment: 'What level each lawsuit is known at (docs/two-levels.md): whole (its steps, phase and status from a lawsuit-level answer that agrees with its newest header), header (only a search by document\'s header), stale (a newer header moved past what is held) or unavailable (its lawsuit-level read was refused or found nothing); since when and why.',
+  columns: [
+    { name: 'code', comment: C.code },
+    { name: 'instance', comment: C.instance },
+    { name: 'level', comment: 'whole, header, stale or unavailable' },
+    { name: 'since', comment: 'whole: the crawl of its whole payload; header: the run that first found it; stale: the crawl of the header that moved; unavailable: the first read that found nothing' },
+    { name: 'reason', comment: 'why it is not whole (NULL when it is)' },
+    { name: 'status', comment: 'Ativo or Finalizado, as held' },
+    { name: 'phase', comment: 'procedural phase, as held' },
+    { name: 'last_step_id', comment: 'latest step, as the newest payload says' },
+    { name: 'steps_count', comment: 'steps, as the newest payload counts them' },
+    { name: 'whole_step_id', comment: 'latest step of the newest whole payload' },
+    { name: 'whole_steps_count', comment: 'steps of the newest whole payload' },
+    { name: 'whole_at', comment: 'crawl of the newest whole payload' },
+    { name: 'last_found_at', comment: 'when a lawsuit-level read last found it' },
+    { name: 'failures', comment: 'lawsuit-level reads in a row since then that found nothing (refusals included)' },
+    { name: 'last_failed_at', comment: 'the last of those' },
+    { name: 'next_read_at', comment: 'an unavailable lawsuit: when its next read is due (a backoff of 1, 2, 4, ... days, at most 30)' },
+    { name: 'read_for_header', comment: 'the last read that found it was bought for the header it has now (read again only once the header moves)' },
+  ],
+};
+
+export const VIEWS: readonly View[] = [vActiveLawsuitsPerDocument, vAmountPerPartyTribunal, vChangesTonight, vLatestStep, vLawsuitLevels, vLawsuitsPerPhase, vLawsuitRaw, vResponsesRaw, vStatusHistory, vSyncCountDaily, vSyncCountHistory, vSyncExistsHistory, vSyncGroupedHistory, vSyncHistoricalHistory, vTrackingStatus];

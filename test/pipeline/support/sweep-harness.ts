@@ -32,7 +32,7 @@ export async function harness(mode: ListingMode = 'honest', prepare?: (m: Provid
   const ctx = { cfg, wh, runId: 'run-1', log: cap.logger, signal: new AbortController().signal, api } as unknown as RunContext;
   const sink = new PageSink(wh, { runId: 'run-1' });
   const h = { model, wh, logs: cap.text, loaded: [] as string[], perRequest: [] as string[], notes: [] as string[], refused: [] as unknown[], orderBroken: 0 } as Harness;
-  h.sweep = await ResponseSweep.open(ctx, sink, new PageSizer({ max: 100, targetBytes: 4e6 }), { params: DEFAULT_SWEEP_PARAMS, pageSize: 100 }, {
+  h.sweep = await ResponseSweep.open(ctx, sink, new PageSizer({ max: 100, targetBytes: 4e6 }), { params: DEFAULT_SWEEP_PARAMS, pageSize: 100, wave: 'documents' }, {
     loaded: (id) => h.loaded.push(id), perRequest: (r) => h.perRequest.push(r.request_id), note: (t) => h.notes.push(t), refused: (e) => h.refused.push(e),
     orderBroken: () => { h.orderBroken++; },
   });

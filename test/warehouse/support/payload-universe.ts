@@ -24,8 +24,10 @@ export interface Payload {
   key: number; request: number; created: string; cached: boolean;
   crawled?: Field<string>; updated?: Field<string>;
   status?: Field<string>; phase?: Field<string>; amount?: Field<number>; name?: Field<string>; secrecy?: Field<number>;
-  /** undefined: no list at all; []: an empty list ("none now"). */
-  parties?: string[]; subjects?: string[]; steps?: Step[];
+  /** undefined: no list at all; []: an empty list ("none now", but not from a header: see isWhole). */
+  parties?: string[]; subjects?: string[]; steps?: Step[]; attachments?: string[];
+  /** A header's clue to how far the lawsuit has gone (its last_step). */
+  lastStep?: { id: string; count: number };
 }
 
 export const payloadArb: fc.Arbitrary<Payload> = fc.record({
@@ -47,6 +49,8 @@ export const payloadArb: fc.Arbitrary<Payload> = fc.record({
     content: field('Distribuído por sorteio.', 'Conclusos para decisão.'),
     date: field(...TIMES),
   }), { selector: (s) => s.id, maxLength: 3 }), { nil: undefined }),
+  attachments: fc.option(fc.array(fc.constantFrom('Petição Inicial.pdf', 'Sentença.pdf'), { maxLength: 2 }), { nil: undefined }),
+  lastStep: fc.option(fc.record({ id: fc.constantFrom('s1', 's2', 's3'), count: fc.integer({ min: 1, max: 3 }) }), { nil: undefined }),
 });
 
 /** How a set of payloads is loaded: item indices in order (repeats allowed), cut into nights, in batches of `batch`. */
@@ -97,6 +101,8 @@ function lawsuitObject(p: Payload): Record<string, unknown> {
     parties: p.parties?.map((name) => ({ name, side: 'Active' })),
     subjects: p.subjects?.map((code) => ({ code, name: `Assunto ${code}` })),
     steps: p.steps?.map(stepObject),
+    attachments: p.attachments?.map((name) => ({ attachment_name: name })),
+    last_step: p.lastStep === undefined ? undefined : { step_id: p.lastStep.id, steps_count: p.lastStep.count },
   });
 }
 
@@ -132,15 +138,32 @@ function carried<T>(ps: ReadonlyArray<[Payload, number]>, get: (p: Payload) => F
   return withIt.length === 0 ? null : (get(withIt[0][0]) as T);
 }
 
+/** A lawsuit-level answer, not a header: it lists steps, or lists none with phase and status filled. */
+function isWhole(p: Payload): boolean {
+  return p.steps !== undefined && (p.steps.length > 0 || (p.phase != null && p.status != null));
+}
+
+/** A whole payload's newest step: the latest dated, the first listed among equals. */
+function newestStep(p: Payload): string | null {
+  let best: Step | undefined;
+  for (const s of p.steps ?? []) if (best === undefined || instant(s.date) > instant(best.date)) best = s;
+  return best?.id ?? null;
+}
+
+/** How far a payload says the lawsuit has gone: its last_step, else (whole) its newest step and steps listed. */
+const lastStepId = (p: Payload): string | null => p.lastStep?.id ?? (isWhole(p) ? newestStep(p) : null);
+const stepsCount = (p: Payload): number | null => p.lastStep?.count ?? (isWhole(p) ? p.steps!.length : null);
+
 export function reference(payloads: readonly Payload[], plan: Plan) {
   const perNight = Math.ceil(plan.order.length / plan.nights);
   const nightsOf = (i: number): number[] => plan.order.flatMap((j, pos) => (j === i ? [Math.floor(pos / perNight)] : []));
   const indexed = payloads.map((p, i) => [p, i] as [Payload, number]);
   const keys = [...new Set(payloads.map((p) => p.key))].sort((x, y) => KEYS[x].code.localeCompare(KEYS[y].code) || KEYS[x].instance - KEYS[y].instance);
   type Row = Record<string, unknown>;
-  const lawsuits: Row[] = []; const parties: Row[] = []; const subjects: Row[] = []; const steps: Row[] = [];
+  const lawsuits: Row[] = []; const parties: Row[] = []; const subjects: Row[] = []; const steps: Row[] = []; const attachments: Row[] = [];
   for (const k of keys) {
     const ps = indexed.filter(([p]) => p.key === k);
+    const wholes = ps.filter(([p]) => isWhole(p));
     const [newest] = [...ps].sort(newer);
     const nights = ps.flatMap(([, i]) => nightsOf(i));
     const amount = carried(ps, (p) => p.amount);
@@ -152,7 +175,13 @@ export function reference(payloads: readonly Payload[], plan: Plan) {
       crawled_at: time(carried(ps, (p) => p.crawled)), updated_at: time(carried(ps, (p) => p.updated)),
       response_id: responseId(newest[1]), raw: JSON.stringify(lawsuitObject(newest[0])),
       first_seen_run: `run-${Math.min(...nights)}`, last_seen_run: `run-${Math.max(...nights)}`,
+      last_step_id: carried(ps, lastStepId), steps_count: carried(ps, stepsCount),
+      whole_step_id: carried(wholes, lastStepId), whole_steps_count: carried(wholes, stepsCount),
+      whole_at: time(carried(wholes, (p) => p.crawled ?? p.created)), whole_seen: wholes.length > 0 ? true : null,
     });
+    // A header's empty attachments list says nothing; a whole payload's says "none now".
+    (carried(ps, (p) => (isWhole(p) || (p.attachments?.length ?? 0) > 0 ? p.attachments : undefined)) ?? [])
+      .forEach((name, attachment_index) => attachments.push({ ...KEYS[k], attachment_index, attachment_name: name }));
     (carried(ps, (p) => p.parties) ?? []).forEach((name, party_index) => parties.push({ ...KEYS[k], party_index, name }));
     for (const code of [...(carried(ps, (p) => p.subjects) ?? [])].sort()) subjects.push({ ...KEYS[k], item_code: code });
     const stepIds = [...new Set(ps.flatMap(([p]) => (p.steps ?? []).map((s) => s.id)))].sort();
@@ -184,7 +213,7 @@ export function reference(payloads: readonly Payload[], plan: Plan) {
     return 0;
   };
   return {
-    lawsuits, parties: parties.sort(byAll), subjects: subjects.sort(byAll), steps: steps.sort(byAll),
+    lawsuits, parties: parties.sort(byAll), subjects: subjects.sort(byAll), steps: steps.sort(byAll), attachments: attachments.sort(byAll),
     hits: [...hits.values()].sort(byAll),
   };
 }

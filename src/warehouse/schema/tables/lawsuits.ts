@@ -33,7 +33,7 @@ const lawsuits: Table = {
     { name: 'crawler_source', type: 'VARCHAR', stage: 'VARCHAR', merge: 'carried', comment: 'where the crawl read it (court system)' },
     { name: 'crawled_at', type: 'TIMESTAMPTZ', stage: 'VARCHAR', merge: 'carried', comment: 'when the crawl read the court' },
     { name: 'last_step_date', type: 'TIMESTAMPTZ', stage: 'VARCHAR', merge: 'carried', comment: 'date of the latest step' },
-    { name: 'steps_count', type: 'INTEGER', stage: 'INTEGER', merge: 'carried', comment: 'steps the provider counted' },
+    { name: 'steps_count', type: 'INTEGER', stage: 'INTEGER', merge: 'carried', comment: 'steps the provider counted (last_step.steps_count), or the steps a whole payload listed' },
     { name: 'response_id', type: 'VARCHAR', stage: 'VARCHAR', merge: 'newest', comment: 'the response item the newest payload came in' },
     { name: 'response_created_at', type: 'TIMESTAMPTZ', stage: 'VARCHAR', merge: 'newest', comment: 'creation time of that response item' },
     { name: 'cached_response', type: 'BOOLEAN', stage: 'BOOLEAN', merge: 'newest', comment: 'true when the newest payload came from the provider\'s cache' },
@@ -49,6 +49,21 @@ const lawsuits: Table = {
       comment: `true once a payload carried a ${list} list (the ${list === 'parties' ? 'parties and lawyers' : list} come whole from the newest payload that carried it)`,
     })),
     ...MERGE_COLUMNS,
+    // Two levels (docs/two-levels.md): a header tells how far the lawsuit has gone (last_step_id, steps_count);
+    // a whole payload gave the steps, phase and status held, as far as whole_step_id and whole_steps_count.
+    // They differ once a newer header says the lawsuit moved: v_lawsuit_levels reads it from here.
+    { name: 'last_step_id', type: 'VARCHAR', stage: 'VARCHAR', merge: 'carried', comment: 'id of the latest step, as the newest payload that says it (a header\'s last_step, or a whole payload\'s newest step)' },
+    { name: 'whole_step_id', type: 'VARCHAR', stage: 'VARCHAR', merge: 'carried', comment: 'id of the latest step of the newest whole payload (a lawsuit-level answer: steps, phase, status)' },
+    { name: 'whole_steps_count', type: 'INTEGER', stage: 'INTEGER', merge: 'carried', comment: 'steps counted by the newest whole payload' },
+    { name: 'whole_at', type: 'TIMESTAMPTZ', stage: 'VARCHAR', merge: 'carried', comment: 'crawl time of the newest whole payload (else its response\'s creation)' },
+    { name: 'whole_seen', type: 'BOOLEAN', stage: 'BOOLEAN', merge: 'carried', exported: false, comment: 'true once a whole payload (a lawsuit-level answer) was loaded; NULL while only headers were' },
+    // Added after the merge's own columns (migration 101): a migrated file appends them, so the declaration does.
+    { name: 'judge', type: 'VARCHAR', stage: 'VARCHAR', merge: 'carried', privacy: 'name', comment: 'judge or rapporteur of the lawsuit, as the header names them' },
+    { name: 'situation', type: 'VARCHAR', stage: 'VARCHAR', merge: 'carried', comment: 'situation of the lawsuit as the header words it (e.g. Em andamento, Arquivado)' },
+    {
+      name: 'has_related_lawsuits', type: 'BOOLEAN', stage: 'BOOLEAN', merge: 'carried', exported: false,
+      comment: 'true once a payload carried a related_lawsuits list (the related lawsuits come whole from the newest payload that carried it)',
+    },
   ],
 };
 
@@ -171,4 +186,20 @@ const attachments: Table = {
   ],
 };
 
-export const lawsuitsTables: readonly Table[] = [lawsuits, parties, lawyers, steps, subjects, classifications, courts, attachments];
+const relatedLawsuits: Table = {
+  name: 'related_lawsuits',
+  comment: 'Lawsuits each lawsuit is related to (attached, linked, its origin or its appeal), as its newest payload with a related_lawsuits list gives them. An item without a readable CNJ number stays in lawsuits.raw only.',
+  key: ['code', 'instance', 'related_code'], keptByLoader: true,
+  stage: { as: 'related_lawsuits', list: 'has_related_lawsuits' },
+  export: {},
+  columns: [
+    { name: 'code', type: 'VARCHAR', notNull: true, stage: 'VARCHAR', comment: C.code },
+    { name: 'instance', type: 'INTEGER', notNull: true, stage: 'INTEGER', comment: C.instance },
+    { name: 'related_code', type: 'VARCHAR', notNull: true, stage: 'VARCHAR', comment: 'CNJ number of the related lawsuit, punctuated' },
+    { name: 'related_instance', type: 'INTEGER', stage: 'INTEGER', comment: 'instance of the related lawsuit, when the item gives one' },
+    { name: 'relation', type: 'VARCHAR', stage: 'VARCHAR', comment: 'how it is related, as the provider words it (the item\'s relation or type); NULL when not given' },
+    { name: 'raw', type: 'JSON', stage: 'JSON', exported: false, comment: C.raw },
+  ],
+};
+
+export const lawsuitsTables: readonly Table[] = [lawsuits, parties, lawyers, steps, subjects, classifications, courts, attachments, relatedLawsuits];

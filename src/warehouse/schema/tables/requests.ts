@@ -28,6 +28,8 @@ const requests: Table = {
     { name: 'strategy', type: 'VARCHAR', comment: 'how its responses are read: sweep (one listing across requests, by creation time) or per_request (GET /responses?request_id=)' },
     { name: 'sweep_id', type: 'VARCHAR', comment: 'the sweep that reads or read its responses (response_sweeps.sweep_id)' },
     { name: 'items_total', type: 'INTEGER', comment: 'responses the request has, once known (the listing\'s all_count, or what the sweep found)' },
+    { name: 'basis', type: 'JSON', comment: 'a lawsuit-level read the night chose: how far each instance\'s header said the lawsuit had gone when it was bought (JSON {instance: {step_id, steps_count}}); NULL for a search of the documents list' },
+    { name: 'with_attachments', type: 'BOOLEAN', comment: 'true when the request asked for attachments (with_attachments at the top level of its body; lawsuit_cnj searches)' },
   ],
 };
 
@@ -54,6 +56,8 @@ const submissions: Table = {
     { name: 'search', type: 'JSON', comment: 'the search object (JSON)' },
     { name: 'document_line', type: 'INTEGER', comment: C.document_line },
     { name: 'request_id', type: 'VARCHAR', comment: 'the request it became (NULL: unknown yet)' },
+    { name: 'basis', type: 'JSON', comment: 'requests.basis of the request it becomes' },
+    { name: 'with_attachments', type: 'BOOLEAN', comment: 'true when the submission asks for attachments (the top level of the body, beside the search)' },
   ],
 };
 
@@ -78,7 +82,22 @@ const responseSweeps: Table = {
     { name: 'items_read', type: 'INTEGER', notNull: true, comment: 'responses listed' },
     { name: 'items_ours', type: 'INTEGER', notNull: true, comment: 'responses of its requests, loaded' },
     { name: 'items_skipped', type: 'INTEGER', notNull: true, comment: 'responses of other requests (another client on the key, or read per request), skipped and never loaded' },
+    { name: 'wave', type: 'VARCHAR', comment: 'the night\'s requests it reads: documents (the list\'s searches; also NULL) or lawsuits (the lawsuit-level reads)' },
   ],
 };
 
-export const requestsTables: readonly Table[] = [requests, requestPages, submissions, responseSweeps];
+const lawsuitReadRefusals: Table = {
+  name: 'lawsuit_read_refusals',
+  comment: 'Lawsuit-level reads (lawsuit_cnj searches) the provider refused before making a request (403: a secret lawsuit without a credential, a search not in the plan): each lawsuit of the number is unavailable until a later read, retried on a backoff in days (v_lawsuit_levels).',
+  key: ['code', 'refused_at'],
+  export: {},
+  columns: [
+    { name: 'code', type: 'VARCHAR', notNull: true, comment: C.code },
+    { name: 'refused_at', type: 'TIMESTAMPTZ', notNull: true, comment: 'when the provider refused it' },
+    { name: 'run_id', type: 'VARCHAR', comment: C.run_id },
+    { name: 'error_code', type: 'VARCHAR', comment: 'the error\'s code (API_FORBIDDEN_ONE, ...)' },
+    { name: 'reason', type: 'VARCHAR', comment: 'what the provider said' },
+  ],
+};
+
+export const requestsTables: readonly Table[] = [requests, requestPages, submissions, responseSweeps, lawsuitReadRefusals];

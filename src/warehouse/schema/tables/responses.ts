@@ -58,11 +58,28 @@ const loadProblems: Table = {
     { name: 'instance', type: 'INTEGER', stage: 'INTEGER', comment: `${C.instance} (NULL when it did not fit)` },
     { name: 'field', type: 'VARCHAR', notNull: true, stage: 'VARCHAR', comment: 'the field in the lawsuit object, e.g. instance, amount, steps[<step_id>].step_date, or (item)' },
     { name: 'value', type: 'VARCHAR', stage: 'VARCHAR', comment: 'the value as received (its JSON text, digit for digit), shortened past 300 characters' },
-    { name: 'problem', type: 'VARCHAR', notNull: true, stage: 'VARCHAR', comment: 'missing_key, out_of_range, not_a_number, not_a_date, wrong_type, not_an_object or too_large' },
+    { name: 'problem', type: 'VARCHAR', notNull: true, stage: 'VARCHAR', comment: 'missing_key, out_of_range, not_a_number, not_a_date, wrong_type, too_long, not_an_object, too_large, not_a_list, list_as_object or conflicting_duplicate' },
     { name: 'detail', type: 'VARCHAR', notNull: true, stage: 'VARCHAR', comment: 'what was wrong and what the warehouse did about it' },
     { name: 'run_id', type: 'VARCHAR', comment: 'the run that found it' },
     { name: 'detected_at', type: 'TIMESTAMPTZ', notNull: true, comment: 'when it was found' },
   ],
 };
 
-export const responsesTables: readonly Table[] = [responsesRaw, rawParts, searchHits, loadProblems];
+const applicationErrors: Table = {
+  name: 'application_errors',
+  comment: 'The application_error items of the responses (a 200 with no lawsuit: not found, a homonym, secrecy, ...), one per item, with a typed reason read from its code and message; the item itself is whole in responses_raw.',
+  key: ['response_id'], keptByLoader: true,
+  stage: { as: 'errors' },
+  export: {},
+  columns: [
+    { name: 'response_id', type: 'VARCHAR', notNull: true, stage: 'VARCHAR', comment: 'the response item (responses_raw.response_id)' },
+    { name: 'request_id', type: 'VARCHAR', stage: 'VARCHAR', comment: C.request_id },
+    { name: 'created_at', type: 'TIMESTAMPTZ', stage: 'VARCHAR', comment: 'when the provider created the item' },
+    { name: 'error_code', type: 'VARCHAR', stage: 'VARCHAR', comment: 'the item\'s code as given (the spec shows 2 for a lawsuit not found)' },
+    { name: 'message', type: 'VARCHAR', stage: 'VARCHAR', privacy: 'cpf text', comment: 'the item\'s message as given (e.g. LAWSUIT_NOT_FOUND), cut to 1,000 characters' },
+    { name: 'reason', type: 'VARCHAR', notNull: true, stage: 'VARCHAR', comment: 'what it means, read from the message and code: not_found, homonym, secrecy, credential, court_unavailable, invalid_search or other' },
+    { name: 'run_id', type: 'VARCHAR', stage: 'VARCHAR', comment: C.run_id },
+  ],
+};
+
+export const responsesTables: readonly Table[] = [responsesRaw, rawParts, searchHits, loadProblems, applicationErrors];

@@ -49,7 +49,7 @@ const runStages: Table = {
   key: ['run_id', 'stage'],
   columns: [
     { name: 'run_id', type: 'VARCHAR', notNull: true, comment: 'the run (runs.run_id)' },
-    { name: 'stage', type: 'VARCHAR', notNull: true, comment: 'the stage: rebuild, documents, trackings (a trackings night: the list reconciled with the trackings, their runs read), search, transfer, changes, query, track, exports or publish' },
+    { name: 'stage', type: 'VARCHAR', notNull: true, comment: 'the stage: rebuild, documents, trackings (a trackings night: the list reconciled with the trackings, their runs read), search, lawsuits (the lawsuit-level reads of the lawsuits not whole), transfer, changes, query, track, exports or publish' },
     { name: 'position', type: 'INTEGER', notNull: true, comment: 'order of the stage in its run (0-based)' },
     { name: 'status', type: 'VARCHAR', notNull: true, comment: 'ok (done; some items may have failed, see failures), failed (it could not go on, or every item it tried failed), refused (the provider refused the resource or the key), skipped (not run: see error_message) or interrupted (stopped by SIGTERM, or killed while it ran)' },
     { name: 'started_at', type: 'TIMESTAMPTZ', notNull: true, comment: 'when the stage started' },

@@ -18,7 +18,7 @@ const transferFiles: Table = {
     { name: 'name', type: 'VARCHAR', privacy: 'not personal', comment: 'file name' },
     { name: 'description', type: 'VARCHAR', privacy: 'cpf text', comment: 'the provider\'s description' },
     { name: 'file_type', type: 'VARCHAR', comment: 'csv, json or parquet' },
-    { name: 'status', type: 'VARCHAR', comment: 'local status: loaded (provider not yet told), downloaded (done) or error' },
+    { name: 'status', type: 'VARCHAR', comment: 'local status: loaded (provider not yet told), downloaded (done), waiting (failed for a passing cause: tried again from retry_after) or error (bad in itself: size or content; marked error at the provider)' },
     { name: 'file_size', type: 'BIGINT', comment: 'size in bytes' },
     { name: 'lawsuits_count', type: 'INTEGER', comment: 'distinct lawsuits in the file' },
     { name: 'created_at', type: 'TIMESTAMPTZ', comment: 'when the provider created it' },
@@ -28,10 +28,12 @@ const transferFiles: Table = {
     { name: 'loaded_at', type: 'TIMESTAMPTZ', comment: 'when it was loaded' },
     { name: 'error', type: 'VARCHAR', privacy: 'cpf text', comment: 'why it failed' },
     { name: 'run_id', type: 'VARCHAR', comment: C.run_id },
-    { name: 'remote_status', type: 'VARCHAR', comment: 'status at the provider' },
+    { name: 'remote_status', type: 'VARCHAR', comment: 'status at the provider, in the vocabulary its listing speaks: completed, error, downloaded (the spec) or pending, available, consumed (the documentation); a loaded file is marked downloaded or consumed to match' },
     { name: 'target_table', type: 'VARCHAR', comment: 'the transfer_* table its rows went to' },
     { name: 'attempts', type: 'INTEGER', comment: 'download attempts it took' },
     { name: 'updated_at', type: 'TIMESTAMPTZ', comment: 'last change of this row' },
+    { name: 'failed_runs', type: 'INTEGER', comment: 'runs in a row it failed in for a passing cause (a time-out, a full disk); 0 once loaded' },
+    { name: 'retry_after', type: 'TIMESTAMPTZ', comment: 'a waiting file is not tried before this: 30 min after its first failed run, doubling with each, at most a day' },
   ],
 };
 

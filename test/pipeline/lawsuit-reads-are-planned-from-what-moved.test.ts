@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { decide, planLawsuitReads, type Decision, type LawsuitFacts, type Level } from '../../src/pipeline/lawsuits/plan.js';
+import type { LawsuitDetail } from '../../src/shared/options/values.js';
+
+// The plan of lawsuit-level reads (docs/two-levels.md), as a table: for each combination of what is known of a
+// lawsuit (new tonight or known before, whole, its header moved, unavailable with its backoff due or not, a read
+// that lags its header), the depth the user chose, and whether it is archived or finished: read or not, and why.
+
+const NOW = new Date('2026-11-28T03:00:00Z');
+const DAY = 86_400_000;
+
+function facts(level: Level, o: Partial<LawsuitFacts> = {}): LawsuitFacts {
+  return {
+    code: '0710802-55.2018.8.02.0001', instance: 1, level, status: null, phase: null, lastStepId: 's9', stepsCount: 9,
+    newTonight: false, readForHeader: false, nextReadAt: null, ...o,
+  };
+}
+const archived = { status: 'Ativo', phase: 'Arquivado' };
+const finished = { status: 'Finalizado', phase: 'Sentença' };
+const due = { nextReadAt: new Date(NOW.getTime() - DAY) };
+const notDue = { nextReadAt: new Date(NOW.getTime() + DAY) };
+
+const CASES: Array<[string, LawsuitFacts, LawsuitDetail, Decision]> = [
+  // new tonight, known by its header only
+  ['new header', facts('header', { newTonight: true }), 'whole', { read: true, why: 'new' }],
+  ['new header, active', facts('header', { newTonight: true }), 'active', { read: true, why: 'new' }],
+  ['new header, headers only', facts('header', { newTonight: true }), 'header', { read: false, why: 'depth' }],
+  // known before, never read whole (a night killed before its reads, a depth raised since)
+  ['known header', facts('header'), 'whole', { read: true, why: 'incomplete' }],
+  ['known header, headers only', facts('header'), 'header', { read: false, why: 'depth' }],
+  // whole, its header did not move: never bought again, whatever the depth or its state
+  ['whole', facts('whole'), 'whole', { read: false, why: 'whole' }],
+  ['whole, active', facts('whole', archived), 'active', { read: false, why: 'whole' }],
+  ['whole, headers only', facts('whole'), 'header', { read: false, why: 'whole' }],
+  // its header moved past what is held
+  ['moved', facts('stale', { status: 'Ativo', phase: 'Inicial' }), 'whole', { read: true, why: 'moved' }],
+  ['moved, active', facts('stale', { status: 'Ativo', phase: 'Inicial' }), 'active', { read: true, why: 'moved' }],
+  ['moved, archived, whole', facts('stale', archived), 'whole', { read: true, why: 'moved' }],
+  ['moved, archived, active', facts('stale', archived), 'active', { read: false, why: 'ended' }],
+  ['moved, finished, active', facts('stale', finished), 'active', { read: false, why: 'ended' }],
+  ['moved, headers only', facts('stale'), 'header', { read: false, why: 'depth' }],
+  // read for the header it has now, and the read lags it
+  ['lags', facts('stale', { readForHeader: true }), 'whole', { read: false, why: 'lags' }],
+  // unavailable: refused or not found, retried on a backoff in days
+  ['unavailable, due', facts('unavailable', due), 'whole', { read: true, why: 'retry' }],
+  ['unavailable, not due', facts('unavailable', notDue), 'whole', { read: false, why: 'backoff' }],
+  ['unavailable, due now', facts('unavailable', { nextReadAt: NOW }), 'whole', { read: true, why: 'retry' }],
+  ['unavailable, due, active', facts('unavailable', due), 'active', { read: true, why: 'retry' }],
+  ['unavailable, due, archived, active', facts('unavailable', { ...due, ...finished }), 'active', { read: false, why: 'ended' }],
+  ['unavailable, due, headers only', facts('unavailable', due), 'header', { read: false, why: 'depth' }],
+];
+
+describe('a lawsuit-level read is planned only where something moved', () => {
+  it.each(CASES)('%s (depth %s)', (_name, f, detail, want) => {
+    expect(decide(f, detail, NOW)).toEqual(want);
+  });
+
+  it('reads each number once for every instance that needs it, with each instance\'s header as its basis, and counts every lawsuit', () => {
+    const plan = planLawsuitReads([
+      facts('header', { instance: 1, newTonight: true, lastStepId: 'a', stepsCount: 3 }),
+      facts('stale', { instance: 2, lastStepId: 'b', stepsCount: 7 }),
+      facts('whole', { code: '5059111-78.2025.4.02.5101' }),
+      facts('unavailable', { code: '5059111-78.2025.4.02.5101', instance: 2, ...notDue }),
+      facts('header', { code: '0001234-08.2023.8.26.0100', lastStepId: null, stepsCount: null }),
+    ], 'whole', NOW);
+    expect(plan.reads).toEqual([
+      { code: '0710802-55.2018.8.02.0001', instances: [1, 2], why: 'new', basis: { 1: { step_id: 'a', steps_count: 3 }, 2: { step_id: 'b', steps_count: 7 } } },
+      { code: '0001234-08.2023.8.26.0100', instances: [1], why: 'incomplete', basis: { 1: { step_id: null, steps_count: null } } },
+    ]);
+    expect(plan.counts).toEqual({ new: 1, incomplete: 1, moved: 1, retry: 0, whole: 1, depth: 0, ended: 0, backoff: 1, lags: 0 });
+  });
+});

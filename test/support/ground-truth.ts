@@ -1,0 +1,67 @@
+import { expect } from 'vitest';
+import type { DocumentSpec } from '../../src/input/documents.js';
+import { searchFor } from '../../src/pipeline/plan.js';
+import { query } from './pipeline.js';
+
+// The sandbox's ground truth of a night (POST /_sandbox/truth, docs/sandbox.md): every lawsuit a list of documents
+// finds, whole, as a lawsuit-level read at that instant answers it, and those such a read would not give. A
+// warehouse a night made from headers and lawsuit-level reads must hold each whole, as the truth says.
+
+interface Step { step_id: string }
+export interface TruthLawsuit {
+  code: string; instance: number; phase?: string | null; status?: string | null; steps?: Step[];
+  last_step?: { step_id: string; steps_count: number };
+}
+export interface Truth {
+  at: string;
+  lawsuits: TruthLawsuit[];
+  unavailable: Array<{ code: string; instance: number | null; status: number; reason: string }>;
+}
+
+export async function truthOf(url: string, docs: readonly DocumentSpec[], at?: Date): Promise<Truth> {
+  const res = await fetch(`${url}/_sandbox/truth${at ? `?at=${at.toISOString()}` : ''}`, {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ documents: docs.filter((d) => !['lawsuit_cnj', 'lawsuit_id'].includes(d.searchType)).map((d) => searchFor(d)),
+      cnj: docs.filter((d) => d.searchType === 'lawsuit_cnj').map((d) => d.searchKey) }),
+  });
+  expect(res.status, await res.clone().text()).toBe(200);
+  return (await res.json()) as Truth;
+}
+
+const key = (l: { code: string; instance: number | null }): string => `${l.code}#${l.instance}`;
+
+/** How far each lawsuit of the truth has gone: its last step and count, by code#instance. */
+export function progressOf(t: Truth): Map<string, string> {
+  return new Map(t.lawsuits.map((l) => [key(l), `${l.last_step?.step_id}/${l.last_step?.steps_count}`]));
+}
+
+/** The numbers whose lawsuits were born or moved from one truth to the next: what a night must read, and no more. */
+export function movedOrBorn(before: Truth, after: Truth): Set<string> {
+  const was = progressOf(before);
+  const codes = new Set<string>();
+  for (const [k, p] of progressOf(after)) if (was.get(k) !== p) codes.add(k.split('#')[0]);
+  return codes;
+}
+
+/** Every lawsuit of the truth held whole as it says (level, phase, status, last step, the steps), the unavailable ones so. */
+export async function expectWholeAsTruth(warehouse: string, truth: Truth): Promise<void> {
+  const rows = await query<{ code: string; instance: number; level: string; phase: string | null; status: string | null; last_step_id: string | null; steps_count: number | null; steps: string[] }>(warehouse, `
+    SELECT v.code, v.instance, v.level, l.phase, l.status, l.last_step_id, l.steps_count,
+      (SELECT list(s.step_id ORDER BY s.step_id) FROM steps s WHERE s.code = v.code AND s.instance = v.instance) AS steps
+    FROM v_lawsuit_levels v JOIN lawsuits l USING (code, instance)`);
+  const held = new Map(rows.map((r) => [key(r), r]));
+  const want = new Map(truth.lawsuits.map((l) => [key(l), {
+    code: l.code, instance: l.instance, level: 'whole', phase: l.phase ?? null, status: l.status ?? null,
+    last_step_id: l.last_step?.step_id ?? null, steps_count: l.last_step?.steps_count ?? 0, steps: (l.steps ?? []).map((s) => s.step_id).sort(),
+  }]));
+  for (const [k, w] of want) {
+    const h = held.get(k);
+    expect(h, `${k} is in the warehouse`).toBeDefined();
+    expect({ ...h!, steps: h!.steps ?? [] }, k).toEqual(w);
+  }
+  for (const u of truth.unavailable.filter((x) => x.instance !== null)) {
+    expect(held.get(key(u))?.level, `${key(u)}: ${u.reason}`).toBe('unavailable');
+  }
+  const expected = new Set([...want.keys(), ...truth.unavailable.filter((x) => x.instance !== null).map(key)]);
+  expect(new Set(held.keys())).toEqual(expected);
+}
