@@ -67,7 +67,7 @@ describe('a trackings night', () => {
     // One level (LAWSUIT_DETAIL=header): the document trackings' own reading is the subject here; what a
     // trackings night reads at the lawsuit level is docs/two-levels.md's (issue 32, its trackings part).
     LAWSUIT_DOCUMENTS: documents, LAWSUIT_API_KEY: key, LAWSUIT_SOURCE: key === 'kref' ? 'searches' : 'trackings', LAWSUIT_DETAIL: 'header',
-    // pages of 100: a second night here is about 900 responses, so the kill points meet several pages
+    // pages of 100: a second night here is about 180 responses, so the kill points meet more than one page
     LAWSUIT_PAGE_SIZE: '100', LAWSUIT_SKIP_TRANSFER: '1', ...runFiles(tmp.dir, key), ...extra,
   });
   beforeAll(async () => {
