@@ -4,7 +4,7 @@
 // the courts' systems and their units' yearly volumes, the law in force, real public bodies and banks), never from
 // the sandbox's tables: each rule answers a reason when a lawsuit fails it.
 
-import type { Lawsuit } from './analyst-checklist.js';
+import { flaggedBy, type Lawsuit } from './analyst-checklist.js';
 
 export interface Case {
   /** The lawsuit read. */
@@ -510,13 +510,4 @@ export const RULES: Rule[] = [
 ];
 
 /** Each rule's flagged lawsuits, with one reason each. */
-export function readAgain(cases: readonly Case[]): Map<string, Array<{ code: string; instance: number; reason: string }>> {
-  const out = new Map(RULES.map((r) => [r.id, [] as Array<{ code: string; instance: number; reason: string }>]));
-  for (const c of cases) {
-    for (const r of RULES) {
-      const reason = r.check(c);
-      if (reason) out.get(r.id)!.push({ code: c.l.code, instance: c.l.instance, reason });
-    }
-  }
-  return out;
-}
+export const readAgain = (cases: readonly Case[]) => flaggedBy(RULES, cases);
