@@ -1,6 +1,7 @@
 import type { BenchPart } from '../part.js';
 import { callsPart } from './calls.js';
 import { cpuPart } from './cpu.js';
+import { levelsPart } from './levels.js';
 import { loadPart } from './load.js';
 import { memoryPart } from './memory.js';
 import { nightPart } from './night.js';
@@ -12,4 +13,4 @@ import { transferPart } from './transfer.js';
 import { webhookPart } from './webhook.js';
 
 /** Every part of the bench, in the order the whole runs them: one line to add one (bench/part.ts). */
-export const PARTS: readonly BenchPart[] = [ratePart, nightPart, callsPart, loadPart, rebuildPart, memoryPart, cpuPart, transferPart, sandboxPart, trackedPart, webhookPart];
+export const PARTS: readonly BenchPart[] = [ratePart, nightPart, callsPart, loadPart, rebuildPart, memoryPart, cpuPart, transferPart, sandboxPart, trackedPart, levelsPart, webhookPart];

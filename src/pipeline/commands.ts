@@ -1,16 +1,17 @@
 import type { Config } from '../shared/config.js';
 import type { Stage } from './stage.js';
-import { trackingsStage } from './stages/trackings.js';
+import { lawsuitTrackingsStage, trackingsStage } from './stages/trackings.js';
 import { changesStage } from './stages/changes.js';
 import { documentsStage } from './stages/documents.js';
-import { lawsuitsStage } from './stages/lawsuits.js';
+import { lawsuitsStage, lawsuitsStageOf } from './stages/lawsuits.js';
 import { exportsStage } from './stages/exports.js';
 import { publishStage } from './stages/publish.js';
 import { rebuildStage } from './stages/rebuild.js';
-import { searchStage } from './stages/search.js';
+import { searchStage, searchStageOf } from './stages/search.js';
 import { queryStage, trackStage } from './stages/sync.js';
 import { transferStage } from './stages/transfer.js';
 import type { QueryKind } from './sync.js';
+import { HandOff, type TrackingsTonight } from './tracking/tonight.js';
 
 // Each command is a list of the same stages. A dry run keeps only the stages that plan dry (Stage.plansDry):
 // the documents stage, which reads the list and makes the plan, and a trackings night's trackings stage, which
@@ -28,10 +29,16 @@ export function sourceOf(cfg: Pick<Config, 'source'>): NightSource {
 
 /**
  * A trackings night: the trackings stage before the search stage, which then needs it to have ended ok: a night
- * whose trackings could not be reconciled buys nothing rather than every search.
+ * whose trackings could not be reconciled buys nothing rather than every search. It hands the search stage the
+ * documents to search, the lawsuits stage what the lawsuits' own trackings carry, and the second pass after the
+ * lawsuits stage (lawsuit-trackings) the key's trackings, to make those of the lawsuits read whole tonight.
  */
 function trackingsNight(): Stage[] {
-  return [documentsStage, trackingsStage, { ...searchStage, needs: [...searchStage.needs, 'trackings'] }, lawsuitsStage, transferStage, changesStage, exportsStage, publishStage];
+  const tonight = new HandOff<TrackingsTonight>();
+  return [
+    documentsStage, trackingsStage(tonight), searchStageOf(() => tonight.get()?.searchOnly), lawsuitsStageOf(() => tonight.get()?.lawsuits),
+    lawsuitTrackingsStage(tonight), transferStage, changesStage, exportsStage, publishStage,
+  ];
 }
 
 export function stagesFor(command: CommandName, opts: { kind?: QueryKind; dryRun?: boolean; source?: NightSource } = {}): Stage[] {

@@ -25,8 +25,8 @@ export function documentUnits(lawsuitsReturned: number): number {
 
 /**
  * A night's billed units from its stages' figures: what the searches, the lawsuit-level reads and the trackings
- * stage bought (`billed_*`, `trackings_created`). A dry run buys nothing: the documents stage's expectation stands
- * for its searches, and the other stages' figures are what they would buy.
+ * stages bought (`billed_*`, `trackings_created`, `lawsuit_trackings_created`). A dry run buys nothing: the
+ * documents stage's expectation stands for its searches, and the other stages' figures are what they would buy.
  */
 export function unitsOf(stages: ReadonlyArray<{ name: string; counts: Record<string, number> }>, dryRun: boolean): BilledUnits {
   const c = (stage: string, k: string): number => stages.find((s) => s.name === stage)?.counts[k] ?? 0;
@@ -36,7 +36,8 @@ export function unitsOf(stages: ReadonlyArray<{ name: string; counts: Record<str
   return {
     documentSearches: searches.documents,
     lawsuitSearches: searches.lawsuits + c('lawsuits', 'billed_lawsuit_searches'),
-    trackingMonths: c('trackings', 'trackings_created') + c('trackings', 'lawsuit_trackings_created'),
+    // both kinds: the documents' and the lawsuits', before the night's reads (trackings) and after them (lawsuit-trackings)
+    trackingMonths: c('trackings', 'trackings_created') + c('trackings', 'lawsuit_trackings_created') + c('lawsuit-trackings', 'lawsuit_trackings_created'),
     attachmentReads: c('lawsuits', 'billed_attachment_reads'),
   };
 }

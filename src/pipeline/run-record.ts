@@ -5,7 +5,7 @@ import { sourceOf } from './commands.js';
 import { outcomeOf } from './outcome.js';
 import type { StageResult } from './stage.js';
 import { summarise, type RunFacts } from './summarise.js';
-import type { RunSummary } from './summary.js';
+import { lawsuitTrackingsOf, type RunSummary } from './summary.js';
 
 // The run's own record: its `runs` row, and what its reports will be made of. It goes into the night it describes,
 // so it is written before publish closes the warehouse, with publish counted as done (stage-runner.ts calls for it
@@ -67,7 +67,7 @@ function trackingTotals(run: RunFacts, results: readonly StageResult[]) {
   const c = results.find((r) => r.name === 'trackings')?.counts;
   return {
     source: sourceOf(run.cfg), created: c?.trackings_created, paused: c?.trackings_paused, resumed: c?.trackings_resumed,
-    runsRead: c?.tracking_runs_read, responses: c?.tracking_responses,
+    runsRead: c?.tracking_runs_read, responses: c?.tracking_responses, lawsuits: c ? lawsuitTrackingsOf(results) : undefined,
   };
 }
 

@@ -10,7 +10,7 @@ import type { RunPlan } from './plan.js';
 // not take the others with it: the stages that do not need it still run, and the night is published with
 // everything that succeeded.
 
-export const STAGE_NAMES = ['rebuild', 'documents', 'trackings', 'search', 'lawsuits', 'transfer', 'changes', 'query', 'track', 'exports', 'publish'] as const;
+export const STAGE_NAMES = ['rebuild', 'documents', 'trackings', 'search', 'lawsuits', 'lawsuit-trackings', 'transfer', 'changes', 'query', 'track', 'exports', 'publish'] as const;
 export type StageName = (typeof STAGE_NAMES)[number];
 
 /**
@@ -76,11 +76,6 @@ export interface NightData {
   list?: DocumentsList;
   /** The documents stage's plan for the search stage. */
   plan?: RunPlan;
-  /**
-   * A trackings night: the only searches the search stage may buy tonight (by identity, track.ts trackingKey),
-   * the trackings stage's choice; undefined on a searches night (every search the plan holds).
-   */
-  searchOnly?: ReadonlySet<string>;
   /** The changes stage's most telling changes, for the summary and the report. */
   changes?: { counts: Record<string, number>; top: ChangeRow[] };
   /** Where the exports stage wrote. */

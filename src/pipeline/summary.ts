@@ -34,6 +34,18 @@ export interface RunSummary {
 }
 
 /**
+ * The lawsuits' own trackings of a night (a trackings night's second kind): made before the night's reads (the
+ * trackings stage) and after them (lawsuit-trackings), paused and resumed (the trackings stage).
+ */
+export function lawsuitTrackingsOf(stages: ReadonlyArray<{ name: string; counts: Record<string, number> }>): { created: number; paused: number; resumed: number } {
+  const c = (stage: string, k: string): number => stages.find((x) => x.name === stage)?.counts[k] ?? 0;
+  return {
+    created: c('trackings', 'lawsuit_trackings_created') + c('lawsuit-trackings', 'lawsuit_trackings_created'),
+    paused: c('trackings', 'lawsuit_trackings_paused'), resumed: c('trackings', 'lawsuit_trackings_resumed') + c('lawsuit-trackings', 'lawsuit_trackings_resumed'),
+  };
+}
+
+/**
  * A night's figures side by side, whatever its source (the reports' "Night" table): what it did with the
  * trackings, what it read of their runs, the searches it bought, and its calls. Undefined for other commands.
  */
@@ -42,12 +54,16 @@ export function nightFigures(s: RunSummary): Array<[string, string | number]> | 
   const t = stageOf(s, 'trackings')?.counts ?? {};
   const search = stageOf(s, 'search')?.counts ?? {};
   const l = stageOf(s, 'lawsuits')?.counts ?? {};
+  const lt = lawsuitTrackingsOf(s.stages);
   return [
     ['source', s.source ?? 'searches'],
     ['trackings created', n(t, 'trackings_created')], ['trackings paused', n(t, 'trackings_paused')], ['trackings resumed', n(t, 'trackings_resumed')],
+    ['lawsuit trackings created', lt.created], ['lawsuit trackings paused', lt.paused], ['lawsuit trackings resumed', lt.resumed],
     ['tracking runs read', n(t, 'tracking_runs_read')], ['responses loaded from tracking runs', n(t, 'tracking_responses')],
     ['searches bought', n(search, 'submitted')],
-    ['lawsuits read whole (new, moved, not yet whole, retried)', `${n(l, 'lawsuits_to_read')} (${n(l, 'read_new')}, ${n(l, 'read_moved')}, ${n(l, 'read_incomplete')}, ${n(l, 'read_retry')})`],
+    ['lawsuits read whole (new, moved, not yet whole, retried, their tracking maybe missed runs)',
+      `${n(l, 'lawsuits_to_read')} (${n(l, 'read_new')}, ${n(l, 'read_moved')}, ${n(l, 'read_incomplete')}, ${n(l, 'read_retry')}, ${n(l, 'read_tracking')})`],
+    ['moved lawsuits left to their own tracking', n(l, 'left_tracked')],
     ['lawsuit-level reads bought', n(l, 'submitted')],
     ['API calls', s.api.calls],
     ...(s.cost ? [['billed', formatCost(s.cost.units, s.cost.money)] as [string, string]] : []),
@@ -99,7 +115,14 @@ export function describeStage(st: RunSummary['stages'][number], s: RunSummary): 
     case 'trackings':
       text = `${n(c, 'trackings_created')} trackings created, ${n(c, 'trackings_paused')} paused, ${n(c, 'trackings_resumed')} resumed, `
         + `${n(c, 'trackings_kept')} kept; ${n(c, 'searches_tonight')} to search tonight (${n(c, 'searches_new')} newly tracked, ${n(c, 'searches_fallback')} fallbacks); `
-        + `${n(c, 'tracking_runs_read')} tracking runs read, ${n(c, 'tracking_responses')} responses loaded in ${n(c, 'tracking_calls')} calls`;
+        + `${n(c, 'tracking_runs_read')} tracking runs read, ${n(c, 'tracking_responses')} responses loaded in ${n(c, 'tracking_calls')} calls; `
+        + `lawsuit trackings: ${n(c, 'lawsuit_trackings_created')} created, ${n(c, 'lawsuit_trackings_paused')} paused, ${n(c, 'lawsuit_trackings_resumed')} resumed, `
+        + `${n(c, 'lawsuit_trackings_kept')} kept, ${n(c, 'lawsuits_read_tonight')} lawsuits read for a tracking that may have missed runs`;
+      break;
+    case 'lawsuit-trackings':
+      text = `${n(c, 'lawsuit_trackings_created')} lawsuit trackings created for the lawsuits made whole tonight`
+        + `${n(c, 'lawsuit_trackings_resumed') ? `, ${n(c, 'lawsuit_trackings_resumed')} resumed (a document found their lawsuit again)` : ''}`
+        + `${n(c, 'lawsuit_trackings_conflicts') ? `, ${n(c, 'lawsuit_trackings_conflicts')} found made already (409)` : ''}, ${n(c, 'failed')} failed`;
       break;
     case 'transfer':
       text = `${n(c, 'listed')} listed, ${n(c, 'loaded')} loaded (${n(c, 'rows')} rows), ${n(c, 'already_loaded')} already loaded, ${n(c, 'failed')} failed`
@@ -140,12 +163,14 @@ function delivered(c: Record<string, number>): string {
 }
 
 /** Why the lawsuit level reads a lawsuit (lawsuits/plan.ts's reasons), in the night's line and the dry plan's alike. */
-const READ_REASONS = [['read_new', 'new'], ['read_incomplete', 'not yet whole'], ['read_moved', 'moved'], ['read_retry', 'unavailable, due again']] as const;
+const READ_REASONS = [['read_new', 'new'], ['read_incomplete', 'not yet whole'], ['read_moved', 'moved'], ['read_retry', 'unavailable, due again'],
+  ['read_tracking', 'their tracking may have missed runs']] as const;
 
 /** The lawsuit level of the night: what was read and why, what was left and why, and the levels it ended with. */
 function describeLawsuits(c: Record<string, number>): string {
   const why = READ_REASONS.filter(([k]) => n(c, k) > 0).map(([k, w]) => `${n(c, k)} ${w}`).join(', ');
-  const left = ([['left_backoff', 'unavailable, not due yet'], ['left_lags', 'lagging their header'], ['left_ended', 'archived or finished (LAWSUIT_DETAIL=active)']] as const)
+  const left = ([['left_backoff', 'unavailable, not due yet'], ['left_lags', 'lagging their header'], ['left_ended', 'archived or finished (LAWSUIT_DETAIL=active)'],
+    ['left_tracked', 'moved, carried by their own tracking\'s runs']] as const)
     .filter(([k]) => n(c, k) > 0).map(([k, w]) => `, ${n(c, k)} ${w}`).join('');
   const carried = ([['resumed', 'resumed'], ['adopted', 'adopted after a crash']] as const)
     .filter(([k]) => n(c, k) > 0).map(([k, w]) => `, ${n(c, k)} ${w}`).join('');
@@ -184,29 +209,39 @@ function lawsuitsPlan(s: RunSummary): string[] {
   if (!st) return [];
   if (st.status === 'skipped') return [`  lawsuits    none read whole: ${st.error?.message ?? 'left out'}`];
   const c = st.counts;
-  const why = READ_REASONS.map(([k, w]) => `${n(c, k)} ${w}`).join(', ');
+  // the tracking's reason only on a trackings night that has it: a searches night never reads for it
+  const why = READ_REASONS.filter(([k]) => k !== 'read_tracking' || n(c, k) > 0).map(([k, w]) => `${n(c, k)} ${w}`).join(', ');
   return [
     `  lawsuits    ${n(c, 'lawsuits_to_read')} known lawsuits to read whole (${why}) in ${n(c, 'to_read')} lawsuit searches`
       + `${n(c, 'to_resume') ? ` and ${n(c, 'to_resume')} resumed` : ''}, and every lawsuit tonight's searches find new or moved`,
-    `              left: ${n(c, 'left_whole')} whole, ${n(c, 'left_backoff')} unavailable and not due, ${n(c, 'left_lags')} lagging their header, ${n(c, 'left_ended')} archived or finished`,
+    `              left: ${n(c, 'left_whole')} whole, ${n(c, 'left_backoff')} unavailable and not due, ${n(c, 'left_lags')} lagging their header, ${n(c, 'left_ended')} archived or finished`
+      + (n(c, 'left_tracked') ? `, ${n(c, 'left_tracked')} moved and carried by their own tracking's runs` : ''),
   ];
 }
 
 /** A trackings night's dry plan (stages/trackings.ts): what it would change, search and cost, and whether the pause guard would stop it. */
 function trackingsPlan(c: Record<string, number>, s: RunSummary, types: string): string[] {
-  const cost = n(c, 'planned_calls') + n(c, 'search_calls') + n(c, 'read_calls');
-  const guard = n(c, 'pause_guard_refuses')
-    ? `  pause guard WOULD STOP the night: ${n(c, 'pause_guard_pauses')} pauses of ${n(c, 'pause_guard_trackings')} trackings, more than a tenth (at most ${n(c, 'pause_guard_limit')}); check the list, then give --allow-pause if they are meant`
-    : `  pause guard ${n(c, 'pause_guard_pauses')} pauses of ${n(c, 'pause_guard_trackings')} trackings (at most ${n(c, 'pause_guard_limit')} without --allow-pause)`;
+  const after = stageOf(s, 'lawsuit-trackings')?.counts ?? {};
+  const reads = stageOf(s, 'lawsuits')?.counts ?? {};
+  const reconcile = n(c, 'planned_calls') + n(after, 'planned_calls');
+  const cost = reconcile + n(c, 'search_calls') + n(c, 'read_calls') + n(reads, 'expected_calls');
+  const guard = (refuses: number, pauses: number, trackings: number, limit: number, what: string): string => (refuses
+    ? `  pause guard WOULD STOP the night: ${pauses} pauses of ${trackings} ${what}, more than a tenth (at most ${limit}); check the list, then give --allow-pause if they are meant`
+    : `  pause guard ${pauses} pauses of ${trackings} ${what} (at most ${limit} without --allow-pause)`);
   return [
     `dry run: nothing was changed or bought; ${s.api.calls} ${s.api.calls === 1 ? 'call' : 'calls'} listed the key's trackings`,
     `  trackings   ${n(c, 'trackings_created')} to create, ${n(c, 'trackings_paused')} to pause, ${n(c, 'trackings_resumed')} to resume, ${n(c, 'trackings_kept')} kept as they are`,
-    guard,
+    `              ${n(c, 'lawsuit_trackings_created') + n(after, 'lawsuit_trackings_created')} lawsuit trackings to create (${n(c, 'lawsuit_trackings_created')} of lawsuits whole now, `
+      + `at least ${n(after, 'lawsuit_trackings_created')} once tonight's reads make theirs whole), ${n(c, 'lawsuit_trackings_paused')} to pause, `
+      + `${n(c, 'lawsuit_trackings_resumed')} to resume, ${n(c, 'lawsuit_trackings_kept')} kept; ${n(c, 'lawsuits_read_tonight')} lawsuits read for a tracking that may have missed runs`,
+    guard(n(c, 'pause_guard_refuses'), n(c, 'pause_guard_pauses'), n(c, 'pause_guard_trackings'), n(c, 'pause_guard_limit'), 'trackings'),
+    guard(n(c, 'lawsuit_pause_guard_refuses'), n(c, 'lawsuit_pause_guard_pauses'), n(c, 'lawsuit_pause_guard_trackings'), n(c, 'lawsuit_pause_guard_limit'), 'lawsuit trackings'),
     `  to search   ${n(c, 'searches_tonight')} documents tonight (${types}): ${n(c, 'searches_new')} newly tracked, ${n(c, 'searches_fallback')} instead of their tracking`
       + (n(c, 'searches_fresh') ? `; ${n(c, 'searches_fresh')} more searched less than LAWSUIT_FRESHNESS_DAYS ago, not again` : ''),
     ...(s.notes ?? []).map((x) => `              ${printable(x, 500)}`),
-    `  cost        at least ${cost} API calls: ${n(c, 'planned_calls')} to reconcile (the listing's pages, a call per creation, pause and resume), `
-      + `${n(c, 'search_calls')} for tonight's searches, ${n(c, 'read_calls')} or more to read the trackings' runs (a call per page of their responses)`,
+    `  cost        at least ${cost} API calls: ${reconcile} to reconcile (the listing's pages, a call per creation, pause and resume of either kind), `
+      + `${n(c, 'search_calls')} for tonight's searches, ${n(reads, 'expected_calls')} for the lawsuit-level reads, `
+      + `${n(c, 'read_calls')} or more to read the trackings' runs (a call per page of their responses)`,
   ];
 }
 

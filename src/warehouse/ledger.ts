@@ -53,6 +53,8 @@ interface RunTotals {
   /** A night's source and, on a trackings night, what it did with the trackings (the `trackings` stage's counts). */
   tracking?: {
     source: string; created?: number; paused?: number; resumed?: number; runsRead?: number; responses?: number;
+    /** The lawsuits' own trackings (lawsuit_cnj): made, before and after the night's reads, paused, resumed. */
+    lawsuits?: { created: number; paused: number; resumed: number };
   };
 }
 
@@ -65,8 +67,10 @@ export async function finishRun(wh: Warehouse, runId: string, t: RunTotals): Pro
   if (t.tracking) {
     const k = t.tracking;
     await wh.run(`UPDATE runs SET source = $2, trackings_created = $3, trackings_paused = $4, trackings_resumed = $5,
-        tracking_runs_read = $6, tracking_responses = $7 WHERE run_id = $1`,
-    [runId, k.source, k.created ?? null, k.paused ?? null, k.resumed ?? null, k.runsRead ?? null, k.responses ?? null]);
+        tracking_runs_read = $6, tracking_responses = $7, lawsuit_trackings_created = $8, lawsuit_trackings_paused = $9,
+        lawsuit_trackings_resumed = $10 WHERE run_id = $1`,
+    [runId, k.source, k.created ?? null, k.paused ?? null, k.resumed ?? null, k.runsRead ?? null, k.responses ?? null,
+      k.lawsuits?.created ?? null, k.lawsuits?.paused ?? null, k.lawsuits?.resumed ?? null]);
   }
 }
 

@@ -4,12 +4,15 @@ import { join } from 'node:path';
 import { readDocuments } from '../../src/input/documents.js';
 import { workPathOf } from '../../src/warehouse/publish.js';
 import { query, scratch } from '../support/pipeline.js';
-import { apiEnv, bought, runCli, runFiles, sandboxProcess, type SandboxProcess } from '../support/cli.js';
+import { apiEnv, runCli, runFiles, sandboxProcess, type SandboxProcess } from '../support/cli.js';
+import { boughtBy, smallPortfolio } from '../support/trackings.js';
 
 // A trackings night (`run --source trackings`, issue 23) end to end on the sandbox, whose clock is moved, never
-// slept through. The first night tracks every listed document and searches each once; three sandbox days later
-// (and two hours, so that the trackings' runs of that day have finished), the second night buys no search, reads
-// what the runs sent since, and its warehouse is the one a full searches night on the same day makes. Each
+// slept through, in two levels (issue 32): the first night tracks every listed document and searches each once,
+// reads the lawsuits found whole and gives each its own tracking; three sandbox days later (and two hours, so that
+// the trackings' runs of that day have finished), the second night buys no search, reads what the runs of both
+// kinds sent since (the documents' the lawsuits born, the lawsuits' those that moved, whole), buys a lawsuit-level
+// read only for a lawsuit born, and its warehouse is the one a full searches night on the same day makes. Each
 // scenario has a key of its own on one sandbox, so that they share its clock and universe but not its trackings:
 // - `ka` shares its key with another client's trackings: their runs' responses are in the same listing, skipped;
 // - `kb` and `kc` are killed during the second night's reading of the runs (after a page read, after a page
@@ -64,15 +67,18 @@ describe('a trackings night', () => {
   const tmp = scratch();
   const documents = join(tmp.dir, 'documents.csv');
   const env = (key: string, extra: Record<string, string> = {}) => apiEnv(sb.url, {
-    // One level (LAWSUIT_DETAIL=header): the document trackings' own reading is the subject here; what a
-    // trackings night reads at the lawsuit level is docs/two-levels.md's (issue 32, its trackings part).
-    LAWSUIT_DOCUMENTS: documents, LAWSUIT_API_KEY: key, LAWSUIT_SOURCE: key === 'kref' ? 'searches' : 'trackings', LAWSUIT_DETAIL: 'header',
-    // pages of 100: a second night here is about 180 responses, so the kill points meet more than one page
-    LAWSUIT_PAGE_SIZE: '100', LAWSUIT_SKIP_TRANSFER: '1', ...runFiles(tmp.dir, key), ...extra,
+    LAWSUIT_DOCUMENTS: documents, LAWSUIT_API_KEY: key, LAWSUIT_SOURCE: key === 'kref' ? 'searches' : 'trackings',
+    // pages of 20: a second night here is about 200 responses (every lawsuit's header and whole on the trackings'
+    // first runs), so the kill points meet several pages
+    LAWSUIT_PAGE_SIZE: '20', LAWSUIT_SKIP_TRANSFER: '1', ...runFiles(tmp.dir, key), ...extra,
   });
+  /** A night's lawsuit-level reads bought, by number. */
+  const readsOf = async (key: string, run: 'first' | 'last'): Promise<string[]> => (await query<{ k: string }>(env(key).LAWSUIT_WAREHOUSE, `
+    SELECT search_key AS k FROM requests WHERE basis IS NOT NULL
+      AND run_id = (SELECT ${run === 'first' ? 'min' : 'max'}(run_id) FROM runs WHERE command = 'run') ORDER BY 1`)).map((r) => r.k);
   beforeAll(async () => {
     sb = await sandboxProcess(['--rate-limit', '100000', ...KEYS.flatMap((k) => ['--api-key', k])]);
-    writeFileSync(documents, readFileSync('config/documents.example.csv', 'utf8').split('\n').slice(0, 21).join('\n'));
+    writeFileSync(documents, (await smallPortfolio(sb.url, 20, { max: 10 })).join('\n'));
   });
   afterAll(async () => { await sb.stop(); tmp.cleanup(); });
 
@@ -83,8 +89,13 @@ describe('a trackings night', () => {
       expect(first.status, first.stderr).toBe(0);
       expect(counts(first.stdout, 'trackings'), key).toContain(`${docs} trackings created`);
       expect(counts(first.stdout, 'search'), key).toMatch(new RegExp(`^\\s*search\\s+ok\\s+${docs} submitted`));
+      // the searches' headers read whole, each number once, then each number tracked on its own
+      const reads = await readsOf(key, 'first');
+      expect(reads.length, key).toBeGreaterThan(0);
+      expect(await boughtBy(sb.url, key), key).toBe(docs + reads.length);
+      expect(counts(first.stdout, 'lawsuit-trackings'), key).toContain(`${reads.length} lawsuit trackings created`);
     }
-    expect(await bought(sb.url)).toBe(3 * docs);
+    const boughtFirst = await boughtBy(sb.url, 'ka');
     // another client on key ka tracks documents of its own: its runs are in ka's listing from their first on
     const foreign = await post(sb.url, '/_sandbox/foreign/trackings', { count: 5, recurrence: 1, api_key: 'ka' });
     const foreignIds: string[] = foreign.trackings.map((t: { tracking_id: string }) => t.tracking_id);
@@ -95,7 +106,13 @@ describe('a trackings night', () => {
     const second = runCli(['run'], env('ka'));
     expect(second.status, second.stderr).toBe(0);
     expect(counts(second.stdout, 'search')).toMatch(/^\s*search\s+ok\s+0 submitted/);
-    expect(await bought(sb.url)).toBe(3 * docs);
+    // no search; a lawsuit-level read only for a lawsuit born, never for one its own tracking's run carried
+    const bornRead = await readsOf('ka', 'last');
+    expect(await boughtBy(sb.url, 'ka')).toBe(boughtFirst + bornRead.length);
+    const carried = (await query<{ k: string }>(env('ka').LAWSUIT_WAREHOUSE, `SELECT DISTINCT h.code AS k FROM tracking_runs t
+      JOIN search_hits h USING (request_id) WHERE t.search_type = 'lawsuit_cnj'`)).map((r) => r.k);
+    expect(carried.length, 'the lawsuits\' trackings\' first runs sent each whole').toBeGreaterThan(0);
+    expect(bornRead.filter((c) => carried.includes(c))).toEqual([]);
     const [ledger] = await query<{ runs: number; loaded: number; raw: number; foreign: number; strays: number }>(env('ka').LAWSUIT_WAREHOUSE, `SELECT
         (SELECT count(*) FROM tracking_runs) AS runs, (SELECT sum(responses_loaded) FROM tracking_runs) AS loaded,
         (SELECT count(*) FROM responses_raw WHERE request_id IN (SELECT request_id FROM tracking_runs)) AS raw,
@@ -114,6 +131,11 @@ describe('a trackings night', () => {
     const [run] = await query<Record<string, unknown>>(env('ka').LAWSUIT_WAREHOUSE,
       `SELECT source, trackings_created, tracking_runs_read, tracking_responses, requests_submitted FROM runs ORDER BY started_at DESC LIMIT 1`);
     expect(run).toMatchObject({ source: 'trackings', trackings_created: 0, tracking_runs_read: Number(ledger.runs), tracking_responses: Number(ledger.loaded), requests_submitted: 0 });
+    // the lawsuits' trackings made on night 1 were kept, and those of the lawsuits born made after their reads
+    const [made] = await query<{ n: number }>(env('ka').LAWSUIT_WAREHOUSE,
+      `SELECT count(*)::INTEGER AS n FROM tracking_checks WHERE kind = 'lawsuit' AND outcome = 'created' AND run_id = (SELECT min(run_id) FROM runs)`);
+    expect(c.lawsuit_trackings_kept).toBe(made.n);
+    expect(made.n).toBeGreaterThan(0);
 
     // the night's report says where its lawsuits came from and what it cost
     const reports = env('ka').LAWSUIT_REPORTS_DIR;
@@ -129,9 +151,11 @@ describe('a trackings night', () => {
     const left = await changedBetween(sb.url, runsAt, await clockOf(sb.url));
     expect(await contents(env('ka').LAWSUIT_WAREHOUSE, left)).toEqual(await contents(env('kref').LAWSUIT_WAREHOUSE, left));
 
-    // a document's lawsuits are what its search and its runs found: the same as the searches night's answer
+    // a document's lawsuits are what its search and its runs found: the same as the searches night's answer (the
+    // lawsuit-level reads, which follow a lawsuit rather than find it, aside)
     const perDoc = (key: string) => query<{ k: string; n: number }>(env(key).LAWSUIT_WAREHOUSE,
-      `SELECT search_type || ':' || search_key AS k, lawsuits_found AS n FROM v_active_lawsuits_per_document ORDER BY 1`);
+      `SELECT search_type || ':' || search_key AS k, lawsuits_found AS n FROM v_active_lawsuits_per_document
+       WHERE (search_type, search_key) NOT IN (SELECT search_type, search_key FROM requests WHERE basis IS NOT NULL) ORDER BY 1`);
     expect((await perDoc('ka')).map((r) => `${r.k}=${r.n}`)).toEqual((await perDoc('kref')).map((r) => `${r.k}=${r.n}`));
 
     // the runs' responses are kept in responses_raw like any other: rebuild derives the same tables from them
@@ -168,6 +192,7 @@ describe('a trackings night', () => {
       expect(Number(l.raw), point).toBe(Number(ledger.raw));
       expect({ reads: Number(l.reads), done: Number(l.done) }, point).toEqual({ reads: 2, done: 2 });
     }
-    expect(await bought(sb.url)).toBe(4 * docs);
+    // kb and kc bought on their second nights what ka did: nothing but the reads of the lawsuits born
+    for (const key of ['kb', 'kc']) expect(await readsOf(key, 'last'), key).toEqual(bornRead);
   }, 400_000);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decide, planLawsuitReads, type Decision, type LawsuitFacts, type Level } from '../../src/pipeline/lawsuits/plan.js';
+import { decide, planLawsuitReads, type Decision, type LawsuitFacts, type LawsuitTrackings, type Level } from '../../src/pipeline/lawsuits/plan.js';
 import type { LawsuitDetail } from '../../src/shared/options/values.js';
 
 // The plan of lawsuit-level reads (docs/two-levels.md), as a table: for each combination of what is known of a
@@ -67,6 +67,45 @@ describe('a lawsuit-level read is planned only where something moved', () => {
       { code: '0710802-55.2018.8.02.0001', instances: [1, 2], why: 'new', basis: { 1: { step_id: 'a', steps_count: 3 }, 2: { step_id: 'b', steps_count: 7 } } },
       { code: '0001234-08.2023.8.26.0100', instances: [1], why: 'incomplete', basis: { 1: { step_id: null, steps_count: null } } },
     ]);
-    expect(plan.counts).toEqual({ new: 1, incomplete: 1, moved: 1, retry: 0, whole: 1, depth: 0, ended: 0, backoff: 1, lags: 0 });
+    expect(plan.counts).toEqual({ new: 1, incomplete: 1, moved: 1, retry: 0, tracking: 0, whole: 1, depth: 0, ended: 0, backoff: 1, lags: 0, tracked: 0 });
+  });
+});
+
+// A trackings night (docs/trackings.md): a lawsuit whose own tracking runs is not bought for a header that moved
+// before its tracking's run was read (the run carries it whole); one whose tracking may have missed runs (paused
+// elsewhere, errored, silent) is read, whole or not; neither changes what the depth or a backoff decides.
+const CODE = '0710802-55.2018.8.02.0001';
+const running: LawsuitTrackings = { running: new Set([CODE]), missed: new Set() };
+const missed: LawsuitTrackings = { running: new Set(), missed: new Set([CODE]) };
+const other: LawsuitTrackings = { running: new Set(['5059111-78.2025.4.02.5101']), missed: new Set(['0001234-08.2023.8.26.0100']) };
+
+const TRACKED: Array<[string, LawsuitFacts, LawsuitDetail, LawsuitTrackings, Decision]> = [
+  ['moved, its tracking runs', facts('stale'), 'whole', running, { read: false, why: 'tracked' }],
+  ['moved, lagging, its tracking runs', facts('stale', { readForHeader: true }), 'whole', running, { read: false, why: 'tracked' }],
+  ['a new instance by its header, its number tracked', facts('header', { newTonight: true }), 'whole', running, { read: false, why: 'tracked' }],
+  ['whole, its tracking runs', facts('whole'), 'whole', running, { read: false, why: 'whole' }],
+  ['moved, another number tracked', facts('stale'), 'whole', other, { read: true, why: 'moved' }],
+  ['new, another number tracked', facts('header', { newTonight: true }), 'whole', other, { read: true, why: 'new' }],
+  ['whole, its tracking may have missed runs', facts('whole'), 'whole', missed, { read: true, why: 'tracking' }],
+  ['moved, its tracking may have missed runs', facts('stale', { readForHeader: true }), 'whole', missed, { read: true, why: 'tracking' }],
+  ['whole and archived, its tracking may have missed runs, active', facts('whole', archived), 'active', missed, { read: false, why: 'whole' }],
+  ['moved and archived, its tracking runs, active', facts('stale', archived), 'active', running, { read: false, why: 'ended' }],
+  ['whole, its tracking may have missed runs, headers only', facts('whole'), 'header', missed, { read: false, why: 'whole' }],
+  ['unavailable not due, its tracking may have missed runs', facts('unavailable', notDue), 'whole', missed, { read: false, why: 'backoff' }],
+  ['unavailable due, its number tracked', facts('unavailable', due), 'whole', running, { read: true, why: 'retry' }],
+];
+
+describe('on a trackings night, a lawsuit\'s own tracking carries its movements', () => {
+  it.each(TRACKED)('%s (depth %s)', (_name, f, detail, trackings, want) => {
+    expect(decide(f, detail, NOW, trackings)).toEqual(want);
+  });
+
+  it('reads a whole lawsuit whose tracking may have missed runs with its held header as the basis, and counts the tracked apart', () => {
+    const plan = planLawsuitReads([
+      facts('whole', { lastStepId: 'w', stepsCount: 4 }),
+      facts('stale', { code: '5059111-78.2025.4.02.5101' }),
+    ], 'whole', NOW, { running: new Set(['5059111-78.2025.4.02.5101']), missed: new Set([CODE]) });
+    expect(plan.reads).toEqual([{ code: CODE, instances: [1], why: 'tracking', basis: { 1: { step_id: 'w', steps_count: 4 } } }]);
+    expect(plan.counts).toMatchObject({ tracking: 1, tracked: 1, moved: 0, whole: 0 });
   });
 });

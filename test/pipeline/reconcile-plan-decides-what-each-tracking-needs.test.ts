@@ -141,3 +141,35 @@ describe('a property of every plan', () => {
     }));
   });
 });
+
+describe('the lawsuits\' own trackings', () => {
+  const lawsuit = (identity: string, ready = true): Listed<string> => ({ identity, doc: `lawsuit:${identity}`, kind: 'lawsuit', ready });
+  const theirs = (identity: string, over: Partial<TrackingFacts> = {}): TrackingFacts => tracking(identity, { kind: 'lawsuit', ...over });
+  const rows: Array<[string, Listed<string>[], TrackingFacts[], Record<string, string[]>]> = [
+    ['a lawsuit kept whole without a tracking gets one, and is not read (its first run sends it whole)', [lawsuit('L')], [], { ...none, create: ['L:new'] }],
+    ['a lawsuit not whole yet gets none before its read', [lawsuit('L', false)], [], none],
+    ['a lawsuit whose tracking runs is kept, not read', [lawsuit('L')], [theirs('L')], { ...none, keep: ['L'] }],
+    ['a lawsuit whose tracking was deleted gets a new one, and is not read', [lawsuit('L')], [theirs('L', { state: 'deleted' })], { ...none, create: ['L:deleted'] }],
+    ['a lawsuit whose tracking was paused elsewhere: resumed and read', [lawsuit('L')], [theirs('L', { state: 'paused' })], { ...none, resume: ['L'], search: ['L:paused_elsewhere'] }],
+    ['a lawsuit whose tracking errored: kept and read', [lawsuit('L')], [theirs('L', { state: 'errored' })], { ...none, keep: ['L'], search: ['L:errored'] }],
+    ['a lawsuit whose tracking is silent: kept and read', [lawsuit('L')], [theirs('L', { lastRunMs: NOW - 3 * DAY })], { ...none, keep: ['L'], search: ['L:stale'] }],
+    ['a lawsuit\'s new tracking waiting for its first run is not read as new', [lawsuit('L')], [theirs('L', { awaitingFirstSearch: true })], { ...none, keep: ['L'] }],
+    ['a lawsuit no listed document finds: paused', [], [theirs('L')], { ...none, pause: ['t-L'] }],
+    ['a number listed as a document is its document\'s tracking, never a second', [doc('L'), lawsuit('L')], [theirs('L')], { ...none, keep: ['L'] }],
+  ];
+  it.each(rows)('%s', (_what, listed, trackings, expected) => {
+    expect(summary(planReconcile(listed, trackings, { ...OPTS, allowPause: true }))).toEqual(expected);
+  });
+
+  it('says why a lawsuit\'s tracking is paused, and guards each kind apart, an ended lawsuit let go uncounted', () => {
+    const docs = Array.from({ length: 10 }, (_, i) => tracking(`d${i}`));
+    const lawsuits = Array.from({ length: 10 }, (_, i) => theirs(`L${i}`));
+    const listed = [...docs.map((t) => doc(t.identity)), ...lawsuits.slice(3).map((t) => lawsuit(t.identity))];
+    const left = new Map([['L0', 'ended' as const], ['L1', 'ended' as const]]);
+    const plan = planReconcile(listed, [...docs, ...lawsuits], { ...OPTS, lawsuitsLeft: left });
+    expect(plan.pause.map((p) => `${p.identity}:${p.kind}:${p.why}`)).toEqual(['L0:lawsuit:ended', 'L1:lawsuit:ended', 'L2:lawsuit:unlisted']);
+    expect(plan.guards).toEqual({ document: { pauses: 0, trackings: 10, limit: 1 }, lawsuit: { pauses: 1, trackings: 10, limit: 1 } });
+    expect(() => planReconcile([...docs.map((t) => doc(t.identity)), ...lawsuits.slice(5).map((t) => lawsuit(t.identity))], [...docs, ...lawsuits], { ...OPTS, lawsuitsLeft: left }))
+      .toThrow(expect.objectContaining({ code: TRACKING_PAUSE_GUARD, details: { kind: 'lawsuit', pauses: 3, trackings: 10, limit: 1 } }));
+  });
+});

@@ -8,7 +8,7 @@ import { LawsuitApi } from '../../src/api/client.js';
 import type { DocumentSpec, SearchType } from '../../src/input/documents.js';
 import { normaliseKey } from '../../src/input/normalise.js';
 import type { RunContext } from '../../src/pipeline/context.js';
-import { trackingKey } from '../../src/pipeline/track.js';
+import { trackingKey } from '../../src/pipeline/tracking/identity.js';
 import { TRACKING_PAUSE_GUARD } from '../../src/pipeline/tracking/reconcile-plan.js';
 import { reconcileTrackings, type ReconcileOptions, type ReconcileOutcome } from '../../src/pipeline/tracking/reconcile.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RunContext } from '../../src/pipeline/context.js';
 import { queryAt, type SweepCursor } from '../../src/pipeline/sweep/cursor.js';
-import { boundOf } from '../../src/pipeline/sweep/tracking-read.js';
-import { ourRuns, trackingPage, type TrackedDocument } from '../../src/pipeline/sweep/tracking-runs.js';
+import { boundOf } from '../../src/pipeline/tracking/read-runs.js';
+import { ourRuns, trackingPage, type TrackedSearch } from '../../src/pipeline/tracking/runs-page.js';
 import type { ResponseItem } from '../../src/spec/types.js';
 
 // A trackings night's rule of whose responses it takes (src/pipeline/sweep/tracking-runs.ts): the responses of
@@ -10,7 +10,7 @@ import type { ResponseItem } from '../../src/spec/types.js';
 // searches' (the search stage reads those), not another client's requests, not another client's trackings' runs.
 // And, night after night, each response once: a night carries on from the cursor of the night before.
 
-const OURS = new Map<string, TrackedDocument>([['t-ours-1', { searchType: 'cpf', searchKey: '09206529722' }], ['t-ours-2', { searchType: 'cnpj', searchKey: '12ABC34501DE35' }]]);
+const OURS = new Map<string, TrackedSearch>([['t-ours-1', { searchType: 'cpf', searchKey: '09206529722' }], ['t-ours-2', { searchType: 'cnpj', searchKey: '12ABC34501DE35' }]]);
 
 const at = (ms: number) => new Date(Date.UTC(2026, 10, 1) + ms).toISOString();
 function item(id: string, t: number, origin: 'api' | 'tracking', originId: string, requestId: string): ResponseItem {

@@ -4,7 +4,7 @@ import { foldName, keyIdentity } from '../../src/spec/identifiers.js';
 import { parseDocuments } from '../../src/input/documents.js';
 import { searchFor, searchHash } from '../../src/pipeline/plan.js';
 import { sameSearch } from '../../src/api/search-match.js';
-import { trackingKey } from '../../src/pipeline/track.js';
+import { trackingKey } from '../../src/pipeline/tracking/identity.js';
 
 // A name written in another case, with or without its accents, or with other spacing, is the same search: the
 // provider finds the same lawsuits for each (an adversarial run bought "Ricardo Medeiros Viana" three times for

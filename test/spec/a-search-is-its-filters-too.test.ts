@@ -4,7 +4,7 @@ import { parseDocuments } from '../../src/input/documents.js';
 import { documentIdentity, searchFor } from '../../src/input/search-body.js';
 import { searchHash } from '../../src/pipeline/plan.js';
 import { sameSearch } from '../../src/api/search-match.js';
-import { documentTrackingKey, trackingKey } from '../../src/pipeline/track.js';
+import { documentTrackingKey, trackingKey } from '../../src/pipeline/tracking/identity.js';
 import { searchIdentity } from '../../src/spec/identifiers.js';
 import type { Search } from '../../src/spec/types.js';
 

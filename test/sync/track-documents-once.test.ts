@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { LawsuitApi } from '../../src/api/client.js';
 import type { Tracking } from '../../src/spec/types.js';
-import { runTracking } from '../../src/pipeline/track.js';
+import { runTracking } from '../../src/pipeline/tracking/track-command.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import type { Warehouse } from '../../src/warehouse/warehouse.js';
 import { scratch } from '../support/pipeline.js';

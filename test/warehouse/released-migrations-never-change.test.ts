@@ -38,6 +38,7 @@ const RELEASED: Readonly<Record<number, string>> = {
   101: '67115e363ba9ecba',
   102: '823245746dde10f2',
   110: '5b35a6149218fb0d',
+  120: '239f5dab7553c59d',
 };
 
 const fingerprint = (statements: readonly string[]): string => createHash('sha256').update(statements.join(';\n')).digest('hex').slice(0, 16);

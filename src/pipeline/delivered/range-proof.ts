@@ -6,7 +6,7 @@ import { proofIo } from './counts.js';
 import type { SpoolReading } from './spool-reading.js';
 
 // A trackings night's reading of its trackings' runs, proved by their deliveries: the reading would list every
-// response of the key created in its range (sweep/tracking-read.ts); once the spool is loaded, the range is read
+// response of the key created in its range (tracking/read-runs.ts); once the spool is loaded, the range is read
 // when the warehouse holds as many responses created in it as the provider counts there (proof.ts, one call; and
 // one more when the count had to be awaited while deliveries still arrived). Then no page is listed: the reading's
 // cursor moves to the range's end with the responses of its last millisecond known, and the next night starts there.

@@ -8,7 +8,7 @@ import type { DeliveryEntry, ParkedDelivery } from '../../warehouse/delivery-led
 import type { TrackingRunRead } from '../../warehouse/read-ledger.js';
 import type { RunContext } from '../context.js';
 import type { PageSink } from '../page-sink.js';
-import type { TrackedDocument } from '../sweep/tracking-runs.js';
+import type { TrackedSearch } from '../tracking/runs-page.js';
 
 // The night reads what the webhook intake delivered before it lists anything (docs/operating.md, "The webhook
 // intake"). The spool (src/intake/spool-format.ts) is read segment by segment from where the last commit left each
@@ -72,7 +72,7 @@ export class SpoolReading {
    * Loads what was delivered since the last catch-up, and the parked deliveries whose request is known now.
    * `tracked`: a trackings night's trackings (by id), whose runs' deliveries are loaded too.
    */
-  async catchUp(sink: PageSink, tracked?: ReadonlyMap<string, TrackedDocument>): Promise<void> {
+  async catchUp(sink: PageSink, tracked?: ReadonlyMap<string, TrackedSearch>): Promise<void> {
     for (const seg of await listSegments(this.dir)) {
       if (this.ctx.signal.aborted) return;
       if ((this.cursors.get(seg.id) ?? 0) < seg.size) await this.readSegment(sink, seg, tracked);
@@ -92,7 +92,7 @@ export class SpoolReading {
     if (this.figures.pruned > 0) this.ctx.log.info({ segments: this.figures.pruned, bytes }, 'spool segments published whole were deleted');
   }
 
-  private async readSegment(sink: PageSink, seg: SegmentFile, tracked: ReadonlyMap<string, TrackedDocument> | undefined): Promise<void> {
+  private async readSegment(sink: PageSink, seg: SegmentFile, tracked: ReadonlyMap<string, TrackedSearch> | undefined): Promise<void> {
     let from = this.cursors.get(seg.id) ?? 0;
     let batch: Read[] = [];
     let chars = 0;
@@ -116,7 +116,7 @@ export class SpoolReading {
   }
 
   /** Loads the deliveries of known requests (and our trackings' runs), parks the others, moves the segment's cursor to `to`. */
-  private async commit(sink: PageSink, seg: SegmentFile, batch: readonly Read[], to: number, tracked: ReadonlyMap<string, TrackedDocument> | undefined): Promise<void> {
+  private async commit(sink: PageSink, seg: SegmentFile, batch: readonly Read[], to: number, tracked: ReadonlyMap<string, TrackedSearch> | undefined): Promise<void> {
     const known = await this.knownRequests(batch.filter((b) => b.rec.referenceType === 'request').map((b) => b.rec.requestId));
     const items: ResponseItem[] = [];
     const parked: ParkedDelivery[] = [];
@@ -143,7 +143,7 @@ export class SpoolReading {
   }
 
   /** Loads the parked deliveries whose request is known now (or that are runs of `tracked`), read back from their segments. */
-  private async unpark(sink: PageSink, tracked: ReadonlyMap<string, TrackedDocument> | undefined): Promise<void> {
+  private async unpark(sink: PageSink, tracked: ReadonlyMap<string, TrackedSearch> | undefined): Promise<void> {
     const rows = await this.ctx.wh.all<{ response_id: string; segment_id: string; line_from: bigint; line_to: bigint }>(`SELECT response_id, segment_id, line_from, line_to
       FROM deliveries_parked WHERE (reference_type = 'request' AND request_id IN (SELECT request_id FROM requests))
         OR (reference_type = 'tracking' AND reference_id IN (SELECT unnest(from_json($1::JSON, '["VARCHAR"]'))))
@@ -184,7 +184,7 @@ export class SpoolReading {
 /** The runs of our trackings met among deliveries, with their responses counted (a trackings night's tracking_runs). */
 class RunsMet {
   private readonly runs = new Map<string, TrackingRunRead>();
-  constructor(private readonly tracked: ReadonlyMap<string, TrackedDocument> | undefined) {}
+  constructor(private readonly tracked: ReadonlyMap<string, TrackedSearch> | undefined) {}
 
   /** Whether the delivery is of a run of one of our trackings (then counted). */
   met(rec: SpooledDelivery): boolean {

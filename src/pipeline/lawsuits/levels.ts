@@ -17,14 +17,20 @@ export interface KnownLevels {
   whole: number;
 }
 
-export async function readLevels(wh: Warehouse, runId: string): Promise<KnownLevels> {
+/**
+ * The lawsuits that are not whole, and those of the numbers `also` whole or not (a trackings night reads a tracked
+ * lawsuit whose tracking may have missed runs); `whole` counts the others.
+ */
+export async function readLevels(wh: Warehouse, runId: string, also: readonly string[] = []): Promise<KnownLevels> {
+  const extra = `(SELECT unnest(from_json($2::JSON, '["VARCHAR"]')))`;
   const rows = await wh.all<Row>(`
     SELECT v.code, v.instance, v.level, v.status, v.phase, v.last_step_id, v.steps_count, v.read_for_header, v.next_read_at,
            coalesce(l.first_seen_run = $1, false) AS new_tonight
     FROM v_lawsuit_levels v JOIN lawsuits l USING (code, instance)
-    WHERE v.level <> 'whole'
-    ORDER BY v.code, v.instance`, [runId]);
-  const [{ whole }] = await wh.all<{ whole: number }>(`SELECT count(*)::INTEGER AS whole FROM v_lawsuit_levels WHERE level = 'whole'`);
+    WHERE v.level <> 'whole' OR v.code IN ${extra}
+    ORDER BY v.code, v.instance`, [runId, JSON.stringify(also)]);
+  const [{ whole }] = await wh.all<{ whole: number }>(`SELECT count(*)::INTEGER AS whole FROM v_lawsuit_levels
+    WHERE level = 'whole' AND code NOT IN (SELECT unnest(from_json($1::JSON, '["VARCHAR"]')))`, [JSON.stringify(also)]);
   return {
     whole,
     facts: rows.map((r) => ({

@@ -30,16 +30,19 @@ export interface LawsuitFacts {
 
 /**
  * Why a lawsuit is read tonight: `new` (first found tonight, known by its header), `incomplete` (known before,
- * never read whole), `moved` (a newer header moved past what is held), `retry` (unavailable, its backoff due).
+ * never read whole), `moved` (a newer header moved past what is held), `retry` (unavailable, its backoff due),
+ * `tracking` (a trackings night: its own tracking may have missed runs — paused elsewhere, errored, silent).
  */
-export const READ_REASONS = ['new', 'incomplete', 'moved', 'retry'] as const;
+export const READ_REASONS = ['new', 'incomplete', 'moved', 'retry', 'tracking'] as const;
 export type ReadReason = (typeof READ_REASONS)[number];
 
 /**
  * Why it is left: `whole` (held as its newest header says), `depth` (LAWSUIT_DETAIL=header), `ended` (`active`:
- * archived or finished), `backoff` (unavailable, not due yet), `lags` (read for its header already; it lags).
+ * archived or finished), `backoff` (unavailable, not due yet), `lags` (read for its header already; it lags),
+ * `tracked` (a trackings night: its number's own tracking runs, and its runs carry the lawsuit whole: a header that
+ * moved before the run was read is no reason to buy it).
  */
-export const LEAVE_REASONS = ['whole', 'depth', 'ended', 'backoff', 'lags'] as const;
+export const LEAVE_REASONS = ['whole', 'depth', 'ended', 'backoff', 'lags', 'tracked'] as const;
 export type LeaveReason = (typeof LEAVE_REASONS)[number];
 
 export type Decision = { read: true; why: ReadReason } | { read: false; why: LeaveReason };
@@ -49,19 +52,27 @@ export function ended(f: Pick<LawsuitFacts, 'status' | 'phase'>): boolean {
   return f.status === 'Finalizado' || f.phase === 'Arquivado';
 }
 
-/** Whether one lawsuit is read tonight, and why. */
-export function decide(f: LawsuitFacts, detail: LawsuitDetail, now: Date): Decision {
-  if (f.level === 'whole') return { read: false, why: 'whole' };
-  if (detail === 'header') return { read: false, why: 'depth' };
-  if (detail === 'active' && ended(f)) return { read: false, why: 'ended' };
-  switch (f.level) {
-    case 'unavailable':
-      return f.nextReadAt !== null && f.nextReadAt.getTime() > now.getTime() ? { read: false, why: 'backoff' } : { read: true, why: 'retry' };
-    case 'stale':
-      return f.readForHeader ? { read: false, why: 'lags' } : { read: true, why: 'moved' };
-    case 'header':
-      return { read: true, why: f.newTonight ? 'new' : 'incomplete' };
+/**
+ * What a trackings night knows of the lawsuits' own trackings (pipeline/tracking/), by number as the warehouse holds
+ * it: those whose tracking runs tonight (its runs carry the lawsuit's movements, whole), and those whose tracking may
+ * have missed runs (read tonight, whole or not).
+ */
+export interface LawsuitTrackings { running: ReadonlySet<string>; missed: ReadonlySet<string> }
+
+/** Whether one lawsuit is read tonight, and why; `trackings` on a trackings night. */
+export function decide(f: LawsuitFacts, detail: LawsuitDetail, now: Date, trackings?: LawsuitTrackings): Decision {
+  const missed = trackings?.missed.has(f.code) ?? false;
+  if (f.level === 'whole' && !missed) return { read: false, why: 'whole' };
+  if (detail === 'header') return { read: false, why: f.level === 'whole' ? 'whole' : 'depth' };
+  if (detail === 'active' && ended(f)) return { read: false, why: f.level === 'whole' ? 'whole' : 'ended' };
+  if (f.level === 'unavailable') {
+    return f.nextReadAt !== null && f.nextReadAt.getTime() > now.getTime() ? { read: false, why: 'backoff' } : { read: true, why: 'retry' };
   }
+  if (missed) return { read: true, why: 'tracking' };
+  // Read the runs first, then plan: what a running tracking's run has not carried yet, its next run will.
+  if (trackings?.running.has(f.code)) return { read: false, why: 'tracked' };
+  if (f.level === 'stale') return f.readForHeader ? { read: false, why: 'lags' } : { read: true, why: 'moved' };
+  return { read: true, why: f.newTonight ? 'new' : 'incomplete' };
 }
 
 /** One lawsuit_cnj search: every instance of the number that needs reading, the first reason met, and the basis. */
@@ -79,11 +90,11 @@ export interface LawsuitReadPlan {
 }
 
 /** The night's lawsuit-level reads: one per number, in the order of the facts (the caller sorts them). */
-export function planLawsuitReads(facts: readonly LawsuitFacts[], detail: LawsuitDetail, now: Date): LawsuitReadPlan {
+export function planLawsuitReads(facts: readonly LawsuitFacts[], detail: LawsuitDetail, now: Date, trackings?: LawsuitTrackings): LawsuitReadPlan {
   const counts = Object.fromEntries([...READ_REASONS, ...LEAVE_REASONS].map((r) => [r, 0])) as LawsuitReadPlan['counts'];
   const byCode = new Map<string, LawsuitRead>();
   for (const f of facts) {
-    const d = decide(f, detail, now);
+    const d = decide(f, detail, now, trackings);
     counts[d.why]++;
     if (!d.read) continue;
     const read = byCode.get(f.code) ?? { code: f.code, instances: [], why: d.why, basis: {} };

@@ -2,7 +2,7 @@ import type { Search } from '../../spec/types.js';
 import type { RunContext } from '../context.js';
 import { readHistory } from '../history.js';
 import { readLevels } from '../lawsuits/levels.js';
-import { planLawsuitReads, type LawsuitReadPlan, type LawsuitRead } from '../lawsuits/plan.js';
+import { planLawsuitReads, type LawsuitReadPlan, type LawsuitRead, type LawsuitTrackings } from '../lawsuits/plan.js';
 import { searchHash, type PlannedSearch } from '../plan.js';
 import { runWave, type WavePlan } from '../search/wave.js';
 import type { SearchState } from '../search/state.js';
@@ -17,14 +17,23 @@ import { pagesFor } from '../sweep/cost.js';
 // finds nothing makes the lawsuit unavailable, retried on a backoff in days: data about the lawsuit, not a failure
 // of the night.
 
-export const lawsuitsStage: Stage = {
-  name: 'lawsuits',
-  needs: [],
-  callsApi: true,
-  plansDry: 'offline',
-  skipReason: (ctx) => (ctx.cfg.detail === 'header' ? 'LAWSUIT_DETAIL=header: lawsuits are kept as the searches\' headers, none is read whole' : undefined),
-  run: (ctx, night) => readLawsuits(ctx, night),
-};
+/**
+ * The stage; on a trackings night, `trackings` hands it what the trackings stage learned of the lawsuits' own
+ * trackings: a lawsuit whose tracking runs is not bought again for a header that moved before its run was read,
+ * and one whose tracking may have missed runs is read.
+ */
+export function lawsuitsStageOf(trackings?: () => LawsuitTrackings | undefined): Stage {
+  return {
+    name: 'lawsuits',
+    needs: [],
+    callsApi: true,
+    plansDry: 'offline',
+    skipReason: (ctx) => (ctx.cfg.detail === 'header' ? 'LAWSUIT_DETAIL=header: lawsuits are kept as the searches\' headers, none is read whole' : undefined),
+    run: (ctx, night) => readLawsuits(ctx, night, trackings?.()),
+  };
+}
+
+export const lawsuitsStage: Stage = lawsuitsStageOf();
 
 /** The lawsuit_cnj search of a planned read: the number as the warehouse holds it, every instance. */
 function plannedRead(r: LawsuitRead): PlannedSearch {
@@ -35,9 +44,9 @@ function plannedRead(r: LawsuitRead): PlannedSearch {
 interface Planned { plan: LawsuitReadPlan; wave: WavePlan }
 
 /** Tonight's reads from what the warehouse knows now; one already bought and not yet loaded is read, not bought again. */
-async function planReads(ctx: RunContext): Promise<Planned> {
-  const known = await readLevels(ctx.wh, ctx.runId);
-  const plan = planLawsuitReads(known.facts, ctx.cfg.detail, new Date());
+async function planReads(ctx: RunContext, trackings: LawsuitTrackings | undefined): Promise<Planned> {
+  const known = await readLevels(ctx.wh, ctx.runId, [...trackings?.missed ?? []]);
+  const plan = planLawsuitReads(known.facts, ctx.cfg.detail, new Date(), trackings);
   plan.counts.whole += known.whole;
   const history = await readHistory(ctx.wh);
   const wave: WavePlan = { submit: [], resume: [] };
@@ -73,8 +82,8 @@ async function outstandingReads(ctx: RunContext): Promise<Array<{ request_id: st
  */
 const READS_PER_PART = 1_000;
 
-async function readLawsuits(ctx: RunContext, night: NightData): Promise<StageReport> {
-  const first = await planReads(ctx);
+async function readLawsuits(ctx: RunContext, night: NightData, trackings: LawsuitTrackings | undefined): Promise<StageReport> {
+  const first = await planReads(ctx, trackings);
   const planCounts = countsOfPlan(first);
   if (ctx.cfg.dryRun) return { counts: { ...planCounts, billed_lawsuit_searches: planCounts.to_read } };
   // Numbers read tonight are not read again tonight, whatever their read found: a read that failed waits for the
@@ -89,13 +98,13 @@ async function readLawsuits(ctx: RunContext, night: NightData): Promise<StageRep
   const reports: StageReport[] = [];
   let refused = 0;
   for (let part = 1; ; part++) {
-    const wave = partOf(part === 1 ? first.wave : (await planReads(ctx)).wave);
+    const wave = partOf(part === 1 ? first.wave : (await planReads(ctx, trackings)).wave);
     if (wave.submit.length + wave.resume.length === 0) break;
     let ran = wave;
     const { report, state } = await runWave(ctx, night, {
       name: 'lawsuits', part,
       // planned again once interrupted submissions were adopted: this part's numbers are not tried yet
-      plan: async (replan) => (replan ? (ran = partOf((await planReads(ctx)).wave)) : wave),
+      plan: async (replan) => (replan ? (ran = partOf((await planReads(ctx, trackings)).wave)) : wave),
     });
     for (const p of [...ran.submit, ...ran.resume]) tried.add(p.search.search_key);
     refused += await recordRefusals(ctx, state);
@@ -128,8 +137,8 @@ function countsOfPlan({ plan, wave }: Planned): Record<string, number> {
   const reads = wave.submit.length + wave.resume.length;
   const lawsuits = plan.reads.reduce((n, r) => n + r.instances.length, 0);
   return {
-    read_new: c.new, read_incomplete: c.incomplete, read_moved: c.moved, read_retry: c.retry,
-    left_whole: c.whole, left_depth: c.depth, left_ended: c.ended, left_backoff: c.backoff, left_lags: c.lags,
+    read_new: c.new, read_incomplete: c.incomplete, read_moved: c.moved, read_retry: c.retry, read_tracking: c.tracking,
+    left_whole: c.whole, left_depth: c.depth, left_ended: c.ended, left_backoff: c.backoff, left_lags: c.lags, left_tracked: c.tracked,
     to_read: wave.submit.length, to_resume: wave.resume.length, lawsuits_to_read: lawsuits,
     // a submission each, a polling call per 100 requests, the pages of their answers (an instance each, about)
     expected_calls: reads === 0 ? 0 : wave.submit.length + Math.ceil(reads / 100) + pagesFor(lawsuits, 1000),

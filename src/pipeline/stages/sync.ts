@@ -1,5 +1,5 @@
 import { runQueries, type QueryKind } from '../sync.js';
-import { runTracking } from '../track.js';
+import { runTracking } from '../tracking/track-command.js';
 import type { ItemFailure, Stage } from '../stage.js';
 import type { SyncFailure } from '../sync.js';
 
@@ -22,7 +22,7 @@ export function queryStage(kind: QueryKind): Stage {
   };
 }
 
-/** `track`: every listed document ends with exactly one tracking (pipeline/track.ts). */
+/** `track`: every listed document ends with exactly one tracking (pipeline/tracking/track-command.ts). */
 export const trackStage: Stage = {
   name: 'track',
   needs: ['documents'],

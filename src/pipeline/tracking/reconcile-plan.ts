@@ -1,18 +1,34 @@
 import { EtlError } from '../../shared/errors.js';
 
-// The first step of a trackings night, decided without touching the network or the warehouse: the documents
-// list against the key's trackings. A listed document gets a tracking, a dropped one has its tracking paused
-// (reversible, never deleted here), a listed one whose tracking is paused is resumed; and some listed documents
-// are searched tonight besides, because their tracking cannot be trusted to have produced what they need (new,
-// paused or deleted behind our back, errored, silent for too long). The shell (reconcile.ts) gathers the facts,
-// performs the plan and records it.
+// The reconciliation of a trackings night, decided without touching the network or the warehouse: what the key's
+// trackings should be, against what they are. Two kinds (REFERENCE.md, "Two levels"): a listed document's tracking
+// (it announces the lawsuits born to the document), and a lawsuit's tracking (search_type lawsuit_cnj, one per
+// number kept whole: it carries the lawsuit's movements). A wanted search without a tracking gets one (a lawsuit's
+// only once its lawsuit is whole: `ready`), a tracking of ours no longer wanted is paused (reversible, never deleted
+// here), a paused one wanted again is resumed; and some are covered tonight besides, because their tracking cannot be
+// trusted to have produced what they need (new, paused or deleted behind our back, errored, silent for too long): a
+// document is searched, a lawsuit read at the lawsuit level. The reducer (reduce.ts) turns this plan into calls.
 //
-// Identities are opaque strings here: the shell gives each document and each tracking its search identity
-// (track.ts, trackingKey, over spec/search-identity.ts), so that this file never invents a normal form.
+// Identities are opaque strings here: the shell gives each document, lawsuit and tracking its search identity
+// (identity.ts, over spec/search-identity.ts), so that this file never invents a normal form. One identity is one
+// tracking whatever the kind: a number listed as a document is that document's tracking, never a second one.
 
 const DAY_MS = 86_400_000;
 
-/** Why a listed document is searched tonight although it is tracked (the night's report says it). */
+/** Which kind of tracking: a listed document's, or a lawsuit's kept whole (lawsuit_cnj). */
+export type TrackingKind = 'document' | 'lawsuit';
+
+/**
+ * Why a lawsuit's tracking is paused: no listed document finds the lawsuit any more (`unlisted`), it was archived or
+ * finished under LAWSUIT_DETAIL=active (`ended`), or LAWSUIT_DETAIL=header keeps no lawsuit whole (`depth`).
+ */
+export type PauseReason = 'unlisted' | 'ended' | 'depth';
+
+/**
+ * Why a listed document is searched tonight although it is tracked, or a tracked lawsuit read at the lawsuit level
+ * (the night's report says it). A lawsuit's tracking sends its lawsuit whole on its first run, so only a tracking
+ * that may have missed runs (paused elsewhere, errored, stale) has its lawsuit read.
+ */
 export type SearchReason =
   /**
    * Its tracking is new to the warehouse: made tonight (its first run may come hours later), or found made since
@@ -59,40 +75,55 @@ export interface TrackingFacts {
    * making the tracking and searching (or recording it) must still search the new document once when it runs again.
    */
   awaitingFirstSearch?: boolean;
+  /** The kind we last reconciled it as (ours); a tracking of ours recorded before lawsuits were tracked is a document's. */
+  kind?: TrackingKind;
 }
 
-/** A listed document: its identity and whatever the caller carries along (the document itself). */
-export interface Listed<D> { identity: string; doc: D }
+/**
+ * A wanted search: its identity, its kind (default `document`) and whatever the caller carries along (the document,
+ * the lawsuit number). `ready`: a lawsuit's tracking may be made tonight, its lawsuit being whole (default true);
+ * one not ready yet is read whole first, and its tracking made after (the night's second pass).
+ */
+export interface Listed<D> { identity: string; doc: D; kind?: TrackingKind; ready?: boolean }
 
 export interface ReconcilePlanOptions {
   /** The instant staleness is measured at, epoch ms. */
   nowMs: number;
   /** Recurrence of new trackings, and of listed ones that do not say theirs, in days. */
   recurrenceDays: number;
-  /** Let the plan pause more than a tenth of our trackings (`--allow-pause`). */
+  /** Let the plan pause more than a tenth of our trackings of either kind (`--allow-pause`). */
   allowPause: boolean;
+  /** Why a lawsuit's identity is not wanted, when LAWSUIT_DETAIL leaves it out; any other is `unlisted`. */
+  lawsuitsLeft?: ReadonlyMap<string, Exclude<PauseReason, 'unlisted'>>;
 }
 
 interface PlannedCreate<D> extends Listed<D> { reason: 'new' | 'deleted' }
 interface PlannedOn<D> extends Listed<D> { tracking: TrackingFacts }
 interface PlannedSearchTonight<D> extends Listed<D> { reason: SearchReason }
+/** A tracking of ours to pause: its kind, and why. */
+export interface PlannedPause extends TrackingFacts { kind: TrackingKind; why: PauseReason }
+/** What the pause guard compared for one kind: pauses it counts, our live trackings, and the most it lets pass without allowPause. */
+export interface PauseGuard { pauses: number; trackings: number; limit: number }
 
 export interface ReconcilePlan<D> {
   /** Listed documents without a live tracking: one is made (recurrence `recurrenceDays`). */
   create: PlannedCreate<D>[];
-  /** Our running trackings whose document is no longer listed. */
-  pause: TrackingFacts[];
-  /** Listed documents whose tracking is paused. */
+  /** Our running trackings no longer wanted: a document no longer listed, a lawsuit no longer kept. */
+  pause: PlannedPause[];
+  /** Wanted searches whose tracking is paused. */
   resume: PlannedOn<D>[];
-  /** Listed documents whose tracking runs (or is errored: nothing the client can do about it) and stays as it is. */
+  /** Wanted searches whose tracking runs (or is errored: nothing the client can do about it) and stays as it is. */
   keep: PlannedOn<D>[];
   /**
-   * Listed documents to search tonight besides, with why. Those to `create` are here too ('new' or 'deleted'):
-   * should their creation fail, the shell says 'untracked' instead.
+   * Listed documents to search tonight besides, and tracked lawsuits to read at the lawsuit level, with why (the
+   * item's kind says which). Documents to `create` are here too ('new' or 'deleted'): should their creation fail,
+   * the shell says 'untracked' instead.
    */
   searchTonight: PlannedSearchTonight<D>[];
-  /** What the pause guard compared: pauses planned, our live trackings, and the most it lets pass without allowPause. */
-  guard: { pauses: number; trackings: number; limit: number };
+  /** The documents' pause guard (kept under this name: the night's figures and reports read it). */
+  guard: PauseGuard;
+  /** Each kind's pause guard: a lawsuit's tracking paused because its lawsuit ended is not counted (LAWSUIT_DETAIL=active asks for it). */
+  guards: Record<TrackingKind, PauseGuard>;
 }
 
 /** The code of the pause guard's refusal. */
@@ -130,12 +161,37 @@ function isStale(t: TrackingFacts, opts: ReconcilePlanOptions): boolean {
   return opts.nowMs - t.lastRunMs > 2 * (t.recurrenceDays ?? opts.recurrenceDays) * DAY_MS;
 }
 
-/** What one listed document needs, given the tracking that stands for it. */
+const kindOf = (x: { kind?: TrackingKind }): TrackingKind => x.kind ?? 'document';
+
+/** What one wanted search needs, given the tracking that stands for it. */
 function planListed<D>(item: Listed<D>, t: TrackingFacts | undefined, plan: ReconcilePlan<D>, opts: ReconcilePlanOptions): void {
+  const withKind = { ...item, kind: kindOf(item) };
+  if (withKind.kind === 'lawsuit') return planLawsuit(withKind, t, plan, opts);
   if (!t || t.state === 'deleted') {
     const reason = t ? 'deleted' : 'new';
-    plan.create.push({ ...item, reason });
-    plan.searchTonight.push({ ...item, reason });
+    plan.create.push({ ...withKind, reason });
+    plan.searchTonight.push({ ...withKind, reason });
+    return;
+  }
+  if (t.state === 'paused') {
+    plan.resume.push({ ...withKind, tracking: t });
+    if (!t.pausedByUs) plan.searchTonight.push({ ...withKind, reason: 'paused_elsewhere' });
+    else if (isStale(t, opts)) plan.searchTonight.push({ ...withKind, reason: 'stale' });
+    return;
+  }
+  plan.keep.push({ ...withKind, tracking: t });
+  if (t.awaitingFirstSearch && t.state === 'running') plan.searchTonight.push({ ...withKind, reason: 'new' });
+  else if (t.state === 'errored') plan.searchTonight.push({ ...withKind, reason: 'errored' });
+  else if (isStale(t, opts)) plan.searchTonight.push({ ...withKind, reason: 'stale' });
+}
+
+/**
+ * A lawsuit kept whole: its tracking is made once the lawsuit is whole (its first run sends it whole again, so a
+ * tracking made or made again needs no read); one that may have missed runs has its lawsuit read tonight.
+ */
+function planLawsuit<D>(item: Listed<D> & { kind: TrackingKind }, t: TrackingFacts | undefined, plan: ReconcilePlan<D>, opts: ReconcilePlanOptions): void {
+  if (!t || t.state === 'deleted') {
+    if (item.ready ?? true) plan.create.push({ ...item, reason: t ? 'deleted' : 'new' });
     return;
   }
   if (t.state === 'paused') {
@@ -145,28 +201,39 @@ function planListed<D>(item: Listed<D>, t: TrackingFacts | undefined, plan: Reco
     return;
   }
   plan.keep.push({ ...item, tracking: t });
-  if (t.awaitingFirstSearch && t.state === 'running') plan.searchTonight.push({ ...item, reason: 'new' });
-  else if (t.state === 'errored') plan.searchTonight.push({ ...item, reason: 'errored' });
+  if (t.state === 'errored') plan.searchTonight.push({ ...item, reason: 'errored' });
   else if (isStale(t, opts)) plan.searchTonight.push({ ...item, reason: 'stale' });
 }
 
 /** The refusal of a plan that would pause too much of the portfolio at once (a truncated list, most likely). */
-function pauseGuardError(guard: ReconcilePlan<unknown>['guard']): EtlError {
+function pauseGuardError(kind: TrackingKind, guard: PauseGuard): EtlError {
+  const what = kind === 'document' ? 'trackings' : 'lawsuit trackings';
+  const cause = kind === 'document' ? 'the documents list' : 'the documents list (or LAWSUIT_DETAIL)';
   // The literal (checked against the constant) is what the failure policy's test finds its rule by.
   return new EtlError('TRACKING_PAUSE_GUARD' satisfies typeof TRACKING_PAUSE_GUARD,
-    `the documents list would pause ${guard.pauses} of ${guard.trackings} trackings, more than a tenth (at most ${guard.limit} without --allow-pause): `
+    `${cause} would pause ${guard.pauses} of ${guard.trackings} ${what}, more than a tenth (at most ${guard.limit} without --allow-pause): `
     + 'a list cut short would silently stop the monitoring of a portfolio. Check the list; if the documents were dropped on purpose, '
     + 'run again with --allow-pause (a pause is reversible: listing a document again resumes its tracking).',
-    { usage: true, details: { ...guard } });
+    { usage: true, details: { kind, ...guard } });
+}
+
+/** One kind's guard: the pauses it counts against our live trackings of that kind. */
+function guardOf(kind: TrackingKind, pause: readonly PlannedPause[], trackings: readonly TrackingFacts[]): PauseGuard {
+  // A lawsuit that ended under LAWSUIT_DETAIL=active is let go by the user's own rule, night after night: not a list cut short.
+  const pauses = pause.filter((p) => p.kind === kind && p.why !== 'ended').length;
+  const live = trackings.filter((t) => t.ours && t.state !== 'deleted' && kindOf(t) === kind).length;
+  return { pauses, trackings: live, limit: Math.floor(live * PAUSE_SHARE) };
 }
 
 /**
- * Pure: what tonight's reconciliation does. A listed identity counts once (the first listed document stands for
- * it). Throws the pause guard's EtlError (TRACKING_PAUSE_GUARD) when the plan would pause more than a tenth of
- * our live trackings and `allowPause` is not set.
+ * Pure: what tonight's reconciliation does. A wanted identity counts once (the first item stands for it: list the
+ * documents before the lawsuits, so that a number listed as a document is that document's tracking). Throws the
+ * pause guard's EtlError (TRACKING_PAUSE_GUARD) when the plan would pause more than a tenth of our live trackings of
+ * either kind and `allowPause` is not set.
  */
 export function planReconcile<D>(listed: readonly Listed<D>[], trackings: readonly TrackingFacts[], opts: ReconcilePlanOptions): ReconcilePlan<D> {
-  const plan: ReconcilePlan<D> = { create: [], pause: [], resume: [], keep: [], searchTonight: [], guard: { pauses: 0, trackings: 0, limit: 0 } };
+  const empty = { pauses: 0, trackings: 0, limit: 0 };
+  const plan: ReconcilePlan<D> = { create: [], pause: [], resume: [], keep: [], searchTonight: [], guard: empty, guards: { document: empty, lawsuit: empty } };
   const standing = byIdentity(trackings);
   const seen = new Set<string>();
   for (const item of listed) {
@@ -174,11 +241,18 @@ export function planReconcile<D>(listed: readonly Listed<D>[], trackings: readon
     seen.add(item.identity);
     planListed(item, standing.get(item.identity), plan, opts);
   }
-  // Every running tracking of ours whose document is gone from the list, duplicates included.
-  plan.pause = trackings.filter((t) => t.ours && t.state === 'running' && !seen.has(t.identity));
-  const live = trackings.filter((t) => t.ours && t.state !== 'deleted').length;
-  plan.guard = { pauses: plan.pause.length, trackings: live, limit: Math.floor(live * PAUSE_SHARE) };
-  if (plan.guard.pauses > plan.guard.limit && !opts.allowPause) throw pauseGuardError(plan.guard);
+  // Every running tracking of ours no longer wanted, duplicates included.
+  plan.pause = trackings.filter((t) => t.ours && t.state === 'running' && !seen.has(t.identity)).map((t) => {
+    const kind = kindOf(t);
+    return { ...t, kind, why: kind === 'lawsuit' ? opts.lawsuitsLeft?.get(t.identity) ?? 'unlisted' : 'unlisted' };
+  });
+  plan.guards = { document: guardOf('document', plan.pause, trackings), lawsuit: guardOf('lawsuit', plan.pause, trackings) };
+  plan.guard = plan.guards.document;
+  if (!opts.allowPause) {
+    for (const kind of ['document', 'lawsuit'] as const) {
+      if (plan.guards[kind].pauses > plan.guards[kind].limit) throw pauseGuardError(kind, plan.guards[kind]);
+    }
+  }
   return plan;
 }
 

@@ -40,16 +40,19 @@ const runs: Table = {
     { name: 'trackings_resumed', type: 'INTEGER', comment: 'trackings night: paused trackings resumed (their document listed again)' },
     { name: 'tracking_runs_read', type: 'INTEGER', comment: 'trackings night: runs of our trackings whose responses were read' },
     { name: 'tracking_responses', type: 'INTEGER', comment: 'trackings night: responses of those runs loaded' },
+    { name: 'lawsuit_trackings_created', type: 'INTEGER', comment: 'trackings night: lawsuit trackings (lawsuit_cnj) created for lawsuits kept whole, before and after the night\'s lawsuit-level reads' },
+    { name: 'lawsuit_trackings_paused', type: 'INTEGER', comment: 'trackings night: lawsuit trackings paused (no listed document finds the lawsuit any more, or LAWSUIT_DETAIL leaves it)' },
+    { name: 'lawsuit_trackings_resumed', type: 'INTEGER', comment: 'trackings night: paused lawsuit trackings resumed' },
   ],
 };
 
 const runStages: Table = {
   name: 'run_stages',
-  comment: 'One row per stage of every run (rebuild, documents, trackings, search, transfer, changes, query, track, exports, publish): how each ended and what it did.',
+  comment: 'One row per stage of every run (rebuild, documents, trackings, search, lawsuits, lawsuit-trackings, transfer, changes, query, track, exports, publish): how each ended and what it did.',
   key: ['run_id', 'stage'],
   columns: [
     { name: 'run_id', type: 'VARCHAR', notNull: true, comment: 'the run (runs.run_id)' },
-    { name: 'stage', type: 'VARCHAR', notNull: true, comment: 'the stage: rebuild, documents, trackings (a trackings night: the list reconciled with the trackings, their runs read), search, lawsuits (the lawsuit-level reads of the lawsuits not whole), transfer, changes, query, track, exports or publish' },
+    { name: 'stage', type: 'VARCHAR', notNull: true, comment: 'the stage: rebuild, documents, trackings (a trackings night: the list reconciled with the trackings, their runs read), search, lawsuits (the lawsuit-level reads of the lawsuits not whole), lawsuit-trackings (a trackings night: the trackings of the lawsuits read whole that night made), transfer, changes, query, track, exports or publish' },
     { name: 'position', type: 'INTEGER', notNull: true, comment: 'order of the stage in its run (0-based)' },
     { name: 'status', type: 'VARCHAR', notNull: true, comment: 'ok (done; some items may have failed, see failures), failed (it could not go on, or every item it tried failed), refused (the provider refused the resource or the key), skipped (not run: see error_message) or interrupted (stopped by SIGTERM, or killed while it ran)' },
     { name: 'started_at', type: 'TIMESTAMPTZ', notNull: true, comment: 'when the stage started' },

@@ -75,7 +75,7 @@ const trackings: Table = {
 
 const trackingChecks: Table = {
   name: 'tracking_checks',
-  comment: 'What each track run found for each listed document.',
+  comment: 'What each track run, and each trackings night, found or did for each tracked search: a listed document\'s, or a lawsuit\'s kept whole.',
   key: ['run_id', 'search_type', 'search_key'],
   columns: [
     { name: 'run_id', type: 'VARCHAR', notNull: true, comment: C.run_id },
@@ -88,7 +88,11 @@ const trackingChecks: Table = {
     { name: 'error', type: 'VARCHAR', comment: 'why it failed, if it did' },
     {
       name: 'search_reason', type: 'VARCHAR',
-      comment: 'why a trackings night also searched the document (new, paused_elsewhere, deleted, errored, stale, untracked); NULL when it did not',
+      comment: 'why a trackings night also searched the document (new, paused_elsewhere, deleted, errored, stale, untracked), or read a tracked lawsuit at the lawsuit level (paused_elsewhere, errored, stale); NULL when it did not',
+    },
+    {
+      name: 'kind', type: 'VARCHAR',
+      comment: 'a trackings night: document (the tracking of a listed document, which announces the lawsuits born to it) or lawsuit (the tracking of a lawsuit kept whole, search_type lawsuit_cnj, which carries its movements); NULL for the track command',
     },
   ],
 };

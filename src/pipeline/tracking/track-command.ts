@@ -1,14 +1,13 @@
-import type { Tracking } from '../spec/types.js';
-import type { DocumentSpec, DocumentsList } from '../input/documents.js';
-import { normaliseKey } from '../input/normalise.js';
-import { keyIdentity, paramsIdentity } from '../spec/identifiers.js';
-import type { SearchParams } from '../spec/types.js';
-import { isEtlError } from '../shared/errors.js';
-import { stageStatusFor } from '../shared/failure-policy.js';
-import type { RunContext } from './context.js';
-import { searchFor } from './plan.js';
-import { trackingState } from './tracking/reconcile-plan.js';
-import { upsertJsonRows, type SyncFailure } from './sync.js';
+import type { Tracking } from '../../spec/types.js';
+import type { DocumentSpec, DocumentsList } from '../../input/documents.js';
+import { isEtlError } from '../../shared/errors.js';
+import { stageStatusFor } from '../../shared/failure-policy.js';
+import type { RunContext } from '../context.js';
+import { searchFor } from '../plan.js';
+import type { SyncFailure } from '../sync.js';
+import { documentTrackingKey, trackingKey } from './identity.js';
+import { checkRow, storeTrackings, type TrackingCheck } from './records.js';
+import { trackingState } from './reconcile-plan.js';
 
 // `lawsuit-etl track`: every listed document ends with exactly one tracking. The service's own listing is
 // read first (every page) and a document already tracked is left alone, so a rerun creates nothing; a 409 on
@@ -32,70 +31,6 @@ export interface TrackOptions {
   recurrence?: number;
   /** Creations per batch (their results are written together). Default 200. */
   batchSize?: number;
-}
-
-/**
- * One identity for a tracked search whichever way its key is punctuated or a name spelt (the listing echoes keys as
- * sent), with its filters, credential and masked_response (`params`, its search_params as sent or listed) when it
- * has any: a tracking carries its document's filters, and a document listed with other filters is another search.
- */
-export function trackingKey(searchType: string, searchKey: string, params?: SearchParams): string {
-  const n = normaliseKey(searchType as DocumentSpec['searchType'], searchKey);
-  const base = `${searchType}\u0000${keyIdentity(searchType, n.ok ? n.key : searchKey.trim())}`;
-  const more = paramsIdentity(params);
-  return more === '' ? base : `${base}\u0000${more}`;
-}
-
-/** A listed document's tracking identity: the search it is tracked with (searchFor). */
-export function documentTrackingKey(doc: DocumentSpec): string {
-  return trackingKey(doc.searchType, doc.searchKey, searchFor(doc).search_params);
-}
-
-const TRACKING_COLUMNS = [
-  ['tracking_id', 'VARCHAR'], ['search_type', 'VARCHAR'], ['search_key', 'VARCHAR'], ['recurrence', 'INTEGER'], ['status', 'VARCHAR'],
-  ['search', 'JSON'], ['created_at', 'TIMESTAMPTZ'], ['updated_at', 'TIMESTAMPTZ'], ['last_seen_run', 'VARCHAR'], ['checked_at', 'TIMESTAMPTZ'],
-] as const;
-const CHECK_COLUMNS = [
-  ['run_id', 'VARCHAR'], ['checked_at', 'TIMESTAMPTZ'], ['search_type', 'VARCHAR'], ['search_key', 'VARCHAR'], ['document_line', 'INTEGER'],
-  ['tracking_id', 'VARCHAR'], ['outcome', 'VARCHAR'], ['error', 'VARCHAR'], ['search_reason', 'VARCHAR'],
-] as const;
-
-/** A row of `tracking_checks`: what one run found or did for one search. */
-export interface TrackingCheck {
-  run_id: string;
-  checked_at: string;
-  search_type: string;
-  search_key: string;
-  /** The documents list's line; null for a search no longer listed (a tracking paused). */
-  document_line: number | null;
-  tracking_id: string | null;
-  /** `track`: created, existing, conflict, failed; a trackings night adds kept, resumed, paused, gone. */
-  outcome: string;
-  error: string | null;
-  /** Why a trackings night searches the document besides (reconcile-plan.ts, SearchReason); null when it does not. */
-  search_reason?: string | null;
-}
-
-function trackingRow(t: Tracking, runId: string, checkedAt: string): object {
-  return {
-    tracking_id: t.tracking_id, search_type: t.search?.search_type ?? null, search_key: t.search?.search_key ?? null,
-    recurrence: typeof t.recurrence === 'number' ? t.recurrence : null, status: t.status ?? null,
-    search: t.search ? JSON.stringify(t.search) : null, created_at: t.created_at ?? null, updated_at: t.updated_at ?? null,
-    last_seen_run: runId, checked_at: checkedAt,
-  };
-}
-
-/** Stores the records as listed or answered (in `trackings`) and the run's checks (in `tracking_checks`), together. */
-export async function storeTrackings(ctx: RunContext, records: Iterable<Tracking>, checks: readonly TrackingCheck[], checkedAt: string): Promise<void> {
-  const rows = [...records].map((t) => trackingRow(t, ctx.runId, checkedAt));
-  // One check per search key and run (the table's key): a key listed twice with other filters is checked once, the
-  // last check standing (one upsert cannot write a key twice).
-  const byKey = new Map(checks.map((c) => [`${c.search_type}\u0000${c.search_key}`, c]));
-  const checkRows = [...byKey.values()].map((c) => ({ search_reason: null, ...c }));
-  await ctx.wh.transaction(async () => {
-    await upsertJsonRows(ctx.wh, 'trackings', TRACKING_COLUMNS, ['tracking_id'], rows, ['updated_at', 'checked_at']);
-    await upsertJsonRows(ctx.wh, 'tracking_checks', CHECK_COLUMNS, ['run_id', 'search_type', 'search_key'], checkRows, ['checked_at']);
-  });
 }
 
 async function listAll(ctx: RunContext): Promise<Map<string, Tracking>> {
@@ -176,9 +111,4 @@ export async function runTracking(ctx: RunContext, list: DocumentsList, opts: Tr
   }
   await storeTrackings(ctx, all.values(), checks, checkedAt);
   return result;
-}
-
-/** The check of a listed document. */
-export function checkRow(runId: string, checkedAt: string, doc: DocumentSpec, trackingId: string | null, outcome: string): TrackingCheck {
-  return { run_id: runId, checked_at: checkedAt, search_type: doc.searchType, search_key: doc.searchKey, document_line: doc.line, tracking_id: trackingId, outcome, error: null };
 }

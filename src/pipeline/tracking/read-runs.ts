@@ -1,13 +1,13 @@
 import { walkPages } from '../../api/paginate.js';
 import { failpoint } from '../../shared/failpoint.js';
-import { listingParams, queryAt, timeOf } from './cursor.js';
+import { listingParams, queryAt, timeOf } from '../sweep/cursor.js';
 import type { StoredCursor } from '../../warehouse/read-ledger.js';
 import { extendTrackingRead, latestTrackingRead, openTrackingRead } from '../../warehouse/tracking-ledger.js';
 import type { RunContext } from '../context.js';
 import type { PageSink } from '../page-sink.js';
 import type { PageSizer } from '../page-size.js';
-import type { SweepReading } from './sweep.js';
-import { trackingPage, type TrackedDocument } from './tracking-runs.js';
+import type { SweepReading } from '../sweep/sweep.js';
+import { trackingPage, type TrackedSearch } from './runs-page.js';
 
 // A trackings night reads what its trackings produced since the night before: the responses of their runs,
 // through the sweep's listing across requests (GET /responses without request_id, oldest first, by created_at),
@@ -35,8 +35,8 @@ export interface TrackingReadIo {
   sink: PageSink;
   sizer: PageSizer;
   reading: Omit<SweepReading, 'wave'>;
-  /** Our trackings, by id: the document each follows. */
-  ours: ReadonlyMap<string, TrackedDocument>;
+  /** Our trackings, by id: the search each follows (a listed document's, or a lawsuit's). */
+  ours: ReadonlyMap<string, TrackedSearch>;
   /** Where the first reading ever starts (epoch ms, provider clock): the creation of our oldest tracking, when known. */
   firstFrom?: number;
   /**

@@ -1,0 +1,122 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Warehouse } from '../src/warehouse/warehouse.js';
+import { BenchClient } from './client.js';
+import { measuredRun, ranToItsEnd, sandboxRunEnv } from './pipeline-run.js';
+import { round } from './round.js';
+import { sandboxChild } from './sandbox-child.js';
+
+// The two levels over five nights (issue 32, docs/two-levels.md): a portfolio read night after night by one
+// source, every lawsuit kept whole (LAWSUIT_DETAIL=whole), a sandbox day apart (and two hours, so that the
+// trackings' runs of the day have finished). What a night must read at the lawsuit level is what moved or was born
+// since the night before, by the sandbox's ground truth (POST /_sandbox/truth: each lawsuit's last step as a
+// lawsuit-level read answers it at that instant); what it may spend besides is its listing floor: the searches by
+// document it bought, the pages of the responses it loaded at the page size it learned, and on a trackings night
+// the pages of the key's trackings listing. A night's calls come from its `runs` row.
+
+export interface LevelsNight {
+  night: number;
+  /** Calls the night made (runs.calls). */
+  calls: number;
+  /** Lawsuit-level reads it bought (lawsuit_cnj searches submitted that night). */
+  reads: number;
+  /** Lawsuits (numbers) born or moved since the night before, by the ground truth: what the night must read whole. */
+  movedOrBorn: number;
+  /** Searches by document bought, responses loaded and listing pages at the learned page size: the listing floor. */
+  searches: number; responses: number; listingFloor: number;
+  /** calls / (movedOrBorn + listingFloor); null on night 1 (every lawsuit is new). */
+  callsVsFloor: number | null;
+  ms: number; cpuS: number; exitCode: number | null;
+}
+
+export interface LevelsFigures {
+  source: 'searches' | 'trackings';
+  nights: LevelsNight[];
+  /** Reads bought on nights 2 to 5 over the numbers born or moved in them (1 when both are 0). */
+  readsPerMovedLawsuit: number;
+  /** The most calls / (moved and born + listing floor) of nights 2 to 5. */
+  laterCallsVsFloor: number;
+}
+
+interface TruthLawsuit { code: string; instance: number; last_step?: { step_id: string; steps_count: number } }
+
+/** Each lawsuit's progress (last step and count) by code#instance, as the ground truth has the portfolio now. */
+async function progress(client: BenchClient, searches: ReadonlyArray<{ search_type: string; search_key: string }>): Promise<Map<string, string>> {
+  const body = await client.call<{ lawsuits: TruthLawsuit[] }>('POST', '/_sandbox/truth', { body: { documents: searches, cnj: [] } });
+  return new Map(body.lawsuits.map((l) => [`${l.code}#${l.instance}`, `${l.last_step?.step_id}/${l.last_step?.steps_count}`]));
+}
+
+/** The numbers born or moved from one progress to the next. */
+function movedOrBorn(before: ReadonlyMap<string, string>, after: ReadonlyMap<string, string>): number {
+  const codes = new Set<string>();
+  for (const [k, p] of after) if (before.get(k) !== p) codes.add(k.split('#')[0]);
+  return codes.size;
+}
+
+async function nightOf(path: string): Promise<{ calls: number; reads: number; searches: number; responses: number; trackings: number; pageSize: number }> {
+  const wh = await Warehouse.open(path, { readOnly: true });
+  try {
+    const [r] = await wh.all<{ run_id: string; calls: number }>(`SELECT run_id, calls FROM runs WHERE command = 'run' ORDER BY started_at DESC LIMIT 1`);
+    const [c] = await wh.all<{ reads: number; searches: number; responses: number; trackings: number }>(`SELECT
+        (SELECT count(*) FROM requests WHERE run_id = $1 AND basis IS NOT NULL)::INTEGER AS reads,
+        (SELECT count(*) FROM requests WHERE run_id = $1 AND basis IS NULL)::INTEGER AS searches,
+        (SELECT count(*) FROM responses_raw WHERE run_id = $1)::INTEGER AS responses,
+        (SELECT count(*) FROM trackings)::INTEGER AS trackings`, [r.run_id]);
+    const [d] = await wh.all<{ dialect: string }>('SELECT dialect::VARCHAR AS dialect FROM upstream_dialects LIMIT 1');
+    const pageSize = d ? (JSON.parse(d.dialect) as { pageSize: number }).pageSize : 100;
+    return { calls: Number(r.calls), reads: c.reads, searches: c.searches, responses: c.responses, trackings: c.trackings, pageSize };
+  } finally {
+    await wh.close();
+  }
+}
+
+/**
+ * `nights` nights of the portfolio `csv` (its searches `searches`) read by `source` against a sandbox of its own
+ * started with `sandboxArgs`, every lawsuit kept whole.
+ */
+export async function levelsNights(
+  csv: string, searches: ReadonlyArray<{ search_type: string; search_key: string }>, source: 'searches' | 'trackings',
+  sandboxArgs: string[], log: (n: LevelsNight) => void, nights = 5,
+): Promise<LevelsFigures> {
+  const dir = mkdtempSync(join(tmpdir(), 'lawsuit-bench-levels-'));
+  const sb = await sandboxChild([...sandboxArgs, '--dialect', 'documented', '--api-key', 'levels']);
+  const client = new BenchClient(sb.url);
+  try {
+    writeFileSync(join(dir, 'documents.csv'), csv);
+    const env: NodeJS.ProcessEnv = {
+      ...sandboxRunEnv(sb.url, dir), LAWSUIT_DOCUMENTS: join(dir, 'documents.csv'), LAWSUIT_SKIP_TRANSFER: 'true', LAWSUIT_API_KEY: 'levels',
+      LAWSUIT_SOURCE: source, LAWSUIT_TRACKING_RECURRENCE: '1', LAWSUIT_DETAIL: 'whole',
+      // a searches night searches every document each night: what it costs is the measure
+      LAWSUIT_FRESHNESS_DAYS: '0',
+    };
+    const done: LevelsNight[] = [];
+    let before = new Map<string, string>();
+    for (let night = 1; night <= nights; night++) {
+      if (night > 1) await client.advanceClock(night === 2 ? 1 + 2 / 24 : 1);
+      const now = await progress(client, searches);
+      const run = await measuredRun(['run'], env);
+      if (!ranToItsEnd(run.exitCode)) throw new Error(`levels night ${night} (${source}) exited ${run.exitCode}`);
+      const n = await nightOf(env.LAWSUIT_WAREHOUSE!);
+      const moved = movedOrBorn(before, now);
+      before = now;
+      const listingFloor = n.searches + Math.ceil(n.responses / n.pageSize) + (source === 'trackings' ? Math.max(1, Math.ceil(n.trackings / n.pageSize)) : 0);
+      done.push({
+        night, calls: n.calls, reads: n.reads, movedOrBorn: moved, searches: n.searches, responses: n.responses, listingFloor,
+        callsVsFloor: night === 1 ? null : round(n.calls / Math.max(1, moved + listingFloor)), ms: run.ms, cpuS: run.cpuS, exitCode: run.exitCode,
+      });
+      log(done[done.length - 1]);
+    }
+    const later = done.slice(1);
+    const reads = later.reduce((s, n) => s + n.reads, 0);
+    const moved = later.reduce((s, n) => s + n.movedOrBorn, 0);
+    return {
+      source, nights: done, readsPerMovedLawsuit: reads === 0 && moved === 0 ? 1 : round(reads / Math.max(1, moved)),
+      laterCallsVsFloor: Math.max(0, ...later.map((n) => n.callsVsFloor ?? 0)),
+    };
+  } finally {
+    await client.close();
+    sb.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
