@@ -34,10 +34,19 @@ export const NAME_FORMS: readonly NameForm[] = [
   ...form('Tecnologia', 'tech', ['Ltda', 'S.A.', 'Ltda - ME']),
 ];
 
-/** The few companies that stand in very many lawsuits (banks, telecoms, airlines, utilities), with their sector. */
+/**
+ * The country's biggest banks, the largest litigants of all, under their real names and CNPJs (their head offices'):
+ * an analyst knows them on sight. The Caixa Econômica Federal, a federal body, is among the public entities.
+ */
+export const BIG_BANKS: ReadonlyArray<{ name: string; document: string }> = [
+  { name: 'Banco do Brasil S.A.', document: '00000000000191' }, { name: 'Itaú Unibanco S.A.', document: '60701190000104' },
+  { name: 'Banco Bradesco S.A.', document: '60746948000112' }, { name: 'Banco Santander (Brasil) S.A.', document: '90400888000142' },
+];
+
+/** The other companies that stand in very many lawsuits (telecoms, airlines, utilities...), with their sector. */
 export const BIG_LITIGANTS: ReadonlyArray<{ word: string; sector: Sector }> = [
-  { word: 'Banco Nacional', sector: 'bank' }, { word: 'Telefonia Brasil', sector: 'telecom' }, { word: 'Seguros Unidos', sector: 'insurer' },
-  { word: 'Energia Paulista', sector: 'energy' }, { word: 'Varejo Nacional', sector: 'retail' }, { word: 'Crédito Fácil', sector: 'bank' },
+  { word: 'Telefonia Brasil', sector: 'telecom' }, { word: 'Seguros Unidos', sector: 'insurer' },
+  { word: 'Energia Paulista', sector: 'energy' }, { word: 'Varejo Nacional', sector: 'retail' },
   { word: 'Aviação Brasileira', sector: 'airline' }, { word: 'Saneamento Estadual', sector: 'water' },
   { word: 'Previdência Privada', sector: 'pension' }, { word: 'Construtora Horizonte', sector: 'construction' },
 ];

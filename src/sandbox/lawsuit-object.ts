@@ -1,6 +1,7 @@
 // Turns a plan, its parties and its visible steps into the lawsuit object of the spec, as a given caller
 // would see it: secrecy masking, the sparse shape of document and name searches (one level) or their header
-// (two levels, levels.ts), the historical answer's shape, tribunal quirks.
+// (two levels, levels.ts), the historical answer's shape, tribunal quirks, and the lawsuits it is related to
+// (universe.ts finds them).
 
 import type { Levels } from './dialect.js';
 import { hex8, isoOf } from './fast-format.js';
@@ -13,6 +14,10 @@ import { tpuClass, tpuSubject } from './tpu.js';
 import { courtName } from './tribunals.js';
 
 export type Json = Record<string, unknown>;
+
+/** How a lawsuit names another of the same case: what was born from it, or (from the child) its origin. */
+export type Relation = 'dependency' | 'appeal' | 'interlocutory_appeal' | 'execution' | 'origin';
+export interface RelatedLawsuit { code: string; instance: number; relation: Relation }
 
 /**
  * 'full' for lawsuit_cnj/lawsuit_id searches; 'search' for document and name searches (one level: sparse tribunals
@@ -47,10 +52,20 @@ function stepId(seed: number, i: number, k: number): string {
   return hex(hash(seed, 800, i, k)) + hex(hash(seed, 801, i, k)).slice(0, 8);
 }
 
+/** The system the crawler read the case from: the one its number's band belongs to (court-systems.ts), at its degree. */
 function sourceName(p: Plan): string {
-  const j = p.tribunal.j;
-  const system = j === '5' ? 'PJe' : j === '4' ? (p.tribunal.acronym === 'TRF3' ? 'PJe' : 'eproc') : p.tribunal.acronym === 'TJSP' ? 'ESAJ' : 'PJe';
-  return `${p.tribunal.acronym} - ${system}${p.instance >= 2 ? ' 2º grau' : ''}`;
+  return `${p.tribunal.acronym} - ${p.system}${p.instance === 2 ? ' 2º grau' : ''}`;
+}
+
+/**
+ * Free legal aid, as the claimant's claim to it: granted to most people who ask, to a company only when it proves
+ * it cannot pay (rarely), never to a public body; some tribunals do not say (undefined).
+ */
+function freeJustice(seed: number, p: Plan, claimant: InternalParty | undefined): boolean | undefined {
+  const h = hash(seed, 51, p.base);
+  if (h % 3 === 0 || !claimant || p.kind.procedure === 'criminal' || p.kind.procedure === 'electoral') return undefined;
+  const percent = claimant.kind === 'entity' ? 0 : claimant.kind === 'company' ? 3 : p.kind.group === 'labour' ? 80 : 55;
+  return (h >>> 8) % 100 < percent;
 }
 
 /** Movements whose step comes with a document: the initial petition, a judgment, a ruling. */
@@ -64,9 +79,14 @@ function attachmentName(s: StepPoint, instance: number): string | undefined {
 }
 
 /** Where the case's appeal goes and comes back from, and what it is called, as the first instance writes it. */
-function textContext(p: Plan, court: string): StepTextContext {
+function textContext(p: Plan, court: string, origin: RelatedLawsuit | undefined): StepTextContext {
   const group = p.kind.group;
-  const base = { group, instance: p.instance, court };
+  const base = {
+    group, instance: p.instance, court, defendantRepresented: !p.defendantUnrepresented,
+    dependentOn: p.appeal === 'execution' || p.appeal === 'dependency' ? origin?.code : undefined,
+    // The Fazenda Pública (the Union, a state, a municipality, the INSS) pays a judgment by requisition; the Caixa does not.
+    embargos: p.appeal === 'dependency', fazenda: p.kind.passive === 'entity' && p.entity?.role !== 'federalBank',
+  };
   if (group === 'smallClaims' || group === 'federalSmallClaims') return { ...base, toAbove: 'à Turma Recursal', fromAbove: 'da Turma Recursal', appealName: 'recurso inominado' };
   const above = p.tribunal.acronym;
   return { ...base, toAbove: `ao ${above}`, fromAbove: `do ${above}`, appealName: group === 'labour' ? 'recurso ordinário' : 'apelação' };
@@ -85,14 +105,14 @@ interface Rendering {
 }
 
 export function buildLawsuit(
-  seed: number, p: Plan, parties: InternalParty[], steps: StepPoint[], crawlMs: number, view: ViewOptions,
+  seed: number, p: Plan, parties: InternalParty[], steps: StepPoint[], crawlMs: number, view: ViewOptions, related: RelatedLawsuit[] = [],
 ): Json {
   const level = levelSeen(p.secrecy, view.privileged);
   const t = p.tribunal;
   const i = p.index;
   const crawlId = hex(hash(seed, 810, i, Math.floor(crawlMs / 3_600_000))) + hex(hash(seed, 811, i));
   const court = courtName(t, p.kind.group, p.instance, p.courtPick, p.city, p.origin);
-  const r: Rendering = { seed, p, level, blank: level >= MASKED_FROM_LEVEL, crawlId, textCtx: textContext(p, court) };
+  const r: Rendering = { seed, p, level, blank: level >= MASKED_FROM_LEVEL, crawlId, textCtx: textContext(p, court, related.find((x) => x.relation === 'origin')) };
   const twoLevels = view.levels === 'two';
   const header = twoLevels && view.shape === 'search';
   // Neither the historical answer nor a header carries steps or attachments: they are not even built.
@@ -116,13 +136,13 @@ export function buildLawsuit(
     parties: partiesShown(r, parties),
     steps: listless ? [] : stepsShown(r, steps),
     attachments: level === 0 && p.hasAttachments && !listless ? attachmentsShown(r, steps, crawlMs) : [],
-    related_lawsuits: [],
+    related_lawsuits: related.map((x) => ({ ...x })),
     crawler: { source_name: sourceName(p), crawl_id: crawlId, weight: hash(seed, 850, i) % 10, updated_at: iso(crawlMs) },
     metadata: {},
     amount: level >= 5 ? 0 : p.amount,
     area: p.kind.area,
     county: p.city,
-    state: t.uf,
+    state: p.state,
     city: p.city,
     justice_description: t.justiceDescription,
     phase: phaseOf(last),
@@ -137,7 +157,8 @@ export function buildLawsuit(
     obj.created_at = iso(Math.min(crawlMs, p.distributionMs + DAY_MS_2));
     obj.updated_at = iso(crawlMs);
   }
-  if (p.freeJustice !== undefined) obj.free_justice = p.freeJustice;
+  const free = freeJustice(seed, p, parties[0]);
+  if (free !== undefined) obj.free_justice = free;
   if (t.extras) Object.assign(obj, t.extras({ u: (hash(seed, 870, i) >>> 0) / 4294967296, instance: p.instance, origin: p.origin, city: p.city, group: p.kind.group, court }));
   if (listless) {
     delete obj.steps;
@@ -205,7 +226,7 @@ function partiesShown({ seed, p, level, blank, crawlId }: Rendering, parties: In
 }
 
 function stepContent(r: Rendering, s: StepPoint): string {
-  return stepText(s.act, r.textCtx, hash(r.seed, 830, r.p.index, s.k));
+  return stepText(s.act, r.textCtx, hash(r.seed, 830, r.p.index, s.k), s.dateMs);
 }
 
 /** The visible steps, newest first as the tribunals' own pages list them; the newest carries the count. */

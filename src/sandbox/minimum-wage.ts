@@ -10,8 +10,7 @@ const JANUARY: Record<number, number> = {
 const FIRST = 2008;
 const LAST = 2026;
 
-/** The minimum wage (R$) at instant ms. */
-export function minimumWageAt(ms: number): number {
-  const year = new Date(ms).getUTCFullYear();
+/** The minimum wage (R$) in force on 1 January of `year`. */
+export function minimumWageIn(year: number): number {
   return JANUARY[Math.min(LAST, Math.max(FIRST, year))];
 }

@@ -4,11 +4,12 @@
 // (document -> index, name -> indexes), which is how searches avoid scanning the lawsuits.
 
 import { cnpjCheckDigits, cpfCheckDigits } from './check-digits.js';
-import { BIG_LITIGANTS, companyName, NAME_FORMS, type Sector } from './company-names.js';
+import { BIG_BANKS, BIG_LITIGANTS, companyName, NAME_FORMS, type Sector } from './company-names.js';
 import { OAB_ISSUED, OAB_LOWEST } from './oab-sections.js';
+import { ENTITY_ROOTS } from './public-entities.js';
 import { hash, Perm } from './random.js';
 import { normalizeName } from './text.js';
-import { FIRST_NAMES, SURNAMES, UFS } from './vocab.js';
+import { FIRST_NAMES, SURNAMES, UFS, WOMEN_FIRST_NAMES } from './vocab.js';
 
 function dedupe(list: readonly string[]): string[] {
   const seen = new Set<string>();
@@ -86,6 +87,11 @@ export class Individuals {
     if (!/^\d{11}$/.test(doc)) return undefined;
     const p = this.cpfPerm.backward(Number(doc.slice(0, 9)));
     return p < this.count && this.document(p) === doc ? p : undefined;
+  }
+  /** Whether p's first name is a woman's. */
+  isWoman(p: number): boolean {
+    const name = this.name(p);
+    return WOMEN_FIRST_NAMES.has(name.slice(0, name.indexOf(' ')));
   }
   withName(normalized: string): number[] {
     const m = personNameIndex(normalized);
@@ -199,13 +205,22 @@ const ALNUM_ADD = 1_234_567_891;
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const COMPANY_NAME_SPACE = NAME_FORMS.length * SUR.length;
 const BIG_NAME_SPACE = BIG_LITIGANTS.length * UFS.length;
+const BANKS = BIG_BANKS.length;
+const BANK_BY_DOCUMENT = new Map(BIG_BANKS.map((b, k) => [b.document, k]));
+/** Share, in tenths, of the big litigants' lawsuits that are the big banks' (the largest litigants of all). */
+const BANK_TENTHS = 3;
+/** CNPJ roots no generated company takes: the public entities' and the big banks'. */
+const RESERVED_ROOTS: readonly number[] = [...new Set([...ENTITY_ROOTS, ...BIG_BANKS.map((b) => b.document.slice(0, 8))])].map(Number);
+const RESERVED = new Set(RESERVED_ROOTS);
 
 /** Name number m: form m mod forms, surname the rest. */
 function smallCompanyName(m: number): string {
   return companyName(NAME_FORMS[m % NAME_FORMS.length], SUR[Math.floor(m / NAME_FORMS.length) % SUR.length]);
 }
+/** Big litigant b: a big bank (the first ones), or one of the other big names, by region. */
 function bigCompanyName(b: number): string {
-  const m = b % BIG_NAME_SPACE;
+  if (b < BANKS) return BIG_BANKS[b].name;
+  const m = (b - BANKS) % BIG_NAME_SPACE;
   const word = BIG_LITIGANTS[m % BIG_LITIGANTS.length].word;
   const region = Math.floor(m / BIG_LITIGANTS.length);
   return region === 0 ? `${word} S.A.` : `${word} ${UFS[(region + 24) % UFS.length]} S.A.`;
@@ -221,7 +236,7 @@ const ALPHANUMERIC_CNPJ_FROM = Date.UTC(2026, 6, 1);
 const DAY_MS = 86_400_000;
 
 /**
- * Company indexes [0, big) are the big litigants; [big, big + numeric) other companies with numeric CNPJs,
+ * Company indexes [0, big) are the big litigants, the big banks first; [big, big + numeric) other companies with numeric CNPJs,
  * registered before any lawsuit of the universe; [big + numeric, count) companies registered from July 2026,
  * which hold the new alphanumeric CNPJs and so can only stand in lawsuits distributed since.
  */
@@ -244,9 +259,33 @@ export class Companies {
   name(k: number): string {
     return k < this.big ? bigCompanyName(k) : smallCompanyName(this.smallNames.nameNumber(k - this.big));
   }
+  /**
+   * The big litigant a big-company slot value deals to: a big bank for BANK_TENTHS of the values, another big
+   * litigant for the rest (value v = 10a + d: d < BANK_TENTHS picks bank a mod banks).
+   */
+  bigOf(v: number): number {
+    const a = Math.floor(v / 10);
+    const d = v % 10;
+    return d < BANK_TENTHS ? a % BANKS : BANKS + ((a * (10 - BANK_TENTHS) + d - BANK_TENTHS) % (this.big - BANKS));
+  }
+  /** Every slot value below `space` bigOf deals to big litigant k (bigOf's inverse). */
+  slotsOfBig(k: number, space: number): number[] {
+    const out: number[] = [];
+    if (k < BANKS) {
+      for (let a = k; a * 10 < space; a += BANKS) for (let d = 0; d < BANK_TENTHS && a * 10 + d < space; d++) out.push(a * 10 + d);
+      return out;
+    }
+    const others = 10 - BANK_TENTHS;
+    for (let x = k - BANKS; ; x += this.big - BANKS) {
+      const v = Math.floor(x / others) * 10 + (x % others) + BANK_TENTHS;
+      if (v >= space) return out;
+      out.push(v);
+    }
+  }
   /** The business its name tells. */
   sector(k: number): Sector {
-    if (k < this.big) return BIG_LITIGANTS[(k % BIG_NAME_SPACE) % BIG_LITIGANTS.length].sector;
+    if (k < BANKS) return 'bank';
+    if (k < this.big) return BIG_LITIGANTS[((k - BANKS) % BIG_NAME_SPACE) % BIG_LITIGANTS.length].sector;
     return NAME_FORMS[this.smallNames.nameNumber(k - this.big) % NAME_FORMS.length].sector;
   }
   isAlphanumeric(k: number): boolean {
@@ -256,8 +295,18 @@ export class Companies {
   registeredMs(k: number): number {
     return this.isAlphanumeric(k) ? ALPHANUMERIC_CNPJ_FROM + (hash(this.seed, 306, k) % 540) * DAY_MS : Number.NEGATIVE_INFINITY;
   }
-  document(k: number): string {
+  /** The CNPJ root of company k: its own, unless a public entity or a big bank holds it (then a spare one). */
+  private rootOf(k: number): number {
     const root = this.rootPerm.forward(k);
+    if (!RESERVED.has(root)) return root;
+    for (let t = this.count + RESERVED_ROOTS.indexOf(root); ; t += RESERVED_ROOTS.length) {
+      const spare = this.rootPerm.forward(t);
+      if (!RESERVED.has(spare)) return spare;
+    }
+  }
+  document(k: number): string {
+    if (k < BANKS) return BIG_BANKS[k].document;
+    const root = this.rootOf(k);
     const h = hash(this.seed, 304, k);
     const branch = h % 10 < 8 ? '0001' : `000${2 + (h % 7)}`;
     let body: string;
@@ -271,6 +320,8 @@ export class Companies {
   }
   fromDocument(doc: string): number | undefined {
     if (!/^[0-9A-Z]{12}\d{2}$/.test(doc)) return undefined;
+    const bank = BANK_BY_DOCUMENT.get(doc);
+    if (bank !== undefined) return bank < this.big ? bank : undefined;
     let root: number;
     if (/^[A-Z]/.test(doc)) {
       const scrambled = BigInt(parseInt(doc.slice(1, 8), 36));
@@ -281,7 +332,9 @@ export class Companies {
       root = Number(doc.slice(0, 8));
     }
     if (!Number.isFinite(root) || root >= CNPJ_ROOT_SPACE) return undefined;
-    const k = this.rootPerm.backward(root);
+    let k = this.rootPerm.backward(root);
+    // A spare root stands for the company whose own root is reserved.
+    if (k >= this.count) k = this.rootPerm.backward(RESERVED_ROOTS[(k - this.count) % RESERVED_ROOTS.length]);
     return k < this.count && this.document(k) === doc ? k : undefined;
   }
   withName(normalized: string): number[] {

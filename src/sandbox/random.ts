@@ -70,24 +70,6 @@ export function unit(h: number): number {
   return (h >>> 0) / 4294967296;
 }
 
-/** Pick from a list by cumulative weights (weights need not sum to 1). */
-export function weighted<T>(items: readonly T[], cumulative: readonly number[], u: number): T {
-  const total = cumulative[cumulative.length - 1];
-  const x = u * total;
-  let lo = 0;
-  let hi = cumulative.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (cumulative[mid] > x) hi = mid; else lo = mid + 1;
-  }
-  return items[lo];
-}
-
-export function cumulate(weights: readonly number[]): number[] {
-  let s = 0;
-  return weights.map((w) => (s += w));
-}
-
 function oddInverse(a: number): number {
   // Newton iteration for the inverse of an odd number modulo 2^32.
   let x = a;

@@ -1,18 +1,26 @@
 // A lawsuit's life as dated steps, written by walking its procedure's stages (procedure.ts). Only the steps dated
 // at or before the time of observation exist, so phase, status, last_step and steps_count move with the sandbox
 // clock. The instances of one case are written together: an appeal is distributed after the records went up from
-// the judgment it attacks, a superior court's case after the appellate court ruled, an interlocutory appeal after
-// the decision it attacks; and the first instance comes back, becomes final and is enforced only once its appeal
-// has ended, as its ruling decided.
+// the judgment it attacks, a superior court's case after the appellate court ruled, an interlocutory appeal within
+// its days of the decision it attacks, embargos after the debtor was summoned, an execution after the judgment
+// became final; and the first instance comes back, becomes final and is enforced only once its appeal has ended, as
+// its ruling decided. Every step keeps the court's calendar and clock (calendar.ts): a court's acts on its days, in
+// office hours; a party's filings at working hours, any day.
 
+import { KINDS, type CaseKind } from './case-kinds.js';
 import type { AppealKind, Plan } from './plan.js';
+import { placeStep, type Timing } from './calendar.js';
 import { DAY_MS } from './days.js';
+import { appealDays, type AppealRoute } from './laws.js';
+import { LANES } from './numbering.js';
 import {
-  APPEALABLE, appellatePath, claimantWins, firstInstancePath, OUTCOMES, ROUTINE, ROUTINE_CHANCE, RULINGS, STAGES,
-  type Outcome, type Phase, type Ruling, type Stage, type StageName, type Story,
+  APPEALABLE, appellatePath, claimantWins, dependentPath, EMBARGOS_OUTCOMES, firstInstancePath, FULFILMENT_OUTCOMES, OUTCOMES, OUTCOMES_IN_DEFAULT,
+  ROUTINE, ROUTINE_CHANCE, RULINGS, STAGES,
+  type Gap, type Outcome, type Phase, type Ruling, type Stage, type StageName, type Story,
 } from './procedure.js';
 import { hash, Rng } from './random.js';
 import { ACTS, type Act, type ActName } from './step-texts.js';
+import type { CaseGroup } from './tribunals.js';
 
 export interface StepPoint {
   /** Position in the lawsuit's whole life (ids and wording are drawn from it). */
@@ -35,10 +43,25 @@ interface CaseSource {
 
 const HOUR_MS = 3_600_000;
 
-/** Writes the steps of one life, stage after stage, advancing its date by each stage's gaps. */
+/** Movements a party files (a petition joined, a case brought): any day, at working hours; the rest is the court's. */
+const FILED: ReadonlySet<string> = new Set(['85', '26']);
+/** Hearings and judgment sessions: the court's days, out of the year-end suspension. */
+const SITTINGS: ReadonlySet<string> = new Set(['970', '237', '238', '239', '200']);
+const timingOf = (act: Act): Timing => (FILED.has(act.code) ? 'filing' : SITTINGS.has(act.code) ? 'session' : 'court');
+
+/** The appeal an act files, by the case's branch (its days: laws.ts). */
+function routeOf(act: ActName, group: CaseGroup): AppealRoute {
+  const criminal = group === 'criminal' || group === 'military';
+  if (act === 'clarificationFiled') return criminal ? 'criminalClarification' : 'clarification';
+  if (criminal) return 'criminalAppeal';
+  if (group === 'labour') return 'labourAppeal';
+  return group === 'smallClaims' || group === 'federalSmallClaims' ? 'smallClaimsAppeal' : 'appeal';
+}
+
+/** Writes the steps of one life, stage after stage, advancing its date by each stage's gaps, on the court's calendar. */
 class Writer {
   readonly out: StepPoint[] = [];
-  constructor(private readonly rng: Rng, private date: number, private readonly pace: number) {}
+  constructor(private readonly rng: Rng, private date: number, private readonly pace: number, private readonly court: { uf: string; group: CaseGroup }) {}
 
   get last(): number {
     return this.date;
@@ -59,10 +82,19 @@ class Writer {
       if (st.routine && this.rng.next() < ROUTINE_CHANCE) this.step(name, ROUTINE[this.rng.int(ROUTINE.length)], st.gap);
     }
   }
-  private step(stage: StageName, act: ActName, gap: readonly [number, number]): void {
-    if (this.out.length > 0) this.date += Math.max(60_000, this.days(gap));
+  private step(stage: StageName, name: ActName, gap: Gap): void {
+    const act: Act = ACTS[name];
+    if (this.out.length > 0) {
+      const previous = this.date;
+      // An appeal is filed within its days of the decision's publication (the step before it), counted as the law
+      // of the day counts them: calendar days are never more than working days, so the filing keeps either count.
+      const ahead = gap === 'deadline'
+        ? Math.floor((1 + this.rng.next() * (appealDays(routeOf(name, this.court.group), previous) - 2)) * DAY_MS)
+        : Math.max(60_000, this.days(gap));
+      this.date = placeStep(previous + ahead, previous, timingOf(act), this.court.uf, this.rng.next(), this.rng.next());
+    }
     const st: { phase: Phase; finished?: boolean } = STAGES[stage];
-    this.out.push({ k: this.out.length, dateMs: this.date, stage, act: ACTS[act], phase: st.phase, finished: st.finished ?? false });
+    this.out.push({ k: this.out.length, dateMs: this.date, stage, act, phase: st.phase, finished: st.finished ?? false });
   }
 }
 
@@ -73,17 +105,35 @@ function pick<T>(items: ReadonlyArray<readonly [T, number]>, u: number): T {
   return items[items.length - 1][0];
 }
 
-/** How a first instance's story goes; an appealed case is judged, a case with an interlocutory appeal is not cancelled. */
+/** Share of the cases that can have an agravo whose early interim decision no one appealed. */
+const UNAPPEALED_DECISION = 0.12;
+
+/**
+ * How a first instance's story goes: an appealed case is judged, a case whose judgment is executed apart was won,
+ * a case with an agravo had the decision it attacks, a defendant without a lawyer lets the case run in default.
+ */
 function storyOf(seed: number, p: Plan, twin: AppealKind): Story {
   const r = new Rng(hash(seed, 710, p.index));
-  let choices = OUTCOMES[p.kind.procedure];
+  const inDefault = p.defendantUnrepresented;
+  let choices = (inDefault ? OUTCOMES_IN_DEFAULT[p.kind.procedure] : undefined) ?? OUTCOMES[p.kind.procedure];
   if (twin === 'appeal' || twin === 'superior') choices = choices.filter(([o]) => APPEALABLE.has(o));
-  else if (twin === 'interlocutory') choices = choices.filter(([o]) => o !== 'cancelled');
+  else if (twin === 'execution') choices = choices.filter(([o]) => o === 'granted' || o === 'partlyGranted');
+  else if (twin !== 'none') choices = choices.filter(([o]) => o !== 'cancelled');
   const outcome: Outcome = pick(choices, r.next());
-  return {
+  const story: Story = {
     outcome,
     settlesEarly: r.next() < 0.4, hearing: r.next() < 0.5, expert: r.next() < 0.45, enforced: r.next() < 0.7, reactivated: r.next() < 0.06,
+    inDefault, medical: false, drugRite: false, enforcedApart: twin === 'execution',
   };
+  const execution = p.kind.procedure === 'execution' || p.kind.procedure === 'taxExecution';
+  if (p.kind.interlocutoryAppeals && (twin === 'interlocutory' || r.next() < UNAPPEALED_DECISION)) {
+    story.interim = execution ? 'execution' : r.next() < 0.5 ? 'granted' : 'refused';
+  }
+  if (p.kind.procedure === 'socialSecurity') story.medical = p.topic?.medical === true;
+  // A work accident is judged on a physician's report (CLT art. 195 for other hazards: an engineer's).
+  if (p.kind.group === 'labour' && !inDefault) story.medical = p.subjectCodes.includes('2569');
+  if (p.kind.procedure === 'criminal') story.drugRite = p.classCode === '300';
+  return story;
 }
 
 function rulingOf(seed: number, p: Plan): { ruling: Ruling; opinion: boolean; clarified: boolean } {
@@ -106,13 +156,15 @@ function remember(src: CaseSource, i: number, life: StepPoint[]): StepPoint[] {
   return life;
 }
 
+const writerOf = (seed: number, salt: number, p: Plan, start: number) => new Writer(new Rng(hash(seed, salt, p.index)), start, p.pace, { uf: p.courtUf, group: p.kind.group });
+
 /** A first instance up to the records going up (or its whole life when it is not appealed). */
 function headOf(src: CaseSource, p: Plan): { w: Writer; story: Story; tail: (won: boolean) => StageName[]; appealed: boolean } {
   const twin = src.twinKind(p.index);
   const story = storyOf(src.seed, p, twin);
   const appealed = twin === 'appeal' || twin === 'superior';
   const { head, tail } = firstInstancePath(p.kind.procedure, story, appealed);
-  const w = new Writer(new Rng(hash(src.seed, 711, p.index)), p.distributionMs, p.pace);
+  const w = writerOf(src.seed, 711, p, p.distributionMs);
   for (const s of head) if (s !== 'awaitingAppeal') w.stage(s);
   return { w, story, tail, appealed };
 }
@@ -120,20 +172,36 @@ function headOf(src: CaseSource, p: Plan): { w: Writer; story: Story; tail: (won
 /** Days an appellate court takes over an appeal that is not in the universe (before a superior court's case). */
 const UNSEEN_APPEAL_DAYS: readonly [number, number] = [300, 700];
 
+/** The step a child comes after: the decision an agravo attacks (its publication when published), the summons, the res judicata. */
+function parentStep(out: readonly StepPoint[], kind: 'interlocutory' | 'dependency' | 'execution'): StepPoint {
+  if (kind === 'interlocutory') {
+    const d = out.findIndex((s) => s.act === ACTS.injunctionGranted || s.act === ACTS.injunctionRefused || s.act === ACTS.objectionRejected);
+    return out[d + 1]?.act === ACTS.decisionPublished ? out[d + 1] : out[d];
+  }
+  return out.find((s) => s.act === (kind === 'dependency' ? ACTS.summonsIssued : ACTS.resJudicata))!;
+}
+
 /**
- * When the second instance of base p is distributed: an appeal shortly after the records went up, a superior
- * court's case after the appellate court ruled, an interlocutory appeal shortly after the decision it attacks.
+ * When the child of base p is distributed: an appeal shortly after the records went up, a superior court's case
+ * after the appellate court ruled, an agravo within its days of the decision it attacks, embargos within days of
+ * the summons, the fulfilment of a judgment once the creditor asks, after it became final.
  */
 export function secondInstanceDistribution(src: CaseSource, base: Plan, kind: AppealKind, index: number): number {
   const { w } = headOf(src, base);
   const r = new Rng(hash(src.seed, 730, index));
   const days = (lo: number, hi: number) => Math.floor((lo + r.next() * (hi - lo)) * DAY_MS) + r.int(8 * HOUR_MS);
-  if (kind === 'interlocutory') {
-    const decision = w.out.find((s) => s.act.code === '11010' || s.act === ACTS.concludedForDecision) ?? w.out[0];
-    return decision.dateMs + days(5, 20);
+  const child = src.plan(index);
+  const place = (ms: number, after: number, timing: Timing) => placeStep(ms, after, timing, child.courtUf, r.next(), r.next());
+  switch (kind) {
+    case 'interlocutory': {
+      const from = parentStep(w.out, 'interlocutory').dateMs;
+      return place(from + Math.floor((1 + r.next() * (appealDays('interlocutory', from) - 2)) * DAY_MS), from, 'filing');
+    }
+    case 'dependency': { const from = parentStep(w.out, 'dependency').dateMs; return place(from + days(3, 12), from, 'filing'); }
+    case 'execution': { const from = parentStep(w.out, 'execution').dateMs; return place(from + days(15, 120), from, 'filing'); }
+    case 'superior': return place(w.last + days(...UNSEEN_APPEAL_DAYS) + days(60, 200), w.last, 'court');
+    default: return place(w.last + days(3, 25), w.last, 'court');
   }
-  const sent = w.last;
-  return kind === 'superior' ? sent + days(...UNSEEN_APPEAL_DAYS) + days(60, 200) : sent + days(3, 25);
 }
 
 function firstInstanceLife(src: CaseSource, p: Plan): StepPoint[] {
@@ -150,8 +218,17 @@ function firstInstanceLife(src: CaseSource, p: Plan): StepPoint[] {
 
 function appellateLife(src: CaseSource, p: Plan): StepPoint[] {
   const { ruling, opinion, clarified } = rulingOf(src.seed, p);
-  const w = new Writer(new Rng(hash(src.seed, 721, p.index)), p.distributionMs, p.pace);
-  for (const s of appellatePath(p.appeal === 'none' ? 'appeal' : p.appeal, ruling, opinion, clarified)) w.stage(s);
+  const w = writerOf(src.seed, 721, p, p.distributionMs);
+  for (const s of appellatePath(p.appeal as 'appeal' | 'interlocutory' | 'superior', ruling, opinion, clarified)) w.stage(s);
+  return w.out;
+}
+
+/** An execution of judgment or embargos, opened from their case under a number of their own. */
+function dependentLife(src: CaseSource, p: Plan): StepPoint[] {
+  const kind = p.appeal as 'execution' | 'dependency';
+  const outcome = pick(kind === 'execution' ? FULFILMENT_OUTCOMES : EMBARGOS_OUTCOMES, new Rng(hash(src.seed, 740, p.index)).next());
+  const w = writerOf(src.seed, 741, p, p.distributionMs);
+  for (const s of dependentPath(kind, outcome)) w.stage(s);
   return w.out;
 }
 
@@ -159,7 +236,8 @@ function appellateLife(src: CaseSource, p: Plan): StepPoint[] {
 export function lifeOf(src: CaseSource, p: Plan): StepPoint[] {
   const kept = lives.get(src)?.get(p.index);
   if (kept) return kept;
-  return remember(src, p.index, p.instance === 1 ? firstInstanceLife(src, p) : appellateLife(src, p));
+  const life = p.appeal === 'none' ? firstInstanceLife(src, p) : p.appeal === 'execution' || p.appeal === 'dependency' ? dependentLife(src, p) : appellateLife(src, p);
+  return remember(src, p.index, life);
 }
 
 /** The steps of lawsuit p dated at or before t, oldest first. */
@@ -176,4 +254,67 @@ export function phaseOf(last: StepPoint | undefined): Phase {
 
 export function statusOf(last: StepPoint | undefined): 'Ativo' | 'Finalizado' {
   return last?.finished ? 'Finalizado' : 'Ativo';
+}
+
+/**
+ * Whether the case's defendant stands on the active side of this instance: the party that lost appeals (the
+ * defendant condemned, the claimant dismissed; either, when the claim was granted in part), the party an interim
+ * decision went against files the agravo, the debtor brings the embargos.
+ */
+export function sidesSwapped(src: CaseSource, p: Plan): boolean {
+  switch (p.appeal) {
+    case 'dependency': return true;
+    case 'interlocutory': return storyOf(src.seed, src.plan(p.base), p.appeal).interim !== 'refused';
+    case 'appeal': case 'superior': {
+      const { outcome } = storyOf(src.seed, src.plan(p.base), p.appeal);
+      return outcome === 'granted' || (outcome === 'partlyGranted' && hash(src.seed, 742, p.base) % 2 === 0);
+    }
+    default: return false;
+  }
+}
+
+/**
+ * The longest a case's life can run before a child of `kind` is distributed, in days: every act of its longest path
+ * at its longest gap and slowest pace, moved each to the court's next day after the longest closure (the recess),
+ * plus the wait before the child. numbering.ts numbers a child by the years since its case: this proves its lanes
+ * hold every life.
+ */
+function longestWaitDays(kind: 'superior' | 'execution' | 'dependency' | 'interlocutory'): number {
+  const SLOWEST = 1.5;
+  const CLOSED = 22;
+  const stageDays = (name: StageName): number => {
+    const st: Stage = STAGES[name];
+    let d = st.restBefore?.[1] ?? 0;
+    for (const [, , gap] of st.acts) {
+      const g = gap ?? st.gap;
+      d += (g === 'deadline' ? 15 : g[1] * SLOWEST + 1 / 3 + CLOSED) * (st.routine ? 2 : 1);
+    }
+    return d;
+  };
+  let worst = 0;
+  const can = (k: CaseKind) => (kind === 'superior' ? k.superior !== undefined : kind === 'execution' ? k.children?.execution !== undefined
+    : kind === 'dependency' ? k.children?.dependency !== undefined : k.interlocutoryAppeals);
+  for (const procedure of new Set(Object.values(KINDS as Record<string, CaseKind>).filter(can).map((k) => k.procedure))) {
+    const execution = procedure === 'execution' || procedure === 'taxExecution';
+    for (const [outcome] of OUTCOMES[procedure]) {
+      const story: Story = {
+        outcome, settlesEarly: false, hearing: true, expert: true, enforced: true, reactivated: false, inDefault: false,
+        interim: execution ? 'execution' : 'granted', medical: true, drugRite: false, enforcedApart: true,
+      };
+      const head = firstInstancePath(procedure, story, kind === 'superior').head;
+      const interim = head.findIndex((n) => n === 'injunctionGranted' || n === 'executionDecision');
+      const until = kind === 'interlocutory' ? interim + 1 : kind === 'dependency' ? head.indexOf('executionSummons') + 1 : head.length;
+      const days = head.slice(0, Math.max(0, until)).reduce((s, name) => s + (name === 'awaitingAppeal' ? 0 : stageDays(name)), 0);
+      worst = Math.max(worst, days);
+    }
+  }
+  const wait = { superior: UNSEEN_APPEAL_DAYS[1] + 200 + CLOSED, execution: 120 + CLOSED, dependency: 12 + CLOSED, interlocutory: 15 + CLOSED }[kind];
+  return worst + wait;
+}
+
+// A child's number counts the years since its case (numbering.ts); a life that could outlast its lanes is a bug in
+// the stage tables, caught when the module loads.
+for (const kind of ['superior', 'execution', 'dependency', 'interlocutory'] as const) {
+  const years = longestWaitDays(kind) / 365 + 1;
+  if (years >= LANES[kind]) throw new Error(`a ${kind} may come ${years.toFixed(1)} years after its case: more than numbering.ts's ${LANES[kind]} lanes`);
 }

@@ -5,6 +5,8 @@
 // 2015 Code of Civil Procedure: 7 is "Procedimento Comum Cível", 198 "Apelação Cível"); subject names are as
 // the table spells them, upper case and typos included ("AVISO PRÉVIO", "Indenizaçao por Dano Moral").
 
+import { CPC_2015, CPP_REFORM } from './laws.js';
+
 interface TpuItem {
   code: string;
   name: string;
@@ -12,19 +14,28 @@ interface TpuItem {
   parent?: string;
   /** Top of the subject's branch of the tree, the area of law (subjects only), e.g. 864 DIREITO DO TRABALHO. */
   root?: string;
+  /** The instant the item can be used from: the law it names came into force (absent: before the universe begins). */
+  since?: number;
 }
+
 
 export const TPU_CLASSES: readonly TpuItem[] = [
   { code: '7', name: 'Procedimento Comum Cível' },
   { code: '436', name: 'Procedimento do Juizado Especial Cível' },
   { code: '69', name: 'Alimentos - Lei Especial Nº 5.478/68' },
   { code: '156', name: 'Cumprimento de sentença' },
+  { code: '12078', name: 'Cumprimento de Sentença contra a Fazenda Pública', since: CPC_2015 },
+  { code: '1114', name: 'Execução Contra a Fazenda Pública' },
+  { code: '172', name: 'Embargos à Execução' },
+  { code: '1118', name: 'Embargos à Execução Fiscal' },
   { code: '159', name: 'Execução de Título Extrajudicial' },
   { code: '1116', name: 'Execução Fiscal' },
   { code: '985', name: 'Ação Trabalhista - Rito Ordinário' },
   { code: '1125', name: 'Ação Trabalhista - Rito Sumaríssimo' },
   { code: '283', name: 'Ação Penal - Procedimento Ordinário' },
-  { code: '10943', name: 'Ação Penal - Procedimento Sumário' },
+  { code: '10943', name: 'Ação Penal - Procedimento Sumário', since: CPP_REFORM },
+  { code: '290', name: 'Processo Sumário (Detenção)' },
+  { code: '300', name: 'Procedimento Especial da Lei Antitóxicos' },
   { code: '198', name: 'Apelação Cível' },
   { code: '202', name: 'Agravo de Instrumento' },
   { code: '460', name: 'Recurso Inominado Cível' },
@@ -142,13 +153,18 @@ export const TPU_SUBJECTS: readonly TpuItem[] = [
   // DIREITO ELEITORAL and DIREITO PENAL MILITAR: codes and names as the TSE's and the military courts' DataJud
   // payloads show them; their parents in the tree are not in this extract.
   { code: '11667', name: 'Propaganda Política - Propaganda Eleitoral - Extemporânea/Antecipada' },
-  { code: '11679', name: 'Propaganda Política - Propaganda Eleitoral - Internet' },
-  { code: '12635', name: 'Propaganda Política - Propaganda Eleitoral - Divulgação de Notícia Sabidamente Falsa' },
+  // Propaganda on the internet was regulated by Law 12.034 (29 September 2009); the spreading of known falsehoods
+  // became a subject of its own with Resolution TSE 23.610 (18 December 2019).
+  { code: '11679', name: 'Propaganda Política - Propaganda Eleitoral - Internet', since: Date.UTC(2009, 8, 29, 3) },
+  { code: '12635', name: 'Propaganda Política - Propaganda Eleitoral - Divulgação de Notícia Sabidamente Falsa', since: Date.UTC(2019, 11, 18, 3) },
   { code: '11353', name: 'Corrupção passiva' },
 ];
 
 export const TPU_MOVEMENTS: readonly TpuItem[] = [
   { code: '26', name: 'Distribuição' },
+  { code: '3', name: 'Decisão' },
+  { code: '332', name: 'Concessão' },
+  { code: '785', name: 'Não-Concessão' },
   { code: '132', name: 'Recebimento' },
   { code: '51', name: 'Conclusão' },
   { code: '11010', name: 'Mero expediente' },

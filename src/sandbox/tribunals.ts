@@ -10,12 +10,14 @@ import { ofCity } from './places.js';
 export type CaseGroup = 'civil' | 'smallClaims' | 'family' | 'tax' | 'publicLaw' | 'criminal' | 'labour' | 'socialSecurity'
   | 'federalSmallClaims' | 'electoral' | 'military';
 
-interface Place {
+export interface Place {
   city: string;
   /** OOOO codes of the units in this city (for labour courts, the Nth code is the Nth Vara do Trabalho). */
   origins: string[];
   /** Only cases of these groups go there (specialised forums); absent: every group without a place of its own. */
   groups?: CaseGroup[];
+  /** The city's state, when it is not the tribunal's (a regional federal court covers several states). */
+  uf?: string;
 }
 
 /** What a tribunal's extra properties may depend on. */
@@ -70,6 +72,7 @@ const TRF3_VARA: Partial<Record<CaseGroup, string>> = {
 
 const range = (from: number, to: number): string[] => Array.from({ length: to - from + 1 }, (_, k) => String(from + k).padStart(4, '0'));
 const place = (city: string, origins: string[], groups?: CaseGroup[]): Place => (groups ? { city, origins, groups } : { city, origins });
+const placeIn = (uf: string, city: string, origins: string[]): Place => ({ city, origins, uf });
 
 type Def = Omit<TribunalDef, 'cities'>;
 const DEFS: Def[] = [
@@ -153,7 +156,7 @@ const DEFS: Def[] = [
   },
   {
     acronym: 'TRF4', j: '4', tr: '04', uf: 'RS', weight: 2, justiceDescription: FEDERAL, area: 'Cível', noLastStep: true,
-    places: [place('Porto Alegre', ['7100']), place('Curitiba', ['7000'])],
+    places: [place('Porto Alegre', ['7100']), placeIn('PR', 'Curitiba', ['7000'])],
   },
   // Electoral courts: their cases are the electoral prosecutor's (public-entities.ts); origin OOOO is the zone.
   {

@@ -4,12 +4,18 @@
 
 import { isValidCnj } from './check-digits.js';
 import type { Levels } from './dialect.js';
-import { buildLawsuit, type Json, type Shape } from './lawsuit-object.js';
+import { buildLawsuit, type Json, type RelatedLawsuit, type Relation, type Shape } from './lawsuit-object.js';
 import { Cast, type InternalParty, type PartyKind } from './parties.js';
-import { Planner, type Plan } from './plan.js';
+import { Planner, type AppealKind, type Plan } from './plan.js';
 import { PublicEntities } from './public-entities.js';
 import { normalizeName } from './text.js';
-import { lifeOf, secondInstanceDistribution, stepsUpTo, type StepPoint } from './timeline.js';
+import { UFS } from './vocab.js';
+import { lifeOf, secondInstanceDistribution, sidesSwapped, stepsUpTo, type StepPoint } from './timeline.js';
+
+/** How a case names the child it has: an appeal (to the appellate or a superior court), an agravo, an execution, embargos. */
+const RELATION: Record<Exclude<AppealKind, 'none'>, Relation> = {
+  appeal: 'appeal', superior: 'appeal', interlocutory: 'interlocutory_appeal', execution: 'execution', dependency: 'dependency',
+};
 
 interface UniverseOptions {
   /** Seed of every generated value. Default 1. */
@@ -47,9 +53,10 @@ export class Universe {
     this.seed = opts.seed ?? 1;
     this.count = Math.max(2, Math.floor(opts.lawsuits ?? 20000));
     this.cast = new Cast(this.seed, this.count);
-    this.entities = new PublicEntities((cnpj) => this.cast.companies.fromDocument(cnpj) !== undefined);
-    this.planner = new Planner(this.seed, this.count, this.entities);
+    this.entities = new PublicEntities();
+    this.planner = new Planner(this.seed, this.count);
     this.planner.sectorOf = (p) => this.cast.sectorOf(p);
+    this.planner.claimantIsWoman = (p) => this.cast.claimantIsWoman(p);
     this.planner.twinDistribution = (base, kind, i) => secondInstanceDistribution(this.planner, base, kind, i);
   }
 
@@ -57,8 +64,28 @@ export class Universe {
     return this.planner.plan(i);
   }
 
+  /** The parties of a lawsuit on the sides its instance gives them (the party that appeals is the active one). */
+  private partiesOf(plan: Plan): InternalParty[] {
+    return this.cast.parties(plan, plan.appeal !== 'none' && sidesSwapped(this.planner, plan));
+  }
+
   parties(i: number): InternalParty[] {
-    return this.cast.parties(this.plan(i));
+    return this.partiesOf(this.plan(i));
+  }
+
+  /**
+   * The lawsuits of the same case that a lawsuit names at instant `ms`: the child born from it, once distributed;
+   * from the child, its origin.
+   */
+  related(plan: Plan, ms: number): RelatedLawsuit[] {
+    if (plan.appeal !== 'none') {
+      const origin = this.plan(plan.base);
+      return [{ code: origin.code, instance: origin.instance, relation: 'origin' }];
+    }
+    const kind = this.planner.twinKind(plan.index);
+    if (kind === 'none') return [];
+    const child = this.plan(plan.index + 1);
+    return child.distributionMs <= ms ? [{ code: child.code, instance: child.instance, relation: RELATION[kind] }] : [];
   }
 
   /** Which instant of lawsuit i a caller at time t sees (the database lags by its crawl cycle, < 30 days). */
@@ -84,17 +111,17 @@ export class Universe {
     // Parties and steps are built when first asked for: a search filters most candidates on the plan alone.
     let parties: InternalParty[] | undefined;
     let steps: StepPoint[] | undefined;
-    const cast = this.cast;
     const planner = this.planner;
+    const of = (p: Plan) => this.partiesOf(p);
     return {
       plan, observedMs,
-      get parties() { return (parties ??= cast.parties(plan)); },
+      get parties() { return (parties ??= of(plan)); },
       get steps() { return (steps ??= stepsUpTo(planner, plan, observedMs)); },
     };
   }
 
   render(o: Observation, shape: Shape = 'full', privileged = false, levels: Levels = 'one', withAttachments = false): Json {
-    return buildLawsuit(this.seed, o.plan, o.parties, o.steps, o.observedMs, { shape, privileged, levels, withAttachments });
+    return buildLawsuit(this.seed, o.plan, o.parties, o.steps, o.observedMs, { shape, privileged, levels, withAttachments }, this.related(o.plan, o.observedMs));
   }
 
   /** The lawsuit object of index i at time t. */
@@ -105,6 +132,8 @@ export class Universe {
 
   /** Whether person `person` of pool `kind` is a party of lawsuit i (lawyers aside). */
   private holds(i: number, kind: PartyKind, person: number): boolean {
+    // A public entity stands in every case of its cells (cells.ts): where the case was filed says so, without a plan.
+    if (kind === 'entity') return this.planner.entityOf(i) === person;
     return this.cast.skeleton(this.plan(i)).some((q) => q.kind === kind && q.person === person);
   }
 
@@ -130,8 +159,10 @@ export class Universe {
       if (p === undefined) return [];
       return this.withTwins(c.candidatesOfIndividual(p), (i) => this.holds(i, 'individual', p));
     }
-    const e = this.entities.fromDocument(doc);
-    if (e !== undefined) return this.withTwins(this.planner.lawsuitsOfEntity(e), (i) => this.holds(i, 'entity', e));
+    const named = this.entities.fromDocument(doc);
+    if (named.length > 0) {
+      return this.withTwins(named.flatMap((e) => this.planner.lawsuitsOfEntity(e)), (i) => named.some((e) => this.holds(i, 'entity', e)));
+    }
     const k = c.companies.fromDocument(doc);
     if (k === undefined) return [];
     return this.withTwins(c.candidatesOfCompany(k), (i) => this.holds(i, 'company', k));
@@ -141,7 +172,13 @@ export class Universe {
   lawsuitsOfOab(oab: string): number[] {
     const l = this.cast.lawyers.fromOab(oab);
     if (l === undefined) return [];
-    return this.withTwins(this.cast.candidatesOfLawyer(l), (i) => this.cast.skeleton(this.plan(i)).some(
+    // A lawyer a big litigant or a public body retains is in that client's lawsuits.
+    const uf = UFS[this.cast.lawyers.sectionOf(l)];
+    const clients = this.cast.clientsOfLawyer(l, this.entities.list.length).flatMap((c) => {
+      const bases = c.kind === 'company' ? this.cast.candidatesOfCompany(c.person) : this.planner.lawsuitsOfEntity(c.person);
+      return this.cast.filterRetained(bases, c.firms).filter((b) => this.planner.ufOf(b) === uf);
+    });
+    return this.withTwins([...this.cast.candidatesOfLawyer(l), ...clients], (i) => this.cast.skeleton(this.plan(i)).some(
       (q) => (q.kind === 'lawyer' && q.person === l) || q.lawyers.includes(l)));
   }
 
@@ -159,13 +196,14 @@ export class Universe {
 
   /**
    * Every instance under this CNJ number (digits compared; check digits must be valid): a first instance and
-   * the appeal heard under its number, or an interlocutory appeal, which has a number of its own.
+   * the appeal heard under its number, or a case with a number of its own (an agravo, a superior court's case, an
+   * execution or embargos). The number leads to its case (numbering.ts); the whole number is then compared.
    */
   lawsuitsOfCnj(code: string): number[] {
     const d = code.replace(/\D/g, '');
     if (d.length !== 20 || !isValidCnj(d)) return [];
-    const i = this.planner.indexOfSequence(Number(d.slice(0, 7)));
-    if (i === undefined) return [];
+    const i = this.planner.indexOfCode(d);
+    if (i === undefined || i >= this.count) return [];
     const same = (x: number) => this.plan(x).code.replace(/\D/g, '') === d;
     if (this.planner.isTwin(i)) return same(i) ? [i] : [];
     return this.withTwins([i], same);

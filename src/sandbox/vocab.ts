@@ -16,6 +16,9 @@ export const FIRST_NAMES = [
   'Ângela', 'Rafaela', 'Joana', 'Luzia', 'Elaine', 'Daniele', 'Regina', 'Daiane', 'Sueli', 'Alessandra', 'Isabel',
 ];
 
+/** The women's names among FIRST_NAMES (a claim only a woman makes goes to one of them: maternity pay). */
+export const WOMEN_FIRST_NAMES: ReadonlySet<string> = new Set(['Ana', 'Maria', ...FIRST_NAMES.slice(FIRST_NAMES.indexOf('Francisca'))]);
+
 export const SURNAMES = [
   'Silva', 'Santos', 'Oliveira', 'Souza', 'Rodrigues', 'Ferreira', 'Alves', 'Pereira', 'Lima', 'Gomes', 'Costa',
   'Ribeiro', 'Martins', 'Carvalho', 'Almeida', 'Lopes', 'Soares', 'Fernandes', 'Vieira', 'Barbosa', 'Rocha', 'Dias',

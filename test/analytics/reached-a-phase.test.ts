@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ENTITIES } from '../../src/sandbox/public-entities.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { configFor, nightly, query, scratch } from '../support/pipeline.js';
 
@@ -26,7 +27,8 @@ describe('the analysts\' query 6 on data that moves', () => {
   it('returns lawsuits whose phase changed to Sentença, never those first seen in it', async () => {
     // the example list and a municipality's tax enforcements besides: enough lawsuits that a year moves some to Sentença
     const list = join(tmp.dir, 'documents.csv');
-    writeFileSync(list, `${readFileSync('config/documents.example.csv', 'utf8')}81625933000176,cnpj,,,,Município de Campinas\n`);
+    const campinas = ENTITIES.find((e) => e.name === 'Município de Campinas')!;
+    writeFileSync(list, `${readFileSync('config/documents.example.csv', 'utf8')}${campinas.document},cnpj,,,,${campinas.name}\n`);
     const cfg = configFor(sb.url, tmp.dir, { LAWSUIT_DOCUMENTS: list, LAWSUIT_SKIP_TRANSFER: 'true', LAWSUIT_SKIP_EXPORT: 'true' }, { force: true });
     expect((await nightly(cfg)).status).toBe('ok');
     sb.advanceDays(400); // a year on: lawsuits move through their phases, new ones are distributed

@@ -212,7 +212,7 @@ function sectorOf(name: string): string | undefined {
   if (/Telefonia|Telecomunicações|Telecom/.test(name)) return 'telecom';
   if (/Energia|Elétrica/.test(name)) return 'energy';
   if (/Saneamento|Águas/.test(name)) return 'water';
-  if (/Banco|Crédito|Financeira|Caixa Econômica/.test(name)) return 'bank';
+  if (/Banco|Crédito|Financeira|Caixa Econômica|Itaú|Unibanco/.test(name)) return 'bank';
   if (/Seguros|Seguradora|Saúde|Previdência Privada/.test(name)) return 'health';
   return undefined;
 }
@@ -298,14 +298,17 @@ export const RULES: Rule[] = [
   { id: 'long-silence', what: "'Ativo' with no step for two years or more (soft)", hard: false, check: longSilence },
 ];
 
-/** Each rule's flagged lawsuits over the cases, with one example reason each. */
-export function runChecklist(cases: readonly Case[]): Map<string, Array<{ code: string; instance: number; reason: string }>> {
-  const out = new Map(RULES.map((r) => [r.id, [] as Array<{ code: string; instance: number; reason: string }>]));
+/** Each rule's flagged lawsuits over the cases, with one reason each (a checklist's rules over its own cases). */
+export function flaggedBy<C extends { l: Lawsuit }>(rules: ReadonlyArray<{ id: string; check(c: C): string | undefined }>, cases: readonly C[]): Map<string, Array<{ code: string; instance: number; reason: string }>> {
+  const out = new Map(rules.map((r) => [r.id, [] as Array<{ code: string; instance: number; reason: string }>]));
   for (const c of cases) {
-    for (const r of RULES) {
+    for (const r of rules) {
       const reason = r.check(c);
       if (reason) out.get(r.id)!.push({ code: c.l.code, instance: c.l.instance, reason });
     }
   }
   return out;
 }
+
+/** Each rule's flagged lawsuits over the cases, with one example reason each. */
+export const runChecklist = (cases: readonly Case[]) => flaggedBy(RULES, cases);

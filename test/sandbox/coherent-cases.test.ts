@@ -20,7 +20,7 @@ const docsOf = (l: any) => new Set<string>(l.parties.filter((p: any) => p.docume
 
 /** What a step of each movement says, read independently of the generator's wording lists. */
 const MOVEMENT_WORDS: Record<string, RegExp> = {
-  26: /^Distribuído/, 132: /^Recebidos os autos/, 51: /^Conclusos/, 11010: /^Despacho/, 60: /^Expedid[oa]/, 85: /^Juntada/,
+  26: /^Distribuído/, 3: /^Decisão:/, 332: /^Decisão: deferid/, 785: /^Decisão: indeferid/, 132: /^Recebidos os autos/, 51: /^Conclusos/, 11010: /^Despacho/, 60: /^Expedid[oa]/, 85: /^Juntada/,
   11383: /^Ato ordinatório/, 92: /Diário da Justiça Eletrônico/, 970: /^Audiência/, 1051: /^Decorrido o prazo/,
   219: /procedente/, 220: /improcedente/, 221: /procedentes? em parte/, 237: /provi(do|mento)/, 239: /n[ãe][o]? provi|Negado provimento/,
   238: /parcial provimento|provido em parte/, 235: /^Não conhecido/, 417: /^Incluído em pauta/, 200: /embargos de declaração/,

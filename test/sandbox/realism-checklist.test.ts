@@ -23,7 +23,11 @@ function sample(seed: number): Case[] {
     const base = u.planner.baseOf(i);
     const c: Case = { l, at: AT };
     if (base !== i) c.origin = u.lawsuit(base, AT, VIEW) as Record<string, any>;
-    else if (i + 1 < LAWSUITS && u.planner.baseOf(i + 1) === i) c.appeal = u.lawsuit(i + 1, AT, VIEW) as Record<string, any> | undefined;
+    else if (i + 1 < LAWSUITS && u.planner.baseOf(i + 1) === i) {
+      // Its appeal, when the case has one (an execution or embargos opened from it are first-instance cases).
+      const child = u.lawsuit(i + 1, AT, VIEW) as Record<string, any> | undefined;
+      if (child && child.instance > 1) c.appeal = child;
+    }
     cases.push(c);
   }
   return cases;

@@ -3,11 +3,19 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { startSandbox } from '../../src/sandbox/server.js';
-import { call, sandbox, waitFinished } from './helpers.js';
+import { call, sandbox } from './helpers.js';
 
 // Retention is wall-clock time: Date alone is faked (sockets and timers stay real), and moved on instead of waited.
 const wallClockPasses = (ms: number) => { vi.advanceTimersByTime(ms); };
 const stats = async (sb: Sandbox) => (await call(sb, 'GET', '/_sandbox/stats', undefined, null)).body;
+/** Waits for a request under the frozen Date: its items appear a millisecond apart, so the clock is moved on by one at a time. */
+async function waitFinished(sb: Sandbox, id: string): Promise<void> {
+  for (let k = 0; k < 5000; k++) {
+    if ((await call(sb, 'GET', `/requests/${id}`)).body.status === 'completed') return;
+    wallClockPasses(1);
+  }
+  throw new Error(`request ${id} never finished`);
+}
 
 describe('retention', () => {
   let sb: Sandbox | undefined;

@@ -71,7 +71,8 @@ describe('search types', () => {
   });
 
   test('lawsuit_id finds the one instance whose lawsuit_id matches', async () => {
-    const target = all.find((l) => l.instance === 2)!;
+    // An appeal of a tribunal whose payloads show the provider's id (the others' carry none to search with).
+    const target = all.find((l) => l.instance === 2 && l.lawsuit_id)!;
     const { items } = await runSearch(sb, { search_type: 'lawsuit_id', search_key: target.lawsuit_id });
     expect([...found(items)]).toEqual([keyOf(target)]);
   });

@@ -26,8 +26,10 @@ describe('the universe gains lawsuits day by day', () => {
     // The public entities found in the most lawsuits (the bench's "companies" include them): thousands each.
     const biggest = u.entities.list.map((e) => ({ e, n: u.planner.lawsuitsOfEntity(e.index).length })).sort((a, b) => b.n - a.n).slice(0, 3)
       .map(({ e }) => ({ e, lawsuits: u.lawsuitsOfDocument(e.document) }));
+    // Enough individuals that a month shows a few births: about 1.5 a month come among 300 (seed 7 has none among
+    // its first 300 in December 2026), 6 or 7 among 1,000.
     const individuals: number[][] = [];
-    for (let p = 0; individuals.length < 300; p++) {
+    for (let p = 0; individuals.length < 1000; p++) {
       const lawsuits = u.lawsuitsOfDocument(u.cast.individuals.document(p * 97));
       if (lawsuits.length > 0) individuals.push(lawsuits);
     }

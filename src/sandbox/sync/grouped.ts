@@ -59,7 +59,7 @@ export function coverOf(o: Observation): Cover {
     tribunal: p.tribunal.acronym,
     justice: p.tribunal.justiceDescription,
     phase: phaseOf(o.steps[o.steps.length - 1]),
-    state: p.tribunal.uf,
+    state: p.state,
     instance: p.instance,
   };
 }

@@ -29,7 +29,7 @@ export function describeEveryFault(dialect: 'documented' | 'spec'): void {
       const args = ['--rate-limit', '100000', '--dialect', dialect];
       [clean, faulty] = await Promise.all([sandboxProcess(args), sandboxProcess([...args, '--faults', FAULTS])]);
       const lines = readFileSync('config/documents.example.csv', 'utf8').split('\n');
-      // 20 lines: some 17 documents and 120 lawsuit-level reads, calls enough for every fault to happen
+      // 20 lines: 19 documents and some 155 lawsuit-level reads, calls enough for every fault to happen
       writeFileSync(documents, lines.slice(0, 20).join('\n'));
     });
     afterAll(async () => { await Promise.all([clean.stop(), faulty.stop()]); tmp.cleanup(); });

@@ -11,7 +11,7 @@ import { apiEnv, killedAndResumed, purchases, runCli, runFiles, sandboxProcess, 
 // lawsuit they found (killed after the headers, among the reads' submissions, among their pages). Responses are
 // read by the sweep across requests: killed after reading a page it had not committed, or after a commit, the
 // next run resumes the sweep from the cursor in the ledger. `collect.after-commit=N` dies after the commit
-// that carries the Nth page (a night here is about 910 responses, so at least 10 pages), not the Nth group
+// that carries the Nth page (a night here is about 330 responses, half of them lawsuit-level reads), not the Nth group
 // commit, whose number depends on timing.
 
 /**
@@ -32,7 +32,7 @@ export function describeResume(name: string, points: (docs: number) => string[],
 
     it('ends with the warehouse of an uninterrupted run and buys every request once', async () => {
       const docs = (await readDocuments(documents)).documents.length;
-      // Pages of 100 (pinned): the points count pages, and a night here is about 910 responses.
+      // Pages of 100 (pinned): the points count pages, and a night here is about 330 responses.
       const paths = (name: string) => ({ LAWSUIT_DOCUMENTS: documents, LAWSUIT_PAGE_SIZE: '100', ...runFiles(tmp.dir, name) });
 
       const reference = runCli(['run'], apiEnv(sb.url, paths('reference')));
