@@ -22,7 +22,7 @@ export const KEY_CALLS_PER_DAY = 180 * 60 * 24;
  * to DuckDB (122.0 MiB), so a page is held to 4.00 MB; the floor counted pages of 4 MiB until 2026-11-28, 4.9% more
  * than any run reads, which put a night of big litigants' pages about 5% over its floor whatever it did.
  */
-async function pageBytes(): Promise<number> {
+export async function pageBytes(): Promise<number> {
   const wh = await Warehouse.open(':memory:', { memoryLimit: String(OPTIONS.duckdbMemoryLimit.default) });
   try {
     return Math.floor(wh.budget.batchBytes / 2);

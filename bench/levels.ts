@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Warehouse } from '../src/warehouse/warehouse.js';
+import { pageBytes } from './calls.js';
 import { BenchClient } from './client.js';
 import { measuredRun, ranToItsEnd, sandboxRunEnv } from './pipeline-run.js';
 import { round } from './round.js';
@@ -55,7 +56,7 @@ function movedOrBorn(before: ReadonlyMap<string, string>, after: ReadonlyMap<str
   return codes.size;
 }
 
-async function nightOf(path: string): Promise<{ calls: number; reads: number; searches: number; responses: number; trackings: number; pageSize: number; byRoute: Record<string, number> }> {
+async function nightOf(path: string): Promise<{ calls: number; reads: number; searches: number; responses: number; bytes: number; trackings: number; pageSize: number; byRoute: Record<string, number> }> {
   const wh = await Warehouse.open(path, { readOnly: true });
   try {
     const [r] = await wh.all<{ run_id: string; calls: number; summary: string }>(`SELECT run_id, calls, summary::VARCHAR AS summary FROM runs WHERE command = 'run' ORDER BY started_at DESC LIMIT 1`);
@@ -64,14 +65,15 @@ async function nightOf(path: string): Promise<{ calls: number; reads: number; se
       const route = k.replace(/ \S+$/, '');
       byRoute[route] = (byRoute[route] ?? 0) + v;
     }
-    const [c] = await wh.all<{ reads: number; searches: number; responses: number; trackings: number }>(`SELECT
+    const [c] = await wh.all<{ reads: number; searches: number; responses: number; bytes: number; trackings: number }>(`SELECT
         (SELECT count(*) FROM requests WHERE run_id = $1 AND basis IS NOT NULL)::INTEGER AS reads,
         (SELECT count(*) FROM requests WHERE run_id = $1 AND basis IS NULL)::INTEGER AS searches,
         (SELECT count(*) FROM responses_raw WHERE run_id = $1)::INTEGER AS responses,
+        (SELECT coalesce(sum(length(item::VARCHAR)), 0) FROM v_responses_raw WHERE run_id = $1)::DOUBLE AS bytes,
         (SELECT count(*) FROM trackings)::INTEGER AS trackings`, [r.run_id]);
     const [d] = await wh.all<{ dialect: string }>('SELECT dialect::VARCHAR AS dialect FROM upstream_dialects LIMIT 1');
     const pageSize = d ? (JSON.parse(d.dialect) as { pageSize: number }).pageSize : 100;
-    return { calls: Number(r.calls), reads: c.reads, searches: c.searches, responses: c.responses, trackings: c.trackings, pageSize, byRoute };
+    return { calls: Number(r.calls), reads: c.reads, searches: c.searches, responses: c.responses, bytes: Number(c.bytes), trackings: c.trackings, pageSize, byRoute };
   } finally {
     await wh.close();
   }
@@ -79,12 +81,12 @@ async function nightOf(path: string): Promise<{ calls: number; reads: number; se
 
 /**
  * What a night cannot do without besides its lawsuit-level reads (one POST each, counted apart): a POST per search
- * by document it bought, the pages of the responses it loaded (one at least: a night must list to know there is
- * nothing), one completion listing (GET /requests) for each wave that bought something; on a trackings night the
+ * by document it bought, the pages of the responses it loaded, by items at the page size it learned or by bytes
+ * at a page's byte budget, the larger (one at least: a night must list to know there is nothing), one completion listing (GET /requests) for each wave that bought something; on a trackings night the
  * pages of the key's trackings listing and the one listing that bounds the reading of their runs.
  */
-function floorOf(source: 'searches' | 'trackings', n: { searches: number; responses: number; trackings: number; pageSize: number }, moved: number): number {
-  const pages = Math.max(1, Math.ceil(n.responses / n.pageSize));
+function floorOf(source: 'searches' | 'trackings', n: { searches: number; responses: number; bytes: number; trackings: number; pageSize: number }, moved: number, bytesAPage: number): number {
+  const pages = Math.max(1, Math.ceil(n.responses / n.pageSize), Math.ceil(n.bytes / bytesAPage));
   const polls = (n.searches > 0 ? 1 : 0) + (moved > 0 ? 1 : 0);
   const trackings = source === 'trackings' ? Math.max(1, Math.ceil(n.trackings / n.pageSize)) + 1 : 0;
   return n.searches + pages + polls + trackings;
@@ -110,6 +112,7 @@ export async function levelsNights(
       LAWSUIT_FRESHNESS_DAYS: '0',
     };
     const done: LevelsNight[] = [];
+    const bytesAPage = await pageBytes();
     let before = new Map<string, string>();
     for (let night = 1; night <= nights; night++) {
       if (night > 1) await client.advanceClock(night === 2 ? 1 + 2 / 24 : 1);
@@ -121,7 +124,7 @@ export async function levelsNights(
       const n = await nightOf(env.LAWSUIT_WAREHOUSE!);
       const moved = movedOrBorn(before, now);
       before = now;
-      const listingFloor = floorOf(source, n, moved);
+      const listingFloor = floorOf(source, n, moved, bytesAPage);
       done.push({
         night, calls: n.calls, reads: n.reads, movedOrBorn: moved, searches: n.searches, responses: n.responses, listingFloor, byRoute: n.byRoute,
         callsVsFloor: night === 1 ? null : round(n.calls / Math.max(1, moved + listingFloor)), ms: run.ms, cpuS: run.cpuS, exitCode: run.exitCode,
