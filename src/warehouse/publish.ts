@@ -147,7 +147,7 @@ export async function openWorkCopy(publishedPath: string, opts: WorkCopyOptions 
   let wh: Warehouse;
   let recovery: WorkCopyRecovery | undefined;
   try {
-    wh = await Warehouse.open(workPath, whOpts);
+    wh = await openWhole(workPath, whOpts);
   } catch (e) {
     if (!(e instanceof WarehouseError) || e.code !== 'WAREHOUSE_OPEN' || !isDamagedFile(e)) throw e;
     ({ wh, recovery } = await recoverWorkCopy(publishedPath, workPath, whOpts, e, log));
@@ -194,6 +194,40 @@ export async function openWorkCopy(publishedPath: string, opts: WorkCopyOptions 
   };
 }
 
+/** DuckDB's file: its main header and two database headers, then its blocks. */
+const HEADERS_BYTES = 3 * 4096;
+
+/**
+ * Opens a work copy, refusing one cut short. DuckDB opens a file whose end is gone as long as its headers and
+ * catalog are there, and fails on the first statement that reads a block past the end ("Could not read enough
+ * bytes", on the run's first INSERT): half of a night's published file opened that way. So every block a table's
+ * data lies in (pragma_storage_info) must be in the file, or it is damaged; asking DuckDB where they lie reads
+ * the tables' metadata, which fails the same way when that is what was lost. (The free blocks DuckDB counts may
+ * lie past the end of a file it truncated: only the blocks in use say how long the file must be.)
+ */
+async function openWhole(path: string, opts: WarehouseOptions): Promise<Warehouse> {
+  const wh = await Warehouse.open(path, opts);
+  const cutShort = (why: string) => new WarehouseError('WAREHOUSE_OPEN', `the file ${path} is cut short: ${why}`);
+  let failure: WarehouseError | undefined;
+  try {
+    const tables = await wh.all<{ name: string }>(`SELECT table_name AS name FROM duckdb_tables() WHERE database_name = current_database() AND NOT temporary`);
+    const [{ block_size: blockSize }] = await wh.all<{ block_size: number }>('SELECT block_size FROM pragma_database_size() WHERE database_name = current_database()');
+    let last = -1;
+    for (const t of tables) {
+      const [r] = await wh.all<{ m: number | null }>(`SELECT max(block_id) AS m FROM pragma_storage_info($1) WHERE persistent`, [t.name]);
+      if (r.m !== null) last = Math.max(last, Number(r.m));
+    }
+    const need = HEADERS_BYTES + (last + 1) * Number(blockSize);
+    const size = (await stat(path)).size;
+    if (size < need) failure = cutShort(`${size} bytes where its tables' blocks need ${need}`);
+  } catch (e) {
+    failure = cutShort(firstLine(e));
+  }
+  if (!failure) return wh;
+  await wh.close().catch(() => undefined);
+  throw failure;
+}
+
 /** Comments what lacks one and checkpoints at once if anything changed. `between` is a test hook (failpoint). */
 async function commentDurably(wh: Warehouse, log: WorkCopyOptions['log'], between?: () => void): Promise<void> {
   const { applied, missing } = await applyComments(wh);
@@ -227,7 +261,7 @@ async function recoverWorkCopy(publishedPath: string, workPath: string, whOpts: 
   // ledger rows are checkpointed together), and never older than the published file it was copied from.
   try {
     await cloneWhole(keptAt, workPath);
-    const wh = await Warehouse.open(workPath, whOpts);
+    const wh = await openWhole(workPath, whOpts);
     log?.error({ work_copy: workPath, kept_at: keptAt, reason },
       'the work copy could not be opened; carrying on from its last checkpoint. What the earlier run did after that checkpoint is done again: '
       + 'its pages are read again, and searches it submitted after it that the provider\'s listing does not show may be submitted again. '
