@@ -147,7 +147,9 @@ export async function openWorkCopy(publishedPath: string, opts: WorkCopyOptions 
   let wh: Warehouse;
   let recovery: WorkCopyRecovery | undefined;
   try {
-    wh = await openWhole(workPath, whOpts);
+    // A fresh clone is whole by construction (written aside, renamed once whole); a work copy an earlier run left
+    // is checked, as is a copy of it (recoverWorkCopy): the check reads every table's storage, too dear for every run.
+    wh = resumed ? await openWhole(workPath, whOpts) : await Warehouse.open(workPath, whOpts);
   } catch (e) {
     if (!(e instanceof WarehouseError) || e.code !== 'WAREHOUSE_OPEN' || !isDamagedFile(e)) throw e;
     ({ wh, recovery } = await recoverWorkCopy(publishedPath, workPath, whOpts, e, log));
