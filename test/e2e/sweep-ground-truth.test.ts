@@ -36,12 +36,13 @@ describe('the sweep against the ground truth', () => {
     LAWSUIT_DOCUMENTS: documents, LAWSUIT_WAREHOUSE: join(tmp.dir, `${name}.duckdb`), LAWSUIT_SKIP_TRANSFER: 'true', LAWSUIT_SKIP_EXPORT: 'true',
     LAWSUIT_REPORTS_DIR: join(tmp.dir, `${name}-reports`), ...extra,
   });
-  // The reading strategy is the second test's subject: both its nights keep the searches' headers only.
+  // What each document's search finds (search_hits) is the first test's subject, the reading strategy the
+  // second's: their nights keep the searches' headers only (the lawsuit level under every fault is faults.test.ts's).
   const HEADERS = { LAWSUIT_DETAIL: 'header' };
 
   it('every fault on and another client on the key: exactly the lawsuits each document finds, none of the other client\'s', async () => {
     const sb = await sandbox(FAULTS);
-    const cfg = config(sb, 'faulty');
+    const cfg = config(sb, 'faulty', HEADERS);
     const summary = await nightly(cfg);
     expect(summary.status, JSON.stringify(summary.failures)).toBe('ok');
     const list = await readDocuments(documents);
