@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DocumentSpec } from '../../src/input/documents.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { expectWholeAsTruth, movedOrBorn, portfolioOf, truthOf, type Truth } from '../support/ground-truth.js';
+import { expectWholeAsTruth, fewSampled, movedOrBorn, portfolioOf, truthOf, type Truth } from '../support/ground-truth.js';
 import { configFor, countOf, nightly, query, scratch } from '../support/pipeline.js';
 
 // Two levels, as the provider documents them (docs/two-levels.md), against the sandbox that speaks them: a search
@@ -20,8 +19,7 @@ describe('a searches night in two levels', () => {
 
   beforeAll(async () => {
     sb = await startSandbox({ seed: 7, rateLimit: 100_000 });
-    // a portfolio of a few individuals, companies and lawyers (no huge litigant: the test is about levels, not volume)
-    const sample = sb.sampleDocuments(14).filter((d) => d.search_type !== 'lawsuit_id' && sb.truth({ search_type: d.search_type, search_key: d.search_key }).length <= 60);
+    const sample = fewSampled(sb);
     const csv = join(tmp.dir, 'documents.csv');
     docs = await portfolioOf(sb.url, csv, sample);
     cfg = configFor(sb.url, tmp.dir, { LAWSUIT_DOCUMENTS: csv, LAWSUIT_SKIP_TRANSFER: 'true', LAWSUIT_SKIP_EXPORT: 'true' }, { force: true });

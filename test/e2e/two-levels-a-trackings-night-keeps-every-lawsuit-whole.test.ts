@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DocumentSpec } from '../../src/input/documents.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { expectWholeAsTruth, movedOrBorn, portfolioOf, truthOf, type Truth } from '../support/ground-truth.js';
+import { expectWholeAsTruth, fewSampled, findsFew, movedOrBorn, portfolioOf, truthOf, type Truth } from '../support/ground-truth.js';
 import { configFor, countOf, nightly, query, scratch } from '../support/pipeline.js';
 
 // A trackings night in two levels (docs/trackings.md, "Two kinds of trackings"), against the sandbox that speaks
@@ -34,9 +34,8 @@ describe('a trackings night in two levels', () => {
 
   beforeAll(async () => {
     sb = await startSandbox({ seed: 7, rateLimit: 100_000 });
-    // a portfolio of a few individuals, companies and lawyers (no huge litigant: the test is about levels, not volume)
-    const small = (d: { search_type: string; search_key: string }): boolean => sb.truth({ search_type: d.search_type, search_key: d.search_key }).length <= 60;
-    const sample = sb.sampleDocuments(14).filter((d) => d.search_type !== 'lawsuit_id' && small(d));
+    const small = findsFew(sb);
+    const sample = fewSampled(sb);
     // and a party of a lawsuit born within the month, so that a document's tracking has a birth to announce
     sample.push({ ...await bornWithinAMonth(sb.url, small), label: 'born within the month' });
     const csv = join(tmp.dir, 'documents.csv');

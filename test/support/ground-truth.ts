@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import { readDocuments, type DocumentSpec } from '../../src/input/documents.js';
 import { searchFor } from '../../src/pipeline/plan.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
 import { query } from './pipeline.js';
 
 // The sandbox's ground truth of a night (POST /_sandbox/truth, docs/sandbox.md): every lawsuit a list of documents
@@ -83,4 +84,13 @@ export async function portfolioOf(url: string, csv: string, sample: ReadonlyArra
   const docs = listed.filter((d) => !(d.searchType === 'lawsuit_cnj' && secret.has(d.searchKey)));
   writeFileSync(csv, ['search_key,search_type', ...docs.map((d) => `"${d.searchKey}",${d.searchType}`)].join('\n'));
   return docs;
+}
+
+/** A document that finds few lawsuits (60 at most): the two-levels tests are about levels, not volume. */
+export const findsFew = (sb: Sandbox) => (d: { search_type: string; search_key: string }): boolean =>
+  sb.truth({ search_type: d.search_type, search_key: d.search_key }).length <= 60;
+
+/** A portfolio of a few individuals, companies and lawyers the sandbox samples, none a huge litigant, no lawsuit_id. */
+export function fewSampled(sb: Sandbox) {
+  return sb.sampleDocuments(14).filter((d) => d.search_type !== 'lawsuit_id' && findsFew(sb)(d));
 }
