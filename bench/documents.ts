@@ -75,14 +75,14 @@ export function individualDocuments(sb: Sandbox, n: number, nothing = Math.floor
 }
 
 /** A few companies with thousands of lawsuits each: `n` CNPJs finding at least `min` lawsuits. */
-export function companyDocuments(sb: Sandbox, n: number, min = 1000): { csv: string; expected: number } {
+export function companyDocuments(sb: Sandbox, n: number, min = 1000, max = Number.POSITIVE_INFINITY): { csv: string; expected: number } {
   const keys: string[] = [];
   let expected = 0;
   for (let offset = 0; keys.length < n && offset < 200; offset++) {
     for (const d of sb.sampleDocuments(500, 300 + offset)) {
       if (keys.length >= n || d.search_type !== 'cnpj' || keys.includes(d.search_key)) continue;
       const found = sb.truth({ search_type: 'cnpj', search_key: d.search_key }).length;
-      if (found < min) continue;
+      if (found < min || found > max) continue;
       keys.push(d.search_key);
       expected += found;
     }

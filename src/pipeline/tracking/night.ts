@@ -1,7 +1,7 @@
 import type { DocumentSpec } from '../../input/documents.js';
 import { normalizeCnj } from '../../spec/identifiers.js';
 import type { RunContext } from '../context.js';
-import { nightDialect } from '../dialect.js';
+import { listingPageSize } from '../dialect.js';
 import type { ItemFailure, NightData, StageReport } from '../stage.js';
 import { planNight } from '../stages/documents.js';
 import { spoolCounts } from '../delivered/night-spool.js';
@@ -77,8 +77,7 @@ export async function trackingsPlan(ctx: RunContext, night: NightData, tonight: 
 async function reconciled(ctx: RunContext, night: NightData, lawsuits: WantedLawsuits, allowPause: boolean): Promise<Reconciled> {
   const r = await reconcileTrackings(ctx, night.list!.documents, {
     dryRun: ctx.cfg.dryRun, allowPause, recurrenceDays: ctx.cfg.trackingRecurrenceDays, lastRunAt: await lastRunAt(ctx), lawsuits,
-    // the page size learned on a night before (none is probed for it: a first night reads at 100)
-    pageSize: (await nightDialect(ctx, { probe: false })).dialect.pageSize,
+    pageSize: await listingPageSize(ctx),
   });
   const isFresh = new Set(night.plan?.fresh.map((p) => p.doc));
   const tonight = r.searchTonight.filter((s) => !isFresh.has(s.doc));

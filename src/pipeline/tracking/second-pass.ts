@@ -1,5 +1,5 @@
 import type { RunContext } from '../context.js';
-import { nightDialect } from '../dialect.js';
+import { listingPageSize } from '../dialect.js';
 import { readLevels } from '../lawsuits/levels.js';
 import { planLawsuitReads, type LawsuitTrackings } from '../lawsuits/plan.js';
 import type { NightData, StageReport } from '../stage.js';
@@ -26,7 +26,7 @@ export async function lawsuitTrackingsAfterReads(ctx: RunContext, night: NightDa
   if (ctx.cfg.dryRun) lawsuits = await readyAfterReads(ctx, lawsuits, handed.lawsuits);
   const r = await reconcileTrackings(ctx, night.list!.documents, {
     dryRun: ctx.cfg.dryRun, allowPause: true, recurrenceDays: ctx.cfg.trackingRecurrenceDays, lawsuits, pass: 'lawsuits-after-reads',
-    records: handed.records, pageSize: (await nightDialect(ctx, { probe: false })).dialect.pageSize,
+    records: handed.records, pageSize: await listingPageSize(ctx),
   });
   return {
     counts: {
