@@ -20,7 +20,7 @@ export const levelsPart: BenchPart = {
   async run(scale, line) {
     const size = at(scale, {
       // toy: no company (one of the toy universe finds 500 lawsuits: a night 1 of a minute), both sources all the same
-      toy: { universe: 20_000, individuals: 6, companies: 0, min: 20, max: 0, nights: 2 },
+      toy: { universe: 20_000, individuals: 3, companies: 0, min: 20, max: 0, nights: 2 },
       // quick: three companies of 200 to 1,000 lawsuits (three of 200 or more found 6,766 lawsuits between them, whose
       // night 1 alone took 290 s: BENCH_QUICK is to run whole in under 20 minutes)
       quick: { universe: 200_000, individuals: 300, companies: 3, min: 200, max: 1_000, nights: 5 },

@@ -9,7 +9,7 @@ import { round } from '../round.js';
 // 100,000 lawsuits, the pipeline's cost apart from the provider's. BENCH_QUICK=1 runs the 10k night only.
 
 const SIZES = {
-  toy: { universe: 20_000, min: 20, small: 150, big: 400 as number | null },
+  toy: { universe: 20_000, min: 20, small: 60, big: 150 as number | null },
   quick: { universe: 1_000_000, min: 200, small: 10_000, big: null },
   full: { universe: 1_000_000, min: 200, small: 10_000, big: 100_000 },
 };

@@ -12,7 +12,7 @@ export const nightPart: BenchPart = {
   name: 'night',
   keys: ['calls_per_document', 'polls_per_request'],
   async run(scale, line) {
-    const size = at(scale, { toy: { universe: 20_000, documents: 8 }, quick: { universe: 1_000_000, documents: 50 }, full: { universe: 1_000_000, documents: 100 } });
+    const size = at(scale, { toy: { universe: 20_000, documents: 4 }, quick: { universe: 1_000_000, documents: 50 }, full: { universe: 1_000_000, documents: 100 } });
     const csv = await withUniverse(size.universe, (sb) => ordinaryDocuments(sb, size.documents));
     const calls = await pipelineRun({ csv, sandboxArgs: [...universeArgs(size.universe), '--rate-limit', '1000000'] });
     if (!ranToItsEnd(calls.exitCode)) throw new Error(`the night exited ${calls.exitCode}`);

@@ -11,7 +11,7 @@ export const sandboxPart: BenchPart = {
   name: 'sandbox',
   keys: ['sandbox_rss_mb', 'sandbox_slowest_listing_page_ms', 'sandbox_first_listing_page_ms', 'sandbox_largest_document_lawsuits', 'sandbox_peak_rss_mb_by_endpoint'],
   async run(scale, line) {
-    const size = at(scale, { toy: { universe: 5_000, requests: 4 }, quick: { universe: 1_000_000, requests: 200 }, full: { universe: 1_000_000, requests: 1000 } });
+    const size = at(scale, { toy: { universe: 5_000, requests: 2 }, quick: { universe: 1_000_000, requests: 200 }, full: { universe: 1_000_000, requests: 1000 } });
     const sbm = await sandboxMemory(size.requests, size.universe);
     line('sandbox_rss_mb', sbm.peakRssMb, `${sbm.requests} big-party requests, ${sbm.items} items held, in ${(sbm.ms / 1000).toFixed(0)} s`);
     line('sandbox_slowest_listing_page_ms', sbm.slowestListingPageMs, `page ${sbm.slowestListingPage} of ${Math.ceil(sbm.items / 100)} (100 items a page, all requests merged; page 1: ${sbm.firstListingPageMs} ms)`);

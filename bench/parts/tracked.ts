@@ -13,7 +13,7 @@ export const trackedPart: BenchPart = {
   keys: ['tracking_calls_per_document_night', 'tracked_documents_per_key_day', 'tracked_searches_after_first_night', 'tracked_equals_searches_night',
     'tracked_changed_after_last_runs', 'tracked_differing_lawsuits', 'tracked_calls_by_night', 'tracked_cpu_s_by_night'],
   async run(scale, line) {
-    const size = at(scale, { toy: { universe: 20_000, documents: 8, nights: 2 }, quick: { universe: 1_000_000, documents: 1_000, nights: 5 }, full: { universe: 1_000_000, documents: 10_000, nights: 5 } });
+    const size = at(scale, { toy: { universe: 20_000, documents: 4, nights: 2 }, quick: { universe: 1_000_000, documents: 1_000, nights: 5 }, full: { universe: 1_000_000, documents: 10_000, nights: 5 } });
     const portfolio = await withUniverse(size.universe, (sb) => individualDocuments(sb, size.documents));
     const t = await trackedPortfolio(portfolio.csv, size.documents, [...universeArgs(size.universe), '--rate-limit', '1000000'], (night) => {
       line(`tracked night ${night.night}`, night.calls, `${night.callsPerDocument} a document; ${night.searches} searches bought, ${night.runsRead} tracking runs read, `

@@ -12,7 +12,7 @@ export const webhookPart: BenchPart = {
     'intake_cpu_us_per_delivery_fsync_delivery', 'intake_cpu_us_per_delivery_fsync_batch', 'intake_rss_mb', 'intake_rss_deliveries',
     'night_listing_calls_polled', 'night_listing_calls_intake', 'night_listing_ratio', 'night_responses_polled', 'night_responses_intake'],
   run: (scale, line) => webhookFigures(at(scale, {
-    toy: { each: 200, batch: 500, many: 1_000, documents: 6, universe: 20_000 },
+    toy: { each: 50, batch: 100, many: 200, documents: 3, universe: 20_000 },
     quick: { each: 2_000, batch: 5_000, many: 20_000, documents: 60, universe: 1_000_000 },
     full: { each: 5_000, batch: 20_000, many: 100_000, documents: 200, universe: 1_000_000 },
   }), line),

@@ -11,32 +11,43 @@ import { apiEnv, killedAndResumed, purchases, runCli, runFiles, sandboxProcess, 
 // lawsuit they found (killed after the headers, among the reads' submissions, among their pages). Responses are
 // read by the sweep across requests: killed after reading a page it had not committed, or after a commit, the
 // next run resumes the sweep from the cursor in the ledger. `collect.after-commit=N` dies after the commit
-// that carries the Nth page (a night here is about 330 responses, half of them lawsuit-level reads), not the Nth group
+// that carries the Nth page (counted over both waves, at the page size each suite pins), not the Nth group
 // commit, whose number depends on timing.
+
+/** The night a suite kills: how deep it reads, how much of the example list, at what page size (pinned: the points count pages). */
+export interface ResumeNight {
+  level: 'whole' | 'header';
+  /** The example list's first `head` lines of documents, then its last 6 (bad lines, a duplicate, one finding nothing). */
+  head: number;
+  pageSize: number;
+}
 
 /**
  * The suite of resume-after-crash.test.ts over `points(docs)` (the kill points, given the list's valid documents):
  * split in two files so that they run side by side.
  */
-export function describeResume(name: string, points: (docs: number) => string[], again: boolean, level: 'whole' | 'header' = 'whole'): void {
+export function describeResume(name: string, points: (docs: number) => string[], again: boolean, night: ResumeNight): void {
+  const { level, head, pageSize } = night;
   describe(`resume after SIGKILL (${name})`, () => {
     let sb: SandboxProcess;
     const tmp = scratch();
     const documents = join(tmp.dir, 'documents.csv');
     beforeAll(async () => {
       sb = await sandboxProcess(['--rate-limit', '100000']);
-      // the example list's first 20 lines and its last 6: every search type, and bad lines too
-      writeFileSync(documents, readFileSync('config/documents.example.csv', 'utf8').split('\n').slice(0, 20).concat(readFileSync('config/documents.example.csv', 'utf8').split('\n').slice(-6)).join('\n'));
+      // the example list's first lines and its last 6: every search type, and bad lines too
+      const lines = readFileSync('config/documents.example.csv', 'utf8').split('\n');
+      writeFileSync(documents, lines.slice(0, head + 1).concat(lines.slice(-6)).join('\n'));
     });
     afterAll(async () => { await sb.stop(); tmp.cleanup(); });
 
     it('ends with the warehouse of an uninterrupted run and buys every request once', async () => {
       const docs = (await readDocuments(documents)).documents.length;
-      // Pages of 100 (pinned): the points count pages, and a night here is about 330 responses; at the header level
-      // (the documents' wave alone) about 165, in pages of 50.
       const headers = level === 'header';
-      const paths = (name: string) => ({
-        LAWSUIT_DOCUMENTS: documents, LAWSUIT_PAGE_SIZE: headers ? '50' : '100', ...(headers ? { LAWSUIT_DETAIL: 'header' } : {}), ...runFiles(tmp.dir, name),
+      // The transfer stage only where a point kills it (its files were 2 s of each run's 7; the fingerprint leaves
+      // the transfer tables out, so the reference needs none).
+      const paths = (name: string, transfer = false) => ({
+        LAWSUIT_DOCUMENTS: documents, LAWSUIT_PAGE_SIZE: String(pageSize), ...(headers ? { LAWSUIT_DETAIL: 'header' } : {}), ...runFiles(tmp.dir, name),
+        LAWSUIT_SKIP_TRANSFER: transfer ? 'false' : 'true',
       });
 
       const reference = runCli(['run'], apiEnv(sb.url, paths('reference')));
@@ -46,7 +57,7 @@ export function describeResume(name: string, points: (docs: number) => string[],
       const bought = await purchases(paths('reference').LAWSUIT_WAREHOUSE);
       if (!headers) expect(bought.reads, 'the night reads lawsuits whole').toBeGreaterThan(10);
       for (const point of points(docs)) {
-        const { env, resumed, searches } = await killedAndResumed(point, paths(point.replace(/[^a-z0-9]/g, '_')));
+        const { env, resumed, searches } = await killedAndResumed(point, paths(point.replace(/[^a-z0-9]/g, '_'), point.startsWith('transfer.')));
         // every document and every lawsuit-level read submitted exactly once across the killed and the resumed run
         const p = await purchases(env.LAWSUIT_WAREHOUSE);
         expect(p, point).toEqual({ searches: docs, reads: bought.reads, readNumbers: bought.reads });
