@@ -196,11 +196,8 @@ export async function nightDialect(ctx: RunContext, opts: { probe: boolean }): P
   let out: NightDialect;
   // A dialect learned when too few responses were there to tell the sort is probed again.
   const settled = (d: Dialect): boolean => (d.sortVerified || d.sort === null) && d.pageSizeVerified;
-  const recent = stored && Date.now() - stored.learnedAt.getTime() < MAX_AGE_MS ? { ...ASSUMED_DIALECT, ...(stored.dialect as Dialect) } : undefined;
-  if (recent && settled(recent)) out = { dialect: recent, source: 'remembered', calls: 0 };
-  // Not settled but learned lately (a first night's probe of an empty listing): still nearer the upstream than the
-  // spec's assumptions for a reader that may not probe.
-  else if (!opts.probe) out = recent ? { dialect: recent, source: 'remembered', calls: 0 } : { dialect: { ...ASSUMED_DIALECT }, source: 'assumed', calls: 0 };
+  if (stored && Date.now() - stored.learnedAt.getTime() < MAX_AGE_MS && settled({ ...ASSUMED_DIALECT, ...(stored.dialect as Dialect) })) out = { dialect: { ...ASSUMED_DIALECT, ...(stored.dialect as Dialect) }, source: 'remembered', calls: 0 };
+  else if (!opts.probe) out = { dialect: { ...ASSUMED_DIALECT }, source: 'assumed', calls: 0 };
   else {
     const r = await probeDialect(ctx.api);
     await writeDialect(ctx.wh, base, r.dialect, { probeCalls: r.calls, runId: ctx.runId, source: 'probe' });
@@ -229,7 +226,8 @@ const learnedThisRun = new WeakMap<RunContext, Promise<NightDialect>>();
  * The page size the key's trackings are listed at: the one learned (or pinned) for the responses listing, else the
  * largest (listTrackings reads again at the spec's 100 should the listing refuse it, and the walk follows the
  * listing's own count should it cut pages short). Nothing is probed for it: the spec's 100 for want of a settled
- * dialect listed a second trackings night's 633 trackings in 7 calls where 1 does.
+ * dialect (a first night's probe of an empty listing settles none) listed a second trackings night's 633 trackings
+ * in 7 calls where 1 does.
  */
 export async function listingPageSize(ctx: RunContext): Promise<number> {
   const night = await nightDialect(ctx, { probe: false });
