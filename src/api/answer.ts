@@ -19,7 +19,7 @@ export interface Answer {
   sunk?: { value: unknown };
 }
 
-export function flatHeaders(h: RawHeaders): Record<string, string> {
+function flatHeaders(h: RawHeaders): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
   return out;

@@ -8,7 +8,7 @@ import { StorageDownloader, type BodySink, type StorageDownloadOptions } from '.
 // the address is followed by the storage downloader (no key, no limiter), and like any signed address it never
 // reaches a log, an error message or the warehouse. Either way the bytes stream through the caller's sink.
 
-export interface AttachmentRef { code: string; instance: number; attachmentId: string }
+interface AttachmentRef { code: string; instance: number; attachmentId: string }
 
 const REDIRECTS = [301, 302, 303, 307, 308];
 

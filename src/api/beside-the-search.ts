@@ -2,7 +2,7 @@
 // (the documentation: lawsuit_cnj searches only) and `callback_url` (results pushed to the webhook intake). Both
 // POST /requests and POST /tracking take them the same way; nothing is sent that was not asked.
 
-export interface BesideTheSearch {
+interface BesideTheSearch {
   with_attachments?: true;
   callback_url?: string;
 }

@@ -4,7 +4,7 @@ import type { Safety } from '../shared/failure-policy.js';
 
 export type BaseName = 'requests' | 'tracking' | 'lawsuits' | 'transfer';
 export type { Safety };
-export type QueryValue = string | number | boolean | ReadonlyArray<string | number> | undefined | null;
+type QueryValue = string | number | boolean | ReadonlyArray<string | number> | undefined | null;
 export type Query = Record<string, QueryValue>;
 
 export interface CallSpec<T> {

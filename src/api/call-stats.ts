@@ -41,7 +41,7 @@ export const TIMELINE_SLICE_MS = 10_000;
 export interface RateFigures { limit?: number; remaining?: number }
 
 /** One attempt as the observer sees it: `status` 'network' when no answer arrived. */
-export interface Attempted extends CallEvent { figures?: RateFigures; answered: boolean }
+interface Attempted extends CallEvent { figures?: RateFigures; answered: boolean }
 
 export class CallStats {
   private readonly counters: HttpStats = { calls: 0, byStatus: {}, byRoute: {}, byRouteStatus: {}, retries: 0, answered: 0, timeline: [] };

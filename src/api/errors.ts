@@ -32,7 +32,7 @@ export const API_CODES = {
 } as const;
 export type ApiErrorCode = (typeof API_CODES)[keyof typeof API_CODES];
 
-export interface ApiErrorOptions {
+interface ApiErrorOptions {
   cause?: unknown;
   /** HTTP status, when an answer arrived. */
   statusCode?: number;
@@ -91,7 +91,7 @@ export function isApiError(e: unknown): e is ApiError {
  * What the error body said, in the shapes the service uses: flat `{error, message, code}` (the spec's 401/403)
  * and nested `{error: {name, message, data}}`, where `data` is a list of reasons or a single string.
  */
-export interface ProviderError { providerCode?: string; message?: string; reasons: string[] }
+interface ProviderError { providerCode?: string; message?: string; reasons: string[] }
 
 export function readProviderError(body: unknown): ProviderError {
   const out: ProviderError = { reasons: [] };

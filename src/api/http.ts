@@ -30,7 +30,7 @@ import { WaitBudget } from './wait-budget.js';
 // The report and the summary read the calls' time line through the client's face.
 export { TIMELINE_SLICE_MS, type CallSlice } from './call-stats.js';
 
-export interface HttpOptions extends BackoffOptions {
+interface HttpOptions extends BackoffOptions {
   apiKey: string;
   urls: Record<'requests' | 'tracking' | 'lawsuits' | 'transfer', string>;
   limiter: AdaptiveLimiter;

@@ -22,7 +22,7 @@ function parseLawsuit(v: unknown, i: number): Lawsuit {
   return o as Lawsuit;
 }
 
-export function parseSync(v: unknown): SyncResult {
+function parseSync(v: unknown): SyncResult {
   const o = obj(v, 'result');
   bool(o, 'has_lawsuits', 'result');
   const data = arr(o, 'response_data', 'result');
@@ -30,7 +30,7 @@ export function parseSync(v: unknown): SyncResult {
   return o as unknown as SyncResult;
 }
 
-export function parseCount(v: unknown): CountResult {
+function parseCount(v: unknown): CountResult {
   const o = obj(v, 'count');
   num(o, 'total', 'count');
   return o as unknown as CountResult;
@@ -38,7 +38,7 @@ export function parseCount(v: unknown): CountResult {
 
 const GROUPS = ['classifications', 'subjects', 'areas', 'tribunals', 'justices', 'phases', 'states', 'instances', 'sides', 'person_types'] as const;
 
-export function parseGrouped(v: unknown): GroupedResult {
+function parseGrouped(v: unknown): GroupedResult {
   const o = obj(v, 'grouped');
   for (const g of GROUPS) {
     if (o[g] === undefined) continue;

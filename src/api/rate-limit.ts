@@ -13,7 +13,7 @@ import { readRateHeaders } from './rate-limit/rate-headers.js';
 // p-queue with pause()/start() and `concurrency`, sleeping on one timer until the next call may start.
 
 /** The provider's documented window: a sliding 60 s (REFERENCE.md, "The provider's documented dialect"). */
-export const DOCUMENTED_WINDOW_MS = 60_000;
+const DOCUMENTED_WINDOW_MS = 60_000;
 
 export interface LimiterOptions {
   /** Configured ceiling of calls in flight. Default 16; at least 1. */
@@ -71,12 +71,12 @@ export interface Feedback {
   retryAfterMs?: number;
 }
 
-export interface ScheduleOptions {
+interface ScheduleOptions {
   /** Higher runs first (p-queue priority). Default 0. Use it so that e.g. submissions are not starved by polling. */
   priority?: number;
 }
 
-export interface LimiterSnapshot {
+interface LimiterSnapshot {
   concurrency: number;
   inFlight: number;
   queued: number;

@@ -16,14 +16,14 @@ import { record, str, obj } from './validate.js';
 // for a look-up, which this module makes (in the one retry loop): it looks for the request in the listing, and
 // submits again only when it is not there.
 
-export function parseRequest(v: unknown): RequestObject {
+function parseRequest(v: unknown): RequestObject {
   const r = record<RequestObject>(v, 'request', ['request_id', 'status']);
   str(r, 'created_at', 'request');
   obj(r.search, 'request.search');
   return r;
 }
 
-export interface CreateRequestOptions {
+interface CreateRequestOptions {
   /** Limiter priority. Default 1, so that submissions are not starved by polling. */
   priority?: number;
   /** Least wait before looking for a request whose creation went unanswered (the backoff comes on top), in ms. Default 1000. */
@@ -36,7 +36,7 @@ export interface CreateRequestOptions {
   withAttachments?: boolean;
 }
 
-export interface ListRequestsQuery {
+interface ListRequestsQuery {
   /** 1-based. Default 1. */
   page?: number;
   /** Default 20 (service), maximum 100. */
@@ -52,14 +52,14 @@ export interface ListRequestsQuery {
 }
 
 /** Whether an unanswered submission reached the provider could not be told: see findSubmitted. */
-export class LookupUnprovenError extends EtlError {
+class LookupUnprovenError extends EtlError {
   constructor(message: string) {
     super('REQUEST_LOOKUP_UNPROVEN', message);
     this.name = 'LookupUnprovenError';
   }
 }
 
-export interface RequestsOptions {
+interface RequestsOptions {
   logger?: Logger;
   /**
    * The look-up's margin: how long before our own clock at a submission the provider's created_at of it may be,

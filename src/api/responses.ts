@@ -8,7 +8,7 @@ import type { SortNames } from './dialect.js';
 
 // GET /responses, the results of asynchronous requests. Filter names follow docs/dialect-and-spec-gaps.md, "Spec gaps".
 
-export function parseResponseItem(v: unknown): ResponseItem {
+function parseResponseItem(v: unknown): ResponseItem {
   return record<ResponseItem>(v, 'response item', ['response_id', 'request_id', 'response_type']);
 }
 
@@ -30,7 +30,7 @@ export function parseResponsesPage(text: string): Page<ResponseItem> {
 
 export { rawTextOf };
 
-export interface ResponsesQuery {
+interface ResponsesQuery {
   request_id?: string;
   /** 1-based. Default 1. */
   page?: number;
@@ -53,7 +53,7 @@ export interface ResponsesQuery {
   created_at_lte?: string;
 }
 
-export interface WalkResponsesOptions {
+interface WalkResponsesOptions {
   /** Items per page. Default 100 (the maximum). */
   pageSize?: number;
   /** First page to read, to resume a request read in part. Default 1. */

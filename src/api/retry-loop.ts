@@ -17,7 +17,7 @@ import { resolveFailure, type CallRole, type ResponseAction } from '../shared/fa
 export type Healed<T> = { result: T } | 'again' | 'give-up';
 
 /** How the caller acts on an action: attempt again after the backoff, or its remedy first. */
-export type Acting<T> = 'again' | ((e: unknown, n: number) => Healed<T> | Promise<Healed<T>>);
+type Acting<T> = 'again' | ((e: unknown, n: number) => Healed<T> | Promise<Healed<T>>);
 
 export interface Wait {
   /** Milliseconds to wait before the next attempt. */

@@ -12,7 +12,7 @@ import { record } from './validate.js';
 // the spec shows none): a 404 there means the record is gone (deleted, or another key's), which is an answer
 // the caller decides on, so it comes back as the value 'gone' rather than an error.
 
-export function parseTracking(v: unknown): Tracking {
+function parseTracking(v: unknown): Tracking {
   return record<Tracking>(v, 'tracking', ['tracking_id', 'status']);
 }
 
@@ -20,7 +20,7 @@ export type CreateTrackingResult =
   | { conflict: false; tracking: Tracking }
   | { conflict: true; /** The existing tracking's id, when the service named it. */ trackingId?: string };
 
-export interface ListTrackingQuery {
+interface ListTrackingQuery {
   /** 1-based. Default 1. */
   page?: number;
   /** Default 20 (service); at most 100 in the spec, 1000 in the provider's documentation. */

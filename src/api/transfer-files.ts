@@ -16,13 +16,13 @@ import { EtlError } from '../shared/errors.js';
 // object storage (storage-download.ts: no api-key, no rate limiter, the address never logged, its own deadlines);
 // on SIGTERM a download in flight is cut off, its partial file removed.
 
-export interface TransferFileWithUrl extends TransferFile {
+interface TransferFileWithUrl extends TransferFile {
   /** Pre-signed address, valid five minutes (transfer-record.ts found it). Never log or store it. */
   download_url: string;
   download_url_expires_at?: string;
 }
 
-export interface TransferListQuery {
+interface TransferListQuery {
   description?: string;
   name?: string;
   file_type?: 'csv' | 'json' | 'parquet';
@@ -39,7 +39,7 @@ export interface TransferListQuery {
   [range: `${string}_gte` | `${string}_lte`]: string | undefined;
 }
 
-export interface DownloadOptions {
+interface DownloadOptions {
   /** The record's file_size, in bytes: a download of another size fails with API_DOWNLOAD_SIZE. */
   expectedSize?: number;
   /**
@@ -49,11 +49,11 @@ export interface DownloadOptions {
   retries?: number;
 }
 
-export type TransferFilesOptions = StorageDownloadOptions;
+type TransferFilesOptions = StorageDownloadOptions;
 
-export interface DownloadResult { bytes: number; path: string }
+interface DownloadResult { bytes: number; path: string }
 
-export function parseTransferFile(v: unknown): TransferFile {
+function parseTransferFile(v: unknown): TransferFile {
   return record<TransferFile>(v, 'transfer file', ['transfer_file_id']);
 }
 

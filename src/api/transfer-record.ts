@@ -5,7 +5,7 @@
 // twice) and lenient where the documentation is loose.
 
 /** What the transfer step does with a file of this status. */
-export type TransferState =
+type TransferState =
   /** Ready to download: `completed` (spec), `available` (documentation). */
   | 'ready'
   /** Already taken by someone: `downloaded` (spec), `consumed` (documentation). */
@@ -57,7 +57,7 @@ export function sizeInBytes(fileSize: unknown): number | undefined {
 /** Field names a download address is known under, the sandbox's spec reading first. */
 const ADDRESS_FIELDS = ['download_url', 'url', 'presigned_url', 'signed_url', 'file_url', 'download_link', 'link'];
 
-export type DownloadAddress = { url: string; field: string } | { error: string };
+type DownloadAddress = { url: string; field: string } | { error: string };
 
 /**
  * Where the file downloads from: a field of a known name holding an address; else the one field of the record

@@ -19,7 +19,7 @@ export type RawHeaders = Record<string, string | string[] | undefined>;
 export interface Heard { status: number; headers: RawHeaders; sentAt: number; answeredAt: number; latencyMs: number }
 
 /** An answer read whole, or streamed through the call's sink (`sunk`, `text` empty). */
-export interface Received extends Heard { text: string; sunk?: { value: unknown } }
+interface Received extends Heard { text: string; sunk?: { value: unknown } }
 
 /** Why an attempt was aborted: its body ran past its deadline, or the run is stopping. */
 export type AbortCause = { kind: 'deadline'; phase: CallPhase; ms: number } | { kind: 'closed' };
@@ -38,7 +38,7 @@ export function attemptFailure(cause: AbortCause | undefined, e: unknown, route:
 
 interface Base { origin: string; prefix: string; pool: Pool }
 
-export interface TransportOptions {
+interface TransportOptions {
   deadlines: CallDeadlines;
   /** Sockets per origin pool. */
   connections: number;

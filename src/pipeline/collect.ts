@@ -17,13 +17,13 @@ import { alignedSize, type PageSizer } from './page-size.js';
 // The caller has recorded the request completed (markCompleted) first: the search stage when it reads the
 // request, or the sweep when it saw the request finish, before handing it over.
 
-export interface Collected { requestId: string; pages: number }
+interface Collected { requestId: string; pages: number }
 
 /**
  * Most responses one request is read for (10,000 pages of 100). A listing that announces more is believed no
  * further: the warning names it and the request is kept as read that far.
  */
-export const MAX_ITEMS_PER_REQUEST = 1_000_000;
+const MAX_ITEMS_PER_REQUEST = 1_000_000;
 
 export async function collectRequest(ctx: RunContext, req: RequestObject, sink: PageSink, sizer: PageSizer, sort?: SortNames | null): Promise<Collected> {
   const requestId = req.request_id;

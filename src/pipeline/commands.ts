@@ -22,7 +22,7 @@ const COMMAND_NAMES = ['run', 'query', 'track', 'transfer', 'export', 'rebuild']
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 /** Where a night's lawsuits come from (`run --source`, LAWSUIT_SOURCE): a search per document, or the trackings' runs. */
-export type NightSource = 'searches' | 'trackings';
+type NightSource = 'searches' | 'trackings';
 
 export function sourceOf(cfg: Pick<Config, 'source'>): NightSource {
   return cfg.source === 'trackings' ? 'trackings' : 'searches';

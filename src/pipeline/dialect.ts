@@ -18,9 +18,9 @@ const MAX_AGE_MS = 7 * 86_400_000;
 /** One thing the probe saw, as `doctor` prints it. */
 export interface Finding { topic: string; result: string }
 
-export interface ProbeReport { dialect: Dialect; calls: number; findings: Finding[] }
+interface ProbeReport { dialect: Dialect; calls: number; findings: Finding[] }
 
-export interface ProbeOptions {
+interface ProbeOptions {
   /** Also read the requests, tracking and transfer-file listings (doctor): which resources the plan refuses. */
   resources?: boolean;
 }
@@ -166,7 +166,7 @@ export function dialectBase(cfg: Config): string {
 }
 
 /** The dialect a night reads responses with, and where it came from. */
-export interface NightDialect {
+interface NightDialect {
   dialect: Dialect;
   /** `pinned` (configuration), `remembered` (the warehouse), `probed` (tonight), `assumed` (a dry run, nothing known). */
   source: 'pinned' | 'remembered' | 'probed' | 'assumed';

@@ -18,7 +18,7 @@ import { itemsBytes } from './page-size.js';
 /** What a page brings: its responses (those to load) and the ledger entries that record them. */
 export interface PendingPage { items: readonly ResponseItem[]; ledger: readonly ReadEntry[] }
 
-export interface PageSinkOptions {
+interface PageSinkOptions {
   runId: string;
   source?: string;
   /** Items buffered before add() waits for a flush. Default 500. */

@@ -7,7 +7,7 @@ import { itemBytes } from '../warehouse/load.js';
 // `targetBytes` a page, and a page refused as too large is asked for again one item at a time, then grown
 // back as the items turn out smaller. Items of ordinary searches are a few KB: the size stays at its maximum.
 
-export interface PageSizerOptions {
+interface PageSizerOptions {
   /** Most items a page: the page size the upstream serves, learned or pinned (1..1000; src/pipeline/dialect.ts). */
   max: number;
   /** Bytes of item text a page should stay near (a few MB: the loader's batch budget / 2). */

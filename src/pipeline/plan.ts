@@ -16,7 +16,7 @@ export interface DocumentHistory {
   lastResponses?: number;
 }
 
-export interface PlanOptions {
+interface PlanOptions {
   now: Date;
   freshnessDays: number;
   force: boolean;

@@ -19,7 +19,7 @@ import { sleep, type RunContext } from './context.js';
 
 const DONE = ['completed', 'cancelled'];
 
-export interface PollOptions {
+interface PollOptions {
   /** First wait between rounds, in ms. Default 500. */
   minIntervalMs?: number;
   /** Longest wait between rounds while nothing finishes, in ms. Default 30 000. */
@@ -61,7 +61,7 @@ export interface Waiting {
 
 export interface PollStats { rounds: number; calls: number; probes: number; lost: number }
 
-export interface PollHandlers {
+interface PollHandlers {
   /** A request finished (completed or cancelled). */
   finished(req: RequestObject): void;
   /** The provider answered 404 for a request: it does not know it (any more). */

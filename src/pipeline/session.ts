@@ -23,7 +23,7 @@ export interface Session {
   close(): Promise<void>;
 }
 
-export interface SessionOptions {
+interface SessionOptions {
   command: string;
   log: Logger;
   signal: AbortSignal;

@@ -17,7 +17,7 @@ import type { ItemFailure, NightData, Stage, StageReport, StageResult } from './
 // (cli/shutdown.ts), the rest is the next run's. A stage that calls the API gets the wait budget from its start
 // (http.ts, budgetUntil; the search moves it on itself) and records its calls and those answered.
 
-export interface StageRunOptions {
+interface StageRunOptions {
   /** Record each stage in `run_stages` (not in a dry run or a read-only command). Default true. */
   record?: boolean;
   /** Called as each stage starts and ends (the progress display, logs). */
@@ -116,7 +116,7 @@ async function runOne(ctx: RunContext, stage: Stage, position: number, night: Ni
   return result;
 }
 
-export function save(ctx: RunContext, position: number, r: StageResult, ended = true): Promise<void> {
+function save(ctx: RunContext, position: number, r: StageResult, ended = true): Promise<void> {
   return recordStage(ctx.wh, ctx.runId, {
     stage: r.name, position, status: r.status, startedAt: r.startedAt, finishedAt: ended ? r.finishedAt : undefined,
     counts: r.counts, failures: r.failures.length, errorCode: r.error?.code ?? null, errorMessage: r.error?.message.slice(0, 2000) ?? null,
@@ -124,7 +124,7 @@ export function save(ctx: RunContext, position: number, r: StageResult, ended = 
 }
 
 /** The error of a stage whose every item failed: the commonest failure's code, and how many failed. */
-export function everyItemFailed(failures: readonly ItemFailure[]): { code: string; message: string } {
+function everyItemFailed(failures: readonly ItemFailure[]): { code: string; message: string } {
   const byCode = new Map<string, ItemFailure[]>();
   for (const f of failures) byCode.set(f.code, [...(byCode.get(f.code) ?? []), f]);
   const [code, of] = [...byCode].sort((a, b) => b[1].length - a[1].length)[0];

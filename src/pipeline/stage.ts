@@ -19,7 +19,7 @@ export type StageName = (typeof STAGE_NAMES)[number];
  * (403), or the key (401). `skipped`: it did not run (a stage it needs did not end ok, a flag left it out, the
  * key was refused, the run was stopped). `interrupted`: SIGTERM arrived while it ran.
  */
-export const STAGE_STATUSES = ['ok', 'failed', 'refused', 'skipped', 'interrupted'] as const;
+const STAGE_STATUSES = ['ok', 'failed', 'refused', 'skipped', 'interrupted'] as const;
 export type StageStatus = (typeof STAGE_STATUSES)[number];
 
 /** One document, file or request that failed inside a stage that went on. */

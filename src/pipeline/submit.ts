@@ -12,14 +12,13 @@ import type { PlannedSearch } from './plan.js';
 // transaction once the id is known. A run killed between the two leaves an open intent; the next run looks
 // for that request in the provider's listing (adopting it) before it would ever submit the search again.
 
-export interface Submitted { planned: PlannedSearch; request: RequestObject }
-export interface SubmitFailure { planned: PlannedSearch; reason: string; code: string }
+interface Submitted { planned: PlannedSearch; request: RequestObject }
 
 /** An open intent: the list's searches carry no basis, the lawsuit-level reads one (plan.ts, PlannedSearch.basis). */
 interface Intent { search_hash: string; started_at: Date; search: string; document_line: number | null; basis: string | null; with_attachments: boolean | null }
 
 /** The open intents of a wave. */
-export async function openIntents(ctx: RunContext, wave: SweepWave): Promise<Intent[]> {
+async function openIntents(ctx: RunContext, wave: SweepWave): Promise<Intent[]> {
   return ctx.wh.all(`SELECT search_hash, started_at, search::VARCHAR AS search, document_line, basis::VARCHAR AS basis, with_attachments FROM submissions
     WHERE request_id IS NULL AND (basis IS NULL) = $1 ORDER BY started_at`, [wave === 'documents']);
 }

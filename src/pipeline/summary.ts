@@ -186,7 +186,7 @@ function describeLawsuits(c: Record<string, number>): string {
 }
 
 /** A dry run's plan: what would be sent and what it would cost. */
-export function formatPlan(s: RunSummary): string {
+function formatPlan(s: RunSummary): string {
   const d = stageOf(s, 'documents')?.counts ?? {};
   const p = s.plan!;
   const types = Object.entries(p.byType).map(([t, k]) => `${k} ${t}`).join(', ') || 'none';

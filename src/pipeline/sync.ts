@@ -29,13 +29,13 @@ export function queryKindOf(name: string): QueryKind | undefined {
 
 export interface SyncFailure { line: number; searchType: string; searchKey: string; code: string; reason: string }
 
-export interface QueryResult {
+interface QueryResult {
   documents: number;
   ok: number;
   failures: SyncFailure[];
 }
 
-export interface QueryOptions {
+interface QueryOptions {
   /** Documents answered, then written, per batch (one set-based statement per table). Default 200. */
   batchSize?: number;
   /** Time stamped on each answer. Default: the machine's clock when the answer arrived. */
@@ -78,7 +78,7 @@ const TABLES = {
 } as const;
 
 /** The body of the synchronous endpoints for one document (datalake: no on_demand, no cache). */
-export function syncQueryFor(doc: DocumentSpec, processStatus = false): SyncQuery {
+function syncQueryFor(doc: DocumentSpec, processStatus = false): SyncQuery {
   const s = searchFor(doc);
   const q: SyncQuery = { search: { search_type: s.search_type, search_key: s.search_key, response_type: 'lawsuit' } };
   if (doc.lawsuitInstance !== undefined) q.search.search_params = { lawsuit_instance: doc.lawsuitInstance };
@@ -86,14 +86,14 @@ export function syncQueryFor(doc: DocumentSpec, processStatus = false): SyncQuer
   return q;
 }
 
-export function trueFalseQueryFor(doc: DocumentSpec): TrueFalseQuery {
+function trueFalseQueryFor(doc: DocumentSpec): TrueFalseQuery {
   const params: TrueFalseQuery['search']['search_params'] = {};
   if (doc.lawsuitInstance !== undefined) params.lawsuit_instance = doc.lawsuitInstance;
   return { search: { search_type: doc.searchType, search_key: doc.searchKey, search_params: params } };
 }
 
 /** Pure: a grouped answer in long form, with its total as the dimension 'lawsuits_count'. */
-export function groupedRows(g: GroupedResult): Array<{ dimension: string; value: string; count: number }> {
+function groupedRows(g: GroupedResult): Array<{ dimension: string; value: string; count: number }> {
   const out = new Map<string, { dimension: string; value: string; count: number }>();
   for (const [dimension, list] of Object.entries(g)) {
     if (!Array.isArray(list)) continue;
@@ -115,7 +115,7 @@ export function groupedRows(g: GroupedResult): Array<{ dimension: string; value:
  * A deterministic response id (UUID version 5 layout over SHA-1) for a lawsuit a historical query returned:
  * the same run, document and lawsuit give the same id, so running a night again loads nothing twice.
  */
-export function historicalResponseId(runId: string, doc: Pick<DocumentSpec, 'searchType' | 'searchKey'>, code: string, instance: unknown): string {
+function historicalResponseId(runId: string, doc: Pick<DocumentSpec, 'searchType' | 'searchKey'>, code: string, instance: unknown): string {
   const h = createHash('sha1').update(['historical', runId, doc.searchType, doc.searchKey, code, String(instance)].join('\u0000')).digest();
   h[6] = (h[6] & 0x0f) | 0x50;
   h[8] = (h[8] & 0x3f) | 0x80;

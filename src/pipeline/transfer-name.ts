@@ -5,7 +5,7 @@
 import { isAbsolute, join, resolve, sep } from 'node:path';
 import { EtlError } from '../shared/errors.js';
 
-export class UnsafeNameError extends EtlError {
+class UnsafeNameError extends EtlError {
   constructor(message: string) {
     super('TRANSFER_UNSAFE_NAME', message);
     this.name = 'UnsafeNameError';
@@ -16,7 +16,7 @@ export class UnsafeNameError extends EtlError {
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** Why a server-given name is refused, or undefined when it is acceptable. */
-export function unsafeNameReason(name: string): string | undefined {
+function unsafeNameReason(name: string): string | undefined {
   if (typeof name !== 'string' || name.length === 0) return 'the name is empty';
   if (name.length > 255) return 'the name is longer than 255 characters';
   if (CONTROL.test(name)) return 'the name contains a control character';

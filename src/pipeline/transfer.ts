@@ -24,7 +24,7 @@ import { retryDelay, type RetryHints } from '../api/backoff.js';
 import { retrying } from '../api/retry-loop.js';
 
 /** A transfer-file record as the step reads it (the fields of REFERENCE.md it uses). */
-export interface TransferRecordLike extends TransferFileMeta {
+interface TransferRecordLike extends TransferFileMeta {
   status: string;
   [field: string]: unknown;
 }

@@ -12,9 +12,9 @@
 // class, so that anything with a `code` can be asked.
 
 /** How far a failure reaches once no retry helps. Ordered: a wider reach wins. */
-export type Reach = 'item' | 'stage' | 'run';
+type Reach = 'item' | 'stage' | 'run';
 
-export interface FailureRule {
+interface FailureRule {
   /** A retry (after a backoff) may succeed: the cause is passing (429, 5xx, network, an expired address). */
   transient: boolean;
   /**
@@ -46,7 +46,7 @@ export interface FailureRule {
 }
 
 /** What heals a failure besides a plain retry after a backoff. */
-export type Remedy = 'wait-rate-limit' | 'shrink-page' | 'refresh-address' | 'resubmit';
+type Remedy = 'wait-rate-limit' | 'shrink-page' | 'refresh-address' | 'resubmit';
 
 /**
  * Every error code the tool raises or meets, and its rule. A code not listed is an unexpected failure: not

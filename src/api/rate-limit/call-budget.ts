@@ -33,10 +33,10 @@ export interface BudgetOptions {
 }
 
 /** What one answer tells the budget: its figures, the Reset already widened by its whole-second margin. */
-export interface BudgetFigures { limit?: number; remaining?: number; resetAt?: number; refused: boolean }
+interface BudgetFigures { limit?: number; remaining?: number; resetAt?: number; refused: boolean }
 
 /** The next start: `at` now or earlier means at once; `budget` carries what deciding it spent. */
-export interface BudgetDecision { budget: Budget; at: number }
+interface BudgetDecision { budget: Budget; at: number }
 
 export const EMPTY_BUDGET: Budget = { foreign: 0 };
 

@@ -24,7 +24,7 @@ export interface ConcurrencyOptions {
 }
 
 /** What the budget says at an answer, for growth. */
-export interface ConcurrencyRoom {
+interface ConcurrencyRoom {
   /** Calls the budget allows to start now, when known. */
   free: number | undefined;
   /** The window's size, when known. */

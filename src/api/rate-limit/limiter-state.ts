@@ -54,7 +54,7 @@ export interface LimiterState {
 }
 
 /** What an answered (or failed) call reports. */
-export interface Answer {
+interface Answer {
   /** HTTP status; absent when no answer arrived. */
   status?: number;
   rate: RateHeaders;
@@ -80,7 +80,7 @@ function learningLimit(s: LimiterState): boolean {
 }
 
 /** L as paced by: the service's Limit, or while it names no time and sends none, the one learned; under the ceiling. */
-export function pacingLimit(cfg: LimiterConfig, s: LimiterState, now: number): number | undefined {
+function pacingLimit(cfg: LimiterConfig, s: LimiterState, now: number): number | undefined {
   if (!learningLimit(s)) return effectiveLimit(s.budget, cfg);
   return effectiveLimit({ limit: learnedLimit(s.limits, pacingWindow(s) ?? s.believedWindowMs, now) }, cfg);
 }
@@ -97,7 +97,7 @@ export function knownLimit(cfg: LimiterConfig, s: LimiterState): number | undefi
 }
 
 /** The window is known well enough to mirror our own calls one window later. */
-export function mirroring(cfg: LimiterConfig, s: LimiterState, now: number): boolean {
+function mirroring(cfg: LimiterConfig, s: LimiterState, now: number): boolean {
   return pacingWindow(s) !== undefined && pacingLimit(cfg, s, now) !== undefined;
 }
 
@@ -189,7 +189,7 @@ export function answerCall(cfg: LimiterConfig, s: LimiterState, id: number, a: A
 }
 
 /** The pause after a 429 that cannot be the window's (notTheWindow): a passing refusal, not a full window. */
-export const NOT_THE_WINDOW_PAUSE_MS = 1_000;
+const NOT_THE_WINDOW_PAUSE_MS = 1_000;
 
 /**
  * Whether a 429 that names no time cannot be the window's: the service told its Limit, and our calls in the

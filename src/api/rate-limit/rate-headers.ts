@@ -5,7 +5,7 @@ import { parseResetAt, parseRetryAfter } from '../backoff.js';
 // than ignoring a figure (the limiter then falls back on what it measures, and on 429s).
 
 /** Answer headers, lower-case names, as undici gives them. */
-export type HeaderBag = Readonly<Record<string, string | string[] | undefined>>;
+type HeaderBag = Readonly<Record<string, string | string[] | undefined>>;
 
 export interface RateHeaders {
   /** X-RateLimit-Limit: calls per window, a positive integer. */
@@ -25,7 +25,7 @@ export interface RateHeaders {
   namesTime?: true;
 }
 
-export interface ReadRateHeadersOptions {
+interface ReadRateHeadersOptions {
   /**
    * A Reset further ahead than this is not believed, in ms: believing it would hold every call that long
    * (a clock far off, or a day given as seconds), while a rate window is a minute (REFERENCE.md).

@@ -26,7 +26,7 @@ export interface WindowEstimate {
 }
 
 /** The Reset of one answer, as the window estimate needs it. */
-export interface ResetEvidence {
+interface ResetEvidence {
   /** X-RateLimit-Reset as given, epoch ms. */
   at: number;
   /** Given in whole seconds: it may be up to `wholeSecondMarginMs` early. */

@@ -32,7 +32,7 @@ const SIGNATURES: ReadonlyArray<[string, string, string]> = [
 ];
 
 /** The media type and extension the first bytes say, or octet-stream and none. */
-export function sniff(head: Buffer): { contentType: string; extension: string | undefined } {
+function sniff(head: Buffer): { contentType: string; extension: string | undefined } {
   const hex = head.toString('hex');
   const hit = SIGNATURES.find(([sig]) => hex.startsWith(sig));
   if (hit) return { contentType: hit[1], extension: hit[2] };

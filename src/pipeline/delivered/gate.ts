@@ -22,7 +22,7 @@ import type { SpoolReading } from './spool-reading.js';
 // requests are not loaded; their deliveries are).
 
 /** What the gate hands on, as the poller would have. */
-export interface GateOut {
+interface GateOut {
   /** Proved complete by its deliveries, recorded loaded: nothing to read. */
   proven(req: RequestObject): void;
   /** Not proved: read it as any finished request. */
@@ -34,7 +34,7 @@ export interface GateOut {
 /** What the gate works with: the run, the spool's reading, where the night's pages go, whom it hands requests on to. */
 interface GateDeps { ctx: RunContext; reading: SpoolReading; sink: PageSink; out: GateOut }
 
-export interface GateFigures {
+interface GateFigures {
   /** Requests proved complete by their deliveries, and their responses. */
   delivered: number; deliveredResponses: number;
   /** Requests handed on to the listing. */

@@ -41,7 +41,7 @@ export interface ProofIo {
   settle(from: number, until: number, count: number): Promise<boolean>;
 }
 
-export interface Proof {
+interface Proof {
   /** Requests proved complete, with the responses each has. */
   proven: Map<string, number>;
   /** Requests not proved: to list, or to wait for when `expected` says how many responses the provider has. */

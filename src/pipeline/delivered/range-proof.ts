@@ -11,7 +11,7 @@ import type { SpoolReading } from './spool-reading.js';
 // one more when the count had to be awaited while deliveries still arrived). Then no page is listed: the reading's
 // cursor moves to the range's end with the responses of its last millisecond known, and the next night starts there.
 
-export interface RangeProof {
+interface RangeProof {
   proved: boolean;
   calls: number;
   /** Response ids held at the range's last millisecond (the cursor's `atLast`: not read again by the next night). */

@@ -40,7 +40,7 @@ const BATCH_ITEMS = 500;
 interface Read { rec: SpooledDelivery; from: number; to: number }
 
 /** The response item a delivery carries, remembering its text (and its response_data's) as received. */
-export function itemOf(rec: Pick<SpooledDelivery, 'payload' | 'payloadText'>): ResponseItem {
+function itemOf(rec: Pick<SpooledDelivery, 'payload' | 'payloadText'>): ResponseItem {
   const item = rememberRawText(rec.payload as unknown as ResponseItem, rec.payloadText);
   const data = objectMembers(rec.payloadText)?.get('response_data');
   if (data !== undefined && typeof item.response_data === 'object' && item.response_data !== null) rememberRawText(item.response_data, data);

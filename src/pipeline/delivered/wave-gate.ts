@@ -14,7 +14,7 @@ import type { SpoolFigures } from './spool-reading.js';
 // deliveries.
 
 /** The gate of a wave, and the spool's figures when the wave began (its report counts what it read itself). */
-export interface WaveGate { gate?: DeliveryGate; before?: SpoolFigures }
+interface WaveGate { gate?: DeliveryGate; before?: SpoolFigures }
 
 export async function openWaveGate(ctx: RunContext, night: NightData, shell: SearchShell): Promise<WaveGate> {
   const reading = await nightSpool(ctx, night);

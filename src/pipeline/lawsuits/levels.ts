@@ -10,7 +10,7 @@ interface Row {
   last_step_id: string | null; steps_count: number | null; new_tonight: boolean; read_for_header: boolean; next_read_at: Date | null;
 }
 
-export interface KnownLevels {
+interface KnownLevels {
   /** Every lawsuit that is not whole, by number and instance. */
   facts: LawsuitFacts[];
   /** Lawsuits whole as their newest header says. */

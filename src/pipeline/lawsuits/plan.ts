@@ -33,8 +33,8 @@ export interface LawsuitFacts {
  * never read whole), `moved` (a newer header moved past what is held), `retry` (unavailable, its backoff due),
  * `tracking` (a trackings night: its own tracking may have missed runs — paused elsewhere, errored, silent).
  */
-export const READ_REASONS = ['new', 'incomplete', 'moved', 'retry', 'tracking'] as const;
-export type ReadReason = (typeof READ_REASONS)[number];
+const READ_REASONS = ['new', 'incomplete', 'moved', 'retry', 'tracking'] as const;
+type ReadReason = (typeof READ_REASONS)[number];
 
 /**
  * Why it is left: `whole` (held as its newest header says), `depth` (LAWSUIT_DETAIL=header), `ended` (`active`:
@@ -42,8 +42,8 @@ export type ReadReason = (typeof READ_REASONS)[number];
  * `tracked` (a trackings night: its number's own tracking runs, and its runs carry the lawsuit whole: a header that
  * moved before the run was read is no reason to buy it).
  */
-export const LEAVE_REASONS = ['whole', 'depth', 'ended', 'backoff', 'lags', 'tracked'] as const;
-export type LeaveReason = (typeof LEAVE_REASONS)[number];
+const LEAVE_REASONS = ['whole', 'depth', 'ended', 'backoff', 'lags', 'tracked'] as const;
+type LeaveReason = (typeof LEAVE_REASONS)[number];
 
 export type Decision = { read: true; why: ReadReason } | { read: false; why: LeaveReason };
 

@@ -68,7 +68,7 @@ export type SearchCommand =
   | { kind: 'stop'; code: string; message: string }
   | { kind: 'log'; level: 'warn' | 'error'; fields: Record<string, unknown>; message: string };
 
-export interface Step { state: SearchState; commands: SearchCommand[] }
+interface Step { state: SearchState; commands: SearchCommand[] }
 
 export function reduce(s: SearchState, e: SearchEvent): Step {
   const out: SearchCommand[] = [];

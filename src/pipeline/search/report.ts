@@ -6,7 +6,7 @@ import { MAX_RESUBMITS, type SearchState } from './state.js';
 // The search stage's figures and report, read off its state (state.ts): nothing is counted on the side, so a
 // figure cannot disagree with what the state says happened.
 
-export interface SearchCounts {
+interface SearchCounts {
   submitted: number; adopted: number; resumed: number; completed: number; still_running: number; failed: number;
   resubmitted_cancelled: number; resubmitted_lost: number; not_searched: number; pages: number; polls: number; probes: number;
   load_problems: number;
@@ -19,7 +19,7 @@ export interface SearchCounts {
 }
 
 /** What the stage learns from elsewhere: the poller's calls, and the sweep's figures when it read. */
-export interface SearchOutside { polls: number; probes: number; sweep?: SweepFigures }
+interface SearchOutside { polls: number; probes: number; sweep?: SweepFigures }
 
 export function countsOf(s: SearchState, o: SearchOutside): SearchCounts {
   const c = {

@@ -26,7 +26,7 @@ const COLLECT_CONCURRENCY = 4;
  * How a request's responses are read on its own: how large its pages are, the sort it sends; and the wave it
  * belongs to, whose progress it ticks.
  */
-export interface ReadingAlone { sizer: PageSizer; sort: SortNames | null | undefined; wave: SweepWave }
+interface ReadingAlone { sizer: PageSizer; sort: SortNames | null | undefined; wave: SweepWave }
 
 export class SearchShell {
   /** The requests being polled (poll.ts takes them out as they finish). */

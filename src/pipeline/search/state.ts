@@ -8,7 +8,7 @@ import type { ItemFailure } from '../stage.js';
 /** Cancelled requests are submitted again, at most this many times per document in one run. */
 export const MAX_RESUBMITS = 5;
 
-export interface SearchEntry {
+interface SearchEntry {
   readonly planned: PlannedSearch;
   /** Submissions of it that were not sent: the stage stopped or the run was stopping before their turn. */
   notSent: number;
@@ -27,7 +27,7 @@ export interface SearchEntry {
  * Where a request stands. `running`: waited for (polled); `reading`: finished, its responses being read (by the
  * sweep or on its own); `loaded`: fully loaded; `unwatched`: bought, but the stage failed before waiting for it.
  */
-export type RequestPhase = 'running' | 'reading' | 'loaded' | 'cancelled' | 'lost' | 'failed' | 'unwatched';
+type RequestPhase = 'running' | 'reading' | 'loaded' | 'cancelled' | 'lost' | 'failed' | 'unwatched';
 
 export interface RequestEntry {
   /** The searchHash of the search it answers. */

@@ -42,7 +42,7 @@ export interface WavePlan {
   resume: Array<PlannedSearch & { requestId: string }>;
 }
 
-export interface Wave {
+interface Wave {
   /** Which of the night's sweeps reads its responses. */
   name: SweepWave;
   /** The part of the wave, from 1, when it is read in parts (each part a sweep of its own). */
@@ -55,7 +55,7 @@ export interface Wave {
 }
 
 /** The wave's report, and its state for a stage that reads more off it. */
-export interface WaveResult { report: StageReport; state: SearchState }
+interface WaveResult { report: StageReport; state: SearchState }
 
 interface StoredRequest { request_id: string; created_at: Date | null; strategy: string | null; sweep_id: string | null }
 

@@ -33,7 +33,7 @@ export interface Member {
 }
 
 /** The range the sweep may read now: up to `until` (inclusive; undefined: to the newest), or nothing. */
-export type Reach = { open: true; until?: number } | { open: false };
+type Reach = { open: true; until?: number } | { open: false };
 
 export class SweepMembers {
   private readonly members = new Map<string, Member>();

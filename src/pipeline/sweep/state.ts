@@ -14,7 +14,7 @@ export interface SweepFigures {
 }
 
 /** The pages read since page 1 at one anchor and page size: at the range's end, as many as the listing counts. */
-export interface PageRun { from: number; size: number; ids: Set<string>; checkable: boolean }
+interface PageRun { from: number; size: number; ids: Set<string>; checkable: boolean }
 
 export interface SweepState {
   /** Its row in response_sweeps: undefined until the first member joins (or the run resumes one). */

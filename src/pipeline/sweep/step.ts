@@ -207,7 +207,7 @@ export function committed(s: SweepState, c: Commit, page: PageLimits): SweepActi
 }
 
 /** The figures of the night so far, for the comparison with per-request reading (cost.ts). */
-export function tallyOf(s: SweepState): SweepTally {
+function tallyOf(s: SweepState): SweepTally {
   return {
     calls: s.figures.calls, completed: s.completed, skipped: s.figures.skipped, read: s.figures.read,
     partial: [...s.members.all()].filter((m) => m.items > 0).map((m) => ({ items: m.items, bytes: m.bytes })),

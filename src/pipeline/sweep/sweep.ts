@@ -12,8 +12,6 @@ import { listingParams, timeOf, type SweepQuery } from './cursor.js';
 import { sweepState, type ResumedSweep, type SweepFigures, type SweepState } from './state.js';
 import { afterCheck, afterPage, checkFailed, committed, IDLE, next, released, stopped, type Commit, type ConfirmAction, type ReadAction, type SweepAction } from './step.js';
 
-export type { SweepFigures } from './state.js';
-
 // The sweep: one listing of the responses of every request of the key (GET /responses without request_id),
 // oldest first, from the night's first request on, instead of one listing per request. A page of 100 then
 // carries the answers of many searches: a portfolio whose documents find zero to three lawsuits each costs a

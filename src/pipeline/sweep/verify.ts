@@ -8,7 +8,7 @@ import type { SweepQuery } from './cursor.js';
 
 /** Why a page cannot be trusted; `order` when it is the sort that failed (the dialect's sort names are then
  * remembered as broken), not the bounds or a field. */
-export interface PageDoubt { reason: string; order: boolean }
+interface PageDoubt { reason: string; order: boolean }
 
 /**
  * Why a page cannot be trusted, or undefined. `times` are its responses' created_at (epoch ms), in order;

@@ -8,7 +8,7 @@ import { trackingState, type TrackingFacts, type TrackingKind } from './reconcil
 // we paused, when each last ran, and whether a new document's tracking still waits for its first search.
 
 /** What the warehouse knows of the key's trackings and of the searches made (knownTrackings()). */
-export interface Known {
+interface Known {
   /** Each tracking we made or matched to a wanted search (tracking_checks). */
   ours: Map<string, Ours>;
   /** The latest search submitted of each identity (identity.ts trackingKey), epoch ms on our clock. */

@@ -30,7 +30,7 @@ export interface TrackingReadFigures {
   untrusted?: string;
 }
 
-export interface TrackingReadIo {
+interface TrackingReadIo {
   ctx: RunContext;
   sink: PageSink;
   sizer: PageSizer;

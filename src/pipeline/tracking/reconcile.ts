@@ -62,7 +62,7 @@ export interface ReconcileOptions {
 }
 
 /** A listed document to search tonight, as the search stage plans one, and why. */
-export interface SearchTonight extends DocumentSearch { reason: SearchReason }
+interface SearchTonight extends DocumentSearch { reason: SearchReason }
 
 export interface ReconcileOutcome {
   /** Documents' trackings made tonight (on a dry run: that the plan would make). */

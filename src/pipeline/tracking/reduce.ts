@@ -37,7 +37,7 @@ export type ReconcileEvent =
   | { kind: 'calls-done' };
 
 /** A row of tracking_checks but for the run and the instant, which the shell adds. */
-export interface CheckFacts {
+interface CheckFacts {
   search_type: string; search_key: string; document_line: number | null; tracking_id: string | null;
   outcome: string; error: string | null; search_reason: SearchReason | null; kind: TrackingKind;
 }
@@ -106,7 +106,7 @@ export function reconcileState(pass: ReconcilePass, wanted: readonly Listed<Targ
   };
 }
 
-export interface ReconcileStep { state: ReconcileState; commands: ReconcileCommand[] }
+interface ReconcileStep { state: ReconcileState; commands: ReconcileCommand[] }
 
 export function reduce(s: ReconcileState, e: ReconcileEvent): ReconcileStep {
   const out: ReconcileCommand[] = [];
@@ -267,7 +267,7 @@ function where(w: Listed<Target> & { kind: TrackingKind }): Pick<ReconcileFailur
 }
 
 /** What tonight covers besides the trackings, by kind: documents to search, lawsuits to read whole, each with why. */
-export interface Tonight {
+interface Tonight {
   documents: Array<{ doc: DocumentSpec; reason: SearchReason }>;
   lawsuits: Array<{ code: string; reason: SearchReason }>;
 }

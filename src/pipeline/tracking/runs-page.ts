@@ -17,7 +17,7 @@ import { untrustedPage } from '../sweep/verify.js';
 export interface TrackedSearch { searchType: string; searchKey: string }
 
 /** What one page of the listing across requests gives a trackings night. */
-export type TrackingPage =
+type TrackingPage =
   | { kind: 'untrusted'; reason: string }
   | { kind: 'page'; cursor: StoredCursor; items: ResponseItem[]; runs: TrackingRunRead[]; read: number; skipped: number; end: boolean };
 

@@ -13,7 +13,7 @@ import { trackingState } from './reconcile-plan.js';
 // read first (every page) and a document already tracked is left alone, so a rerun creates nothing; a 409 on
 // creation means another path created it meanwhile, which is the outcome we wanted, not an error.
 
-export interface TrackResult {
+interface TrackResult {
   documents: number;
   /** Trackings created by this run. */
   created: number;
@@ -26,7 +26,7 @@ export interface TrackResult {
   failures: SyncFailure[];
 }
 
-export interface TrackOptions {
+interface TrackOptions {
   /** Recurrence of new trackings, in days. Default `ctx.cfg.trackingRecurrenceDays`. */
   recurrence?: number;
   /** Creations per batch (their results are written together). Default 200. */
