@@ -74,7 +74,7 @@ export function individualDocuments(sb: Sandbox, n: number, nothing = Math.floor
   return { csv: csvOf(keys.map((k) => ({ search_key: k, search_type: 'cpf' }))), expected };
 }
 
-/** A few companies with thousands of lawsuits each: `n` CNPJs finding at least `min` lawsuits. */
+/** A few companies with thousands of lawsuits each: `n` CNPJs finding at least `min` lawsuits and at most `max`. */
 export function companyDocuments(sb: Sandbox, n: number, min = 1000, max = Number.POSITIVE_INFINITY): { csv: string; expected: number } {
   const keys: string[] = [];
   let expected = 0;

@@ -5,8 +5,7 @@
 // client's trackings on the key are never touched.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LawsuitApi } from '../../src/api/client.js';
-import type { DocumentSpec, SearchType } from '../../src/input/documents.js';
-import { normaliseKey } from '../../src/input/normalise.js';
+import type { DocumentSpec } from '../../src/input/documents.js';
 import type { RunContext } from '../../src/pipeline/context.js';
 import { trackingKey } from '../../src/pipeline/tracking/identity.js';
 import { TRACKING_PAUSE_GUARD } from '../../src/pipeline/tracking/reconcile-plan.js';
@@ -15,6 +14,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { startRun, upsertRequest } from '../../src/warehouse/ledger.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
 import { configFor, scratch, silent } from '../support/pipeline.js';
+import { sampledDocuments } from '../support/trackings.js';
 
 const KEYS = ['key-lifecycle', 'key-behind', 'key-dry', 'key-guard', 'key-killed'];
 const T0 = new Date('2026-02-02T03:00:00Z');
@@ -61,15 +61,7 @@ async function portfolio(apiKey: string) {
 }
 
 /** `n` distinct documents of the sandbox's own, as the list reader makes them (a different slice per key). */
-function documents(n: number, offset: number): DocumentSpec[] {
-  const out = new Map<string, DocumentSpec>();
-  for (const d of sandbox.sampleDocuments(6 * n, offset)) {
-    const k = normaliseKey(d.search_type as SearchType, d.search_key);
-    if ((d.search_type !== 'cpf' && d.search_type !== 'cnpj') || !k.ok || out.size === n) continue;
-    out.set(k.key, { line: out.size + 2, searchType: d.search_type, searchKey: k.key, rawKey: d.search_key, onDemand: false });
-  }
-  return [...out.values()];
-}
+const documents = (n: number, offset: number): DocumentSpec[] => sampledDocuments(sandbox, n, offset);
 
 const idOf = (o: ReconcileOutcome, d: DocumentSpec): string => o.trackingOf.get(trackingKey(d.searchType, d.searchKey))!;
 const reasons = (o: ReconcileOutcome): string[] => o.searchTonight.map((s) => `${s.doc.searchKey}:${s.reason}`).sort();

@@ -1,5 +1,8 @@
 import { expect } from 'vitest';
 import { LawsuitApi } from '../../src/api/client.js';
+import type { DocumentSpec, SearchType } from '../../src/input/documents.js';
+import { normaliseKey } from '../../src/input/normalise.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
 
 // Helpers of the trackings nights' end-to-end tests. A small portfolio of the sandbox's own documents: in two
 // levels every lawsuit a document finds is read whole and tracked on its own, so a test's cost follows its lawsuits,
@@ -31,6 +34,20 @@ export async function smallPortfolio(url: string, n: number, opts: { max?: numbe
   }
   expect(lines.length - 1, 'documents of few lawsuits among the samples').toBe(n);
   return lines;
+}
+
+/**
+ * `n` distinct CPF and CNPJ documents of an in-process sandbox's samples from `offset`, as the list reader makes them
+ * (a different offset per key keeps two keys' portfolios apart).
+ */
+export function sampledDocuments(sandbox: Sandbox, n: number, offset = 0): DocumentSpec[] {
+  const out = new Map<string, DocumentSpec>();
+  for (const d of sandbox.sampleDocuments(6 * n, offset)) {
+    const k = normaliseKey(d.search_type as SearchType, d.search_key);
+    if ((d.search_type !== 'cpf' && d.search_type !== 'cnpj') || !k.ok || out.size === n) continue;
+    out.set(k.key, { line: out.size + 2, searchType: d.search_type, searchKey: k.key, rawKey: d.search_key, onDemand: false });
+  }
+  return [...out.values()];
 }
 
 /** A client of the sandbox on one key, for what the provider holds of it. */
