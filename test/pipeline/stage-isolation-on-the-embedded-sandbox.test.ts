@@ -4,7 +4,7 @@ import { query, scratch } from '../support/pipeline.js';
 import { firstEvent } from '../support/json-events.js';
 import { CLI, runCli, runFiles } from '../support/cli.js';
 
-// Through `run --sandbox`: a plan without transfer files, a restarted upstream that forgot the requests, request
+// Through `run --sandbox`: a plan without transfer files, one without trackings, a restarted upstream that forgot the requests, request
 // ids that never repeat across boots, a listing that never reports completion.
 
 describe('the embedded sandbox: a plan without transfer files, a restarted upstream, a listing that never reports completion', () => {
@@ -48,6 +48,24 @@ describe('the embedded sandbox: a plan without transfer files, a restarted upstr
     const files = await query<{ n: number; d: number }>(env.LAWSUIT_WAREHOUSE, 'SELECT count(*)::INTEGER AS n, count(DISTINCT transfer_file_id)::INTEGER AS d FROM transfer_files');
     expect(files[0].n).toBe(Number(loaded[1]));
     expect(files[0].d).toBe(files[0].n);
+  });
+
+  it('a key without trackings in its plan: a trackings night is refused at its first listing, buys nothing, and is published (exit 4)', async () => {
+    const env = envOf('no-tracking', { LAWSUIT_SOURCE: 'trackings', LAWSUIT_SKIP_TRANSFER: 'true', LAWSUIT_SANDBOX_FORBID: 'tracking' });
+    const night = runCli(['run', '--sandbox'], env);
+    expect(night.status, night.stdout + night.stderr).toBe(4);
+    const stages = await query<{ stage: string; status: string; error_code: string | null }>(env.LAWSUIT_WAREHOUSE,
+      'SELECT stage, status, error_code FROM run_stages ORDER BY position');
+    const of = (stage: string) => stages.find((s) => s.stage === stage);
+    // the listing of trackings is the stage's first call: its 403 refuses the stage; what needs it is not run
+    expect(of('trackings')).toEqual({ stage: 'trackings', status: 'refused', error_code: 'API_FORBIDDEN_ONE' });
+    expect(of('search')).toEqual({ stage: 'search', status: 'skipped', error_code: 'STAGE_NEEDS' });
+    expect(of('lawsuit-trackings')).toEqual({ stage: 'lawsuit-trackings', status: 'skipped', error_code: 'STAGE_NEEDS' });
+    expect(of('publish')).toEqual({ stage: 'publish', status: 'ok', error_code: null });
+    const [r] = await query<{ requests: number; trackings: number; calls: number }>(env.LAWSUIT_WAREHOUSE, `SELECT
+      (SELECT count(*) FROM requests)::INTEGER AS requests, (SELECT count(*) FROM trackings)::INTEGER AS trackings,
+      (SELECT calls FROM runs ORDER BY started_at DESC LIMIT 1)::INTEGER AS calls`);
+    expect(r).toEqual({ requests: 0, trackings: 0, calls: 1 });
   });
 
   it('interrupted by SIGTERM and started again on a fresh sandbox: each forgotten request is submitted again once, recorded, and the run ends', async () => {
