@@ -100,8 +100,12 @@ export async function pollUntilFinished(ctx: RunContext, waiting: Map<string, Wa
       await sleep(50, ctx.signal);
       continue;
     }
-    stats.rounds++;
     for (const w of waiting.values()) w.since ??= Date.now();
+    if (more && tooEarly(waiting, minI)) {
+      await sleep(50, ctx.signal);
+      continue;
+    }
+    stats.rounds++;
     let finished = 0;
     const finish = (r: RequestObject): void => {
       if (!waiting.delete(r.request_id)) return;
@@ -136,6 +140,19 @@ export async function pollUntilFinished(ctx: RunContext, waiting: Map<string, Wa
     if (waiting.size > 0 || on.more()) await sleep(wait, ctx.signal);
   }
   return stats;
+}
+
+/**
+ * Whether a round now would answer for too few: while submissions go on, a round waits until the oldest request
+ * waited for is `minMs` old, so that one listing answers for the requests submitted together. A round at the
+ * first submission's answer found that one finished and sent a second for the rest of its wave: a night of three
+ * companies polled twice a wave where once does (4 calls of GET /requests for 2 waves). A request an earlier
+ * run submitted is asked for at once.
+ */
+function tooEarly(waiting: ReadonlyMap<string, Waiting>, minMs: number): boolean {
+  const now = Date.now();
+  for (const w of waiting.values()) if (w.resumed || now - (w.since ?? now) >= minMs) return false;
+  return true;
 }
 
 /** One round of the listing; true when it showed any of the requests waited for finished. */
