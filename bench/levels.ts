@@ -56,7 +56,10 @@ function movedOrBorn(before: ReadonlyMap<string, string>, after: ReadonlyMap<str
   return codes.size;
 }
 
-async function nightOf(path: string): Promise<{ calls: number; reads: number; searches: number; responses: number; bytes: number; trackings: number; pageSize: number; byRoute: Record<string, number> }> {
+/** A night's figures from its warehouse; responses and their bytes in all, and those of its lawsuit-level reads. */
+type NightFigures = Listed & { calls: number; reads: number; byRoute: Record<string, number> };
+
+async function nightOf(path: string): Promise<NightFigures> {
   const wh = await Warehouse.open(path, { readOnly: true });
   try {
     const [r] = await wh.all<{ run_id: string; calls: number; summary: string }>(`SELECT run_id, calls, summary::VARCHAR AS summary FROM runs WHERE command = 'run' ORDER BY started_at DESC LIMIT 1`);
@@ -65,29 +68,44 @@ async function nightOf(path: string): Promise<{ calls: number; reads: number; se
       const route = k.replace(/ \S+$/, '');
       byRoute[route] = (byRoute[route] ?? 0) + v;
     }
-    const [c] = await wh.all<{ reads: number; searches: number; responses: number; bytes: number; trackings: number }>(`SELECT
+    const [c] = await wh.all<{ reads: number; searches: number; responses: number; bytes: number; readResponses: number; readBytes: number; trackings: number }>(`SELECT
         (SELECT count(*) FROM requests WHERE run_id = $1 AND basis IS NOT NULL)::INTEGER AS reads,
         (SELECT count(*) FROM requests WHERE run_id = $1 AND basis IS NULL)::INTEGER AS searches,
         (SELECT count(*) FROM responses_raw WHERE run_id = $1)::INTEGER AS responses,
         (SELECT coalesce(sum(length(item::VARCHAR)), 0) FROM v_responses_raw WHERE run_id = $1)::DOUBLE AS bytes,
+        (SELECT count(*) FROM responses_raw x JOIN requests q USING (request_id) WHERE x.run_id = $1 AND q.basis IS NOT NULL)::INTEGER AS "readResponses",
+        (SELECT coalesce(sum(length(x.item::VARCHAR)), 0) FROM v_responses_raw x JOIN requests q USING (request_id) WHERE x.run_id = $1 AND q.basis IS NOT NULL)::DOUBLE AS "readBytes",
         (SELECT count(*) FROM trackings)::INTEGER AS trackings`, [r.run_id]);
     const [d] = await wh.all<{ dialect: string }>('SELECT dialect::VARCHAR AS dialect FROM upstream_dialects LIMIT 1');
     const pageSize = d ? (JSON.parse(d.dialect) as { pageSize: number }).pageSize : 100;
-    return { calls: Number(r.calls), reads: c.reads, searches: c.searches, responses: c.responses, bytes: Number(c.bytes), trackings: c.trackings, pageSize, byRoute };
+    return {
+      calls: Number(r.calls), reads: c.reads, searches: c.searches, responses: c.responses, bytes: Number(c.bytes),
+      readResponses: c.readResponses, readBytes: Number(c.readBytes), trackings: c.trackings, pageSize, byRoute,
+    };
   } finally {
     await wh.close();
   }
 }
 
+/** What the floor reads off a night: responses loaded (all, and those of its lawsuit-level reads), their bytes. */
+interface Listed { searches: number; responses: number; bytes: number; readResponses: number; readBytes: number; trackings: number; pageSize: number }
+
 /**
  * What a night cannot do without besides its lawsuit-level reads (one POST each, counted apart): a POST per search
- * by document it bought, the pages of the responses it loaded, by items at the page size it learned or by bytes
- * at a page's byte budget, the larger (one at least: a night must list to know there is nothing), one completion listing (GET /requests) for each wave that bought something; on a trackings night the
- * pages of the key's trackings listing and the one listing that bounds the reading of their runs.
+ * by document it bought; the pages of the responses each wave loaded, by items at the page size it learned or by
+ * bytes at a page's byte budget, the larger, and one at least (a night must list to know there is nothing; the
+ * lawsuit-level reads are bought after the searches' answers are read, so their answers are a listing of their
+ * own); one completion listing (GET /requests) for each wave that bought something; on a trackings night the
+ * pages of the key's trackings listing and the one listing that bounds the reading of their runs (what moved comes
+ * with the runs of the lawsuits' trackings: no wave of reads).
  */
-function floorOf(source: 'searches' | 'trackings', n: { searches: number; responses: number; bytes: number; trackings: number; pageSize: number }, moved: number, bytesAPage: number): number {
-  const pages = Math.max(1, Math.ceil(n.responses / n.pageSize), Math.ceil(n.bytes / bytesAPage));
-  const polls = (n.searches > 0 ? 1 : 0) + (moved > 0 ? 1 : 0);
+function floorOf(source: 'searches' | 'trackings', n: Listed, moved: number, bytesAPage: number): number {
+  const pagesOf = (responses: number, bytes: number): number => Math.max(Math.ceil(responses / n.pageSize), Math.ceil(bytes / bytesAPage));
+  // A searches night reads what moved at the lawsuit level, a wave of its own; a trackings night has it from the
+  // lawsuits' trackings, in the one reading of the runs.
+  const readWave = source === 'searches' && moved > 0;
+  const pages = Math.max(1, pagesOf(n.responses - n.readResponses, n.bytes - n.readBytes)) + (readWave ? Math.max(1, pagesOf(n.readResponses, n.readBytes)) : 0);
+  const polls = (n.searches > 0 ? 1 : 0) + (readWave ? 1 : 0);
   const trackings = source === 'trackings' ? Math.max(1, Math.ceil(n.trackings / n.pageSize)) + 1 : 0;
   return n.searches + pages + polls + trackings;
 }
