@@ -221,6 +221,8 @@ export function dialectOrAssumed(ctx: RunContext): Promise<NightDialect> {
 }
 
 const learnedThisRun = new WeakMap<RunContext, Promise<NightDialect>>();
+/** The runs that have written what they learned of the dialect by reading (settled by use, or a sort broken). */
+const rememberedThisRun = new WeakSet<RunContext>();
 
 /**
  * The page size the key's trackings are listed at: the one learned (or pinned) for the responses listing, else the
@@ -252,7 +254,43 @@ async function learnOrAssume(ctx: RunContext): Promise<NightDialect> {
  */
 export async function rememberSortBroken(ctx: RunContext, d: Dialect): Promise<void> {
   if (ctx.cfg.sweepParams) return;
+  rememberedThisRun.add(ctx);
   const i = d.sort ? SORT_CANDIDATES.findIndex((s) => s.field === d.sort!.field) : -1;
   const next: Dialect = { ...d, sort: i >= 0 && i + 1 < SORT_CANDIDATES.length ? SORT_CANDIDATES[i + 1] : null, sortVerified: false };
   await writeDialect(ctx.wh, dialectBase(ctx.cfg), next, { probeCalls: 0, runId: ctx.runId, source: 'sweep' });
 }
+
+/** What a reader of the responses listing saw tonight by the night's dialect: the items in its pages, checked. */
+export interface ReadBy {
+  /** Items the pages held (ours and others'), and the pages. */
+  items: number;
+  pages: number;
+  /** Every page passed the reader's checks (verify.ts), the order as asked among them. */
+  checked: boolean;
+}
+
+/**
+ * A dialect a probe could not settle (it met an empty listing: a first night on a new key) is settled by the
+ * night that read by it: pages its checks passed, in the order asked, settle the sort (whether the upstream sorts
+ * or its own order already ascends, the sweep reads alike, and its checks on every page catch the night it does
+ * not: rememberSortBroken); a page of more items than the spec's 100 settles the page size. Without it the second
+ * night probed again, two calls of a floor of three on a trackings night that found nothing new (issue 32). A
+ * dialect pinned, assumed, or settled already is left as it is; nothing is sent.
+ */
+export async function rememberReadBy(ctx: RunContext, night: NightDialect, seen: ReadBy): Promise<void> {
+  const d = night.dialect;
+  if (night.source === 'pinned' || night.source === 'assumed' || !seen.checked || seen.pages === 0 || seen.items < 2) return;
+  // Once a night, and never over a break another reader found tonight (its record stands).
+  if (rememberedThisRun.has(ctx)) return;
+  const settled: Dialect = {
+    ...d,
+    sortVerified: d.sortVerified || d.sort !== null,
+    pageSizeVerified: d.pageSizeVerified || seen.items / seen.pages > ASSUMED_DIALECT.pageSize,
+  };
+  if (settled.sortVerified === d.sortVerified && settled.pageSizeVerified === d.pageSizeVerified) return;
+  rememberedThisRun.add(ctx);
+  // Not remembered costs the next night a probe, never tonight's reading.
+  await writeDialect(ctx.wh, dialectBase(ctx.cfg), settled, { probeCalls: 0, runId: ctx.runId, source: 'sweep' })
+    .catch((e: unknown) => ctx.log.warn({ code: codeOf(e) }, 'could not record that tonight\'s reading settled the dialect: the next night probes it again'));
+}
+

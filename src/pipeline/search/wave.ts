@@ -1,7 +1,7 @@
 import type { RunContext } from '../context.js';
 import { codeOf } from '../../shared/failure-policy.js';
 import type { SweepWave } from '../../warehouse/read-ledger.js';
-import { dialectOrAssumed, rememberSortBroken, sweepParamsOf } from '../dialect.js';
+import { dialectOrAssumed, rememberReadBy, rememberSortBroken, sweepParamsOf } from '../dialect.js';
 import { PageSizer } from '../page-size.js';
 import type { PlannedSearch } from '../plan.js';
 import { pollUntilFinished, type PollStats } from '../poll.js';
@@ -73,12 +73,16 @@ export async function runWave(ctx: RunContext, night: NightData, wave: Wave): Pr
       // What the sweep has not read yet is read now, but for SIGTERM, a stopped stage and a spent budget: then
       // its cursor waits in the ledger. Requests still running leave it for per-request reading (outstanding
       // for the next run).
+      let ended = false;
       try {
         await sweep.finish({ drain: drainable(shell.state) });
+        ended = true;
       } catch (error) {
         shell.dispatch({ kind: 'broke', error });
       }
       await shell.settled();
+      const f = sweep.figures;
+      await rememberReadBy(ctx, await dialectOrAssumed(ctx), { items: f.read + f.skipped, pages: f.pages, checked: ended && f.stopped === 0 });
     }
     if (shell.state.unexpected !== undefined) throw shell.state.unexpected;
     const left = leftRunning(shell.state);

@@ -1,6 +1,6 @@
 import { codeOf, reachOf, ruleFor } from '../../shared/failure-policy.js';
 import type { RunContext } from '../context.js';
-import { dialectOrAssumed, sweepParamsOf } from '../dialect.js';
+import { dialectOrAssumed, rememberReadBy, sweepParamsOf } from '../dialect.js';
 import { PageSink } from '../page-sink.js';
 import { PageSizer } from '../page-size.js';
 import type { ItemFailure, NightData } from '../stage.js';
@@ -51,7 +51,9 @@ async function readRuns(ctx: RunContext, night: NightData, ours: ReadonlyMap<str
   }
   const sizer = new PageSizer({ max: dialect.dialect.pageSize, targetBytes: Math.floor(ctx.wh.budget.batchBytes / 2) });
   const prove = spool && ctx.cfg.callback.url !== undefined ? rangeProver(ctx, spool, sink, params) : undefined;
-  return readTrackingRuns({ ctx, sink, sizer, reading: { params, pageSize: dialect.dialect.pageSize }, ours, firstFrom: await oldestTracking(ctx, ours), prove });
+  const read = await readTrackingRuns({ ctx, sink, sizer, reading: { params, pageSize: dialect.dialect.pageSize }, ours, firstFrom: await oldestTracking(ctx, ours), prove });
+  await rememberReadBy(ctx, dialect, { items: read.read + read.skipped, pages: read.pages, checked: read.untrusted === undefined });
+  return read;
 }
 
 /**

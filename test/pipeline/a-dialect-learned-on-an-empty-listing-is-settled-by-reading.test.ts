@@ -1,0 +1,67 @@
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { pino } from 'pino';
+import { ASSUMED_DIALECT, SORT_CANDIDATES, type Dialect } from '../../src/api/dialect.js';
+import type { RunContext } from '../../src/pipeline/context.js';
+import { dialectBase, nightDialect, rememberReadBy, rememberSortBroken } from '../../src/pipeline/dialect.js';
+import { loadConfig } from '../../src/shared/config.js';
+import { readDialect, writeDialect } from '../../src/warehouse/dialect-store.js';
+import { Warehouse } from '../../src/warehouse/warehouse.js';
+
+// A first night on a new key probes an empty listing: the page size and sort names are accepted, nothing verifies
+// them, and the second night probed again (two calls of a floor of three on a trackings night that found nothing
+// new, issue 32). The night's own reading settles them: its pages passed the sweep's checks in the order asked.
+
+let wh: Warehouse;
+beforeEach(async () => { wh = await Warehouse.open(':memory:'); });
+afterEach(async () => { await wh.close(); });
+
+const ctxOf = (): RunContext =>
+  ({ cfg: loadConfig({ env: {}, flags: { sandbox: true } }), wh, runId: 'run-1', log: pino({ level: 'silent' }), signal: new AbortController().signal, api: undefined as never }) as unknown as RunContext;
+
+/** What a probe of an empty listing learns: the largest page and the documented names, neither verified. */
+const onAnEmptyListing: Dialect = { ...ASSUMED_DIALECT, pageSize: 1000, pageSizeVerified: false, sort: SORT_CANDIDATES[0], sortVerified: false };
+
+async function probedTonight(ctx: RunContext) {
+  await writeDialect(wh, dialectBase(ctx.cfg), onAnEmptyListing, { probeCalls: 1, source: 'probe' });
+  return { dialect: onAnEmptyListing, source: 'probed' as const, calls: 1 };
+}
+
+it('is settled by a reading whose pages passed their checks, a page holding more than the spec\'s 100: the next night does not probe', async () => {
+  const ctx = ctxOf();
+  expect((await nightDialect(ctx, { probe: false })).source).toBe('assumed');
+  await rememberReadBy(ctx, await probedTonight(ctx), { items: 704, pages: 1, checked: true });
+  const next = await nightDialect(ctxOf(), { probe: false });
+  expect(next.source).toBe('remembered');
+  expect(next.dialect).toMatchObject({ pageSize: 1000, pageSizeVerified: true, sort: SORT_CANDIDATES[0], sortVerified: true });
+  expect((await readDialect(wh, dialectBase(ctx.cfg)))!.source).toBe('sweep');
+});
+
+it('is not settled by too little to tell, by pages that failed their checks, or over a sort found broken tonight', async () => {
+  for (const seen of [{ items: 1, pages: 1, checked: true }, { items: 0, pages: 0, checked: true }, { items: 704, pages: 1, checked: false }]) {
+    const ctx = ctxOf();
+    await rememberReadBy(ctx, await probedTonight(ctx), seen);
+    expect((await nightDialect(ctx, { probe: false })).source, JSON.stringify(seen)).toBe('assumed');
+  }
+  const ctx = ctxOf();
+  const night = await probedTonight(ctx);
+  await rememberSortBroken(ctx, onAnEmptyListing);
+  await rememberReadBy(ctx, night, { items: 704, pages: 1, checked: true });
+  expect((await readDialect(wh, dialectBase(ctx.cfg)))!.dialect).toMatchObject({ sort: SORT_CANDIDATES[1], sortVerified: false });
+});
+
+it('settles the sort alone when no page held more than the spec\'s 100: the page size waits for a night that shows it', async () => {
+  const ctx = ctxOf();
+  await rememberReadBy(ctx, await probedTonight(ctx), { items: 150, pages: 2, checked: true });
+  expect((await readDialect(wh, dialectBase(ctx.cfg)))!.dialect).toMatchObject({ sortVerified: true, pageSizeVerified: false });
+  expect((await nightDialect(ctxOf(), { probe: false })).source).toBe('assumed');
+});
+
+it('leaves a dialect pinned, assumed or remembered settled as it is', async () => {
+  const ctx = ctxOf();
+  for (const source of ['pinned', 'assumed'] as const) await rememberReadBy(ctx, { dialect: onAnEmptyListing, source, calls: 0 }, { items: 704, pages: 1, checked: true });
+  expect(await readDialect(wh, dialectBase(ctx.cfg))).toBeUndefined();
+  const settled: Dialect = { ...onAnEmptyListing, pageSizeVerified: true, sortVerified: true };
+  await writeDialect(wh, dialectBase(ctx.cfg), settled, { probeCalls: 2, source: 'probe' });
+  await rememberReadBy(ctx, { dialect: settled, source: 'remembered', calls: 0 }, { items: 704, pages: 1, checked: true });
+  expect((await readDialect(wh, dialectBase(ctx.cfg)))!.source).toBe('probe');
+});
