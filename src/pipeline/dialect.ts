@@ -261,7 +261,7 @@ export async function rememberSortBroken(ctx: RunContext, d: Dialect): Promise<v
 }
 
 /** What a reader of the responses listing saw tonight by the night's dialect: the items in its pages, checked. */
-export interface ReadBy {
+interface ReadBy {
   /** Items the pages held (ours and others'), and the pages. */
   items: number;
   pages: number;
