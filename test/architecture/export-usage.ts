@@ -20,6 +20,8 @@ export interface ExportUse {
   usedBy: string[];
   /** The name occurs in its own file beyond its declaration (else dropping `export` leaves it unused). */
   usedInOwnFile: boolean;
+  /** An interface or a type alias (or a name passed on as one): erased at build, so the image does not ship it. */
+  typeOnly: boolean;
 }
 
 export interface Parsed {
@@ -27,6 +29,8 @@ export interface Parsed {
   text: string;
   /** Local exports: name -> how many times the identifier occurs in the file. */
   exports: Map<string, number>;
+  /** Which of `exports` are types alone (interface, type alias, `export type { … }`); a named re-export is what its source is. */
+  types: Set<string>;
   /** `export { a } from './m'` and `export * from './m'`: the name here -> [module, name there]; '*' for all. */
   reexports: Array<{ from: string; names: Array<[string, string]> | '*' }>;
   /** Names this file takes from other modules: module -> names ('*': all of them). */
@@ -60,6 +64,10 @@ function parse(root: string, path: string): Parsed {
   const text = readFileSync(path, 'utf8');
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const declared: string[] = [];
+  const types = new Set<string>();
+  // Interfaces and type aliases of the file, exported or not, for an `export { Name }` list that names one.
+  const localTypes = new Set(sf.statements.filter((st) => ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st))
+    .map((st) => (st as ts.InterfaceDeclaration | ts.TypeAliasDeclaration).name.text));
   const reexports: Parsed['reexports'] = [];
   const imports = new Map<string, Set<string>>();
   const take = (mod: string | undefined, names: Iterable<string>): void => {
@@ -86,10 +94,16 @@ function parse(root: string, path: string): Parsed {
         else if (ts.isNamedExports(st.exportClause)) {
           reexports.push({ from: mod, names: st.exportClause.elements.map((e) => [e.name.text, (e.propertyName ?? e.name).text]) });
           // A name passed on is this file's export too: one nobody takes from here is a line to drop.
-          for (const e of st.exportClause.elements) declared.push(e.name.text);
+          for (const e of st.exportClause.elements) {
+            declared.push(e.name.text);
+            if (st.isTypeOnly || e.isTypeOnly) types.add(e.name.text);
+          }
         } else reexports.push({ from: mod, names: '*' });
       } else if (st.exportClause && ts.isNamedExports(st.exportClause)) {
-        for (const e of st.exportClause.elements) declared.push(e.name.text);
+        for (const e of st.exportClause.elements) {
+          declared.push(e.name.text);
+          if (st.isTypeOnly || e.isTypeOnly || localTypes.has((e.propertyName ?? e.name).text)) types.add(e.name.text);
+        }
       }
     } else if (ts.isExportAssignment(st)) {
       declared.push('default');
@@ -97,7 +111,10 @@ function parse(root: string, path: string): Parsed {
       if (hasModifier(st, ts.SyntaxKind.DefaultKeyword)) declared.push('default');
       else if (ts.isVariableStatement(st)) {
         for (const d of st.declarationList.declarations) if (ts.isIdentifier(d.name)) declared.push(d.name.text);
-      } else if ('name' in st && st.name && ts.isIdentifier(st.name as ts.Node)) declared.push((st.name as ts.Identifier).text);
+      } else if ('name' in st && st.name && ts.isIdentifier(st.name as ts.Node)) {
+        declared.push((st.name as ts.Identifier).text);
+        if (ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st)) types.add(st.name.text);
+      }
     }
   }
   // A dynamic import takes the whole module (what it destructures is not worth following).
@@ -109,7 +126,7 @@ function parse(root: string, path: string): Parsed {
   };
   visit(sf);
   const exports = new Map(declared.map((name) => [name, occurrences(sf, name)]));
-  return { file, text, exports, reexports, imports };
+  return { file, text, exports, types, reexports, imports };
 }
 
 /** How many identifiers of `sf` spell `name`, outside `export { … }` lists (which only pass a name on). */
@@ -185,7 +202,21 @@ export function exportUses(parsed: Project, dir = 'src'): ExportUse[] {
     name,
     usedBy: [...(used.get(key(p.file, name)) ?? [])].filter((f) => f !== p.file).sort(),
     usedInOwnFile: count > 1,
+    typeOnly: isTypeOnly(parsed, p.file, name),
   })));
+}
+
+/** Whether `name` as `file` exports it is a type alone, following a named re-export to its source. */
+function isTypeOnly(parsed: Project, file: string, name: string, seen = new Set<string>()): boolean {
+  const p = parsed.get(file);
+  if (!p || seen.has(`${file}\0${name}`)) return false;
+  seen.add(`${file}\0${name}`);
+  if (p.types.has(name)) return true;
+  for (const r of p.reexports) {
+    if (r.names === '*') continue;
+    for (const [here, there] of r.names) if (here === name) return isTypeOnly(parsed, r.from, there, seen);
+  }
+  return false;
 }
 
 /** Exports no other file uses. */
