@@ -225,3 +225,39 @@ export const unusedElsewhere = (uses: readonly ExportUse[]): ExportUse[] => uses
 /** Exports only files outside src/ (tests, benchmarks) use. */
 export const usedOnlyByTooling = (uses: readonly ExportUse[]): ExportUse[] =>
   uses.filter((u) => u.usedBy.length > 0 && u.usedBy.every((f) => !f.startsWith('src/')));
+
+/**
+ * A value of src/ exported for tests or benchmarks alone: a way into the shipped code that the product itself does
+ * not take, named with why a test needs it rather than what src/ calls.
+ */
+export interface Seam { file: string; name: string; why: string }
+
+/**
+ * What is wrong with `seams` against the exports as they are, one sentence each: a value only tooling uses that
+ * the list does not name; an entry src/ now uses, that no file uses, that is exported no more, that is a type
+ * (erased at build: the image does not ship it, so it is no seam), or that is named twice; a list over `max`.
+ */
+export function seamProblems(uses: readonly ExportUse[], seams: readonly Seam[], max: number): string[] {
+  const problems: string[] = [];
+  const key = (file: string, name: string): string => `${file}: ${name}`;
+  const listed = new Map<string, number>();
+  for (const s of seams) listed.set(key(s.file, s.name), (listed.get(key(s.file, s.name)) ?? 0) + 1);
+  for (const u of usedOnlyByTooling(uses)) {
+    if (!u.typeOnly && !listed.has(key(u.file, u.name))) {
+      problems.push(`${key(u.file, u.name)} is used only by ${u.usedBy.join(', ')}: reach it through what src/ calls, or name it a seam with why`);
+    }
+  }
+  const byKey = new Map(uses.map((u) => [key(u.file, u.name), u]));
+  for (const s of seams) {
+    const u = byKey.get(key(s.file, s.name));
+    const fromSrc = u?.usedBy.filter((f) => f.startsWith('src/')) ?? [];
+    if (!u) problems.push(`${key(s.file, s.name)} is a seam but is exported no more: drop the entry`);
+    else if (u.typeOnly) problems.push(`${key(s.file, s.name)} is a seam but a type, which the image does not ship: drop the entry`);
+    else if (fromSrc.length > 0) problems.push(`${key(s.file, s.name)} is a seam but src/ uses it now (${fromSrc.join(', ')}): drop the entry`);
+    else if (u.usedBy.length === 0) problems.push(`${key(s.file, s.name)} is a seam but no other file uses it: drop the export and the entry`);
+    if (s.why.trim() === '') problems.push(`${key(s.file, s.name)} is a seam with no reason given`);
+  }
+  for (const [k, n] of listed) if (n > 1) problems.push(`${k} is named ${n} times among the seams`);
+  if (seams.length > max) problems.push(`${seams.length} seams, more than the ${max} allowed`);
+  return problems;
+}
