@@ -67,13 +67,21 @@ describe('the exports of src/', () => {
   });
 });
 
-describe('the check itself', () => {
-  const root = mkdtempSync(join(tmpdir(), 'exports-'));
+/** A project of a few files in a folder of its own, removed when the block's tests end. */
+function scratchProject(prefix: string): { root: string; write: (file: string, text: string) => void } {
+  const root = mkdtempSync(join(tmpdir(), prefix));
   afterAll(() => rmSync(root, { recursive: true, force: true }));
-  const write = (file: string, text: string) => {
-    mkdirSync(dirname(join(root, file)), { recursive: true });
-    writeFileSync(join(root, file), text);
+  return {
+    root,
+    write: (file, text) => {
+      mkdirSync(dirname(join(root, file)), { recursive: true });
+      writeFileSync(join(root, file), text);
+    },
   };
+}
+
+describe('the check itself', () => {
+  const { root, write } = scratchProject('exports-');
   write('src/a.ts', `export const used = 1;\nexport const mine = 2;\nexport const dead = 3;\nexport type Shape = { n: number };\nconst x: Shape = { n: mine };\nexport { x };\n`);
   write('src/b.ts', `import { used, type Shape } from './a.js';\nexport { x as y } from './a.js';\nexport const b: Shape = { n: used };\n`);
   write('src/c.ts', `export const viaBarrel = 1;\n`);
@@ -92,12 +100,7 @@ describe('the check itself', () => {
 });
 
 describe('the check of the seams itself', () => {
-  const root = mkdtempSync(join(tmpdir(), 'seams-'));
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
-  const write = (file: string, text: string) => {
-    mkdirSync(dirname(join(root, file)), { recursive: true });
-    writeFileSync(join(root, file), text);
-  };
+  const { root, write } = scratchProject('seams-');
   write('src/lib/s.ts', 'export const seam = 1;\nexport const stray = 2;\nexport const nowUsed = 3;\nexport const unused = 4;\nexport type Alias = { n: number };\nexport interface Shape { n: number }\n');
   write('src/lib/user.ts', `import { nowUsed } from './s.js';\nexport const u = nowUsed;\n`);
   write('src/lib/passed.ts', `interface Local { a: 1 }\nexport type { Local };\nexport { type Shape as S2, seam as seam2 } from './s.js';\n`);
