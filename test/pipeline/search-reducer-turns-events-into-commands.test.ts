@@ -16,7 +16,7 @@ const planned = (n: number): PlannedSearch => ({
 });
 
 /** The stage's figures as its report gives them. */
-const countsOf = (s: SearchState, outside: { polls: number; probes: number }) => reportOf(s, outside, 120).counts;
+const countsOf = (s: SearchState, outside: Parameters<typeof reportOf>[1]) => reportOf(s, outside, 120).counts;
 
 const err = (code: string, message = code): Error => Object.assign(new Error(message), { code });
 const req = (id: string, status: RequestObject['status'] = 'completed'): RequestObject => ({
