@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseResponsesPage, rawTextOf } from '../src/api/responses.js';
+import { parseResponsesPage } from '../src/api/responses.js';
+import { rawTextOf } from '../src/shared/raw-json.js';
 import type { Lawsuit, ResponseItem, Search } from '../src/spec/types.js';
 import { detectChanges } from '../src/warehouse/changes.js';
 import { flattenLawsuit } from '../src/warehouse/flatten.js';

@@ -93,7 +93,7 @@ export function isApiError(e: unknown): e is ApiError {
  */
 interface ProviderError { providerCode?: string; message?: string; reasons: string[] }
 
-export function readProviderError(body: unknown): ProviderError {
+function readProviderError(body: unknown): ProviderError {
   const out: ProviderError = { reasons: [] };
   if (body === null || typeof body !== 'object') return out;
   const b = body as Record<string, unknown>;

@@ -12,13 +12,13 @@ import { API_CODES, ApiError, type ApiErrorCode } from './errors.js';
 // the same way.
 
 /** A resource that answers 403 this many times in a row, with no success between, is refused for good (plan-wide). */
-export const PLAN_WIDE_403 = 3;
+const PLAN_WIDE_403 = 3;
 
 /**
  * The resource a call belongs to, for remembering a 403: its base and the first segment of its path
  * (`requests:requests`, `requests:responses`, `lawsuits:requests`, `transfer:transfer-file`, ...).
  */
-export function resourceOf(spec: Pick<CallSpec<unknown>, 'base' | 'route'>): string {
+function resourceOf(spec: Pick<CallSpec<unknown>, 'base' | 'route'>): string {
   const path = spec.route.split(' ')[1] ?? '';
   return `${spec.base}:${path.split('/')[1] ?? ''}`;
 }

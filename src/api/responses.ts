@@ -1,7 +1,7 @@
 import type { Query } from './call-spec.js';
 import type { HttpClient } from './http.js';
 import { readEnvelope, walkPages, type Page } from './paginate.js';
-import { objectMembers, pageDataElements, rawTextOf, rememberRawText } from '../shared/raw-json.js';
+import { objectMembers, pageDataElements, rememberRawText } from '../shared/raw-json.js';
 import type { ResponseItem } from '../spec/types.js';
 import { record } from './validate.js';
 import type { SortNames } from './dialect.js';
@@ -27,8 +27,6 @@ export function parseResponsesPage(text: string): Page<ResponseItem> {
   });
   return page;
 }
-
-export { rawTextOf };
 
 interface ResponsesQuery {
   request_id?: string;

@@ -1,8 +1,7 @@
-import { flagOptions } from '../shared/options/docs.js';
-import { COMMAND_NAMES, longName, type CommandName } from '../shared/options/option.js';
+import { COMMAND_NAMES, type CommandName } from '../shared/options/option.js';
 
-// The commands of `lawsuit-etl`, each said once: the line its --help and the README's commands table show. Their
-// flags are the option table's (src/shared/options/table.ts, `flagOf`).
+// The commands of `lawsuit-etl`, each said once: the line its --help and the documentation's commands table
+// (test/support/option-tables.ts) show. Their flags are the option table's (src/shared/options/table.ts, `flagOf`).
 
 export { COMMAND_NAMES, type CommandName };
 
@@ -19,12 +18,3 @@ export const COMMAND_SUMMARIES: Record<CommandName, string> = {
   report: 'write the run report (Markdown and HTML) again for a run',
   rebuild: 'derive every table that comes from response payloads again from responses_raw, run after run, calling no API (after a fix to the flattening); killed or failed, it publishes nothing and the next run does it again first',
 };
-
-/** The README's commands table: each command, what it does, the flags it takes. */
-export function commandsTable(): string {
-  const rows = COMMAND_NAMES.map((c) => {
-    const flags = flagOptions(c).map(([, o]) => `\`--${longName(o)}\``).join(', ');
-    return `| \`${c}\` | ${COMMAND_SUMMARIES[c].replace(/\|/g, '\\|')} | ${flags} |`;
-  });
-  return ['| command | what it does | flags |', '|---|---|---|', ...rows].join('\n');
-}

@@ -14,8 +14,6 @@ import { EXIT_CODES_HELP } from './exit-codes.js';
 // Parsing only: what a command does is the pipeline's (commands.ts dispatches). A mistyped command or flag gets
 // commander's suggestion ("Did you mean --documents?") and exit 2.
 
-export { COMMAND_NAMES };
-
 /** A parsed command line: the command, its flags by long name (`export-dir`), and the raw arguments after it. */
 export interface Parsed {
   command: CommandName;
@@ -81,13 +79,13 @@ function footer(command?: CommandName): string {
   return sends ? `${API_NEEDED}\n${EXIT_CODES_HELP}` : `\nIt sends nothing to the API: no key or address is needed. Every variable: docs/operating.md.\n${EXIT_CODES_HELP}`;
 }
 
-export function packageVersion(): string {
+function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
   return pkg.version;
 }
 
 /** The flags a command accepts, as its help shows them. */
-export function flagsOf(command: CommandName): FlagSpec[] {
+function flagsOf(command: CommandName): FlagSpec[] {
   return flagOptions(command).map(([name, o]) => flagSpec(name, o));
 }
 

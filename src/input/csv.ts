@@ -27,7 +27,7 @@ interface CsvOptions {
  * Longest record, in bytes (docs/operating.md, "The documents list"). A documents list's line is a key and a few flags,
  * some 100 bytes; 64 KiB leaves room for any label while a 50 MB line cannot exhaust a 128 MB heap.
  */
-export const MAX_RECORD_BYTES = 64 * 1024;
+const MAX_RECORD_BYTES = 64 * 1024;
 
 /** Bytes kept of an over-long line, to show what it started with. */
 const HEAD_BYTES = 2048;
@@ -43,7 +43,7 @@ function bomLength(b: Uint8Array): number {
 }
 
 /** The delimiter the header line uses: `;` only when it has a `;` and no `,` outside quotes. */
-export function detectDelimiter(bytes: Uint8Array, from = bomLength(bytes), limit = MAX_RECORD_BYTES): Delimiter {
+function detectDelimiter(bytes: Uint8Array, from = bomLength(bytes), limit = MAX_RECORD_BYTES): Delimiter {
   let inQuotes = false, commas = 0, semis = 0;
   const end = Math.min(bytes.length, from + limit);
   for (let i = from; i < end; i++) {
@@ -287,11 +287,4 @@ export class CsvReader {
       reason: `line is ${bytesText(s.length)} long, more than the ${bytesText(this.limit)} a line may have: shorten or split it`,
     };
   }
-}
-
-/** Read every record of a CSV document held in memory, in order; blank physical lines are skipped. */
-export function parseCsv(input: Uint8Array | string, opts: CsvOptions = {}): CsvItem[] {
-  const reader = new CsvReader(opts);
-  const bytes = typeof input === 'string' ? new TextEncoder().encode(input) : input;
-  return [...reader.push(bytes), ...reader.end()];
 }

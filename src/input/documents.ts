@@ -12,10 +12,9 @@ import { EncodingSniffer, sniffEncoding, type EncodingVerdict } from './encoding
 import type { DocumentsList, Duplicate, Rejection } from './types.js';
 
 export type { DocumentSpec, DocumentsList, SearchType } from './types.js';
-export { MAX_RECORD_BYTES } from './csv.js';
 
 /** Longest `value` kept for a rejected line, in characters. */
-export const MAX_REJECTED_VALUE = 500;
+const MAX_REJECTED_VALUE = 500;
 
 /** Bytes read from the file at a time. */
 const CHUNK_BYTES = 64 * 1024;

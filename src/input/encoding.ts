@@ -120,8 +120,8 @@ export function sniffEncoding(bytes: Uint8Array): EncodingVerdict {
   return s.verdict();
 }
 
-export const NOT_UTF8 = 'not valid UTF-8 (save the file as UTF-8)';
-export const UTF8_IN_WINDOWS_1252 =
+const NOT_UTF8 = 'not valid UTF-8 (save the file as UTF-8)';
+const UTF8_IN_WINDOWS_1252 =
   'this line is UTF-8 but most of the file is Windows-1252 (Latin-1): save the whole file in one encoding, preferably UTF-8';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });

@@ -50,7 +50,7 @@ const BY_DOCUMENT: readonly SearchType[] = ['cpf', 'cnpj', 'oab', 'name'];
  * separator followed by three digits (`150.000`, `150,000`) is a thousands separator in one convention and a
  * decimal one in the other: refused rather than read as a thousandth of what was meant. At most 2 decimals.
  */
-export function parseAmount(text: string): number | { reason: string } {
+function parseAmount(text: string): number | { reason: string } {
   const s = text.trim().replace(/^R\$/i, '').replace(/\s/g, '');
   const bad = { reason: `${quoted(text.trim())} is not an amount in reais (write 150000 or 150000.50)` };
   if (!/^\d[\d.,]*$/.test(s)) return bad;
@@ -76,7 +76,7 @@ export function parseAmount(text: string): number | { reason: string } {
 }
 
 /** A date written `2024-12-31` or `31/12/2024`, as the ISO date; a day that does not exist is a reason. */
-export function parseDate(text: string): string | { reason: string } {
+function parseDate(text: string): string | { reason: string } {
   const s = text.trim();
   const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
   const br = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(s);

@@ -80,7 +80,7 @@ export interface RunTransferDeps {
  * failed in (the hourly transfer job then tries it at its next run but one), doubling with each run in a row it
  * fails in, at most a day (every nightly run then tries it).
  */
-export const TRANSFER_BACKOFF = { firstMs: 30 * 60_000, maxMs: 24 * 3_600_000 };
+const TRANSFER_BACKOFF = { firstMs: 30 * 60_000, maxMs: 24 * 3_600_000 };
 
 export interface TransferSummary {
   /** Files the provider listed as ready (completed, available). */

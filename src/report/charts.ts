@@ -23,9 +23,9 @@ export interface ChartSpec {
 
 const WIDTH = 860;
 /** Tribunals drawn one by one; the rest share a bar. A warehouse of the whole country holds some 90. */
-export const TRIBUNALS_SHOWN = 25;
+const TRIBUNALS_SHOWN = 25;
 /** Phases drawn in their own colour; the rest share one. */
-export const PHASES_SHOWN = 10;
+const PHASES_SHOWN = 10;
 /** Points of the API time line: a nine-hour night has some 3 000 slices of 10 s, too thin to tell apart as bars. */
 const TIMELINE_POINTS = 240;
 
@@ -42,7 +42,7 @@ const label = (v: string | null | undefined, none: string, max = 40): string => 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
 
 /** `m:ss` or `h:mm:ss` after the first call. */
-export function clock(ms: number): string {
+function clock(ms: number): string {
   const t = Math.round(ms / 1000);
   const [h, m, s] = [Math.floor(t / 3600), Math.floor((t % 3600) / 60), t % 60];
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}` : `${m}:${String(s).padStart(2, '0')}`;
@@ -78,7 +78,7 @@ interface TimelinePoint { at: number; calls: number; limited: number; limit: num
  * The time line with its silent slices filled in (a slice is recorded only when a call was made) and merged
  * into at most `maxPoints` points: calls and 429s added up, the last limit seen, the lowest remaining budget.
  */
-export function timelinePoints(line: readonly CallSlice[], maxPoints = TIMELINE_POINTS, sliceMs = TIMELINE_SLICE_MS): { points: TimelinePoint[]; widthMs: number } {
+function timelinePoints(line: readonly CallSlice[], maxPoints = TIMELINE_POINTS, sliceMs = TIMELINE_SLICE_MS): { points: TimelinePoint[]; widthMs: number } {
   if (line.length === 0) return { points: [], widthMs: sliceMs };
   const slices = Math.floor(Math.max(...line.map((x) => x.at)) / sliceMs) + 1;
   const per = Math.max(1, Math.ceil(slices / maxPoints));
@@ -93,7 +93,7 @@ export function timelinePoints(line: readonly CallSlice[], maxPoints = TIMELINE_
   return { points, widthMs: per * sliceMs };
 }
 
-export function apiCallsChart(s: RunSummary): ChartSpec {
+function apiCallsChart(s: RunSummary): ChartSpec {
   const { points, widthMs } = timelinePoints(s.api.timeline ?? []);
   const spec: ChartSpec = {
     id: 'api', title: 'API calls over the run, against the rate limit', width: WIDTH, height: 340,
@@ -140,7 +140,7 @@ function changesChart(s: RunSummary): ChartSpec {
   };
 }
 
-export function lawsuitsChart(facts: ReportFacts | undefined): ChartSpec {
+function lawsuitsChart(facts: ReportFacts | undefined): ChartSpec {
   const rows = facts?.lawsuits.counts ?? [];
   const total = (key: (r: (typeof rows)[number]) => string) => {
     const m = new Map<string, number>();

@@ -7,7 +7,7 @@ import type { Warehouse } from '../warehouse/warehouse.js';
 // change detection saw them (lawsuit_status_history up to it), not as the `lawsuits` table holds them today.
 
 /** The rejected lines a report lists; the rest are counted and left to `rejected_inputs`. */
-export const REJECTED_SHOWN = 200;
+const REJECTED_SHOWN = 200;
 /** The phase moves (from -> to) a report lists, the most frequent first. */
 const PHASE_MOVES_SHOWN = 15;
 

@@ -19,7 +19,7 @@ interface TpuItem {
 }
 
 
-export const TPU_CLASSES: readonly TpuItem[] = [
+const TPU_CLASSES: readonly TpuItem[] = [
   { code: '7', name: 'Procedimento Comum Cível' },
   { code: '436', name: 'Procedimento do Juizado Especial Cível' },
   { code: '69', name: 'Alimentos - Lei Especial Nº 5.478/68' },
@@ -47,7 +47,7 @@ export const TPU_CLASSES: readonly TpuItem[] = [
   { code: '11037', name: 'Ação Penal Militar - Procedimento Ordinário' },
 ];
 
-export const TPU_SUBJECTS: readonly TpuItem[] = [
+const TPU_SUBJECTS: readonly TpuItem[] = [
   // DIREITO DO TRABALHO (864)
   { code: '2546', name: 'Verbas Rescisórias', parent: '2620', root: '864' },
   { code: '2641', name: 'AVISO PRÉVIO', parent: '2546', root: '864' },
@@ -160,7 +160,7 @@ export const TPU_SUBJECTS: readonly TpuItem[] = [
   { code: '11353', name: 'Corrupção passiva' },
 ];
 
-export const TPU_MOVEMENTS: readonly TpuItem[] = [
+const TPU_MOVEMENTS: readonly TpuItem[] = [
   { code: '26', name: 'Distribuição' },
   { code: '3', name: 'Decisão' },
   { code: '332', name: 'Concessão' },

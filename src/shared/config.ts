@@ -11,7 +11,7 @@ import type { SweepParams } from './options/sweep-params.js';
 import { OPTIONS, type OptionName, type ValueOf } from './options/table.js';
 import { CALLBACK_SECRET_CHARS, MIN_CALLBACK_SECRET_LENGTH, MIN_EXPORT_SALT_LENGTH, type CallbackFsync, type CallDeadlines, type ExportPrivacyMode, type LawsuitDetail, type ResponsesStrategy, type RunSource } from './options/values.js';
 
-export { DEFAULT_SWEEP_PARAMS, type SweepParams } from './options/sweep-params.js';
+export { type SweepParams } from './options/sweep-params.js';
 export type { CallDeadlines } from './options/values.js';
 export { DEFAULT_DEADLINES_MS as DEFAULT_DEADLINES } from './options/values.js';
 

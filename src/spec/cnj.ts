@@ -13,13 +13,13 @@ function mod97(digits: string): number {
  * The CNJ check digits DD of the 18 other digits, given in the number's own order NNNNNNN AAAA J TR OOOO
  * (the 20-digit number without its DD).
  */
-export function cnjCheckDigits(base18: string): string {
+function cnjCheckDigits(base18: string): string {
   if (!/^\d{18}$/.test(base18)) throw new RangeError('a CNJ number without its check digits is 18 digits');
   return String(98 - mod97(`${base18}00`)).padStart(2, '0');
 }
 
 /** 20 digits -> `NNNNNNN-DD.AAAA.J.TR.OOOO`. */
-export function formatCnj(digits20: string): string {
+function formatCnj(digits20: string): string {
   if (!/^\d{20}$/.test(digits20)) throw new RangeError('a CNJ number is 20 digits');
   const d = digits20;
   return `${d.slice(0, 7)}-${d.slice(7, 9)}.${d.slice(9, 13)}.${d.slice(13, 14)}.${d.slice(14, 16)}.${d.slice(16, 20)}`;

@@ -1,5 +1,5 @@
-// CPF (persons) and CNPJ (companies, numeric or alphanumeric): check digits per REFERENCE.md, one normal form
-// each (CPF 11 digits; CNPJ 14 characters, letters upper case) and the punctuated form people write.
+// CPF (persons) and CNPJ (companies, numeric or alphanumeric): check digits per REFERENCE.md and one normal form
+// each (CPF 11 digits; CNPJ 14 characters, letters upper case), whatever punctuation people write them with.
 import { allSameChar, fail, stripPunctuation, type Parsed } from './parsed.js';
 
 function mod11Digit(sum: number): number {
@@ -8,7 +8,7 @@ function mod11Digit(sum: number): number {
 }
 
 /** The two CPF check digits of a 9-digit body, as a 2-character string. */
-export function cpfCheckDigits(body9: string): string {
+function cpfCheckDigits(body9: string): string {
   if (!/^\d{9}$/.test(body9)) throw new RangeError('a CPF body is 9 digits');
   const d = [...body9].map(Number);
   const d1 = mod11Digit(d.reduce((s, v, i) => s + v * (10 - i), 0));
@@ -24,7 +24,7 @@ const CNPJ_W2 = [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2];
  * each character counts as its ASCII code minus 48, which leaves the numeric CNPJ unchanged).
  * Lower-case letters are read as upper case.
  */
-export function cnpjCheckDigits(body12: string): string {
+function cnpjCheckDigits(body12: string): string {
   const body = body12.toUpperCase();
   if (!/^[0-9A-Z]{12}$/.test(body)) throw new RangeError('a CNPJ body is 12 characters of 0-9 or A-Z');
   const v = [...body].map((c) => c.charCodeAt(0) - 48);
@@ -54,18 +54,6 @@ export function parseCnpj(text: string): Parsed {
   const expected = cnpjCheckDigits(c.slice(0, 12));
   if (expected !== c.slice(12)) return fail(`CNPJ check digits do not match (expected ${expected}, got ${c.slice(12)})`);
   return { ok: true, value: c };
-}
-
-/** 11 digits -> `092.065.297-22`. */
-export function formatCpf(cpf: string): string {
-  if (!/^\d{11}$/.test(cpf)) throw new RangeError('a CPF in normal form is 11 digits');
-  return `${cpf.slice(0, 3)}.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-${cpf.slice(9)}`;
-}
-
-/** 14 characters -> `12.ABC.345/01DE-35`. */
-export function formatCnpj(cnpj: string): string {
-  if (!/^[0-9A-Z]{12}\d{2}$/.test(cnpj)) throw new RangeError('a CNPJ in normal form is 12 characters of 0-9 or A-Z and 2 digits');
-  return `${cnpj.slice(0, 2)}.${cnpj.slice(2, 5)}.${cnpj.slice(5, 8)}/${cnpj.slice(8, 12)}-${cnpj.slice(12)}`;
 }
 
 /**

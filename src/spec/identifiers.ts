@@ -4,10 +4,9 @@
 // key's identity (a name folded: search-identity.ts). This is the
 // ground floor: it imports nothing from the client, the warehouse, the pipeline or the sandbox (the sandbox
 // keeps a reading of its own, so that the tests compare two).
-export { UFS, isUf } from './uf.js';
 export { stripPunctuation, quoted, type Parsed } from './parsed.js';
-export { cpfCheckDigits, cnpjCheckDigits, parseCpf, parseCnpj, formatCpf, formatCnpj } from './cpf-cnpj.js';
-export { cnjCheckDigits, cnjShape, formatCnj, parseCnj } from './cnj.js';
+export { parseCpf, parseCnpj } from './cpf-cnpj.js';
+export { cnjShape, parseCnj } from './cnj.js';
 export { parseOab, looksLikeOab } from './oab.js';
 export { normalizeDocument, normalizeOab, normalizeCnj } from './normalize.js';
 export { foldName, keyIdentity, paramsIdentity, sameFilter, searchIdentity } from './search-identity.js';

@@ -25,7 +25,7 @@ const CODES: Readonly<Record<string, ErrorReason>> = { 2: 'not_found' };
 const MARKS = /[\u0300-\u036f]/g;
 
 /** The reason an application_error gives, from its message and its code. */
-export function errorReason(code: unknown, message: unknown): ErrorReason {
+function errorReason(code: unknown, message: unknown): ErrorReason {
   const text = typeof message === 'string' ? message.normalize('NFD').replace(MARKS, '').toUpperCase() : '';
   for (const [words, reason] of WORDS) if (words.test(text)) return reason;
   const c = str(code);

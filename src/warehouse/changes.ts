@@ -188,7 +188,7 @@ export async function detectChanges(wh: Warehouse, runId: string, options: Detec
 }
 
 /** The counts and top changes recorded for a run (for the run summary). */
-export async function changeReport(wh: Warehouse, runId: string, top = 10): Promise<Omit<ChangeReport, 'fresh'>> {
+async function changeReport(wh: Warehouse, runId: string, top = 10): Promise<Omit<ChangeReport, 'fresh'>> {
   const counts = Object.fromEntries(CHANGE_KINDS.map((k) => [k, 0])) as Record<ChangeKind, number>;
   for (const r of await wh.all<{ change: ChangeKind; n: number }>(
     'SELECT change, count(*) AS n FROM lawsuit_changes WHERE run_id = $1 GROUP BY change', [runId])) counts[r.change] = Number(r.n);

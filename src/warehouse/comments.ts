@@ -22,7 +22,7 @@ interface CommentPlan {
 }
 
 /** The COMMENT statements `catalog` needs to carry `schema`'s sentences (pure). */
-export function commentStatements(catalog: Catalog, schema: Schema = SCHEMA): CommentPlan {
+function commentStatements(catalog: Catalog, schema: Schema = SCHEMA): CommentPlan {
   const described = new Map<string, { comment: string; columns: Map<string, string>; added?: string }>();
   for (const t of schema.tables) described.set(t.name, { comment: t.comment, columns: new Map(t.columns.map((c) => [c.name, c.comment])), added: t.addedColumns });
   for (const v of schema.views) described.set(v.name, { comment: v.comment, columns: new Map(v.columns.map((c) => [c.name, c.comment])) });
@@ -59,7 +59,7 @@ interface CommentDb {
 }
 
 /** The main schema's tables, views and columns with their comments. */
-export async function readCatalog(wh: Pick<CommentDb, 'all'>): Promise<Catalog> {
+async function readCatalog(wh: Pick<CommentDb, 'all'>): Promise<Catalog> {
   const objects = await wh.all<Catalog['objects'][number]>(`
     SELECT table_name AS name, 'TABLE' AS kind, comment FROM duckdb_tables()
       WHERE database_name = current_database() AND schema_name = 'main' AND NOT internal AND NOT temporary

@@ -86,7 +86,7 @@ export async function exportParquet(wh: Warehouse, dir: string, opts: ExportOpti
  * `.<name>.old-<tag>` (the previous export stepped aside; if the kill came before the new one took its name,
  * it is the last complete export and goes back in place). Returns the names removed or restored.
  */
-export function removeExportLeftovers(target: string): { removed: string[]; restored?: string } {
+function removeExportLeftovers(target: string): { removed: string[]; restored?: string } {
   const parent = dirname(target);
   const name = basename(target);
   const out: { removed: string[]; restored?: string } = { removed: [] };

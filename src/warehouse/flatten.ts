@@ -296,7 +296,7 @@ function stepRows(key: Key, steps: unknown[], raws: string[]): StepRow[] {
  * text), not from its position: reloading the same payload, or a newer one with steps prepended, lands on the
  * same row, so merging by step_id stays idempotent and never duplicates a step.
  */
-export function derivedStepId(stepDate: string | null, content: string | null): string {
+function derivedStepId(stepDate: string | null, content: string | null): string {
   return 'h_' + createHash('sha256').update(`${stepDate ?? ''}\u0000${content ?? ''}`).digest('hex').slice(0, 32);
 }
 

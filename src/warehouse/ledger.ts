@@ -10,7 +10,7 @@ import type { Warehouse } from './warehouse.js';
 type Ts = Date | string | null | undefined;
 
 /** Sortable and unique: the start time to the millisecond, then randomness for runs started together. */
-export function newRunId(now: Date = new Date()): string {
+function newRunId(now: Date = new Date()): string {
   return `${now.toISOString().replace(/[-:.]/g, '')}-${randomBytes(4).toString('hex')}`;
 }
 

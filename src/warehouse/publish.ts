@@ -58,10 +58,10 @@ export interface WorkCopy {
   close(): Promise<void>;
 }
 
-export const workPathOf = (publishedPath: string): string => `${publishedPath}.work`;
+const workPathOf = (publishedPath: string): string => `${publishedPath}.work`;
 const walOf = (path: string): string => `${path}.wal`;
 /** DuckDB's spill folder for a file (its default temp_directory): only the run ever uses the work copy's. */
-export const spillDirOf = (path: string): string => `${path}.tmp`;
+const spillDirOf = (path: string): string => `${path}.tmp`;
 
 async function exists(path: string): Promise<boolean> {
   try {

@@ -4,7 +4,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { sql } from '../../src/warehouse/migrations/migration.js';
-import { openWorkCopy, workPathOf } from '../../src/warehouse/publish.js';
+import { openWorkCopy } from '../../src/warehouse/publish.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
 import { scratch } from '../support/pipeline.js';
 
@@ -83,7 +83,7 @@ it('publishes while another process reads the published file, which keeps its ol
   expect(night1.resumed).toBe(false);
   await addRows(night1.wh, 0, 100);
   await night1.publish();
-  expect(existsSync(workPathOf(published))).toBe(false);
+  expect(existsSync(`${published}.work`)).toBe(false);
 
   const reader = startReader(published);
   expect(await reader.next()).toBe('ready 100');
@@ -113,8 +113,8 @@ it('resumes a run that died before publishing from its work copy; readers meanwh
   // are only in the work copy's WAL, never checkpointed.
   const started = await openWorkCopy(published, { migrations });
   await started.close();
-  expect(await killedWriter(workPathOf(published), 10, 40)).toBe('SIGKILL');
-  expect(existsSync(`${workPathOf(published)}.wal`)).toBe(true);
+  expect(await killedWriter(`${published}.work`, 10, 40)).toBe('SIGKILL');
+  expect(existsSync(`${published}.work.wal`)).toBe(true);
   expect(await count(published)).toBe(10);
   expect(await reader.ask('count')).toBe('count 10');
 
@@ -131,7 +131,7 @@ it('resumes a run that died before publishing from its work copy; readers meanwh
   await again.publish();
   expect(await count(published)).toBe(60);
   expect(await reader.ask('count')).toBe('count 10');
-  expect(existsSync(workPathOf(published))).toBe(false);
+  expect(existsSync(`${published}.work`)).toBe(false);
 });
 
 it('takes over a WAL an old in-place writer left beside the published file, and publishes without it', async () => {

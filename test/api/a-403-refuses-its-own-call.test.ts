@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { LawsuitApi } from '../../src/api/client.js';
-import { PLAN_WIDE_403 } from '../../src/api/refusal-gate.js';
 import { reachOf } from '../../src/shared/failure-policy.js';
 import type { Search } from '../../src/spec/types.js';
 import { KEY, closedAfterEach, json, startStub, urlsOf } from './stub.js';
@@ -12,6 +11,8 @@ import { KEY, closedAfterEach, json, startStub, urlsOf } from './stub.js';
 const keep = closedAfterEach();
 
 const search = (key: string): Search => ({ search_type: 'lawsuit_cnj', search_key: key });
+/** 403s in a row, with no success between, that refuse the resource (docs/dialect-and-spec-gaps.md: three). */
+const PLAN_WIDE_403 = 3;
 const secret = { error: { name: 'HttpForbiddenError', message: 'forbidden', data: ['SECRET_LAWSUIT_WITHOUT_CREDENTIAL'] } };
 const forbidden = { error: { name: 'HttpForbiddenError', message: 'forbidden', data: ['INSUFFICIENT_PERMISSIONS'] } };
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readProviderError } from '../../src/api/errors.js';
+import { errorForStatus } from '../../src/api/errors.js';
 import { readEnvelope } from '../../src/api/paginate.js';
 
 // The provider's documentation is looser than the spec (docs/dialect-and-spec-gaps.md, "The provider's dialect"): counts written as
@@ -29,12 +29,18 @@ describe('envelope counts', () => {
 });
 
 describe('error bodies', () => {
+  // What the error a body becomes says of it (a 404 quotes the provider's message whatever else it carries).
+  const read = (body: unknown) => {
+    const e = errorForStatus(404, body, 'GET /x', (s) => s);
+    return { providerCode: e.providerCode, message: e.message, reasons: e.reasons };
+  };
+
   it('reads the spec flat form, and the nested form with data a list or a string', () => {
-    expect(readProviderError({ error: 'Forbidden', message: 'no', code: 'INSUFFICIENT_PERMISSIONS' }))
-      .toEqual({ providerCode: 'INSUFFICIENT_PERMISSIONS', message: 'no', reasons: [] });
-    expect(readProviderError({ error: { name: 'HttpBadRequestError', message: 'bad', data: ['search_key is required', { field: 'x' }] } }))
-      .toEqual({ providerCode: 'HttpBadRequestError', message: 'bad', reasons: ['search_key is required', '{"field":"x"}'] });
-    expect(readProviderError({ error: { name: 'HttpUnauthorizedError', message: 'who?', data: 'USER_NOT_FOUND' } }))
-      .toEqual({ providerCode: 'HttpUnauthorizedError', message: 'who?', reasons: ['USER_NOT_FOUND'] });
+    expect(read({ error: 'Forbidden', message: 'no', code: 'INSUFFICIENT_PERMISSIONS' }))
+      .toEqual({ providerCode: 'INSUFFICIENT_PERMISSIONS', message: 'GET /x not found (404): no', reasons: [] });
+    expect(read({ error: { name: 'HttpBadRequestError', message: 'bad', data: ['search_key is required', { field: 'x' }] } }))
+      .toEqual({ providerCode: 'HttpBadRequestError', message: 'GET /x not found (404): bad', reasons: ['search_key is required', '{"field":"x"}'] });
+    expect(read({ error: { name: 'HttpUnauthorizedError', message: 'who?', data: 'USER_NOT_FOUND' } }))
+      .toEqual({ providerCode: 'HttpUnauthorizedError', message: 'GET /x not found (404): who?', reasons: ['USER_NOT_FOUND'] });
   });
 });

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { CallLog, SentCall } from '../../src/api/rate-limit/call-log.js';
 import {
-  RELEARN_WINDOWS, explorers, learnedLimit, limitAfterAcceptance, limitAfterRefusal, type LimitEstimate,
+  explorers, learnedLimit, limitAfterAcceptance, limitAfterRefusal, type LimitEstimate,
 } from '../../src/api/rate-limit/limit-estimate.js';
 
 // The window's size L learned without an X-RateLimit-Limit, from the log and the service's verdicts. Pure.
 
 const W = 20_000;
+/** A learned limit is tried again one call above after this many windows (docs/dialect-and-spec-gaps.md). */
+const RELEARN_WINDOWS = 10;
 const ok = (id: number, at: number, endedAt: number): SentCall => ({ id, at, endedAt, counted: true });
 const no = (id: number, at: number, endedAt: number): SentCall => ({ id, at, endedAt, refused: true, holdsSlot: true });
 /** `n` calls one after the other from `from`, each `latency` long. */

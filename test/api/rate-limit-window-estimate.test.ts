@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CallLog, SentCall } from '../../src/api/rate-limit/call-log.js';
-import { learnWindow, refuteWindow, windowBoundFromCount, type WindowEstimate } from '../../src/api/rate-limit/window-estimate.js';
+import { learnWindow, refuteWindow, type WindowEstimate } from '../../src/api/rate-limit/window-estimate.js';
 
 // The window's length W: an upper bound learned from Reset and from Remaining against the limiter's own log,
 // and a whole-second guess tried by one call. Pure: each case builds the log by hand.
@@ -10,7 +10,11 @@ const margins = { wholeSecondMarginMs: 1000, marginMs: 20 };
 const call = (id: number, at: number, endedAt?: number, extra: Partial<SentCall> = {}): SentCall =>
   ({ id, at, ...(endedAt === undefined ? {} : { endedAt, counted: true }), ...extra });
 
-describe('windowBoundFromCount', () => {
+/** The bound an answer without a Reset teaches from Remaining alone, over an estimate that knew nothing. */
+const boundFromCount = (log: CallLog, j: SentCall, inWindow: number, answeredAt: number): number | undefined =>
+  learnWindow({}, log, j, inWindow, undefined, margins, answeredAt).hi;
+
+describe('the bound from Remaining alone', () => {
   // m answered at 10; a and b started after that and were answered before j started.
   const m = call(0, 0, 10);
   const a = call(1, 20, 30);
@@ -19,27 +23,27 @@ describe('windowBoundFromCount', () => {
   const log = [m, a, b, j];
 
   it('a count no larger than the calls surely counted after m (j included) proves m left: W <= answer - m.start', () => {
-    expect(windowBoundFromCount(log, j, 3, 1110)).toBe(1110);
+    expect(boundFromCount(log, j, 3, 1110)).toBe(1110);
   });
 
   it('a count that may still include m proves nothing', () => {
-    expect(windowBoundFromCount(log, j, 4, 1110)).toBeUndefined();
+    expect(boundFromCount(log, j, 4, 1110)).toBeUndefined();
   });
 
   it('a call still in flight, refused, or overlapping m is not "surely counted after" it', () => {
     const inFlight = [m, { ...a, endedAt: undefined, counted: undefined }, b, j];
-    expect(windowBoundFromCount(inFlight, j, 3, 1110)).toBeUndefined();
+    expect(boundFromCount(inFlight, j, 3, 1110)).toBeUndefined();
     const refused = [m, { ...a, counted: undefined, refused: true }, b, j];
-    expect(windowBoundFromCount(refused, j, 3, 1110)).toBeUndefined();
+    expect(boundFromCount(refused, j, 3, 1110)).toBeUndefined();
     const overlapping = [m, call(1, 5, 30), b, j];
-    expect(windowBoundFromCount(overlapping, j, 3, 1110)).toBeUndefined();
+    expect(boundFromCount(overlapping, j, 3, 1110)).toBeUndefined();
   });
 
   it('takes the latest call that the count proves gone: the tightest bound', () => {
     // With a count of 2 (b and j), a has left too, which bounds W by 1110 - 20.
-    expect(windowBoundFromCount(log, j, 2, 1110)).toBe(1090);
+    expect(boundFromCount(log, j, 2, 1110)).toBe(1090);
     const more = [m, a, b, call(4, 60, 70), j];
-    expect(windowBoundFromCount(more, more[4], 2, 1110)).toBe(1110 - 40);
+    expect(boundFromCount(more, more[4], 2, 1110)).toBe(1110 - 40);
   });
 });
 
@@ -54,7 +58,7 @@ function boundByDefinition(log: CallLog, j: SentCall, inWindow: number, answered
   return undefined;
 }
 
-describe('windowBoundFromCount against the rule as written', () => {
+describe('the bound from Remaining alone, against the rule as written', () => {
   // Calls started in order, each answered (counted or refused) some time later or still in flight.
   const logs = fc.array(fc.record({ gap: fc.nat(50), latency: fc.nat(200), fate: fc.constantFrom('counted', 'refused', 'flight') }), { minLength: 1, maxLength: 60 })
     .map((calls) => {
@@ -71,7 +75,7 @@ describe('windowBoundFromCount against the rule as written', () => {
       const answered = log.filter((c) => c.counted);
       fc.pre(answered.length > 0);
       const j = answered[pick % answered.length];
-      expect(windowBoundFromCount(log, j, inWindow, j.endedAt!)).toBe(boundByDefinition(log, j, inWindow, j.endedAt!));
+      expect(boundFromCount(log, j, inWindow, j.endedAt!)).toBe(boundByDefinition(log, j, inWindow, j.endedAt!));
     }), { numRuns: 2_000 });
   });
 });

@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { CallStats, TIMELINE_SLICE_MS } from '../../src/api/call-stats.js';
 import { API_CODES, errorForStatus } from '../../src/api/errors.js';
-import { PLAN_WIDE_403, RefusalGate, resourceOf } from '../../src/api/refusal-gate.js';
+import { RefusalGate } from '../../src/api/refusal-gate.js';
 import { WaitBudget } from '../../src/api/wait-budget.js';
 
 // The parts of the HTTP client that remember: the refusal gate, the wait budget and the stats, each alone, on a
 // fake clock where one is needed.
 
 const noRedact = (s: string) => s;
+/** 403s in a row, with no success between, that refuse the resource (docs/dialect-and-spec-gaps.md: three). */
+const PLAN_WIDE_403 = 3;
 const post = { base: 'requests' as const, route: 'POST /requests' };
 const get = { base: 'requests' as const, route: 'GET /requests/:id' };
 
@@ -20,10 +22,11 @@ describe('the refusal gate', () => {
     expect(gate.refusalFor(post)).toBeUndefined();
     expect(Array.from({ length: PLAN_WIDE_403 }, forbid).at(-1)).toBe('API_FORBIDDEN');
     expect(gate.refusalFor(post)).toMatchObject({ code: 'API_FORBIDDEN', notProcessed: true });
-    // Another resource of the same base is not refused.
-    expect(resourceOf(get)).toBe('requests:requests');
-    expect(resourceOf({ base: 'requests', route: 'GET /responses' })).toBe('requests:responses');
+    // The resource is the base and the first segment of the path: another call to it is refused, another
+    // resource of the same base, or the same path on another base, is not.
+    expect(gate.refusalFor(get)).toMatchObject({ code: 'API_FORBIDDEN', notProcessed: true });
     expect(gate.refusalFor({ base: 'requests', route: 'GET /responses' })).toBeUndefined();
+    expect(gate.refusalFor({ base: 'lawsuits', route: 'POST /requests' })).toBeUndefined();
   });
 
   it('refuses every call after a 401, and tells a call waiting in the queue at once', async () => {

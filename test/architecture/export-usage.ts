@@ -20,6 +20,8 @@ export interface ExportUse {
   usedBy: string[];
   /** The name occurs in its own file beyond its declaration (else dropping `export` leaves it unused). */
   usedInOwnFile: boolean;
+  /** An interface or a type alias (or a name passed on as one): erased at build, so the image does not ship it. */
+  typeOnly: boolean;
 }
 
 export interface Parsed {
@@ -27,6 +29,8 @@ export interface Parsed {
   text: string;
   /** Local exports: name -> how many times the identifier occurs in the file. */
   exports: Map<string, number>;
+  /** Which of `exports` are types alone (interface, type alias, `export type { … }`); a named re-export is what its source is. */
+  types: Set<string>;
   /** `export { a } from './m'` and `export * from './m'`: the name here -> [module, name there]; '*' for all. */
   reexports: Array<{ from: string; names: Array<[string, string]> | '*' }>;
   /** Names this file takes from other modules: module -> names ('*': all of them). */
@@ -60,6 +64,10 @@ function parse(root: string, path: string): Parsed {
   const text = readFileSync(path, 'utf8');
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const declared: string[] = [];
+  const types = new Set<string>();
+  // Interfaces and type aliases of the file, exported or not, for an `export { Name }` list that names one.
+  const localTypes = new Set(sf.statements.filter((st) => ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st))
+    .map((st) => (st as ts.InterfaceDeclaration | ts.TypeAliasDeclaration).name.text));
   const reexports: Parsed['reexports'] = [];
   const imports = new Map<string, Set<string>>();
   const take = (mod: string | undefined, names: Iterable<string>): void => {
@@ -86,10 +94,16 @@ function parse(root: string, path: string): Parsed {
         else if (ts.isNamedExports(st.exportClause)) {
           reexports.push({ from: mod, names: st.exportClause.elements.map((e) => [e.name.text, (e.propertyName ?? e.name).text]) });
           // A name passed on is this file's export too: one nobody takes from here is a line to drop.
-          for (const e of st.exportClause.elements) declared.push(e.name.text);
+          for (const e of st.exportClause.elements) {
+            declared.push(e.name.text);
+            if (st.isTypeOnly || e.isTypeOnly) types.add(e.name.text);
+          }
         } else reexports.push({ from: mod, names: '*' });
       } else if (st.exportClause && ts.isNamedExports(st.exportClause)) {
-        for (const e of st.exportClause.elements) declared.push(e.name.text);
+        for (const e of st.exportClause.elements) {
+          declared.push(e.name.text);
+          if (st.isTypeOnly || e.isTypeOnly || localTypes.has((e.propertyName ?? e.name).text)) types.add(e.name.text);
+        }
       }
     } else if (ts.isExportAssignment(st)) {
       declared.push('default');
@@ -97,7 +111,10 @@ function parse(root: string, path: string): Parsed {
       if (hasModifier(st, ts.SyntaxKind.DefaultKeyword)) declared.push('default');
       else if (ts.isVariableStatement(st)) {
         for (const d of st.declarationList.declarations) if (ts.isIdentifier(d.name)) declared.push(d.name.text);
-      } else if ('name' in st && st.name && ts.isIdentifier(st.name as ts.Node)) declared.push((st.name as ts.Identifier).text);
+      } else if ('name' in st && st.name && ts.isIdentifier(st.name as ts.Node)) {
+        declared.push((st.name as ts.Identifier).text);
+        if (ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st)) types.add(st.name.text);
+      }
     }
   }
   // A dynamic import takes the whole module (what it destructures is not worth following).
@@ -109,7 +126,7 @@ function parse(root: string, path: string): Parsed {
   };
   visit(sf);
   const exports = new Map(declared.map((name) => [name, occurrences(sf, name)]));
-  return { file, text, exports, reexports, imports };
+  return { file, text, exports, types, reexports, imports };
 }
 
 /** How many identifiers of `sf` spell `name`, outside `export { … }` lists (which only pass a name on). */
@@ -185,7 +202,21 @@ export function exportUses(parsed: Project, dir = 'src'): ExportUse[] {
     name,
     usedBy: [...(used.get(key(p.file, name)) ?? [])].filter((f) => f !== p.file).sort(),
     usedInOwnFile: count > 1,
+    typeOnly: isTypeOnly(parsed, p.file, name),
   })));
+}
+
+/** Whether `name` as `file` exports it is a type alone, following a named re-export to its source. */
+function isTypeOnly(parsed: Project, file: string, name: string, seen = new Set<string>()): boolean {
+  const p = parsed.get(file);
+  if (!p || seen.has(`${file}\0${name}`)) return false;
+  seen.add(`${file}\0${name}`);
+  if (p.types.has(name)) return true;
+  for (const r of p.reexports) {
+    if (r.names === '*') continue;
+    for (const [here, there] of r.names) if (here === name) return isTypeOnly(parsed, r.from, there, seen);
+  }
+  return false;
 }
 
 /** Exports no other file uses. */
@@ -194,3 +225,39 @@ export const unusedElsewhere = (uses: readonly ExportUse[]): ExportUse[] => uses
 /** Exports only files outside src/ (tests, benchmarks) use. */
 export const usedOnlyByTooling = (uses: readonly ExportUse[]): ExportUse[] =>
   uses.filter((u) => u.usedBy.length > 0 && u.usedBy.every((f) => !f.startsWith('src/')));
+
+/**
+ * A value of src/ exported for tests or benchmarks alone: a way into the shipped code that the product itself does
+ * not take, named with why a test needs it rather than what src/ calls.
+ */
+export interface Seam { file: string; name: string; why: string }
+
+/**
+ * What is wrong with `seams` against the exports as they are, one sentence each: a value only tooling uses that
+ * the list does not name; an entry src/ now uses, that no file uses, that is exported no more, that is a type
+ * (erased at build: the image does not ship it, so it is no seam), or that is named twice; a list over `max`.
+ */
+export function seamProblems(uses: readonly ExportUse[], seams: readonly Seam[], max: number): string[] {
+  const problems: string[] = [];
+  const key = (file: string, name: string): string => `${file}: ${name}`;
+  const listed = new Map<string, number>();
+  for (const s of seams) listed.set(key(s.file, s.name), (listed.get(key(s.file, s.name)) ?? 0) + 1);
+  for (const u of usedOnlyByTooling(uses)) {
+    if (!u.typeOnly && !listed.has(key(u.file, u.name))) {
+      problems.push(`${key(u.file, u.name)} is used only by ${u.usedBy.join(', ')}: reach it through what src/ calls, or name it a seam with why`);
+    }
+  }
+  const byKey = new Map(uses.map((u) => [key(u.file, u.name), u]));
+  for (const s of seams) {
+    const u = byKey.get(key(s.file, s.name));
+    const fromSrc = u?.usedBy.filter((f) => f.startsWith('src/')) ?? [];
+    if (!u) problems.push(`${key(s.file, s.name)} is a seam but is exported no more: drop the entry`);
+    else if (u.typeOnly) problems.push(`${key(s.file, s.name)} is a seam but a type, which the image does not ship: drop the entry`);
+    else if (fromSrc.length > 0) problems.push(`${key(s.file, s.name)} is a seam but src/ uses it now (${fromSrc.join(', ')}): drop the entry`);
+    else if (u.usedBy.length === 0) problems.push(`${key(s.file, s.name)} is a seam but no other file uses it: drop the export and the entry`);
+    if (s.why.trim() === '') problems.push(`${key(s.file, s.name)} is a seam with no reason given`);
+  }
+  for (const [k, n] of listed) if (n > 1) problems.push(`${k} is named ${n} times among the seams`);
+  if (seams.length > max) problems.push(`${seams.length} seams, more than the ${max} allowed`);
+  return problems;
+}

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readDocuments } from '../../src/input/documents.js';
-import { workPathOf } from '../../src/warehouse/publish.js';
 import { query, scratch } from '../support/pipeline.js';
 import { apiEnv, runCli, runFiles, sandboxProcess, type SandboxProcess } from '../support/cli.js';
 import { boughtBy, smallPortfolio } from '../support/trackings.js';
@@ -176,7 +175,7 @@ describe('a trackings night', () => {
       // killed after a commit mid-reading, as the point means to be: a page of the night's reading in the night's
       // work copy (published at the night's end), not its end
       if (point.startsWith('collect.')) {
-        expect(await query<{ pages: number; status: string }>(workPathOf(env(key).LAWSUIT_WAREHOUSE),
+        expect(await query<{ pages: number; status: string }>(`${env(key).LAWSUIT_WAREHOUSE}.work`,
           `SELECT pages::INTEGER AS pages, status FROM tracking_reads ORDER BY started_at`), point).toEqual([
           { pages: 1, status: 'done' }, expect.objectContaining({ status: expect.not.stringMatching(/^done$/) })]);
       }

@@ -2,7 +2,6 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { workPathOf } from '../../src/warehouse/publish.js';
 import { apiEnv, runCliAsync, runFiles } from '../support/cli.js';
 import { query, scratch } from '../support/pipeline.js';
 
@@ -40,7 +39,7 @@ it('resumes without a partial file counted and without downloading what was done
   expect(killed.code, killed.stderr).toBeNull();
   const partial = join(tmp.dir, 'attachments', '.partial');
   expect(readdirSync(partial).length).toBeGreaterThan(0);
-  const before = await query<{ attachment_id: string }>(workPathOf(env.LAWSUIT_WAREHOUSE), `SELECT attachment_id FROM attachment_downloads WHERE state = 'stored'`);
+  const before = await query<{ attachment_id: string }>(`${env.LAWSUIT_WAREHOUSE}.work`, `SELECT attachment_id FROM attachment_downloads WHERE state = 'stored'`);
   expect(before.length).toBeGreaterThan(0);
   const callsBefore = fileCalls();
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rng } from '../support/random.js';
-import { CsvReader, parseCsv, type CsvItem } from '../../src/input/csv.js';
+import { CsvReader, type CsvItem } from '../../src/input/csv.js';
+import { parseCsv } from '../support/csv.js';
 
 // The reader holds one record's window and streams the rest: what it reads must not depend on where the
 // chunks of the file happen to break (inside a CRLF, a doubled quote, a UTF-8 character, an over-long line).

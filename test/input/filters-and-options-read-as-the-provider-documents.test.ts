@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { parseDocuments } from '../../src/input/documents.js';
 import { searchFor } from '../../src/input/search-body.js';
-import { parseAmount, parseDate } from '../../src/input/search-options.js';
+import { readSearchOptions } from '../../src/input/search-options.js';
+
+/** One cell of a line read as the documents list reads it: the value the filter takes, or the line's reason. */
+function cell(column: 'amount_gte' | 'distribution_date_gte', text: string): unknown {
+  const r = readSearchOptions('cpf', (c) => (c === column ? text : ''));
+  return r.reasons.length > 0 ? { reason: r.reasons.join('; ') } : r.options.filter?.[column];
+}
+const parseAmount = (text: string) => cell('amount_gte', text);
+const parseDate = (text: string) => cell('distribution_date_gte', text);
 
 // The documents list's columns for the provider's documented filters and options (CONTRACT.md, "The documents
 // list") become the request's own shape: `search_params.filter` with numbers as numbers, dates as ISO dates and
@@ -105,8 +113,12 @@ describe('an amount', () => {
     ['1.000.000', 1000000], ['1,000,000', 1000000], ['R$ 1.500,00', 1500], [' 0 ', 0], ['12', 12],
   ])('%j is %d', (text, n) => expect(parseAmount(text)).toBe(n));
 
-  it.each(['', 'abc', '1.000', '1,000', '1.5.0', '1,00.0', '150000.505', '150.00,50', '-3', '1e6'])('%j is refused', (text) => {
+  it.each(['abc', '1.000', '1,000', '1.5.0', '1,00.0', '150000.505', '150.00,50', '-3', '1e6'])('%j is refused', (text) => {
     expect(parseAmount(text)).toHaveProperty('reason');
+  });
+
+  it.each(['', '  '])('%j is no amount at all: the filter is left out', (text) => {
+    expect(parseAmount(text)).toBeUndefined();
   });
 });
 

@@ -4,7 +4,11 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { rng } from '../support/random.js';
 import { parseDocuments, readDocuments } from '../../src/input/documents.js';
-import { EncodingSniffer, NOT_UTF8, sniffEncoding, UTF8_IN_WINDOWS_1252 } from '../../src/input/encoding.js';
+import { EncodingSniffer, sniffEncoding } from '../../src/input/encoding.js';
+
+// The reasons a rejected line is given, as the person who saved the file reads them.
+const NOT_UTF8 = 'not valid UTF-8 (save the file as UTF-8)';
+const UTF8_IN_WINDOWS_1252 = 'this line is UTF-8 but most of the file is Windows-1252 (Latin-1): save the whole file in one encoding, preferably UTF-8';
 
 // Issue 11: a Latin-1 list of 800 names became 800 rejections ("not valid UTF-8"), and 800 rejections killed
 // the run. A spreadsheet's "CSV" export is Windows-1252: such a file is read as what it is, with a warning.

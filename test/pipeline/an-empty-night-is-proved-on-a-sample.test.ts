@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { EMPTY_CHECKS_FIRST, sampledForEmptiness } from '../../src/pipeline/sweep/empty-checks.js';
+import { sampledForEmptiness } from '../../src/pipeline/sweep/empty-checks.js';
 import { configFor, countOf, nightly, query, scratch } from '../support/pipeline.js';
 import { cpfs } from '../support/documents.js';
 
@@ -10,6 +10,9 @@ import { cpfs } from '../support/documents.js';
 // call complete with no response could be a listing that answers nothing, and is checked on its own listing.
 // Checking every one made a night where no document finds anything cost twice its floor (1,000 empty CPFs:
 // 2,153 calls against some 1,010). The check is now a sample: the first few, then the powers of two.
+
+/** The empty requests checked before the powers of two (docs/operating.md: "the first three such requests"). */
+const EMPTY_CHECKS_FIRST = 3;
 
 describe('the proof that a night found nothing', () => {
   it('checks the first few empty requests and then the powers of two: at most 3 + log2(n) for n', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decide, planLawsuitReads, type Decision, type LawsuitFacts, type LawsuitTrackings, type Level } from '../../src/pipeline/lawsuits/plan.js';
+import { planLawsuitReads, type Decision, type LawsuitFacts, type LawsuitTrackings, type Level } from '../../src/pipeline/lawsuits/plan.js';
 import type { LawsuitDetail } from '../../src/shared/options/values.js';
 
 // The plan of lawsuit-level reads (docs/two-levels.md), as a table: for each combination of what is known of a
@@ -8,6 +8,15 @@ import type { LawsuitDetail } from '../../src/shared/options/values.js';
 
 const NOW = new Date('2026-11-28T03:00:00Z');
 const DAY = 86_400_000;
+
+/** What the night's plan decides for one lawsuit alone: whether it is read, and the one reason it counts. */
+function decide(f: LawsuitFacts, detail: LawsuitDetail, now: Date, trackings?: LawsuitTrackings): Decision {
+  const plan = planLawsuitReads([f], detail, now, trackings);
+  const counted = Object.entries(plan.counts).filter(([, n]) => n > 0).map(([why]) => why);
+  expect(counted).toHaveLength(1);
+  if (plan.reads.length > 0) expect(plan.reads[0].why).toBe(counted[0]);
+  return { read: plan.reads.length > 0, why: counted[0] } as Decision;
+}
 
 function facts(level: Level, o: Partial<LawsuitFacts> = {}): LawsuitFacts {
   return {

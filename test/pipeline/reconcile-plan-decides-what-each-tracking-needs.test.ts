@@ -5,11 +5,16 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EtlError } from '../../src/shared/errors.js';
 import {
-  changesNothing, planReconcile, trackingState, TRACKING_PAUSE_GUARD,
+  planReconcile, trackingState,
   type Listed, type ReconcilePlan, type ReconcilePlanOptions, type TrackingFacts, type TrackingState,
 } from '../../src/pipeline/tracking/reconcile-plan.js';
 
 const DAY = 86_400_000;
+/** The code of the refusal of a plan that would pause too many trackings (an exit 2 the operator reads). */
+const TRACKING_PAUSE_GUARD = 'TRACKING_PAUSE_GUARD';
+
+/** Whether a plan changes nothing at the provider (what a second plan after the first was performed must be). */
+const changesNothing = (plan: ReconcilePlan<unknown>): boolean => plan.create.length === 0 && plan.pause.length === 0 && plan.resume.length === 0;
 const NOW = Date.parse('2026-03-10T03:00:00Z');
 const OPTS: ReconcilePlanOptions = { nowMs: NOW, recurrenceDays: 1, allowPause: false };
 

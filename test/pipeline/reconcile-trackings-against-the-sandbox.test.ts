@@ -8,7 +8,6 @@ import { LawsuitApi } from '../../src/api/client.js';
 import type { DocumentSpec } from '../../src/input/documents.js';
 import type { RunContext } from '../../src/pipeline/context.js';
 import { trackingKey } from '../../src/pipeline/tracking/identity.js';
-import { TRACKING_PAUSE_GUARD } from '../../src/pipeline/tracking/reconcile-plan.js';
 import { reconcileTrackings, type ReconcileOptions, type ReconcileOutcome } from '../../src/pipeline/tracking/reconcile.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { startRun, upsertRequest } from '../../src/warehouse/ledger.js';
@@ -155,7 +154,7 @@ describe('reconcileTrackings on the sandbox', () => {
     sandbox.advanceDays(1);
     const shorter = docs.slice(2, 10);
     const refused = p.night(shorter);
-    await expect(refused).rejects.toMatchObject({ code: TRACKING_PAUSE_GUARD, usage: true, details: { pauses: 2, trackings: 10, limit: 1 } });
+    await expect(refused).rejects.toMatchObject({ code: 'TRACKING_PAUSE_GUARD', usage: true, details: { pauses: 2, trackings: 10, limit: 1 } });
     await expect(refused).rejects.toThrow(/--allow-pause/);
     expect(p.calls()).toEqual({ 'GET /tracking': 1 });
     for (const d of docs.slice(0, 2)) expect(await statusAt(idOf(made, d))).not.toBe('paused');

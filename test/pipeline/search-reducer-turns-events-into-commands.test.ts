@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PlannedSearch } from '../../src/pipeline/plan.js';
 import { reduce, type SearchCommand, type SearchEvent } from '../../src/pipeline/search/reduce.js';
-import { countsOf, reportOf } from '../../src/pipeline/search/report.js';
+import { reportOf } from '../../src/pipeline/search/report.js';
 import { drainable, MAX_RESUBMITS, moreToCome, searching, searchState, type SearchState } from '../../src/pipeline/search/state.js';
 import type { RequestObject } from '../../src/spec/types.js';
 
@@ -14,6 +14,9 @@ const planned = (n: number): PlannedSearch => ({
   search: { search_type: 'cpf', search_key: `k${n}` },
   searchHash: `s${n}`, where: `line ${n + 1} (cpf)`, line: n + 1,
 });
+
+/** The stage's figures as its report gives them. */
+const countsOf = (s: SearchState, outside: Parameters<typeof reportOf>[1]) => reportOf(s, outside, 120).counts;
 
 const err = (code: string, message = code): Error => Object.assign(new Error(message), { code });
 const req = (id: string, status: RequestObject['status'] = 'completed'): RequestObject => ({

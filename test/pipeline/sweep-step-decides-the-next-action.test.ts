@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sweepState, type SweepState } from '../../src/pipeline/sweep/state.js';
 import {
-  afterCheck, afterPage, BLOCKING_MS, committed, next, released, stopped, type Commit, type ReadAction, type SweepAction,
+  afterCheck, afterPage, committed, next, released, stopped, type Commit, type ReadAction, type SweepAction,
 } from '../../src/pipeline/sweep/step.js';
 import { parseResponsesPage } from '../../src/api/responses.js';
 import type { RequestObject, ResponseItem } from '../../src/spec/types.js';
@@ -11,6 +11,8 @@ import type { RequestObject, ResponseItem } from '../../src/spec/types.js';
 // warehouse: the answers of the listing are given as data, the clock as a number.
 
 const T0 = Date.parse('2026-11-21T03:00:00Z');
+/** How long the oldest member may run while members behind it have finished, before it is handed over. */
+const BLOCKING_MS = 10 * 60_000;
 /** Pages of 100 items or 4 MB of their text (the items here are a few hundred characters: items decide). */
 const PAGE = { items: 100, bytes: 4 * 2 ** 20 };
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -66,6 +68,11 @@ const nextRows: NextRow[] = [
     name: 'the oldest member still running long after members behind it finished: it is handed over',
     state: () => swept(['slow', 'b'], ['b']), now: BLOCKING_MS,
     action: { kind: 'hand-over', ids: ['slow'] },
+  },
+  {
+    name: 'the oldest member still running a millisecond short of that: not handed over yet',
+    state: () => swept(['slow', 'b'], ['b']), now: BLOCKING_MS - 1,
+    action: { kind: 'idle' },
   },
   {
     name: 'draining, a member still running is never handed over by the clock',

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunContext } from '../../src/pipeline/context.js';
 import { queryAt, type SweepCursor } from '../../src/pipeline/sweep/cursor.js';
 import { boundOf } from '../../src/pipeline/tracking/read-runs.js';
-import { ourRuns, trackingPage, type TrackedSearch } from '../../src/pipeline/tracking/runs-page.js';
+import { trackingPage, type TrackedSearch } from '../../src/pipeline/tracking/runs-page.js';
 import type { ResponseItem } from '../../src/spec/types.js';
 
 // A trackings night's rule of whose responses it takes (src/pipeline/sweep/tracking-runs.ts): the responses of
@@ -27,7 +27,10 @@ describe('reading the trackings\' runs', () => {
       item('e', 5, 'tracking', 't-ours-2', 'run-2'),
       item('f', 6, 'api', 't-ours-1', 'an-api-request-with-a-colliding-origin-id'),
     ];
-    const taken = ourRuns(items, [0, 1, 2, 3, 4, 5], OURS);
+    const base = Date.parse(at(0));
+    const taken = trackingPage({ page: 1, seen: [] }, queryAt({ page: 1, seen: [] }, base, base + 10, 10), items, OURS, false);
+    if (taken.kind !== 'page') throw new Error(taken.reason);
+    expect([taken.read, taken.skipped]).toEqual([6, 3]);
     expect(taken.items.map((i) => i.response_id)).toEqual(['a', 'd', 'e']);
     expect(taken.runs).toEqual([
       { requestId: 'run-1', trackingId: 't-ours-1', searchType: 'cpf', searchKey: '09206529722', items: 2 },

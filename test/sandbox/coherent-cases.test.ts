@@ -5,17 +5,21 @@
 // actions by the Ministério Público, steps read like their movement.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { TPU_CLASSES, TPU_MOVEMENTS, TPU_SUBJECTS } from '../../src/sandbox/tpu.js';
+import { tpuClass, tpuMovement, tpuSubject } from '../../src/sandbox/tpu.js';
 import { call, keyOf, runSearch, sandbox } from './helpers.js';
 
 /** Late enough for the first alphanumeric CNPJs (issued from July 2026) to stand in some lawsuits. */
 const AT = Date.parse('2027-06-30T12:00:00.000Z');
 const JULY_2026 = Date.parse('2026-07-01T00:00:00.000Z');
 
-const SUBJECT = new Map(TPU_SUBJECTS.map((s) => [s.code, s]));
-const CLASS = new Map(TPU_CLASSES.map((c) => [c.code, c]));
-const MOVEMENT = new Map(TPU_MOVEMENTS.map((m) => [m.code, m]));
-const rootOf = (code: string) => SUBJECT.get(code)?.root;
+/** An entry of the bundled TPU extract, looked up as the generator does; undefined for a code the extract lacks. */
+const lookUp = <T>(find: (code: string) => T) => (code: string): T | undefined => {
+  try { return find(code); } catch { return undefined; }
+};
+const subjectOf = lookUp(tpuSubject);
+const classOf = lookUp(tpuClass);
+const movementOf = lookUp(tpuMovement);
+const rootOf = (code: string) => subjectOf(code)?.root;
 const docsOf = (l: any) => new Set<string>(l.parties.filter((p: any) => p.document_type !== 'OAB' && p.document).map((p: any) => p.document));
 
 /** What a step of each movement says, read independently of the generator's wording lists. */
@@ -116,8 +120,8 @@ describe('coherent cases', () => {
 
   test('every class and subject is a code of the bundled TPU extract, under its name', () => {
     for (const l of all) {
-      for (const c of l.classifications) expect(CLASS.get(c.code)?.name, `class ${c.code}`).toBe(c.name);
-      for (const s of l.subjects) expect(SUBJECT.get(s.code)?.name, `subject ${s.code}`).toBe(s.name);
+      for (const c of l.classifications) expect(classOf(c.code)?.name, `class ${c.code}`).toBe(c.name);
+      for (const s of l.subjects) expect(subjectOf(s.code)?.name, `subject ${s.code}`).toBe(s.name);
     }
   });
 
@@ -161,7 +165,7 @@ describe('coherent cases', () => {
   test('steps carry the TPU code of their movement in step_type and a text that belongs to it', () => {
     let steps = 0;
     for (const l of all) for (const s of l.steps) {
-      expect(MOVEMENT.has(s.step_type), `movement ${s.step_type}`).toBe(true);
+      expect(movementOf(s.step_type), `movement ${s.step_type}`).toBeDefined();
       if (s.private) continue;
       steps++;
       expect(s.content, `${s.step_type}: ${s.content}`).toMatch(MOVEMENT_WORDS[s.step_type]);

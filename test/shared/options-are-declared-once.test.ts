@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { COMMAND_NAMES, commandsTable } from '../../src/cli/command-specs.js';
-import { flagsOf } from '../../src/cli/program.js';
-import { commandFlagsTable, configurationTable } from '../../src/shared/options/docs.js';
+import { COMMAND_NAMES } from '../../src/cli/command-specs.js';
 import { OPTIONS } from '../../src/shared/options/table.js';
+import { commandFlagsTable, commandsTable, configurationTable, declaredFlags as flagsOf } from '../support/option-tables.js';
 
 // Every flag, variable and config-file key is declared once, in src/shared/options/table.ts; the help of each
 // command and the documentation's tables are made from it. These tests read the made things as data (rows and

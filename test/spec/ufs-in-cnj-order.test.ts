@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isUf, UFS } from '../../src/spec/identifiers.js';
+import { isUf, UFS } from '../../src/spec/uf.js';
 
 describe('the UFs, declared once', () => {
   it('are the 27 federative units in the order CNJ numbers state courts (REFERENCE.md: 8.26 is SP)', () => {

@@ -1,6 +1,6 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { commentStatements, readCatalog } from '../../src/warehouse/comments.js';
+import { applyComments } from '../../src/warehouse/comments.js';
 import { exportTables } from '../../src/warehouse/schema/exports.js';
 import { mergeStatements } from '../../src/warehouse/merge.js';
 import { tableDdl } from '../../src/warehouse/schema/ddl.js';
@@ -9,8 +9,8 @@ import { stageColumns } from '../../src/warehouse/schema/staging.js';
 import type { Column, Schema } from '../../src/warehouse/schema/types.js';
 import { MIGRATIONS } from '../../src/warehouse/migrations/index.js';
 import { addColumns, type Migration } from '../../src/warehouse/migrations/migration.js';
-import { ledgerStatement, migrationStatements, tableAt } from '../../src/warehouse/migrations/statements.js';
-import { columnShapes, declaredShapes } from './schema-catalog.js';
+import { ledgerStatement, migrationStatements } from '../../src/warehouse/migrations/statements.js';
+import { columnShapes, comments, declaredShapes } from './schema-catalog.js';
 
 // One edit to a scratch copy of the declaration — a column `rapporteur` on lawsuits, staged as text, taken from the
 // newest payload that carries it — and every statement derived from the declaration carries it: the DDL, the
@@ -28,6 +28,8 @@ const lawsuits = edited.tables.find((t) => t.name === 'lawsuits')!;
 let instance: DuckDBInstance;
 let con: DuckDBConnection;
 const all = async <T>(sql: string): Promise<T[]> => (await con.runAndReadAll(sql)).getRowObjectsJS() as T[];
+/** The scratch database as the comment step takes a warehouse. */
+const db = { all, run: async (sql: string) => { await con.run(sql); return 0; }, transaction: async <T>(fn: () => Promise<T>) => fn() };
 
 beforeAll(async () => {
   instance = await DuckDBInstance.create(':memory:');
@@ -70,11 +72,11 @@ it('the merge inserts it, and keeps it when a newer payload leaves it out', asyn
 });
 
 it('its COMMENT is applied', async () => {
-  const { statements, missing } = commentStatements(await readCatalog({ all }), edited);
-  expect(missing).toEqual([]);
-  expect(statements).toContain(`COMMENT ON COLUMN "lawsuits"."rapporteur" IS 'the rapporteur of the lawsuit'`);
-  // The real declaration does not know the column: applying it would report it missing.
-  expect(commentStatements(await readCatalog({ all }), SCHEMA).missing).toContain('lawsuits.rapporteur');
+  // The real declaration does not know the column: applying it reports it missing, and leaves it bare.
+  expect((await applyComments(db, SCHEMA)).missing).toContain('lawsuits.rapporteur');
+  expect((await comments(db))['lawsuits.rapporteur']).toBeNull();
+  expect((await applyComments(db, edited)).missing).toEqual([]);
+  expect((await comments(db))['lawsuits.rapporteur']).toBe('the rapporteur of the lawsuit');
 });
 
 it('the export writes it', async () => {
@@ -89,18 +91,21 @@ it('its migration names it; the DDL comes from the declaration and no older migr
   const history = [...MIGRATIONS, m];
   expect(migrationStatements(m, history, edited)).toEqual(['ALTER TABLE "lawsuits" ADD COLUMN "rapporteur" VARCHAR']);
   for (const old of MIGRATIONS) expect(migrationStatements(old, history, edited), `migration ${old.version}`).toEqual(migrationStatements(old, MIGRATIONS, SCHEMA));
-  expect(tableAt('lawsuits', 61, history, edited)!.columns.map((c) => c.name)).not.toContain('rapporteur');
-  expect(tableAt('lawsuits', 62, history, edited)!.columns.map((c) => c.name)).toContain('rapporteur');
-  // Every migration on an empty database gives the edited declaration, column for column.
-  const db = await DuckDBInstance.create(':memory:');
-  const c = await db.connect();
+  // Every migration on an empty database gives the edited declaration, column for column; the ones before it
+  // give a lawsuits table without the column.
+  const scratchDb = await DuckDBInstance.create(':memory:');
+  const c = await scratchDb.connect();
   try {
+    const shapes = () => columnShapes({ all: async <T>(sql: string) => (await c.runAndReadAll(sql)).getRowObjectsJS() as T[] });
     await c.run(ledgerStatement(history, edited));
-    for (const x of history) for (const sql of migrationStatements(x, history, edited)) await c.run(sql);
-    const shapes = await columnShapes({ all: async <T>(sql: string) => (await c.runAndReadAll(sql)).getRowObjectsJS() as T[] });
-    expect(shapes).toEqual((await declaredShapes(edited)).columns);
+    for (const x of MIGRATIONS) for (const sql of migrationStatements(x, history, edited)) await c.run(sql);
+    const before = (await shapes()).filter((s) => s.table === 'lawsuits').map((s) => s.column);
+    expect(before).toContain('code');
+    expect(before).not.toContain('rapporteur');
+    for (const sql of migrationStatements(m, history, edited)) await c.run(sql);
+    expect(await shapes()).toEqual((await declaredShapes(edited)).columns);
   } finally {
     c.closeSync();
-    db.closeSync();
+    scratchDb.closeSync();
   }
 });

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { Lawsuit } from '../../src/spec/types.js';
-import { derivedStepId, flattenLawsuit } from '../../src/warehouse/flatten.js';
+import { flattenLawsuit } from '../../src/warehouse/flatten.js';
 import { richLawsuit } from './fixtures.js';
 
 const ctx = { responseId: 'resp-x', responseCreatedAt: '2024-03-01T00:00:00.000Z', cachedResponse: true, source: 'async', runId: 'run-1' };
@@ -60,16 +60,25 @@ describe('flattenLawsuit', () => {
   test('steps: every field, and a deterministic id for a step without one', () => {
     expect(f.steps).toHaveLength(raw.steps.length);
     raw.steps.forEach((s: Record<string, unknown>) => {
-      const id = (s.step_id as string | undefined) ?? derivedStepId(s.step_date as string, s.content as string);
-      const row = f.steps.find((r) => r.step_id === id)!;
-      expect(row, id).toBeDefined();
+      // a step the payload gives no id is found by what identifies it: its date and its text
+      const row = f.steps.find((r) => (s.step_id === undefined
+        ? r.step_id_derived && r.step_date === s.step_date && r.content === s.content
+        : r.step_id === s.step_id))!;
+      expect(row, String(s.step_id ?? s.content)).toBeDefined();
       expect(row).toMatchObject({ code: raw.code, instance: raw.instance, step_date: s.step_date, content: s.content, private: s.private,
         step_type: s.step_type ?? null, step_id_derived: s.step_id === undefined });
       expect(JSON.parse(row.raw)).toEqual(s);
     });
     const again = flattenLawsuit(richLawsuit(), ctx);
     expect(again.steps.map((s) => s.step_id)).toEqual(f.steps.map((s) => s.step_id));
-    expect(derivedStepId('a', 'b')).not.toBe(derivedStepId('a', 'c'));
+    // The derived id is the step's own, not its place: a step prepended leaves it, another text is another id.
+    const derivedIds = (steps: object[]) => flattenLawsuit(richLawsuit({ steps: steps as never }), ctx).steps.filter((r) => r.step_id_derived).map((r) => r.step_id);
+    const bare = { private: false, content: 'a', step_date: '2020-01-02T03:04:05.000Z' };
+    const [alone] = derivedIds([bare]);
+    const both = derivedIds([{ ...bare, content: 'c' }, bare]);
+    expect(both).toHaveLength(2);
+    expect(both).toContain(alone);
+    expect(new Set(both).size).toBe(2);
   });
 
   test('subjects, classifications, courts and attachments', () => {

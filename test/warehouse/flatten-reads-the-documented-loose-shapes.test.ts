@@ -1,7 +1,7 @@
 import { describe, expect, it, test } from 'vitest';
 import type { Lawsuit } from '../../src/spec/types.js';
 import { readInstance } from '../../src/spec/identifiers.js';
-import { applicationErrorRow, errorReason } from '../../src/warehouse/application-error.js';
+import { applicationErrorRow } from '../../src/warehouse/application-error.js';
 import { flattenLawsuit } from '../../src/warehouse/flatten.js';
 import { richLawsuit } from './fixtures.js';
 
@@ -113,7 +113,10 @@ describe('an application_error\'s reason', () => {
     [null, 'COURT_TIMEOUT', 'court_unavailable'], [null, 'Tribunal indisponível', 'court_unavailable'],
     [null, 'INVALID_SEARCH_KEY', 'invalid_search'], [2, undefined, 'not_found'], ['2', '', 'not_found'],
     [99, 'SOMETHING_ELSE', 'other'], [undefined, undefined, 'other'],
-  ])('code %j, message %j: %s', (code, message, reason) => expect(errorReason(code, message)).toBe(reason));
+  ])('code %j, message %j: %s', (code, message, reason) => {
+    const item = { request_id: 'q', response_id: 'r', response_type: 'application_error', response_data: { code, message } };
+    expect(applicationErrorRow(item, 'r', null).reason).toBe(reason);
+  });
 
   test('a row of the item, whatever its response_data holds', () => {
     const item = { request_id: 'q', response_id: 'r', response_type: 'application_error', created_at: '2024-01-01T00:00:00Z', response_data: { code: 2, message: 'LAWSUIT_NOT_FOUND' } };

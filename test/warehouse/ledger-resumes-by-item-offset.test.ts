@@ -3,7 +3,7 @@
 import { afterAll, afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { PageSink } from '../../src/pipeline/page-sink.js';
 import { readHistory } from '../../src/pipeline/history.js';
-import { finishRun, markRequest, newRunId, recordRejections, startRun, upsertRequest } from '../../src/warehouse/ledger.js';
+import { finishRun, markRequest, recordRejections, startRun, upsertRequest } from '../../src/warehouse/ledger.js';
 import { activeSweep, assignStrategy, openSweep, recordReads, type ReadEntry } from '../../src/warehouse/read-ledger.js';
 import { join } from 'node:path';
 import { MIGRATIONS } from '../../src/warehouse/migrations/index.js';
@@ -18,11 +18,11 @@ beforeEach(async () => { wh = await Warehouse.open(':memory:'); });
 afterEach(async () => { await wh.close(); });
 
 describe('ledger', () => {
-  test('run ids sort by start time and are unique', () => {
-    const a = newRunId(new Date('2024-01-01T00:00:00Z'));
-    const b = newRunId(new Date('2024-01-01T00:00:01Z'));
+  test('run ids sort by start time and are unique', async () => {
+    const a = await startRun(wh, { command: 'run', now: new Date('2024-01-01T00:00:00Z') });
+    const b = await startRun(wh, { command: 'run', now: new Date('2024-01-01T00:00:01Z') });
     expect([b, a].sort()).toEqual([a, b]);
-    expect(newRunId(new Date(0))).not.toBe(newRunId(new Date(0)));
+    expect(await startRun(wh, { command: 'run', now: new Date(0) })).not.toBe(await startRun(wh, { command: 'run', now: new Date(0) }));
   });
 
   test('startRun and finishRun record the run and its totals', async () => {

@@ -3,13 +3,14 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { upsertRequest } from '../../src/warehouse/ledger.js';
-import { openWorkCopy, workPathOf, type WorkCopyOptions } from '../../src/warehouse/publish.js';
+import { openWorkCopy, type WorkCopyOptions } from '../../src/warehouse/publish.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
 import { scratch } from '../support/pipeline.js';
 import { killAfter } from './wal-child.js';
 
 // A work copy DuckDB refuses to open must never stop the nightly run for good: the run says what happened
-// and what it does, keeps what it can of the night's ledger (requests already bought), and carries on.
+// and what it does, keeps what it can of the night's ledger (requests already bought), and carries on. The work
+// copy of `<warehouse>` is `<warehouse>.work` (docs/warehouse.md).
 
 const tmp = scratch();
 afterAll(() => tmp.cleanup());
@@ -36,7 +37,7 @@ async function requestIds(wh: Warehouse): Promise<string[]> {
 describe('openWorkCopy on a work copy DuckDB cannot open', () => {
   it('replays a WAL that holds a catalog change (the DuckDB bug) through an attached database, losing nothing', async () => {
     const published = join(tmp.dir, `w${++n}.duckdb`);
-    const work = workPathOf(published);
+    const work = `${published}.work`;
     await withRequests(work, ['bought-before-checkpoint']);
     killAfter(work, [
       `INSERT INTO requests (request_id, status) VALUES ('bought-after-checkpoint', 'pending')`,
@@ -60,7 +61,7 @@ describe('openWorkCopy on a work copy DuckDB cannot open', () => {
 
   it('carries on from the last checkpoint when the WAL cannot be replayed at all, keeping the files aside', async () => {
     const published = join(tmp.dir, `w${++n}.duckdb`);
-    const work = workPathOf(published);
+    const work = `${published}.work`;
     await withRequests(work, ['bought-before-checkpoint']);
     // a WAL that belongs to another database: its tables do not exist here, in any way of replaying it
     const foreign = join(tmp.dir, 'foreign.duckdb');
@@ -82,14 +83,14 @@ describe('openWorkCopy on a work copy DuckDB cannot open', () => {
   it('starts again from the published warehouse when the work copy is not a DuckDB file at all', async () => {
     const published = join(tmp.dir, `w${++n}.duckdb`);
     await withRequests(published, ['published-night']);
-    writeFileSync(workPathOf(published), Buffer.alloc(64 * 1024, 7));
+    writeFileSync(`${published}.work`, Buffer.alloc(64 * 1024, 7));
     const { log, events } = recorder();
     const copy = await openWorkCopy(published, { log });
     try {
       expect(copy.recovery?.how).toBe('published');
       expect(existsSync(copy.recovery!.keptAt!)).toBe(true);
       expect(await requestIds(copy.wh)).toEqual(['published-night']);
-      expect(events).toContainEqual(expect.objectContaining({ level: 'error', work_copy: workPathOf(published), kept_at: copy.recovery!.keptAt, last_checkpoint: expect.any(String) }));
+      expect(events).toContainEqual(expect.objectContaining({ level: 'error', work_copy: `${published}.work`, kept_at: copy.recovery!.keptAt, last_checkpoint: expect.any(String) }));
     } finally {
       await copy.close();
     }
@@ -97,7 +98,7 @@ describe('openWorkCopy on a work copy DuckDB cannot open', () => {
 
   it('does not set aside a work copy another process holds: that is no damage', async () => {
     const published = join(tmp.dir, `w${++n}.duckdb`);
-    const work = workPathOf(published);
+    const work = `${published}.work`;
     await withRequests(work, ['r']);
     const holder = spawn(process.execPath, ['--input-type=module', '-e', `
       import { DuckDBInstance } from '@duckdb/node-api';

@@ -25,7 +25,7 @@ export interface LimitEstimate {
   readonly exploringSince?: number;
 }
 
-export const RELEARN_WINDOWS = 10;
+const RELEARN_WINDOWS = 10;
 
 /** Calls surely counted in the window when `s` (accepted) was counted, `s` itself left out. */
 function surelyBefore(log: CallLog, s: SentCall, windowMs: number): number {

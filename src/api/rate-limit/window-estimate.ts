@@ -50,7 +50,7 @@ export interface WindowMargins {
  * quadratic in the calls a window holds, and a night of 10,000 searches against a limit of a million a minute (the
  * bench's) spent most of its CPU here (10.8 of 17.6 CPU s of a night of 300 searches, 2026-11-28).
  */
-export function windowBoundFromCount(log: CallLog, j: SentCall, inWindow: number, answeredAt: number): number | undefined {
+function windowBoundFromCount(log: CallLog, j: SentCall, inWindow: number, answeredAt: number): number | undefined {
   // The starts of the calls surely counted and answered before j started: those that may be "surely after" a
   // candidate. A candidate is never among those after it (it started before its own answer), nor is j.
   const starts: number[] = [];

@@ -60,7 +60,7 @@ export function ended(f: Pick<LawsuitFacts, 'status' | 'phase'>): boolean {
 export interface LawsuitTrackings { running: ReadonlySet<string>; missed: ReadonlySet<string> }
 
 /** Whether one lawsuit is read tonight, and why; `trackings` on a trackings night. */
-export function decide(f: LawsuitFacts, detail: LawsuitDetail, now: Date, trackings?: LawsuitTrackings): Decision {
+function decide(f: LawsuitFacts, detail: LawsuitDetail, now: Date, trackings?: LawsuitTrackings): Decision {
   const missed = trackings?.missed.has(f.code) ?? false;
   if (f.level === 'whole' && !missed) return { read: false, why: 'whole' };
   if (detail === 'header') return { read: false, why: f.level === 'whole' ? 'whole' : 'depth' };

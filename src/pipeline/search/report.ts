@@ -21,7 +21,7 @@ interface SearchCounts {
 /** What the stage learns from elsewhere: the poller's calls, and the sweep's figures when it read. */
 interface SearchOutside { polls: number; probes: number; sweep?: SweepFigures }
 
-export function countsOf(s: SearchState, o: SearchOutside): SearchCounts {
+function countsOf(s: SearchState, o: SearchOutside): SearchCounts {
   const c = {
     submitted: 0, adopted: s.adopted, resumed: 0, completed: 0, still_running: 0, failed: s.failures.length, resubmitted_cancelled: 0,
     resubmitted_lost: 0, not_searched: 0, pages: 0, polls: o.polls, probes: o.probes, load_problems: s.loadProblems,

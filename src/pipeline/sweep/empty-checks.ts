@@ -8,7 +8,7 @@
 // listing, miss them (docs/operating.md, "What a nightly run does", Collect).
 
 /** Empty members checked on their own first, whatever the night's size. */
-export const EMPTY_CHECKS_FIRST = 3;
+const EMPTY_CHECKS_FIRST = 3;
 
 /** Whether the n-th empty member (from 1) of an unverified listing is checked on its own: the first few, then powers of two. */
 export function sampledForEmptiness(n: number): boolean {

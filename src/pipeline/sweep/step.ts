@@ -23,7 +23,7 @@ import { untrustedPage } from './verify.js';
 //   idle      nothing worth a call now: wait until something changes (a request finishes, joins, leaves)
 
 /** A member still running once this long holds back every answer created after it: read it per request. */
-export const BLOCKING_MS = 10 * 60_000;
+const BLOCKING_MS = 10 * 60_000;
 
 /** Responses and the ledger entry that records them; the members it completes are reported once committed. */
 export interface Commit {

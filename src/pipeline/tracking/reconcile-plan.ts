@@ -127,7 +127,7 @@ export interface ReconcilePlan<D> {
 }
 
 /** The code of the pause guard's refusal. */
-export const TRACKING_PAUSE_GUARD = 'TRACKING_PAUSE_GUARD';
+const TRACKING_PAUSE_GUARD = 'TRACKING_PAUSE_GUARD';
 
 /** The largest share of our live trackings one night may pause without `--allow-pause`. */
 const PAUSE_SHARE = 0.1;
@@ -239,9 +239,4 @@ export function planReconcile<D>(listed: readonly Listed<D>[], trackings: readon
     }
   }
   return plan;
-}
-
-/** Whether a plan changes nothing at the provider (what a second plan after the first was performed must be). */
-export function changesNothing(plan: ReconcilePlan<unknown>): boolean {
-  return plan.create.length === 0 && plan.pause.length === 0 && plan.resume.length === 0;
 }

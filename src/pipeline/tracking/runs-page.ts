@@ -22,7 +22,7 @@ type TrackingPage =
   | { kind: 'page'; cursor: StoredCursor; items: ResponseItem[]; runs: TrackingRunRead[]; read: number; skipped: number; end: boolean };
 
 /** Our responses among `items` at the positions `fresh`, grouped per run. */
-export function ourRuns(items: readonly ResponseItem[], fresh: readonly number[], ours: ReadonlyMap<string, TrackedSearch>): { items: ResponseItem[]; runs: TrackingRunRead[] } {
+function ourRuns(items: readonly ResponseItem[], fresh: readonly number[], ours: ReadonlyMap<string, TrackedSearch>): { items: ResponseItem[]; runs: TrackingRunRead[] } {
   const taken: ResponseItem[] = [];
   const runs = new Map<string, TrackingRunRead>();
   for (const i of fresh) {

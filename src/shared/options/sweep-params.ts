@@ -17,7 +17,7 @@ export interface SweepParams {
   orderAsc: string;
 }
 
-export const DEFAULT_SWEEP_PARAMS: Readonly<SweepParams> = {
+const DEFAULT_SWEEP_PARAMS: Readonly<SweepParams> = {
   createdGte: 'created_at_gte', createdLte: 'created_at_lte', orderBy: 'order_by', orderByValue: 'created_at', order: 'order', orderAsc: 'asc',
 };
 

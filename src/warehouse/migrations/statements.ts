@@ -81,7 +81,7 @@ export function migrationStatements(m: Migration, history: readonly Migration[] 
 }
 
 /** The table `name` as it stood once migration `version` had run (0: before any), or undefined if not yet made. */
-export function tableAt(name: string, version: number, history: readonly Migration[] = MIGRATIONS, schema: Schema = SCHEMA): Table | undefined {
+function tableAt(name: string, version: number, history: readonly Migration[] = MIGRATIONS, schema: Schema = SCHEMA): Table | undefined {
   const steps = stepsOf(history);
   return tableAfter(name, steps, steps.findLastIndex((s) => s.version <= version), schema);
 }

@@ -1,11 +1,16 @@
 import type { Page } from '../../../src/api/paginate.js';
 import type { RequestObject, ResponseItem } from '../../../src/spec/types.js';
-import { DEFAULT_SWEEP_PARAMS } from '../../../src/shared/config.js';
+import type { SweepParams } from '../../../src/shared/config.js';
 import { cnj, lawsuitItem, richLawsuit } from '../../warehouse/fixtures.js';
 
 // A provider's responses in memory, for driving the sweep (src/pipeline/sweep/sweep.ts) without HTTP: requests
 // whose responses are appended at chosen instants, the listing across requests with the sandbox's filter names,
 // and the listing of one request. `mode` makes the listing across requests misbehave as an upstream might.
+
+/** The listing's filter and sort names the model honours: the sandbox's, which are the spec-like ones. */
+export const MODEL_SWEEP_PARAMS: Readonly<SweepParams> = {
+  createdGte: 'created_at_gte', createdLte: 'created_at_lte', orderBy: 'order_by', orderByValue: 'created_at', order: 'order', orderAsc: 'asc',
+};
 
 export type ListingMode = 'honest' | 'ignore_filters' | 'empty' | 'newest_first' | 'newest_first_stable' | 'forbidden';
 
@@ -51,7 +56,7 @@ export class ProviderModel {
   listAcross(q: Record<string, string | number | undefined>): Page<ResponseItem> {
     this.calls.across++;
     if (this.mode === 'forbidden') throw Object.assign(new Error('GET /responses: forbidden'), { code: 'API_FORBIDDEN' });
-    const p = DEFAULT_SWEEP_PARAMS;
+    const p = MODEL_SWEEP_PARAMS;
     const honour = this.mode !== 'ignore_filters';
     const from = honour && q[p.createdGte] !== undefined ? Date.parse(String(q[p.createdGte])) : -Infinity;
     const until = honour && q[p.createdLte] !== undefined ? Date.parse(String(q[p.createdLte])) : Infinity;

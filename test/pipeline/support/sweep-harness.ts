@@ -3,11 +3,11 @@ import type { RunContext } from '../../../src/pipeline/context.js';
 import { PageSink } from '../../../src/pipeline/page-sink.js';
 import { PageSizer } from '../../../src/pipeline/page-size.js';
 import { ResponseSweep } from '../../../src/pipeline/sweep/sweep.js';
-import { DEFAULT_SWEEP_PARAMS, loadConfig } from '../../../src/shared/config.js';
+import { loadConfig } from '../../../src/shared/config.js';
 import { upsertRequest } from '../../../src/warehouse/ledger.js';
 import { Warehouse } from '../../../src/warehouse/warehouse.js';
 import { captureLogger } from '../../api/stub.js';
-import { ProviderModel, type ListingMode } from './provider-model.js';
+import { MODEL_SWEEP_PARAMS, ProviderModel, type ListingMode } from './provider-model.js';
 
 // The sweep (src/pipeline/sweep/sweep.ts) driven against a provider model, without HTTP: requests submitted and
 // finished as the search stage would, the sweep's events recorded. Each test closes the warehouse it opens.
@@ -32,7 +32,7 @@ export async function harness(mode: ListingMode = 'honest', prepare?: (m: Provid
   const ctx = { cfg, wh, runId: 'run-1', log: cap.logger, signal: new AbortController().signal, api } as unknown as RunContext;
   const sink = new PageSink(wh, { runId: 'run-1' });
   const h = { model, wh, logs: cap.text, loaded: [] as string[], perRequest: [] as string[], notes: [] as string[], refused: [] as unknown[], orderBroken: 0 } as Harness;
-  h.sweep = await ResponseSweep.open(ctx, sink, new PageSizer({ max: 100, targetBytes: 4e6 }), { params: DEFAULT_SWEEP_PARAMS, pageSize: 100, wave: 'documents' }, {
+  h.sweep = await ResponseSweep.open(ctx, sink, new PageSizer({ max: 100, targetBytes: 4e6 }), { params: MODEL_SWEEP_PARAMS, pageSize: 100, wave: 'documents' }, {
     loaded: (id) => h.loaded.push(id), perRequest: (r) => h.perRequest.push(r.request_id), note: (t) => h.notes.push(t), refused: (e) => h.refused.push(e),
     orderBroken: () => { h.orderBroken++; },
   });
