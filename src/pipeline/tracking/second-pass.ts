@@ -5,7 +5,8 @@ import { planLawsuitReads, type LawsuitTrackings } from '../lawsuits/plan.js';
 import type { NightData, StageReport } from '../stage.js';
 import { failureOf } from './night.js';
 import { reconcileTrackings, type WantedLawsuits } from './reconcile.js';
-import type { HandOff, TrackingsTonight } from './tonight.js';
+import type { HandOff } from '../hand-off.js';
+import type { TrackingsTonight } from './tonight.js';
 import { wantedLawsuits } from './wanted.js';
 
 // The night's second reconciliation, after the lawsuits stage (stage `lawsuit-trackings`): a lawsuit a listed
