@@ -10,6 +10,6 @@ export { cpfCheckDigits, cnpjCheckDigits, parseCpf, parseCnpj, formatCpf, format
 export { cnjCheckDigits, cnjShape, formatCnj, parseCnj } from './cnj.js';
 export { parseOab, looksLikeOab } from './oab.js';
 export { normalizeDocument, normalizeOab, normalizeCnj } from './normalize.js';
-export { foldName, keyIdentity, paramsIdentity, sameFilter, searchIdentity } from './search-identity.js';
+export { foldName, keyIdentity, sameFilter, searchIdentity } from './search-identity.js';
 export { readInstance } from './instance.js';
 export { tribunalAcronym } from './tribunals.js';

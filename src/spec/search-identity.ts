@@ -112,9 +112,9 @@ export function sameFilter(a: Filter | undefined, b: Filter | undefined): boolea
 
 /**
  * What a search asks besides its type, key, on_demand and instance, as canonical text: its filter, its credential,
- * masked_response; '' when it asks nothing else. Used by the searches' identity and the trackings'.
+ * masked_response; '' when it asks nothing else: a part of the search's identity (a tracking's is its search's too).
  */
-export function paramsIdentity(params: SearchParams | undefined): string {
+function paramsIdentity(params: SearchParams | undefined): string {
   if (!isObj(params)) return '';
   const credential = isObj(params.credential) && typeof params.credential.customer_key === 'string' ? params.credential.customer_key : undefined;
   const parts: Obj = {

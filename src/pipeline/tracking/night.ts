@@ -43,7 +43,7 @@ export async function trackingsNight(ctx: RunContext, night: NightData, { planne
       tracking_calls: read.calls, tracking_skipped: read.skipped, tracking_untrusted: read.untrusted ? 1 : 0,
       ...(night.spool ? { ...spoolCounts(night.spool.figures), tracking_runs_delivered: night.spool.figures.runs } : {}),
     },
-    failures: [...r.failures.map(failureOf), ...(failure ? [failure] : [])],
+    failures: [...r.failures.map(asItemFailure), ...(failure ? [failure] : [])],
     interrupted: ctx.signal.aborted,
     finished: 1,
   };
@@ -115,7 +115,8 @@ function reconcileCounts(r: Reconciled): Record<string, number> {
   };
 }
 
-export function failureOf(f: ReconcileFailure): ItemFailure {
+/** A call of the reconciliation that failed, as the stage reports it: the document's line or the lawsuit, what was asked. */
+export function asItemFailure(f: ReconcileFailure): ItemFailure {
   if (f.kind === 'lawsuit') return { what: 'lawsuit', where: `lawsuit ${f.searchKey} ${f.trackingId ?? ''}`.trimEnd() + `: ${f.action} its tracking`, code: f.code, reason: f.reason };
   const where = f.line === undefined ? `${f.searchType} ${f.trackingId ?? ''}`.trim() : `line ${f.line} (${f.searchType})`;
   return { what: 'document', where: `${where}: ${f.action}`, code: f.code, reason: f.reason };
