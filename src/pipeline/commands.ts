@@ -13,7 +13,7 @@ import { queryStage } from './stages/query.js';
 import { trackStage } from './stages/track.js';
 import { transferStage } from './stages/transfer.js';
 import type { QueryKind } from './sync.js';
-import { HandOff } from './hand-off.js';
+import { HandOff } from './stage-hand-off.js';
 import type { NightPlan, RunPlan } from './plan.js';
 import type { TrackingsTonight } from './tracking/tonight.js';
 

@@ -72,7 +72,7 @@ export interface StageResult {
 /**
  * What the whole night shares, filled in as it runs: the list read before it, and what the summary and the publish
  * gather from every stage (notes, the spool's reading, what to do once published). What one stage hands another is
- * a typed value of its own instead (hand-off.ts).
+ * a typed value of its own instead (stage-hand-off.ts).
  */
 export interface NightData {
   /** The documents list, read before the run opened anything (a list that cannot be read is a usage error). */

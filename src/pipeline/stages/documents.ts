@@ -3,7 +3,7 @@ import { recordRejections } from '../../warehouse/ledger.js';
 import type { DocumentSpec, DocumentsList } from '../../input/documents.js';
 import { documentIdentity } from '../../input/search-body.js';
 import type { RunContext } from '../context.js';
-import type { HandOff } from '../hand-off.js';
+import type { HandOff } from '../stage-hand-off.js';
 import { readHistory } from '../history.js';
 import { planRun, type NightPlan } from '../plan.js';
 import type { Stage } from '../stage.js';

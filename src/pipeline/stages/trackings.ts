@@ -1,4 +1,4 @@
-import type { HandOff } from '../hand-off.js';
+import type { HandOff } from '../stage-hand-off.js';
 import type { Stage } from '../stage.js';
 import { trackingsNight, trackingsPlan, type TrackingsHandOffs } from '../tracking/night.js';
 import { lawsuitTrackingsAfterReads } from '../tracking/second-pass.js';

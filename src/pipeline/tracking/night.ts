@@ -2,7 +2,7 @@ import type { DocumentSpec } from '../../input/documents.js';
 import { normalizeCnj } from '../../spec/identifiers.js';
 import type { RunContext } from '../context.js';
 import { listingPageSize } from '../dialect.js';
-import type { HandOff } from '../hand-off.js';
+import type { HandOff } from '../stage-hand-off.js';
 import type { NightPlan, RunPlan } from '../plan.js';
 import type { ItemFailure, NightData, StageReport } from '../stage.js';
 import { spoolCounts } from '../delivered/night-spool.js';

@@ -5,7 +5,7 @@ import { planLawsuitReads, type LawsuitTrackings } from '../lawsuits/plan.js';
 import type { NightData, StageReport } from '../stage.js';
 import { asItemFailure } from './night.js';
 import { reconcileTrackings, type WantedLawsuits } from './reconcile.js';
-import type { HandOff } from '../hand-off.js';
+import type { HandOff } from '../stage-hand-off.js';
 import type { TrackingsTonight } from './tonight.js';
 import { wantedLawsuits } from './wanted.js';
 
