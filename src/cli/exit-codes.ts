@@ -16,7 +16,7 @@ const CODE_OF: Readonly<Record<CommandStatus, ExitCode>> = {
   'dry-run': EXIT.ok,
   'unexpected': EXIT.unexpected,
   // A stage met a usage error (a folder the configuration names cannot be written), or the command did.
-  'failed': EXIT.usage,
+  'usage-error': EXIT.usage,
   'usage': EXIT.usage,
   'refused': EXIT.auth,
   'partial': EXIT.partial,

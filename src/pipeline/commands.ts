@@ -2,17 +2,20 @@ import type { Config } from '../shared/config.js';
 import type { Stage } from './stage.js';
 import { lawsuitTrackingsStage, trackingsStage } from './stages/trackings.js';
 import { changesStage } from './stages/changes.js';
-import { documentsStage } from './stages/documents.js';
+import { documentsStageOf } from './stages/documents.js';
 import { lawsuitsStage, lawsuitsStageOf } from './stages/lawsuits.js';
 import { attachmentsStage } from './stages/attachments.js';
 import { exportsStage } from './stages/exports.js';
 import { publishStage } from './stages/publish.js';
 import { rebuildStage } from './stages/rebuild.js';
-import { searchStage, searchStageOf } from './stages/search.js';
-import { queryStage, trackStage } from './stages/sync.js';
+import { searchStageOf } from './stages/search.js';
+import { queryStage } from './stages/query.js';
+import { trackStage } from './stages/track.js';
 import { transferStage } from './stages/transfer.js';
 import type { QueryKind } from './sync.js';
-import { HandOff, type TrackingsTonight } from './tracking/tonight.js';
+import { HandOff } from './stage-hand-off.js';
+import type { NightPlan, RunPlan } from './plan.js';
+import type { TrackingsTonight } from './tracking/tonight.js';
 
 // Each command is a list of the same stages. A dry run keeps only the stages that plan dry (Stage.plansDry):
 // the documents stage, which reads the list and makes the plan, and a trackings night's trackings stage, which
@@ -28,32 +31,67 @@ export function sourceOf(cfg: Pick<Config, 'source'>): NightSource {
   return cfg.source === 'trackings' ? 'trackings' : 'searches';
 }
 
+/** A command's stages, and the searches its night plans to buy (what a dry run's summary says it would submit). */
+interface CommandStages {
+  stages: Stage[];
+  searches(): RunPlan | undefined;
+}
+
 /**
  * A trackings night: the trackings stage before the search stage, which then needs it to have ended ok: a night
- * whose trackings could not be reconciled buys nothing rather than every search. It hands the search stage the
- * documents to search, the lawsuits stage what the lawsuits' own trackings carry, and the second pass after the
- * lawsuits stage (lawsuit-trackings) the key's trackings, to make those of the lawsuits read whole tonight.
+ * whose trackings could not be reconciled buys nothing rather than every search. The documents stage hands its plan
+ * to the trackings stage, which hands the search stage the plan narrowed to the searches its trackings chose, the
+ * lawsuits stage what the lawsuits' own trackings carry, and the second pass after the lawsuits stage
+ * (lawsuit-trackings) the key's trackings, to make those of the lawsuits read whole tonight.
  */
-function trackingsNight(): Stage[] {
+function trackingsNight(): CommandStages {
+  const planned = new HandOff<NightPlan>();
   const tonight = new HandOff<TrackingsTonight>();
-  return [
-    documentsStage, trackingsStage(tonight), searchStageOf(() => tonight.get()?.searchOnly), lawsuitsStageOf(() => tonight.get()?.lawsuits),
-    lawsuitTrackingsStage(tonight), attachmentsStage, transferStage, changesStage, exportsStage, publishStage,
-  ];
+  const searches = (): RunPlan | undefined => tonight.get()?.searches;
+  return {
+    stages: [
+      documentsStageOf(planned), trackingsStage({ planned, tonight }), searchStageOf({ plan: searches, only: () => tonight.get()?.searchOnly }),
+      lawsuitsStageOf(() => tonight.get()?.lawsuits), lawsuitTrackingsStage(tonight), attachmentsStage, transferStage, changesStage, exportsStage, publishStage,
+    ],
+    searches,
+  };
+}
+
+/** A searches night: the documents stage hands its plan to the search stage. */
+function searchesNight(): CommandStages {
+  const planned = new HandOff<NightPlan>();
+  const searches = (): RunPlan | undefined => planned.get()?.plan;
+  return {
+    stages: [documentsStageOf(planned), searchStageOf({ plan: searches }), lawsuitsStage, attachmentsStage, transferStage, changesStage, exportsStage, publishStage],
+    searches,
+  };
+}
+
+/** A command that reads the list and buys no search: its plan is what a search of the list would buy (a dry run says it). */
+function listed(rest: readonly Stage[]): CommandStages {
+  const planned = new HandOff<NightPlan>();
+  return { stages: [documentsStageOf(planned), ...rest], searches: () => planned.get()?.plan };
+}
+
+const none = (stages: Stage[]): CommandStages => ({ stages, searches: () => undefined });
+
+function commandStages(command: CommandName, opts: { kind?: QueryKind; dryRun?: boolean; source?: NightSource }): CommandStages {
+  const all: Record<CommandName, () => CommandStages> = {
+    run: () => (opts.source === 'trackings' ? trackingsNight() : searchesNight()),
+    query: () => listed([queryStage(opts.kind ?? 'count'), publishStage]),
+    track: () => listed([trackStage, publishStage]),
+    transfer: () => none([transferStage, publishStage]),
+    export: () => none([exportsStage]),
+    rebuild: () => none(rebuildFirst([publishStage])),
+  };
+  const made = all[command]();
+  // A stage that plans offline calls nothing when dry: no client is opened for it, no key is needed.
+  const stages = opts.dryRun ? made.stages.filter((s) => s.plansDry).map((s) => (s.plansDry === 'offline' ? { ...s, callsApi: false } : s)) : made.stages;
+  return { stages, searches: made.searches };
 }
 
 export function stagesFor(command: CommandName, opts: { kind?: QueryKind; dryRun?: boolean; source?: NightSource } = {}): Stage[] {
-  const all: Record<CommandName, () => Stage[]> = {
-    run: () => (opts.source === 'trackings' ? trackingsNight() : [documentsStage, searchStage, lawsuitsStage, attachmentsStage, transferStage, changesStage, exportsStage, publishStage]),
-    query: () => [documentsStage, queryStage(opts.kind ?? 'count'), publishStage],
-    track: () => [documentsStage, trackStage, publishStage],
-    transfer: () => [transferStage, publishStage],
-    export: () => [exportsStage],
-    rebuild: () => rebuildFirst([publishStage]),
-  };
-  const stages = all[command]();
-  // A stage that plans offline calls nothing when dry: no client is opened for it, no key is needed.
-  return opts.dryRun ? stages.filter((s) => s.plansDry).map((s) => (s.plansDry === 'offline' ? { ...s, callsApi: false } : s)) : stages;
+  return commandStages(command, opts).stages;
 }
 
 /**
@@ -68,8 +106,7 @@ export function rebuildFirst(stages: readonly Stage[]): Stage[] {
 
 
 /** What a command will do, decided before anything is opened. */
-interface CommandPlan {
-  stages: Stage[];
+interface CommandPlan extends CommandStages {
   /** It reads the documents list (read first: a list that cannot be read is a usage error, found before anything is opened). */
   readsList: boolean;
   /** It opens the published warehouse read-only and records nothing (a dry run, `export`). */
@@ -85,9 +122,9 @@ interface CommandPlan {
 }
 
 export function commandPlan(command: CommandName, opts: { kind?: QueryKind; dryRun: boolean; source?: NightSource }): CommandPlan {
-  const stages = stagesFor(command, opts);
+  const { stages, searches } = commandStages(command, opts);
   return {
-    stages,
+    stages, searches,
     readsList: stages.some((s) => s.name === 'documents'),
     readOnly: opts.dryRun || command === 'export',
     sends: !stages.some((s) => s.callsApi) ? 'none' : opts.dryRun ? 'reads' : 'all',

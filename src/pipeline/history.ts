@@ -1,6 +1,7 @@
 import type { Search, SearchParams } from '../spec/types.js';
 import type { Warehouse } from '../warehouse/warehouse.js';
-import { searchHash, type DocumentHistory } from './plan.js';
+import { searchIdentity } from '../spec/identifiers.js';
+import type { DocumentHistory } from './plan.js';
 
 // The ledger read back as "what happened to each search", keyed like plan.ts keys searches. A request is
 // outstanding until it is fully loaded (`loaded_at`, read-ledger.ts); cancelled ones are simply submitted again.
@@ -42,7 +43,7 @@ export async function readHistory(wh: Warehouse): Promise<Map<string, DocumentHi
   const out = new Map<string, DocumentHistory>();
   const outstandingAt = new Map<string, number>();
   for (const r of rows) {
-    const hash = searchHash(searchOf(r), r.with_attachments);
+    const hash = searchIdentity(searchOf(r), { withAttachments: r.with_attachments });
     const h = out.get(hash) ?? {};
     if (r.outstanding !== null) {
       const at = r.outstanding_at?.getTime() ?? 0;

@@ -9,9 +9,9 @@ import type { ItemFailure, StageResult } from './stage.js';
  * running at the end of the wait budget. `refused`: the key was refused (401, or 403 on every search).
  * `interrupted`: stopped by SIGTERM; what was loaded is published. `unreachable`: nothing reached the upstream
  * all night (every call unreachable or answered 5xx): nothing new is published, try later.
- * `failed`: a usage error stopped it.
+ * `usage-error`: a usage or configuration error stopped it (exit 2); a warehouse made before migration 140 said `failed`.
  */
-export type RunStatus = 'ok' | 'partial' | 'refused' | 'interrupted' | 'unreachable' | 'failed';
+export type RunStatus = 'ok' | 'partial' | 'refused' | 'interrupted' | 'unreachable' | 'usage-error';
 
 /** A line of the summary's failure list: an item that failed, or a stage that failed or was refused. */
 export interface RunFailure extends ItemFailure {
@@ -49,7 +49,7 @@ export function outcomeOf(stages: readonly StageResult[]): Outcome {
 }
 
 function statusOf(stages: readonly StageResult[], failures: readonly RunFailure[], troubled: readonly string[]): RunStatus {
-  if (stages.some((s) => s.usageError)) return 'failed';
+  if (stages.some((s) => s.usageError)) return 'usage-error';
   if (stages.some((s) => s.runWide && s.status === 'refused')) return 'refused';
   if (stages.some((s) => s.status === 'interrupted')) return 'interrupted';
   if (nothingReached(stages)) return 'unreachable';

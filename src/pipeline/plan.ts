@@ -1,7 +1,6 @@
-import { searchIdentity } from '../spec/identifiers.js';
-import type { Search } from '../spec/types.js';
 import type { DocumentSpec } from '../input/documents.js';
-import { searchFor } from '../input/search-body.js';
+import type { Search } from '../spec/types.js';
+import { documentIdentity, searchFor } from '../input/search-body.js';
 import type { ReadBasis } from '../warehouse/ledger.js';
 import { documentUnits } from './cost.js';
 import { pagesFor } from './sweep/cost.js';
@@ -47,7 +46,7 @@ export type DocumentSearch = PlannedSearch & { doc: DocumentSpec };
 /** A document's planned search: its body (its filters and options as the list asks them) and its identity. */
 export function plannedDocument(doc: DocumentSpec): DocumentSearch {
   const search = searchFor(doc);
-  const planned: DocumentSearch = { doc, search, searchHash: searchHash(search, doc.withAttachments), where: `line ${doc.line} (${doc.searchType})`, line: doc.line };
+  const planned: DocumentSearch = { doc, search, searchHash: documentIdentity(doc), where: `line ${doc.line} (${doc.searchType})`, line: doc.line };
   if (doc.withAttachments) planned.withAttachments = true;
   return planned;
 }
@@ -78,11 +77,15 @@ export interface RunPlan {
 export { searchFor };
 
 /**
- * A stable identity for "the same search", used by the ledger to find a document's requests and by the submission
- * intents: a name in any spelling is one search, its filters written any way one (spec/search-identity.ts).
+ * Tonight's plan of the list, worked out once from one reading of the ledger (stages/documents.ts, planNight), and
+ * the same plan for some of its searches (a trackings night buys only those its trackings stage chose).
  */
-export function searchHash(search: Search, withAttachments?: boolean): string {
-  return searchIdentity(search, { withAttachments });
+export interface NightPlan {
+  plan: RunPlan;
+  /** The identity of a listed document's search as the night buys it (PlannedSearch.searchHash). */
+  identityOf(doc: DocumentSpec): string;
+  /** The plan of the searches among `identities` alone, from the same history and options: pure. */
+  only(identities: ReadonlySet<string>): RunPlan;
 }
 
 /** Searches by a lawsuit's number or id: billed per search, not per lawsuit returned. */

@@ -67,7 +67,7 @@ export async function runCommand(req: CommandRequest): Promise<CommandResult> {
     if (req.readsPerPart) ctx.readsPerPart = req.readsPerPart;
     const stages = await carryOn(session, plan.stages, { command: req.command, warehouse: cfg.warehouse, night, log });
     const run = {
-      command: req.command, cfg, runId: ctx.runId, started, night, exitCodeOf: req.exitCodeOf, wh: ctx.wh, log, reporter: req.reporter,
+      command: req.command, cfg, runId: ctx.runId, started, night, searches: plan.searches, exitCodeOf: req.exitCodeOf, wh: ctx.wh, log, reporter: req.reporter,
       apiStats: plan.sends !== 'none' ? () => ctx.api.stats() : undefined,
     };
     let record: Promise<RunRecord> | undefined;

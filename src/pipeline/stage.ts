@@ -2,7 +2,6 @@ import type { DocumentsList } from '../input/documents.js';
 import type { ChangeRow } from '../warehouse/changes.js';
 import type { RunContext } from './context.js';
 import type { SpoolReading } from './delivered/spool-reading.js';
-import type { RunPlan } from './plan.js';
 
 // A run is a list of stages. Each stage declares what it needs, does its work, and reports its counts and
 // the items (documents, files, requests) that failed; the runner (runner.ts) times it, records it in
@@ -70,12 +69,14 @@ export interface StageResult {
   api?: { calls: number; answered: number };
 }
 
-/** Plain data the stages hand each other, filled in as they run. */
+/**
+ * What the whole night shares, filled in as it runs: the list read before it, and what the summary and the publish
+ * gather from every stage (notes, the spool's reading, what to do once published). What one stage hands another is
+ * a typed value of its own instead (stage-hand-off.ts).
+ */
 export interface NightData {
   /** The documents list, read before the run opened anything (a list that cannot be read is a usage error). */
   list?: DocumentsList;
-  /** The documents stage's plan for the search stage. */
-  plan?: RunPlan;
   /** The changes stage's most telling changes, for the summary and the report. */
   changes?: { counts: Record<string, number>; top: ChangeRow[] };
   /** Where the exports stage wrote. */

@@ -3,6 +3,7 @@ import type { CommandStatus } from './command-end.js';
 import { sourceOf } from './commands.js';
 import { moneyOf, unitsOf } from './cost.js';
 import type { Outcome } from './outcome.js';
+import type { RunPlan } from './plan.js';
 import type { NightData, StageResult } from './stage.js';
 import { apiSummary, stageSummary, type RunSummary } from './summary.js';
 
@@ -16,6 +17,8 @@ export interface RunFacts {
   runId: string;
   started: Date;
   night: NightData;
+  /** The searches the night plans to buy (commands.ts), for a dry run's summary; undefined for a command that buys none. */
+  searches?: () => RunPlan | undefined;
   /** The API client's figures; undefined when the command sends nothing. */
   apiStats?: () => Parameters<typeof apiSummary>[0];
   /** The exit code of an end: the CLI's decision (src/cli/exit-codes.ts), recorded in the summary. */
@@ -41,9 +44,10 @@ export function summarise(run: RunFacts, results: readonly StageResult[], outcom
   const notes = [...(night.list?.warnings ?? []), ...(night.notes ?? [])];
   if (notes.length) s.notes = notes;
   if (night.exportDir) s.exportDir = night.exportDir;
-  if (run.cfg.dryRun && night.plan && night.list) {
+  const plan = run.searches?.();
+  if (run.cfg.dryRun && plan && night.list) {
     const byType: Record<string, number> = {};
-    for (const p of night.plan.submit) byType[p.search.search_type] = (byType[p.search.search_type] ?? 0) + 1;
+    for (const p of plan.submit) byType[p.search.search_type] = (byType[p.search.search_type] ?? 0) + 1;
     s.plan = { byType, rejected: night.list.rejected.map((r) => ({ line: r.line, reason: r.reason })) };
   }
   return s;

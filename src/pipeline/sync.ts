@@ -5,7 +5,8 @@ import type { DocumentSpec, DocumentsList } from '../input/documents.js';
 import { isEtlError } from '../shared/errors.js';
 import { stageStatusFor } from '../shared/failure-policy.js';
 import { loadResponseItems } from '../warehouse/load.js';
-import type { Warehouse } from '../warehouse/warehouse.js';
+import { upsertJsonRows } from '../warehouse/upsert-json.js';
+import type { DocumentFailure } from './document-failure.js';
 import type { RunContext } from './context.js';
 import { searchFor } from './plan.js';
 
@@ -27,12 +28,10 @@ export function queryKindOf(name: string): QueryKind | undefined {
   return (QUERY_KINDS as readonly string[]).includes(name) ? (name as QueryKind) : QUERY_KIND_ALIASES[name];
 }
 
-export interface SyncFailure { line: number; searchType: string; searchKey: string; code: string; reason: string }
-
 interface QueryResult {
   documents: number;
   ok: number;
-  failures: SyncFailure[];
+  failures: DocumentFailure[];
 }
 
 interface QueryOptions {
@@ -40,32 +39,6 @@ interface QueryOptions {
   batchSize?: number;
   /** Time stamped on each answer. Default: the machine's clock when the answer arrived. */
   now?: () => Date;
-}
-
-/**
- * Rows to a table in one statement: JSON text unnested by DuckDB, merged on the key. A row replaces the stored
- * one of its key only when it is not older by `versionedBy` (columns compared in order, an absent value oldest),
- * so that what the table holds is the newest answer whatever order answers were written in (docs/warehouse.md,
- * "The merge rule").
- */
-export async function upsertJsonRows(
-  wh: Warehouse, table: string, columns: ReadonlyArray<readonly [name: string, type: string]>, key: readonly string[],
-  rows: readonly object[], versionedBy: readonly string[],
-): Promise<number> {
-  if (rows.length === 0) return 0;
-  const shape = JSON.stringify([Object.fromEntries(columns.map(([c, t]) => [c, t === 'TIMESTAMPTZ' || t === 'JSON' ? 'VARCHAR' : t]))]);
-  const select = columns.map(([c, t]) => (t === 'TIMESTAMPTZ' || t === 'JSON' ? `"${c}"::${t}` : `"${c}"`)).join(', ');
-  const names = columns.map(([c]) => `"${c}"`).join(', ');
-  const updates = columns.filter(([c]) => !key.includes(c)).map(([c]) => `"${c}" = excluded."${c}"`).join(', ');
-  const sql = `INSERT INTO ${table} (${names}) SELECT ${select} FROM (SELECT unnest(from_json($1::JSON, '${shape.replace(/'/g, "''")}'), recursive := true))
-    ON CONFLICT (${key.join(', ')}) DO ${updates ? `UPDATE SET ${updates} WHERE ${newer(table, versionedBy)}` : 'NOTHING'}`;
-  return wh.run(sql, [JSON.stringify(rows)]);
-}
-
-/** The incoming row (`excluded`) is at least as new as the stored one, by `columns` in order; NULL is oldest. */
-function newer(table: string, columns: readonly string[]): string {
-  const v = (row: string): string => `(${columns.map((c) => `coalesce(${row}."${c}"::VARCHAR, '')`).join(', ')})`;
-  return columns.length === 0 ? 'true' : `${v('excluded')} >= ${v(table)}`;
 }
 
 const DOC_COLUMNS = [['run_id', 'VARCHAR'], ['queried_at', 'TIMESTAMPTZ'], ['search_type', 'VARCHAR'], ['search_key', 'VARCHAR'], ['document_line', 'INTEGER']] as const;
@@ -162,7 +135,8 @@ async function ask(ctx: RunContext, kind: QueryKind, doc: DocumentSpec, now: () 
   }
 }
 
-function failureOf(doc: DocumentSpec, e: unknown): SyncFailure {
+/** A document whose query failed: the error's code (SYNC_UNEXPECTED for one of no code of ours) and message. */
+function queryFailure(doc: DocumentSpec, e: unknown): DocumentFailure {
   const code = isEtlError(e) ? e.code : 'SYNC_UNEXPECTED';
   const reason = e instanceof Error ? e.message : String(e);
   return { line: doc.line, searchType: doc.searchType, searchKey: doc.searchKey, code, reason };
@@ -187,7 +161,7 @@ export async function runQueries(ctx: RunContext, list: DocumentsList, kind: Que
       if (s.status === 'fulfilled') { answers.push(s.value); return; }
       // The key or the resource refused: every other call would meet it too.
       if (isEtlError(s.reason) && stageStatusFor(s.reason) === 'refused') throw s.reason;
-      const f = failureOf(batch[n], s.reason);
+      const f = queryFailure(batch[n], s.reason);
       result.failures.push(f);
       ctx.log.warn({ line: f.line, search_type: f.searchType, code: f.code }, `synchronous ${kind} query failed: ${f.reason}`);
     });

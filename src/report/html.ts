@@ -11,8 +11,10 @@ import { WAREHOUSE_TOTALS } from './warehouse-totals.js';
 // (the provider's, the documents list's) goes through escapeHtml.
 
 const RUN_COLOURS: Record<string, string> = {
-  ok: STATUS_COLOURS.ok, partial: STATUS_COLOURS.refused, refused: STATUS_COLOURS.failed, failed: STATUS_COLOURS.failed,
+  ok: STATUS_COLOURS.ok, partial: STATUS_COLOURS.refused, refused: STATUS_COLOURS.failed, 'usage-error': STATUS_COLOURS.failed,
   interrupted: STATUS_COLOURS.interrupted, unreachable: STATUS_COLOURS.failed, 'dry-run': STATUS_COLOURS.skipped,
+  // `report` reads a warehouse read-only, unmigrated: one made before migration 140 calls a usage error `failed`.
+  failed: STATUS_COLOURS.failed,
 };
 
 const CSS = `

@@ -9,6 +9,6 @@ export { parseCpf, parseCnpj } from './cpf-cnpj.js';
 export { cnjShape, parseCnj } from './cnj.js';
 export { parseOab, looksLikeOab } from './oab.js';
 export { normalizeDocument, normalizeOab, normalizeCnj } from './normalize.js';
-export { foldName, keyIdentity, paramsIdentity, sameFilter, searchIdentity } from './search-identity.js';
+export { foldName, sameFilter, searchIdentity } from './search-identity.js';
 export { readInstance } from './instance.js';
 export { tribunalAcronym } from './tribunals.js';

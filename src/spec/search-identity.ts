@@ -27,7 +27,7 @@ export function foldName(name: string): string {
  * A search key's identity for its type: a name folded (foldName); any other key is its normal form already
  * (the documents list's parsers gave it) and is its own identity.
  */
-export function keyIdentity(searchType: SearchType | string, key: string): string {
+function keyIdentity(searchType: SearchType | string, key: string): string {
   return searchType === 'name' ? foldName(key) : key;
 }
 
@@ -112,9 +112,9 @@ export function sameFilter(a: Filter | undefined, b: Filter | undefined): boolea
 
 /**
  * What a search asks besides its type, key, on_demand and instance, as canonical text: its filter, its credential,
- * masked_response; '' when it asks nothing else. Used by the searches' identity and the trackings'.
+ * masked_response; '' when it asks nothing else: a part of the search's identity (a tracking's is its search's too).
  */
-export function paramsIdentity(params: SearchParams | undefined): string {
+function paramsIdentity(params: SearchParams | undefined): string {
   if (!isObj(params)) return '';
   const credential = isObj(params.credential) && typeof params.credential.customer_key === 'string' ? params.credential.customer_key : undefined;
   const parts: Obj = {

@@ -9,7 +9,7 @@ import { ConfigError, EtlError } from '../../src/shared/errors.js';
 describe('the exit code of a command', () => {
   it.each([
     ['ok', EXIT.ok], ['dry-run', EXIT.ok], ['partial', EXIT.partial], ['interrupted', EXIT.partial], ['refused', EXIT.auth],
-    ['failed', EXIT.usage], ['usage', EXIT.usage], ['unexpected', EXIT.unexpected], ['unreachable', EXIT.tryLater], ['locked', EXIT.tryLater],
+    ['usage-error', EXIT.usage], ['usage', EXIT.usage], ['unexpected', EXIT.unexpected], ['unreachable', EXIT.tryLater], ['locked', EXIT.tryLater],
   ] as const)('a command that ended %s exits %s', (status, code) => {
     expect(exitCodeOf(status)).toBe(code);
   });

@@ -46,7 +46,7 @@ describe('the outcome of a run, from its stages alone', () => {
   it('is interrupted with exit 4 after SIGTERM, and failed with exit 2 on a usage error', () => {
     expect(outcomeOf(night({ search: stage('search', 'interrupted') }))).toMatchObject({ status: 'interrupted', exitCode: 4 });
     const exports = stage('exports', 'failed', { usageError: true, error: { code: 'FS_NOT_WRITABLE', message: 'data/exports is not writable' } });
-    expect(outcomeOf(night({ exports }))).toMatchObject({ status: 'failed', exitCode: 2 });
+    expect(outcomeOf(night({ exports }))).toMatchObject({ status: 'usage-error', exitCode: 2 });
   });
 
   it('is unreachable with exit 75 when the stages that called the API made calls and not one was answered', () => {

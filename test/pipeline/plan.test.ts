@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { planRun, searchFor, searchHash } from '../../src/pipeline/plan.js';
+import { planRun, searchFor } from '../../src/pipeline/plan.js';
+import { searchIdentity } from '../../src/spec/identifiers.js';
 import type { DocumentSpec } from '../../src/input/documents.js';
 
 const doc = (line: number, key: string, extra: Partial<DocumentSpec> = {}): DocumentSpec =>
@@ -11,8 +12,8 @@ describe('planning a run', () => {
   it('submits new documents, resumes outstanding ones and skips fresh ones', () => {
     const docs = [doc(2, '09206529722'), doc(3, '11144477735'), doc(4, '52998224725', { onDemand: true })];
     const history = new Map([
-      [searchHash(searchFor(docs[0])), { lastSuccessAt: hoursAgo(5) }],
-      [searchHash(searchFor(docs[1])), { outstandingRequestId: 'r-1', lastSuccessAt: hoursAgo(50) }],
+      [searchIdentity(searchFor(docs[0])), { lastSuccessAt: hoursAgo(5) }],
+      [searchIdentity(searchFor(docs[1])), { outstandingRequestId: 'r-1', lastSuccessAt: hoursAgo(50) }],
     ]);
     const plan = planRun(docs, history, { now, freshnessDays: 1, force: false, pageSize: 100 });
     expect(plan.fresh.map((p) => p.doc.line)).toEqual([2]);
@@ -26,9 +27,9 @@ describe('planning a run', () => {
   it('estimates the calls of the strategy in force from the answers each search had last time', () => {
     const docs = [doc(2, '09206529722'), doc(3, '11144477735'), doc(4, '52998224725'), doc(5, '39053344705')];
     const history = new Map([
-      [searchHash(searchFor(docs[0])), { lastSuccessAt: hoursAgo(50), lastResponses: 2 }],
-      [searchHash(searchFor(docs[1])), { lastSuccessAt: hoursAgo(50), lastResponses: 0 }],
-      [searchHash(searchFor(docs[2])), { lastSuccessAt: hoursAgo(50), lastResponses: 250 }],
+      [searchIdentity(searchFor(docs[0])), { lastSuccessAt: hoursAgo(50), lastResponses: 2 }],
+      [searchIdentity(searchFor(docs[1])), { lastSuccessAt: hoursAgo(50), lastResponses: 0 }],
+      [searchIdentity(searchFor(docs[2])), { lastSuccessAt: hoursAgo(50), lastResponses: 250 }],
     ]);
     const at = (strategy: 'sweep' | 'per-request') => planRun(docs, history, { now, freshnessDays: 1, force: false, pageSize: 100, strategy }).expectedCalls;
     // four submissions and one polling round either way; per request 1 + 1 + 3 + 1 pages, swept ceil(252 / 100)
@@ -39,9 +40,9 @@ describe('planning a run', () => {
 
   it('searches a document again once its last search is older than freshness_days, or with --force', () => {
     const d = doc(2, '09206529722');
-    const history = new Map([[searchHash(searchFor(d)), { lastSuccessAt: hoursAgo(30) }]]);
+    const history = new Map([[searchIdentity(searchFor(d)), { lastSuccessAt: hoursAgo(30) }]]);
     expect(planRun([d], history, { now, freshnessDays: 1, force: false, pageSize: 100 }).submit).toHaveLength(1);
-    const recent = new Map([[searchHash(searchFor(d)), { lastSuccessAt: hoursAgo(2) }]]);
+    const recent = new Map([[searchIdentity(searchFor(d)), { lastSuccessAt: hoursAgo(2) }]]);
     expect(planRun([d], recent, { now, freshnessDays: 1, force: true, pageSize: 100 }).submit).toHaveLength(1);
     expect(planRun([d], recent, { now, freshnessDays: 0, force: false, pageSize: 100 }).submit).toHaveLength(1);
   });
@@ -53,7 +54,7 @@ describe('planning a run', () => {
       search_params: { lawsuit_instance: 2 },
     });
     // on_demand and instance make different searches; the same search made twice has one identity
-    expect(searchHash(searchFor(doc(2, 'x')))).not.toBe(searchHash(searchFor(doc(2, 'x', { onDemand: true }))));
-    expect(searchHash(searchFor(doc(2, 'x')))).toBe(searchHash(searchFor(doc(9, 'x', { label: 'other' }))));
+    expect(searchIdentity(searchFor(doc(2, 'x')))).not.toBe(searchIdentity(searchFor(doc(2, 'x', { onDemand: true }))));
+    expect(searchIdentity(searchFor(doc(2, 'x')))).toBe(searchIdentity(searchFor(doc(9, 'x', { label: 'other' }))));
   });
 });

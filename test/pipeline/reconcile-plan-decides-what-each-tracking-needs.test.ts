@@ -4,9 +4,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EtlError } from '../../src/shared/errors.js';
+import type { Tracking } from '../../src/spec/types.js';
 import {
-  planReconcile, trackingState,
-  type Listed, type ReconcilePlan, type ReconcilePlanOptions, type TrackingFacts, type TrackingState,
+  factsOf, measuredAt, planReconcile, trackingState,
+  type Known, type Listed, type ReconcilePlan, type ReconcilePlanOptions, type TrackingFacts, type TrackingState,
 } from '../../src/pipeline/tracking/reconcile-plan.js';
 
 const DAY = 86_400_000;
@@ -176,5 +177,39 @@ describe('the lawsuits\' own trackings', () => {
     expect(plan.guards).toEqual({ document: { pauses: 0, trackings: 10, limit: 1 }, lawsuit: { pauses: 1, trackings: 10, limit: 1 } });
     expect(() => planReconcile([...docs.map((t) => doc(t.identity)), ...lawsuits.slice(5).map((t) => lawsuit(t.identity))], [...docs, ...lawsuits], { ...OPTS, lawsuitsLeft: left }))
       .toThrow(expect.objectContaining({ code: TRACKING_PAUSE_GUARD, details: { kind: 'lawsuit', pauses: 3, trackings: 10, limit: 1 } }));
+  });
+});
+
+describe('what the plan sees of a listed record (factsOf): its last run and whether it waits for its first search', () => {
+  const MADE = NOW - 3 * DAY;
+  const record = (over: Partial<Tracking> = {}): Tracking => ({
+    tracking_id: 't-a', status: 'running', recurrence: 1, created_at: new Date(MADE).toISOString(), updated_at: new Date(MADE).toISOString(),
+    search: { search_type: 'cpf', search_key: 'A' }, ...over,
+  } as Tracking);
+  const known = (over: Partial<Known> = {}): Known => ({ ours: new Map(), searchedAt: new Map(), runsRead: new Set(), ...over });
+  const identityOf = (s: NonNullable<Tracking['search']>): string => `${s.search_type}:${s.search_key}`;
+  const facts = (t: Tracking, k: Known, lastRunAt?: ReadonlyMap<string, Date>) => factsOf(t, identityOf, k, lastRunAt);
+
+  const rows: Array<[string, Tracking, Known, ReadonlyMap<string, Date> | undefined, Partial<TrackingFacts> | undefined]> = [
+    ['a record whose search cannot be told is not seen', record({ search: undefined }), known(), undefined, undefined],
+    ['made after its document was last searched, no run read: it waits for its first search', record(), known({ searchedAt: new Map([['cpf:A', MADE - DAY]]) }), undefined,
+      { identity: 'cpf:A', awaitingFirstSearch: true, lastRunMs: MADE, ours: false }],
+    ['its document searched since it was made: it waits for nothing', record(), known({ searchedAt: new Map([['cpf:A', MADE + 1]]) }), undefined, { awaitingFirstSearch: false }],
+    ['a run of it read: it waits for nothing, whatever the searches', record(), known({ runsRead: new Set(['t-a']) }), undefined, { awaitingFirstSearch: false }],
+    ['ours: made when our check says, not when the provider stamped it', record(), known({ ours: new Map([['t-a', { pausedByUs: true, madeAtMs: MADE - 2 * DAY, kind: 'lawsuit' }]]), searchedAt: new Map([['cpf:A', MADE - DAY]]) }), undefined,
+      { awaitingFirstSearch: false, ours: true, pausedByUs: true, kind: 'lawsuit' }],
+    ['a run read later than the listing shows makes it young', record(), known(), new Map([['t-a', new Date(NOW - 1000)]]), { lastRunMs: NOW - 1000 }],
+    ['its latest stamp is its last run: updated after made', record({ updated_at: new Date(NOW - DAY).toISOString() }), known(), undefined, { lastRunMs: NOW - DAY, state: 'running', recurrenceDays: 1 }],
+  ];
+  it.each(rows)('%s', (_what, t, k, lastRunAt, expected) => {
+    const f = facts(t, k, lastRunAt);
+    if (expected === undefined) expect(f).toBeUndefined();
+    else expect(f).toMatchObject(expected);
+  });
+
+  it('staleness is measured at our clock, or at the listing\'s newest stamp when the provider\'s clock is ahead', () => {
+    expect(measuredAt([record()], NOW)).toBe(NOW);
+    expect(measuredAt([record({ updated_at: new Date(NOW + DAY).toISOString() }), record({ created_at: 'not a date' })], NOW)).toBe(NOW + DAY);
+    expect(measuredAt([], NOW)).toBe(NOW);
   });
 });

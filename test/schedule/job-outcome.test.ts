@@ -16,6 +16,9 @@ describe('the outcome of a job run', () => {
     [75, 'unreachable', false, 'failed'],
     [75, undefined, false, 'failed'],
     [2, 'usage', false, 'failed'],
+    [2, 'usage-error', false, 'failed'],
+    // an end file of a command from before the run status usage-error had a name of its own
+    [2, 'failed', false, 'failed'],
     [3, 'refused', false, 'failed'],
     [1, 'unexpected', false, 'failed'],
     // a run the scheduler stopped (its period over, or the scheduler stopping) did not do its night

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { rng } from '../support/random.js';
-import { foldName, keyIdentity } from '../../src/spec/identifiers.js';
+import { foldName, searchIdentity } from '../../src/spec/identifiers.js';
+import type { SearchType } from '../../src/spec/types.js';
 import { parseDocuments } from '../../src/input/documents.js';
-import { searchFor, searchHash } from '../../src/pipeline/plan.js';
+import { searchFor } from '../../src/pipeline/plan.js';
 import { sameSearch } from '../../src/api/search-match.js';
 import { trackingKey } from '../../src/pipeline/tracking/identity.js';
 
@@ -30,6 +31,9 @@ function respelled(r: () => number, name: string): string {
   const spaced = letters.join('').split(' ').join(pick(r, [' ', '  ', '\t', ' \u00a0']));
   return `${pick(r, ['', ' ', '\t'])}${spaced}${pick(r, ['', ' ', '  '])}`;
 }
+
+/** The identity of a search of `key` by `type`, nothing else asked: the ledger's form, `type|key identity|db|*`. */
+const keyIdentity = (type: SearchType, key: string): string => searchIdentity({ search_type: type, search_key: key }).split('|')[1];
 
 describe('a name in any spelling is one search', () => {
   it('folds every respelling of a name to one identity, and different names to different ones (seeded)', () => {
@@ -61,10 +65,10 @@ describe('a name in any spelling is one search', () => {
     const [doc] = list.documents;
     expect(searchFor(doc).search_key).toBe('Ricardo Medeiros Viana');
     const hashes = ['Ricardo Medeiros Viana', 'ricardo medeiros viana', 'RICARDO MEDEIROS VIÁNA']
-      .map((k) => searchHash({ search_type: 'name', search_key: k }));
+      .map((k) => searchIdentity({ search_type: 'name', search_key: k }));
     expect(new Set(hashes).size).toBe(1);
     // the same name on demand, or on one instance only, is another search
-    expect(searchHash({ search_type: 'name', search_key: 'ricardo medeiros viana', on_demand: true })).not.toBe(hashes[0]);
+    expect(searchIdentity({ search_type: 'name', search_key: 'ricardo medeiros viana', on_demand: true })).not.toBe(hashes[0]);
   });
 
   it('a submission looked up after a lost answer, and a tracking, match the name in another spelling', () => {

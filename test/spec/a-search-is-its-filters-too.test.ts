@@ -2,7 +2,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseDocuments } from '../../src/input/documents.js';
 import { documentIdentity, searchFor } from '../../src/input/search-body.js';
-import { searchHash } from '../../src/pipeline/plan.js';
 import { sameSearch } from '../../src/api/search-match.js';
 import { documentTrackingKey, trackingKey } from '../../src/pipeline/tracking/identity.js';
 import { searchIdentity } from '../../src/spec/identifiers.js';
@@ -74,14 +73,14 @@ describe('a search is its filters too', () => {
     expect(list.documents).toHaveLength(variants.length + 1);
     expect(new Set(list.documents.map(documentIdentity)).size).toBe(variants.length + 1);
     const cnj: Search = { search_type: 'lawsuit_cnj', search_key: '0710802-55.2018.8.02.0001' };
-    expect(searchHash(cnj, true)).not.toBe(searchHash(cnj, false));
+    expect(searchIdentity(cnj, { withAttachments: true })).not.toBe(searchIdentity(cnj, { withAttachments: false }));
   });
 
   it('a search that asks nothing besides keeps the identity the ledger always stored (an old warehouse buys nothing again)', () => {
-    expect(searchHash({ search_type: 'cpf', search_key: '09206529722' })).toBe('cpf|09206529722|db|*');
-    expect(searchHash({ search_type: 'lawsuit_cnj', search_key: '0710802-55.2018.8.02.0001', on_demand: true, search_params: { lawsuit_instance: 2 } }))
+    expect(searchIdentity({ search_type: 'cpf', search_key: '09206529722' })).toBe('cpf|09206529722|db|*');
+    expect(searchIdentity({ search_type: 'lawsuit_cnj', search_key: '0710802-55.2018.8.02.0001', on_demand: true, search_params: { lawsuit_instance: 2 } }))
       .toBe('lawsuit_cnj|0710802-55.2018.8.02.0001|od|2');
-    expect(searchHash({ search_type: 'name', search_key: 'José  da Silva' })).toBe('name|jose da silva|db|*');
+    expect(searchIdentity({ search_type: 'name', search_key: 'José  da Silva' })).toBe('name|jose da silva|db|*');
     // an empty filter, or one the upstream echoed empty, asks nothing either
     expect(searchIdentity({ search_type: 'cpf', search_key: '09206529722', search_params: { filter: {} } })).toBe('cpf|09206529722|db|*');
     const [doc] = parseDocuments(`search_key\n092.065.297-22\n`).documents;
@@ -115,7 +114,8 @@ describe('a search is its filters too', () => {
     expect(listed({ filter: { side: 'passive', tribunals: { keys: ['tjsp'], not_equal: false } }, pagination: {} })).toBe(documentTrackingKey(filtered));
     expect(listed({ filter: {}, pagination: {} })).toBe(documentTrackingKey(plain));
     expect(documentTrackingKey(filtered)).not.toBe(documentTrackingKey(plain));
-    // a tracking's identity was type and key alone before filters: an unfiltered one keeps it
-    expect(documentTrackingKey(plain)).toBe(`cnpj\u0000${CNPJ}`);
+    // a tracking's identity is its search's (one identity, spec/search-identity.ts): an unfiltered one is type and key
+    expect(documentTrackingKey(plain)).toBe(searchIdentity({ search_type: 'cnpj', search_key: CNPJ }));
+    expect(documentTrackingKey(plain)).toBe(`cnpj|${CNPJ}|db|*`);
   });
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { upsertJsonRows } from '../../src/pipeline/sync.js';
+import { upsertJsonRows } from '../../src/warehouse/upsert-json.js';
 import { Warehouse } from '../../src/warehouse/warehouse.js';
 
 // Synchronous answers and tracking records follow the warehouse's merge rule too (docs/warehouse.md, "The merge rule"):

@@ -40,6 +40,7 @@ const RELEASED: Readonly<Record<number, string>> = {
   110: '5b35a6149218fb0d',
   120: '239f5dab7553c59d',
   130: '83efdb50c6ea922a',
+  140: '21afd0506f57983f',
 };
 
 const fingerprint = (statements: readonly string[]): string => createHash('sha256').update(statements.join(';\n')).digest('hex').slice(0, 16);

@@ -3,7 +3,8 @@ import type { RunContext } from '../context.js';
 import { readHistory } from '../history.js';
 import { readLevels } from '../lawsuits/levels.js';
 import { planLawsuitReads, type LawsuitReadPlan, type LawsuitRead, type LawsuitTrackings } from '../lawsuits/plan.js';
-import { searchHash, type PlannedSearch } from '../plan.js';
+import { searchIdentity } from '../../spec/identifiers.js';
+import type { PlannedSearch } from '../plan.js';
 import { runWave, type WavePlan } from '../search/wave.js';
 import type { SearchState } from '../search/state.js';
 import type { NightData, Stage, StageReport } from '../stage.js';
@@ -38,7 +39,7 @@ export const lawsuitsStage: Stage = lawsuitsStageOf();
 /** The lawsuit_cnj search of a planned read: the number as the warehouse holds it, every instance. */
 function plannedRead(r: LawsuitRead, withAttachments: boolean): PlannedSearch {
   const search: Search = { search_type: 'lawsuit_cnj', search_key: r.code, response_type: 'lawsuit' };
-  const planned: PlannedSearch = { search, searchHash: searchHash(search, withAttachments), where: `lawsuit ${r.code} (${r.why})`, line: null, basis: r.basis };
+  const planned: PlannedSearch = { search, searchHash: searchIdentity(search, { withAttachments }), where: `lawsuit ${r.code} (${r.why})`, line: null, basis: r.basis };
   if (withAttachments) planned.withAttachments = true;
   return planned;
 }
@@ -66,7 +67,7 @@ async function planReads(ctx: RunContext, trackings: LawsuitTrackings | undefine
     const search: Search = { search_type: 'lawsuit_cnj', search_key: r.search_key, response_type: 'lawsuit' };
     const withAttachments = r.with_attachments === true;
     wave.resume.push({
-      search, searchHash: searchHash(search, withAttachments), where: `lawsuit ${r.search_key} (bought by an earlier night)`, line: null, requestId: r.request_id,
+      search, searchHash: searchIdentity(search, { withAttachments }), where: `lawsuit ${r.search_key} (bought by an earlier night)`, line: null, requestId: r.request_id,
       ...(withAttachments ? { withAttachments } : {}),
     });
   }

@@ -1,33 +1,42 @@
 import type { Warehouse } from '../../warehouse/warehouse.js';
 import { documentUnits } from '../cost.js';
-import { BY_NUMBER } from '../plan.js';
-import { runWave } from '../search/wave.js';
+import { BY_NUMBER, type RunPlan } from '../plan.js';
+import { runWave, type WavePlan } from '../search/wave.js';
 import type { Stage } from '../stage.js';
-import { documentTrackingKey } from '../tracking/identity.js';
 import { planNight } from './documents.js';
 
 // The asynchronous half of a night's documents: one wave of the documents list's searches (search/wave.ts). The
-// plan is the documents stage's; a trackings night buys only the searches its trackings stage chose.
+// plan is handed to it: the documents stage's, or on a trackings night the trackings stage's, narrowed to the
+// searches its trackings chose.
 
-/**
- * The stage; `only` hands it, on a trackings night, the documents the trackings stage chose to search tonight (by
- * identity, tracking/identity.ts): none other is bought. It is asked once the stage runs, after the trackings stage.
- */
-export function searchStageOf(only?: () => ReadonlySet<string> | undefined): Stage {
+/** Where the search stage's plan comes from: asked once the stage runs, after the stages that hand it. */
+interface SearchesTonight {
+  /** Tonight's plan of the list's searches (undefined: none was handed, none is bought). */
+  plan(): RunPlan | undefined;
+  /**
+   * On a trackings night, the searches its trackings stage chose, by identity (PlannedSearch.searchHash): a plan
+   * worked out again after a resume is narrowed to them too.
+   */
+  only?(): ReadonlySet<string> | undefined;
+}
+
+export function searchStageOf(tonight: SearchesTonight): Stage {
   return {
     name: 'search',
-    needs: only ? ['documents', 'trackings'] : ['documents'],
+    needs: tonight.only ? ['documents', 'trackings'] : ['documents'],
     callsApi: true,
     async run(ctx, night) {
-      // Chosen by a trackings stage that ended ok (this stage needs it); none chosen, none bought.
-      const chosen = only ? only() ?? new Set<string>() : undefined;
       const { report } = await runWave(ctx, night, {
         name: 'documents',
         async plan(replan) {
-          const planned = replan ? await planNight(ctx, night.list!) : night.plan!;
-          const plan = chosen ? { ...planned, submit: planned.submit.filter((p) => chosen.has(documentTrackingKey(p.doc))) } : planned;
-          night.plan = plan;
-          return plan;
+          const handed = tonight.plan() ?? EMPTY_PLAN;
+          if (!replan) return handed;
+          // Worked out again, not narrowed: the interrupted submissions adopted just now are outstanding in the
+          // ledger, to be read tonight, and no plan handed before could know them.
+          const again = (await planNight(ctx, night.list!)).plan;
+          if (!tonight.only) return again;
+          const chosen = tonight.only() ?? new Set<string>();
+          return { ...again, submit: again.submit.filter((p) => chosen.has(p.searchHash)) };
         },
       });
       return { ...report, counts: { ...report.counts, ...await billed(ctx.wh, ctx.runId) } };
@@ -35,7 +44,7 @@ export function searchStageOf(only?: () => ReadonlySet<string> | undefined): Sta
   };
 }
 
-export const searchStage: Stage = searchStageOf();
+const EMPTY_PLAN: WavePlan = { submit: [], resume: [] };
 
 /** What tonight's searches of the list are billed (cost.ts): by document per 1,000 lawsuits returned, by number per search. */
 async function billed(wh: Warehouse, runId: string): Promise<Record<string, number>> {

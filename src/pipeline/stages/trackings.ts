@@ -1,19 +1,21 @@
+import type { HandOff } from '../stage-hand-off.js';
 import type { Stage } from '../stage.js';
-import { trackingsNight, trackingsPlan } from '../tracking/night.js';
+import { trackingsNight, trackingsPlan, type TrackingsHandOffs } from '../tracking/night.js';
 import { lawsuitTrackingsAfterReads } from '../tracking/second-pass.js';
-import type { HandOff, TrackingsTonight } from '../tracking/tonight.js';
+import type { TrackingsTonight } from '../tracking/tonight.js';
 
 // The two stages of a trackings night that are the trackings' own (pipeline/tracking/, docs/trackings.md): before
 // the search stage, the key's trackings of both kinds reconciled and their runs read; after the lawsuits stage, the
-// trackings of the lawsuits made whole during the night. `tonight` carries what the first hands the stages after it.
+// trackings of the lawsuits made whole during the night. The first is handed the documents stage's plan (`planned`);
+// `tonight` carries what it hands the stages after it.
 
-export function trackingsStage(tonight: HandOff<TrackingsTonight>): Stage {
+export function trackingsStage(handOffs: TrackingsHandOffs): Stage {
   return {
     name: 'trackings',
     needs: ['documents'],
     callsApi: true,
     plansDry: 'reads',
-    run: (ctx, night) => (ctx.cfg.dryRun ? trackingsPlan(ctx, night, tonight) : trackingsNight(ctx, night, tonight)),
+    run: (ctx, night) => (ctx.cfg.dryRun ? trackingsPlan(ctx, night, handOffs) : trackingsNight(ctx, night, handOffs)),
   };
 }
 

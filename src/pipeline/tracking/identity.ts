@@ -1,23 +1,27 @@
 import type { DocumentSpec } from '../../input/documents.js';
 import { normaliseKey } from '../../input/normalise.js';
-import { keyIdentity, paramsIdentity } from '../../spec/identifiers.js';
-import type { SearchParams } from '../../spec/types.js';
+import { searchIdentity } from '../../spec/identifiers.js';
+import type { Search, SearchParams } from '../../spec/types.js';
 import { searchFor } from '../../input/search-body.js';
 
 // One identity per tracked search, whichever way its key is punctuated or a name spelt: the listing echoes keys as
-// they were sent. A document's tracking and a lawsuit's tracking (search_type lawsuit_cnj, the number) share the
-// form, so that a number listed as a document and the same number kept whole are one tracking, never two.
+// they were sent. It is the search's own identity (spec/search-identity.ts, the one the ledger and the plan key
+// searches by), taken of the search a tracking follows. A document's tracking and a lawsuit's tracking (search_type
+// lawsuit_cnj, the number) share the form, so that a number listed as a document and the same number kept whole are
+// one tracking, never two.
 
 /**
- * One identity for a tracked search whichever way its key is punctuated or a name spelt (the listing echoes keys as
- * sent), with its filters, credential and masked_response (`params`, its search_params as sent or listed) when it
- * has any: a tracking carries its document's filters, and a document listed with other filters is another search.
+ * The identity of a tracked search: its key in its normal form (the listing echoes keys as sent), with its filters,
+ * credential and masked_response (`params`, its search_params as sent or listed) when it has any: a tracking carries
+ * its document's filters, and a document listed with other filters is another search. What a tracking's identity
+ * has always left out (where a search reads, on_demand; its instance; with_attachments) is left out of the search
+ * it is taken of, so that two lines of one document at two instances follow one tracking, as they always did.
  */
 export function trackingKey(searchType: string, searchKey: string, params?: SearchParams): string {
   const n = normaliseKey(searchType as DocumentSpec['searchType'], searchKey);
-  const base = `${searchType}\u0000${keyIdentity(searchType, n.ok ? n.key : searchKey.trim())}`;
-  const more = paramsIdentity(params);
-  return more === '' ? base : `${base}\u0000${more}`;
+  const search: Search = { search_type: searchType as Search['search_type'], search_key: n.ok ? n.key : searchKey.trim() };
+  if (params !== undefined) search.search_params = { ...params, lawsuit_instance: undefined };
+  return searchIdentity(search);
 }
 
 /** A listed document's tracking identity: the search it is tracked with (searchFor). */

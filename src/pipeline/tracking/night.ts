@@ -2,15 +2,16 @@ import type { DocumentSpec } from '../../input/documents.js';
 import { normalizeCnj } from '../../spec/identifiers.js';
 import type { RunContext } from '../context.js';
 import { listingPageSize } from '../dialect.js';
+import type { HandOff } from '../stage-hand-off.js';
+import type { NightPlan, RunPlan } from '../plan.js';
 import type { ItemFailure, NightData, StageReport } from '../stage.js';
-import { planNight } from '../stages/documents.js';
 import { spoolCounts } from '../delivered/night-spool.js';
 import { documentTrackingKey, lawsuitTrackingKey } from './identity.js';
 import { readOrReport } from './reading.js';
 import { reconcileTrackings, type ReconcileOutcome, type WantedLawsuits } from './reconcile.js';
 import type { ReconcileFailure } from './reduce.js';
 import type { TrackedSearch } from './runs-page.js';
-import type { HandOff, TrackingsTonight } from './tonight.js';
+import type { TrackingsTonight } from './tonight.js';
 import { wantedLawsuits } from './wanted.js';
 
 // The trackings half of a trackings night (`run --source trackings`), before the search stage: the key's trackings
@@ -21,21 +22,28 @@ import { wantedLawsuits } from './wanted.js';
 // lawsuit's runs carry it whole), and what the stages after it need handed to them (tonight.ts). A document whose
 // tracking runs costs no search; a lawsuit whose tracking runs costs no lawsuit-level read.
 
+/** What a trackings stage is handed (the documents stage's plan) and hands on (what it chose tonight). */
+export interface TrackingsHandOffs {
+  planned: HandOff<NightPlan>;
+  tonight: HandOff<TrackingsTonight>;
+}
+
 /** A trackings night's reconciliation, its runs read, and what the stages after it need. */
-export async function trackingsNight(ctx: RunContext, night: NightData, tonight: HandOff<TrackingsTonight>): Promise<StageReport> {
+export async function trackingsNight(ctx: RunContext, night: NightData, { planned, tonight }: TrackingsHandOffs): Promise<StageReport> {
   const docs = night.list!.documents;
+  const plan = planned.get()!;
   const lawsuits = await wantedLawsuits(ctx, docs, ctx.cfg.detail);
-  const r = await reconciled(ctx, night, lawsuits, ctx.cfg.allowPause);
+  const r = await reconciled(ctx, night, plan.plan, lawsuits, ctx.cfg.allowPause);
   // Read the runs first, then plan the reads: a lawsuit its tracking's run carried is whole before the plan looks.
   const { read, failure } = await readOrReport(ctx, night, oursOf(docs, lawsuits, r.trackingOf));
-  tonight.set(handed(docs, lawsuits, r));
+  tonight.set(handed(docs, lawsuits, r, plan));
   return {
     counts: {
       ...reconcileCounts(r), tracking_runs_read: read.runs, tracking_responses: read.responses, tracking_pages: read.pages,
       tracking_calls: read.calls, tracking_skipped: read.skipped, tracking_untrusted: read.untrusted ? 1 : 0,
       ...(night.spool ? { ...spoolCounts(night.spool.figures), tracking_runs_delivered: night.spool.figures.runs } : {}),
     },
-    failures: [...r.failures.map(failureOf), ...(failure ? [failure] : [])],
+    failures: [...r.failures.map(asItemFailure), ...(failure ? [failure] : [])],
     interrupted: ctx.signal.aborted,
     finished: 1,
   };
@@ -47,15 +55,14 @@ export async function trackingsNight(ctx: RunContext, night: NightData, tonight:
  * would buy of it, as the search stage narrows them, and the cost. The runs are not read: reading loads. The pause
  * guard is reported rather than raised, since the plan is what the operator needs to decide on --allow-pause.
  */
-export async function trackingsPlan(ctx: RunContext, night: NightData, tonight: HandOff<TrackingsTonight>): Promise<StageReport> {
+export async function trackingsPlan(ctx: RunContext, night: NightData, { planned, tonight }: TrackingsHandOffs): Promise<StageReport> {
   const list = night.list!;
+  const plan = planned.get()!;
   const lawsuits = await wantedLawsuits(ctx, list.documents, ctx.cfg.detail);
-  const r = await reconciled(ctx, night, lawsuits, true);
-  const handing = handed(list.documents, lawsuits, r);
+  const r = await reconciled(ctx, night, plan.plan, lawsuits, true);
+  const handing = handed(list.documents, lawsuits, r, plan);
   tonight.set(handing);
-  const resumed = new Set(night.plan?.resume.map((p) => p.doc));
-  const searches = await planNight(ctx, { ...list, documents: list.documents.filter((d) => handing.searchOnly.has(documentTrackingKey(d)) || resumed.has(d)) });
-  night.plan = searches;
+  const { searches } = handing;
   const ours = oursOf(list.documents, lawsuits, r.trackingOf).size + r.created + r.lawsuits.created;
   const refuses = (g: ReconcileOutcome['guard']): number => (g.pauses > g.limit && !ctx.cfg.allowPause ? 1 : 0);
   return {
@@ -74,12 +81,12 @@ export async function trackingsPlan(ctx: RunContext, night: NightData, tonight: 
  * why. A document searched less than LAWSUIT_FRESHNESS_DAYS ago is not searched again whatever its tracking (the
  * search stage's rule): it is counted apart (`searches_fresh`) and the note says so.
  */
-async function reconciled(ctx: RunContext, night: NightData, lawsuits: WantedLawsuits, allowPause: boolean): Promise<Reconciled> {
+async function reconciled(ctx: RunContext, night: NightData, plan: RunPlan, lawsuits: WantedLawsuits, allowPause: boolean): Promise<Reconciled> {
   const r = await reconcileTrackings(ctx, night.list!.documents, {
     dryRun: ctx.cfg.dryRun, allowPause, recurrenceDays: ctx.cfg.trackingRecurrenceDays, lastRunAt: await lastRunAt(ctx), lawsuits,
     pageSize: await listingPageSize(ctx),
   });
-  const isFresh = new Set(night.plan?.fresh.map((p) => p.doc));
+  const isFresh = new Set(plan.fresh.map((p) => p.doc));
   const tonight = r.searchTonight.filter((s) => !isFresh.has(s.doc));
   const fresh = r.searchTonight.filter((s) => isFresh.has(s.doc));
   const notes = (night.notes ??= []);
@@ -108,7 +115,8 @@ function reconcileCounts(r: Reconciled): Record<string, number> {
   };
 }
 
-export function failureOf(f: ReconcileFailure): ItemFailure {
+/** A call of the reconciliation that failed, as the stage reports it: the document's line or the lawsuit, what was asked. */
+export function asItemFailure(f: ReconcileFailure): ItemFailure {
   if (f.kind === 'lawsuit') return { what: 'lawsuit', where: `lawsuit ${f.searchKey} ${f.trackingId ?? ''}`.trimEnd() + `: ${f.action} its tracking`, code: f.code, reason: f.reason };
   const where = f.line === undefined ? `${f.searchType} ${f.trackingId ?? ''}`.trim() : `line ${f.line} (${f.searchType})`;
   return { what: 'document', where: `${where}: ${f.action}`, code: f.code, reason: f.reason };
@@ -117,8 +125,11 @@ export function failureOf(f: ReconcileFailure): ItemFailure {
 /** A number as the warehouse holds it (the lawsuits stage's facts are by that form). */
 const held = (code: string): string => normalizeCnj(code) ?? code;
 
-/** What the stages after this one need: the documents to search, the lawsuits' trackings, the key's records. */
-function handed(docs: readonly DocumentSpec[], lawsuits: WantedLawsuits, r: ReconcileOutcome): TrackingsTonight {
+/**
+ * What the stages after this one need: the searches to buy (the documents' plan narrowed to them, from the plan the
+ * documents stage handed: the ledger is not read again), the lawsuits' trackings, the key's records.
+ */
+function handed(docs: readonly DocumentSpec[], lawsuits: WantedLawsuits, r: ReconcileOutcome, plan: NightPlan): TrackingsTonight {
   const missed = new Set(r.readTonight.map((l) => held(l.code)));
   const running = new Set<string>();
   for (const l of lawsuits.keep) if (r.trackingOf.has(lawsuitTrackingKey(l.code))) running.add(held(l.code));
@@ -128,7 +139,11 @@ function handed(docs: readonly DocumentSpec[], lawsuits: WantedLawsuits, r: Reco
     if (d.searchType === 'lawsuit_cnj' && !searched.has(d) && r.trackingOf.has(documentTrackingKey(d))) running.add(held(d.searchKey));
   }
   for (const code of missed) running.delete(code);
-  return { searchOnly: new Set(r.searchTonight.map((s) => documentTrackingKey(s.doc))), lawsuits: { running, missed }, records: r.records };
+  // A tracking that calls for a search has every listed line it follows searched, each by its own search's identity.
+  const called = new Set(r.searchTonight.map((s) => documentTrackingKey(s.doc)));
+  const searchOnly = new Set(docs.filter((d) => called.has(documentTrackingKey(d))).map((d) => plan.identityOf(d)));
+  const searches = plan.only(new Set([...searchOnly, ...plan.plan.resume.map((p) => p.searchHash)]));
+  return { searchOnly, searches, lawsuits: { running, missed }, records: r.records };
 }
 
 /**

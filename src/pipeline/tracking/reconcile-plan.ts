@@ -1,4 +1,5 @@
 import { EtlError } from '../../shared/errors.js';
+import type { Tracking } from '../../spec/types.js';
 
 // The reconciliation of a trackings night, decided without touching the network or the warehouse: what the key's
 // trackings should be, against what they are. Two kinds (REFERENCE.md, "Two levels"): a listed document's tracking
@@ -239,4 +240,65 @@ export function planReconcile<D>(listed: readonly Listed<D>[], trackings: readon
     }
   }
   return plan;
+}
+
+// What the plan sees of a listed record, from the record and what the warehouse knows (known.ts reads it): when it
+// last ran, for the staleness rule, and whether a new document's tracking still waits for its first search. Rules
+// of the plan, kept here, pure; the shell only reads.
+
+/** A listed record's search, as the shell's identity function takes it (identity.ts, trackingKey). */
+type TrackingSearch = NonNullable<Tracking['search']>;
+
+/** What the warehouse knows of the key's trackings and of the searches made (knownTrackings()). */
+export interface Known {
+  /** Each tracking we made or matched to a wanted search (tracking_checks). */
+  ours: Map<string, Ours>;
+  /** The latest search submitted of each identity (identity.ts trackingKey), epoch ms on our clock. */
+  searchedAt: Map<string, number>;
+  /** The trackings of which a run was read. */
+  runsRead: Set<string>;
+}
+
+/**
+ * One of our trackings: whether our last pause or resume of it was a pause, when we made it (epoch ms, our clock),
+ * and the kind we last reconciled it as.
+ */
+interface Ours { pausedByUs: boolean; madeAtMs?: number; kind: TrackingKind }
+
+/**
+ * The instant staleness is measured at, epoch ms: ours, or the newest instant the listing stamped on a record when
+ * the provider's clock is ahead. Folded rather than spread: a portfolio of 100 000 records would overflow
+ * Math.max's arguments.
+ */
+export function measuredAt(listing: readonly Tracking[], nowMs: number): number {
+  return listing.reduce((n, t) => Math.max(n, ms(t.created_at), ms(t.updated_at)), nowMs);
+}
+
+/** An instant of the provider's as epoch ms; 0 when absent or unreadable. */
+const ms = (v: unknown): number => {
+  const n = typeof v === 'string' ? Date.parse(v) : NaN;
+  return Number.isNaN(n) ? 0 : n;
+};
+
+/** A listed record as the plan sees it; undefined for one whose search cannot be told. */
+export function factsOf(t: Tracking, identityOf: (search: TrackingSearch) => string, k: Known, lastRunAt?: ReadonlyMap<string, Date>): TrackingFacts | undefined {
+  if (!t.search?.search_type || typeof t.search.search_key !== 'string') return undefined;
+  const state = trackingState(String(t.status ?? ''));
+  const identity = identityOf(t.search);
+  // A running record's updated_at is its latest run (or resume). A paused one's is its pause: it ran until then (or
+  // the staleness rule searched it), and the gap since is one the list asked for, so a document listed again is
+  // searched only when the pause outlasted two recurrences.
+  const seen = Math.max(ms(t.created_at), ms(t.updated_at), lastRunAt?.get(t.tracking_id)?.getTime() ?? 0);
+  const mine = k.ours.get(t.tracking_id);
+  // Made (by us: when our check says; else as the provider stamped it) after the last search of its document, and
+  // no run of it read: nothing of its document reached the warehouse since. So a night killed after making its
+  // trackings and before recording them, or before searching, still searches each new document once; a tracking
+  // another client made is searched once when first matched, its runs before our reading's watermark not read.
+  const madeAt = mine?.madeAtMs ?? ms(t.created_at);
+  const awaitingFirstSearch = !k.runsRead.has(t.tracking_id) && (k.searchedAt.get(identity) ?? 0) < madeAt;
+  return {
+    trackingId: t.tracking_id, identity, state,
+    recurrenceDays: typeof t.recurrence === 'number' ? t.recurrence : undefined, lastRunMs: seen,
+    ours: mine !== undefined, pausedByUs: mine?.pausedByUs ?? false, awaitingFirstSearch, kind: mine?.kind,
+  };
 }

@@ -4,10 +4,10 @@ import { failpoint } from '../../shared/failpoint.js';
 import type { Tracking } from '../../spec/types.js';
 import type { RunContext } from '../context.js';
 import { plannedDocument, searchFor, type DocumentSearch } from '../plan.js';
-import { documentTrackingKey, lawsuitTrackingKey } from './identity.js';
-import { factsOf, knownTrackings, ms } from './known.js';
+import { documentTrackingKey, lawsuitTrackingKey, trackingKey } from './identity.js';
+import { knownTrackings } from './known.js';
 import { storeTrackings, type TrackingCheck } from './records.js';
-import type { Listed, PauseGuard, PauseReason, SearchReason, TrackingFacts, TrackingKind } from './reconcile-plan.js';
+import { factsOf, measuredAt, type Listed, type PauseGuard, type PauseReason, type SearchReason, type TrackingFacts, type TrackingKind } from './reconcile-plan.js';
 import {
   plannedCounts, reconcileState, reduce, tonightOf, type KindCounts, type ReconcileCommand, type ReconcileEvent, type ReconcileFailure,
   type ReconcilePass, type ReconcileState, type Target,
@@ -211,10 +211,9 @@ export async function reconcileTrackings(ctx: RunContext, listed: readonly Docum
   const pageSize = opts.pageSize ?? LISTING_PAGE;
   const listing = opts.records ? [...opts.records] : await listTrackings(ctx, pageSize);
   const stored = await knownTrackings(ctx);
-  const facts = listing.map((t) => factsOf(t, stored, opts.lastRunAt)).filter((f): f is TrackingFacts => f !== undefined);
-  // Folded rather than spread: a portfolio of 100 000 records would overflow Math.max's arguments.
-  const newest = listing.reduce((n, t) => Math.max(n, ms(t.created_at), ms(t.updated_at)), 0);
-  const nowMs = opts.now?.getTime() ?? Math.max(Date.now(), newest);
+  const identityOf = (search: NonNullable<Tracking['search']>): string => trackingKey(search.search_type, search.search_key, search.search_params);
+  const facts = listing.map((t) => factsOf(t, identityOf, stored, opts.lastRunAt)).filter((f): f is TrackingFacts => f !== undefined);
+  const nowMs = opts.now?.getTime() ?? measuredAt(listing, Date.now());
   const lawsuitsLeft = new Map([...opts.lawsuits?.left ?? []].map(([code, why]) => [lawsuitTrackingKey(code), why]));
   const state = reconcileState(opts.pass ?? 'night', wantedOf(listed, opts.lawsuits), { nowMs, recurrenceDays: opts.recurrenceDays, allowPause: opts.allowPause, lawsuitsLeft });
   const shell = new Shell(ctx, state, opts);

@@ -1,7 +1,7 @@
 import type { DocumentSpec } from '../../input/documents.js';
 import type { Tracking } from '../../spec/types.js';
 import type { RunContext } from '../context.js';
-import { upsertJsonRows } from '../sync.js';
+import { upsertJsonRows } from '../../warehouse/upsert-json.js';
 
 // What the warehouse keeps of the key's trackings: each record as last listed or answered (`trackings`), and what
 // each run found or did for each tracked search (`tracking_checks`), written together so that a run killed between

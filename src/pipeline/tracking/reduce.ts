@@ -81,8 +81,8 @@ export interface ReconcileState {
   trackingOf: Map<string, string>;
   counts: Record<TrackingKind, KindCounts>;
   failures: ReconcileFailure[];
-  /** Why a wanted search is covered tonight besides, when a call left it untracked (over the plan's reason, or beside it). */
-  overrides: Map<string, SearchReason>;
+  /** Why a wanted search is covered tonight besides, as a call's answer decided it (a creation or resume that failed, a tracking found deleted): over the plan's reason, or beside it. */
+  answeredReasons: Map<string, SearchReason>;
   /** What stopped the reconciliation: the pause guard's refusal, or the key refused. */
   stop?: unknown;
 }
@@ -102,7 +102,7 @@ export function reconcileState(pass: ReconcilePass, wanted: readonly Listed<Targ
   for (const w of wanted) if (!byIdentity.has(w.identity)) byIdentity.set(w.identity, { ...w, kind: w.kind ?? 'document' });
   return {
     pass, wanted, opts, index: { wanted: byIdentity, created: new Map(), pause: new Map(), resume: new Map(), reasons: new Map() },
-    records: new Map(), trackingOf: new Map(), counts: { document: zero(), lawsuit: zero() }, failures: [], overrides: new Map(),
+    records: new Map(), trackingOf: new Map(), counts: { document: zero(), lawsuit: zero() }, failures: [], answeredReasons: new Map(),
   };
 }
 
@@ -176,7 +176,7 @@ function created(s: ReconcileState, identity: string, answer: Settled<CreateTrac
   // A document left untracked tonight is searched; a lawsuit left so waits for the next night (it is whole tonight).
   const untracked = (): SearchReason | null => {
     if (w.kind === 'lawsuit') return null;
-    s.overrides.set(identity, 'untracked');
+    s.answeredReasons.set(identity, 'untracked');
     return 'untracked';
   };
   if (!answer.ok) {
@@ -231,11 +231,11 @@ function resumed(s: ReconcileState, identity: string, answer: Settled<TrackingAn
     const f = failed(s, answer.error, out);
     if (!f) return;
     s.failures.push({ action: 'resume', ...where(w), trackingId: id, ...f });
-    if (isDoc) s.overrides.set(identity, 'untracked');
+    if (isDoc) s.answeredReasons.set(identity, 'untracked');
     out.push({ kind: 'record', check: { ...checkOf(w, id, 'failed', isDoc ? 'untracked' : null), error: f.reason } });
   } else if (answer.value === 'gone' || trackingState(String(answer.value.status ?? '')) === 'deleted') {
     // Deleted between the listing and the resume: the next night makes it again; tonight a search covers a document.
-    if (isDoc) s.overrides.set(identity, 'deleted');
+    if (isDoc) s.answeredReasons.set(identity, 'deleted');
     out.push({ kind: 'record', check: checkOf(w, id, 'gone', isDoc ? 'deleted' : null) });
   } else {
     const t = answered(s, answer.value);
@@ -282,9 +282,9 @@ export function tonightOf(s: ReconcileState): Tonight {
   const planned = new Set<string>();
   for (const x of s.plan?.searchTonight ?? []) {
     planned.add(x.identity);
-    add(x, s.overrides.get(x.identity) ?? x.reason);
+    add(x, s.answeredReasons.get(x.identity) ?? x.reason);
   }
-  for (const [identity, reason] of s.overrides) if (!planned.has(identity)) add(wantedOf(s, identity), reason);
+  for (const [identity, reason] of s.answeredReasons) if (!planned.has(identity)) add(wantedOf(s, identity), reason);
   return out;
 }
 

@@ -3,9 +3,10 @@ import { listingPageSize } from '../dialect.js';
 import { readLevels } from '../lawsuits/levels.js';
 import { planLawsuitReads, type LawsuitTrackings } from '../lawsuits/plan.js';
 import type { NightData, StageReport } from '../stage.js';
-import { failureOf } from './night.js';
+import { asItemFailure } from './night.js';
 import { reconcileTrackings, type WantedLawsuits } from './reconcile.js';
-import type { HandOff, TrackingsTonight } from './tonight.js';
+import type { HandOff } from '../stage-hand-off.js';
+import type { TrackingsTonight } from './tonight.js';
 import { wantedLawsuits } from './wanted.js';
 
 // The night's second reconciliation, after the lawsuits stage (stage `lawsuit-trackings`): a lawsuit a listed
@@ -33,7 +34,7 @@ export async function lawsuitTrackingsAfterReads(ctx: RunContext, night: NightDa
       lawsuit_trackings_created: r.lawsuits.created, lawsuit_trackings_resumed: r.lawsuits.resumed, lawsuit_trackings_conflicts: r.lawsuits.kept,
       planned_calls: r.plannedCalls, failed: r.failures.length,
     },
-    failures: r.failures.map(failureOf),
+    failures: r.failures.map(asItemFailure),
     interrupted: ctx.signal.aborted,
     finished: r.lawsuits.created + r.lawsuits.resumed + r.lawsuits.kept,
   };

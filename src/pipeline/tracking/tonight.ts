@@ -1,5 +1,6 @@
 import type { Tracking } from '../../spec/types.js';
 import type { LawsuitTrackings } from '../lawsuits/plan.js';
+import type { RunPlan } from '../plan.js';
 
 // What the trackings stage hands the stages after it on a trackings night, as one typed value rather than fields
 // of the shared night object: the search stage buys only the searches it chose, the lawsuits stage leaves to a
@@ -7,23 +8,15 @@ import type { LawsuitTrackings } from '../lawsuits/plan.js';
 // (lawsuit-trackings) starts from the key's trackings as the reconciliation left them.
 
 export interface TrackingsTonight {
-  /** The documents the search stage may search tonight, by identity (identity.ts). */
+  /** The searches of the list the search stage may buy tonight, by the search's identity (PlannedSearch.searchHash). */
   searchOnly: ReadonlySet<string>;
+  /**
+   * The documents stage's plan narrowed to them and to the requests to resume: what the search stage buys and
+   * reads, and what a dry run says it would.
+   */
+  searches: RunPlan;
   /** The lawsuits' own trackings, for the lawsuits stage. */
   lawsuits: LawsuitTrackings;
   /** The key's trackings after tonight's reconciliation. */
   records: readonly Tracking[];
-}
-
-/** A value a stage hands the stages after it: set when it ends its work, read by the stages made with the same hand-off. */
-export class HandOff<T> {
-  private value: T | undefined;
-
-  set(value: T): void {
-    this.value = value;
-  }
-
-  get(): T | undefined {
-    return this.value;
-  }
 }

@@ -4,7 +4,7 @@ import { isEtlError } from '../../shared/errors.js';
 import { stageStatusFor } from '../../shared/failure-policy.js';
 import type { RunContext } from '../context.js';
 import { searchFor } from '../plan.js';
-import type { SyncFailure } from '../sync.js';
+import type { DocumentFailure } from '../document-failure.js';
 import { documentTrackingKey, trackingKey } from './identity.js';
 import { checkRow, storeTrackings, type TrackingCheck } from './records.js';
 import { trackingState } from './reconcile-plan.js';
@@ -23,7 +23,7 @@ interface TrackResult {
   conflicts: number;
   /** Existing trackings whose recurrence differs from the configured one (the spec shows no update call). */
   recurrenceMismatches: number;
-  failures: SyncFailure[];
+  failures: DocumentFailure[];
 }
 
 interface TrackOptions {

@@ -25,10 +25,11 @@ import { migration as m102 } from './102-a-documents-answer-is-its-plain-searchs
 import { migration as m110 } from './110-webhook-deliveries.js';
 import { migration as m120 } from './120-lawsuit-trackings.js';
 import { migration as m130 } from './130-attachments-by-id-and-their-files.js';
+import { migration as m140 } from './140-a-usage-error-is-named-so.js';
 
 // Every migration, in the order they apply. A new one is a new file with the next number, added at the end.
 export const MIGRATIONS: readonly Migration[] = [
-  m001, m002, m020, m021, m022, m030, m031, m040, m041, m042, m050, m051, m052, m060, m061, m070, m075, m080, m081, m090, m100, m101, m102, m110, m120, m130,
+  m001, m002, m020, m021, m022, m030, m031, m040, m041, m042, m050, m051, m052, m060, m061, m070, m075, m080, m081, m090, m100, m101, m102, m110, m120, m130, m140,
 ];
 
 export type { Migration } from './migration.js';

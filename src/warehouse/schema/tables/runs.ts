@@ -21,7 +21,7 @@ const runs: Table = {
     { name: 'run_id', type: 'VARCHAR', notNull: true, comment: 'run identifier: start time (UTC, compact ISO) and a random suffix; sorts by start' },
     { name: 'started_at', type: 'TIMESTAMPTZ', notNull: true, comment: 'when the run started' },
     { name: 'finished_at', type: 'TIMESTAMPTZ', comment: 'when the run finished (NULL: still running or crashed)' },
-    { name: 'status', type: 'VARCHAR', notNull: true, comment: 'ok, partial (some documents, files or stages failed or were refused), refused (the key was refused), interrupted (stopped by SIGTERM; what was loaded is published), unreachable (nothing reached the upstream all night: nothing new published, exit 75), failed or running (still running, or killed: the next run closes it)' },
+    { name: 'status', type: 'VARCHAR', notNull: true, comment: 'ok, partial (some documents, files or stages failed or were refused), refused (the key was refused), interrupted (stopped by SIGTERM; what was loaded is published), unreachable (nothing reached the upstream all night: nothing new published, exit 75), usage-error (a usage or configuration error stopped it, exit 2) or running (still running, or killed: the next run closes it)' },
     { name: 'command', type: 'VARCHAR', comment: 'the command that started the run (run, transfer, query, track)' },
     { name: 'calls', type: 'INTEGER', comment: 'API calls made' },
     { name: 'calls_by_status', type: 'JSON', comment: 'API calls per HTTP status (JSON object)' },
