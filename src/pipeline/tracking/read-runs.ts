@@ -1,7 +1,7 @@
 import { walkPages } from '../../api/paginate.js';
 import { failpoint } from '../../shared/failpoint.js';
 import { listingParams, queryAt, timeOf } from '../sweep/cursor.js';
-import type { StoredCursor } from '../../warehouse/read-ledger.js';
+import type { StoredCursor } from '../../warehouse/cursor-store.js';
 import { extendTrackingRead, latestTrackingRead, openTrackingRead } from '../../warehouse/tracking-ledger.js';
 import type { RunContext } from '../context.js';
 import type { PageSink } from '../page-sink.js';

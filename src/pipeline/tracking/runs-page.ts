@@ -1,5 +1,6 @@
 import type { ResponseItem } from '../../spec/types.js';
-import type { StoredCursor, TrackingRunRead } from '../../warehouse/read-ledger.js';
+import type { StoredCursor } from '../../warehouse/cursor-store.js';
+import type { TrackingRunRead } from '../../warehouse/read-ledger.js';
 import { advance, type SweepQuery, timeOf } from '../sweep/cursor.js';
 import { untrustedPage } from '../sweep/verify.js';
 
