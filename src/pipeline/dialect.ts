@@ -3,7 +3,7 @@ import { ASSUMED_DIALECT, judgePageSize, judgeSort, MAX_PAGE_SIZE, SORT_CANDIDAT
 import type { Page } from '../api/paginate.js';
 import type { ListingBase } from '../api/probe.js';
 import type { Config, SweepParams } from '../shared/config.js';
-import { codeOf, reachOf } from '../shared/failure-policy.js';
+import { codeOf, resolveFailure } from '../shared/failure-policy.js';
 import { readDialect, writeDialect } from '../warehouse/dialect-store.js';
 import type { RunContext } from './context.js';
 
@@ -238,7 +238,7 @@ async function learnOrAssume(ctx: RunContext): Promise<NightDialect> {
   try {
     return await nightDialect(ctx, { probe: true });
   } catch (e) {
-    if (reachOf(e, 'item') !== 'item') throw e;
+    if (resolveFailure(e).reach !== 'item') throw e;
     // Nothing learned: the spec's page size, and no sort name sent at all (an upstream may refuse one it does not
     // know): requests are read one by one in the upstream's own order, which holds still once they completed.
     ctx.log.warn({ code: codeOf(e) }, `could not learn what the upstream accepts (${(e as Error).message}): reading responses per request, in pages of the spec's size`);
