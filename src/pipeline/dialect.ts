@@ -82,7 +82,7 @@ async function probePageSize({ d, findings, read }: Probe): Promise<ProbePage | 
     try {
       first = await largest(true);
     } catch (e) {
-      if (codeOf(e) !== 'API_VALIDATION') throw e;
+      if (resolveFailure(e, { plainer: true }).action !== 'ask-plainer') throw e;
       sorted = false;
       first = await largest(false);
     }
@@ -94,7 +94,7 @@ async function probePageSize({ d, findings, read }: Probe): Promise<ProbePage | 
     if (isForbidden(e)) {
       d.refused.push('responses');
       findings.push({ topic: 'GET /responses', result: 'refused (403): responses cannot be read with this key' });
-    } else if (codeOf(e) === 'API_VALIDATION') {
+    } else if (resolveFailure(e, { plainer: true }).action === 'ask-plainer') {
       // Refused: the spec's maximum, read once to see the envelope.
       first = await read('requests', '/responses', { page: 1, page_size: ASSUMED_DIALECT.pageSize });
       d.pageSize = ASSUMED_DIALECT.pageSize;
@@ -130,7 +130,7 @@ async function probeSort({ d, findings, read }: Probe, firstAscending?: ProbePag
       const asc = s === SORT_CANDIDATES[0] && firstAscending ? firstAscending : await page(s.asc);
       judged = asc.allCount === 0 && asc.items.length === 0 ? 'empty' : judgeSort(times(asc), times(await page(s.desc)));
     } catch (e) {
-      if (codeOf(e) !== 'API_VALIDATION') throw e;
+      if (resolveFailure(e, { plainer: true }).action !== 'ask-plainer') throw e;
       judged = 'refused';
     }
     findings.push({ topic: `sort ${s.field}/${s.direction}`, result: judged === 'refused' ? 'refused (400): the upstream does not know these names'

@@ -190,7 +190,8 @@ export interface CallRole {
   pageSized?: boolean;
   /**
    * The caller holds a plainer form of the call to send should the provider refuse this one's (400/422): the spec's
-   * names alone for documented ones, the other status vocabulary, the spec's page size for a larger one.
+   * names alone for documented ones (a probe: its next candidate, or none), the other status vocabulary, the spec's page
+   * size for a larger one.
    */
   plainer?: boolean;
   /** The call creates or changes a record the provider keeps (a tracking): a 409 says how the record stands. */
