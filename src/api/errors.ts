@@ -83,10 +83,6 @@ export class ApiError extends EtlError {
   }
 }
 
-export function isApiError(e: unknown): e is ApiError {
-  return e instanceof ApiError;
-}
-
 /**
  * What the error body said, in the shapes the service uses: flat `{error, message, code}` (the spec's 401/403)
  * and nested `{error: {name, message, data}}`, where `data` is a list of reasons or a single string.

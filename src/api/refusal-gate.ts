@@ -1,4 +1,4 @@
-import { ruleFor } from '../shared/failure-policy.js';
+import { resolveFailure } from '../shared/failure-policy.js';
 import type { CallSpec } from './call-spec.js';
 import { API_CODES, ApiError, type ApiErrorCode } from './errors.js';
 
@@ -75,9 +75,9 @@ export class RefusalGate {
    * call only (API_FORBIDDEN_ONE).
    */
   note(spec: Spec, err: ApiError): ApiError {
-    const rule = ruleFor(err);
-    if (!rule.refused || rule.reach === 'item') return err;
-    if (rule.reach === 'run') this.keyRefusal ??= err;
+    const failure = resolveFailure(err);
+    if (!failure.refused || failure.reach === 'item') return err;
+    if (failure.reach === 'run') this.keyRefusal ??= err;
     else {
       const resource = resourceOf(spec);
       const streak = (this.forbiddenStreak.get(resource) ?? 0) + 1;

@@ -1,7 +1,7 @@
 import { besideTheSearch } from './beside-the-search.js';
 import type { Logger } from 'pino';
 import { EtlError } from '../shared/errors.js';
-import { codeOf } from '../shared/failure-policy.js';
+import { resolveFailure } from '../shared/failure-policy.js';
 import type { HttpClient } from './http.js';
 import { retrying, type Healed } from './retry-loop.js';
 import { readEnvelope, walkItems, walkPages, type Cursor, type Page, type WalkOptions } from './paginate.js';
@@ -175,7 +175,7 @@ export class RequestsResource {
         try {
           return await this.list({ page: c.page, pageSize: 100, status, createdGte: new Date(since).toISOString(), newestFirst: true }, c.next);
         } catch (e) {
-          if (codeOf(e) !== 'API_VALIDATION' || c.page !== 1) throw e;
+          if (resolveFailure(e, { plainer: c.page === 1 }).action !== 'ask-plainer') throw e;
           plain = true;
         }
       }

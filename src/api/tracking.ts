@@ -2,6 +2,7 @@ import { besideTheSearch } from './beside-the-search.js';
 import { API_CODES, ApiError } from './errors.js';
 import type { HttpClient } from './http.js';
 import { readEnvelope, walkItems, type Page, type WalkOptions } from './paginate.js';
+import { resolveFailure } from '../shared/failure-policy.js';
 import type { Search, Tracking } from '../spec/types.js';
 import { record } from './validate.js';
 
@@ -48,7 +49,7 @@ export class TrackingResource {
       });
       return { conflict: false, tracking: res.body };
     } catch (e) {
-      if (e instanceof ApiError && e.code === API_CODES.conflict) {
+      if (e instanceof ApiError && resolveFailure(e, { ofRecord: true }).action === 'read-record') {
         const id = e.reasons.find((r) => /^[0-9a-f-]{8,}$/i.test(r));
         return id === undefined ? { conflict: true } : { conflict: true, trackingId: id };
       }

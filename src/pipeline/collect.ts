@@ -1,5 +1,5 @@
 import type { RequestObject } from '../spec/types.js';
-import { codeOf } from '../shared/failure-policy.js';
+import { resolveFailure } from '../shared/failure-policy.js';
 import type { SortNames } from '../api/dialect.js';
 import type { RunContext } from './context.js';
 import type { PageSink } from './page-sink.js';
@@ -42,7 +42,7 @@ export async function collectRequest(ctx: RunContext, req: RequestObject, sink: 
     try {
       res = await ctx.api.responses.list({ request_id: requestId, page, page_size: size, ...(sort === undefined ? { order: 'asc' as const } : { sort }) });
     } catch (e) {
-      if (codeOf(e) === 'API_TOO_LARGE' && sizer.refused(size)) {
+      if (resolveFailure(e, { pageSized: true }).action === 'shrink-page' && sizer.refused(size)) {
         ctx.log.warn({ request_id: requestId, page_size: size }, 'a page of responses was too large to read: reading it again in smaller pages');
         continue;
       }

@@ -3,7 +3,7 @@ import { ASSUMED_DIALECT, judgePageSize, judgeSort, MAX_PAGE_SIZE, SORT_CANDIDAT
 import type { Page } from '../api/paginate.js';
 import type { ListingBase } from '../api/probe.js';
 import type { Config, SweepParams } from '../shared/config.js';
-import { codeOf, reachOf } from '../shared/failure-policy.js';
+import { codeOf, resolveFailure } from '../shared/failure-policy.js';
 import { readDialect, writeDialect } from '../warehouse/dialect-store.js';
 import type { RunContext } from './context.js';
 
@@ -82,7 +82,7 @@ async function probePageSize({ d, findings, read }: Probe): Promise<ProbePage | 
     try {
       first = await largest(true);
     } catch (e) {
-      if (codeOf(e) !== 'API_VALIDATION') throw e;
+      if (resolveFailure(e, { plainer: true }).action !== 'ask-plainer') throw e;
       sorted = false;
       first = await largest(false);
     }
@@ -94,7 +94,7 @@ async function probePageSize({ d, findings, read }: Probe): Promise<ProbePage | 
     if (isForbidden(e)) {
       d.refused.push('responses');
       findings.push({ topic: 'GET /responses', result: 'refused (403): responses cannot be read with this key' });
-    } else if (codeOf(e) === 'API_VALIDATION') {
+    } else if (resolveFailure(e, { plainer: true }).action === 'ask-plainer') {
       // Refused: the spec's maximum, read once to see the envelope.
       first = await read('requests', '/responses', { page: 1, page_size: ASSUMED_DIALECT.pageSize });
       d.pageSize = ASSUMED_DIALECT.pageSize;
@@ -130,7 +130,7 @@ async function probeSort({ d, findings, read }: Probe, firstAscending?: ProbePag
       const asc = s === SORT_CANDIDATES[0] && firstAscending ? firstAscending : await page(s.asc);
       judged = asc.allCount === 0 && asc.items.length === 0 ? 'empty' : judgeSort(times(asc), times(await page(s.desc)));
     } catch (e) {
-      if (codeOf(e) !== 'API_VALIDATION') throw e;
+      if (resolveFailure(e, { plainer: true }).action !== 'ask-plainer') throw e;
       judged = 'refused';
     }
     findings.push({ topic: `sort ${s.field}/${s.direction}`, result: judged === 'refused' ? 'refused (400): the upstream does not know these names'
@@ -240,7 +240,7 @@ async function learnOrAssume(ctx: RunContext): Promise<NightDialect> {
   try {
     return await nightDialect(ctx, { probe: true });
   } catch (e) {
-    if (reachOf(e, 'item') !== 'item') throw e;
+    if (resolveFailure(e).reach !== 'item') throw e;
     // Nothing learned: the spec's page size, and no sort name sent at all (an upstream may refuse one it does not
     // know): requests are read one by one in the upstream's own order, which holds still once they completed.
     ctx.log.warn({ code: codeOf(e) }, `could not learn what the upstream accepts (${(e as Error).message}): reading responses per request, in pages of the spec's size`);

@@ -1,6 +1,6 @@
 import { NewestFirstWatch } from '../api/listing-order.js';
 import type { RequestObject } from '../spec/types.js';
-import { codeOf, reachOf, resolveFailure } from '../shared/failure-policy.js';
+import { codeOf, resolveFailure } from '../shared/failure-policy.js';
 import { sleep, type RunContext } from './context.js';
 
 // Polling costs calls and calls are the run's budget, so completion is learnt in batches: one page of the
@@ -116,7 +116,7 @@ export async function pollUntilFinished(ctx: RunContext, waiting: Map<string, Wa
       try {
         if (await listingRound(ctx, waiting, finish, stats)) listingShowedAny = true;
       } catch (e) {
-        if (reachOf(e, 'item') === 'run') throw e;
+        if (resolveFailure(e).reach === 'run') throw e;
         if (ctx.signal.aborted) break;
         ctx.log.warn({ code: codeOf(e) }, 'the requests listing cannot answer for completion; asking for each request instead');
         useListing = false;

@@ -1,6 +1,6 @@
 import { isEtlError } from '../shared/errors.js';
 import { failpoint } from '../shared/failpoint.js';
-import { codeOf, reachOf, stageStatusFor } from '../shared/failure-policy.js';
+import { codeOf, resolveFailure, stageStatusFor } from '../shared/failure-policy.js';
 import { recordStage } from '../warehouse/ledger.js';
 import type { RunContext } from './context.js';
 import { nothingReached } from './outcome.js';
@@ -94,7 +94,7 @@ async function runOne(ctx: RunContext, stage: Stage, position: number, night: Ni
   if (thrown !== undefined) {
     result.status = cutOff ? 'interrupted' : stageStatusFor(thrown);
     result.error = { code: codeOf(thrown), message: messageOf(thrown) };
-    result.runWide = reachOf(thrown, 'stage') === 'run';
+    result.runWide = resolveFailure(thrown, { role: 'stage' }).reach === 'run';
     result.usageError = isEtlError(thrown) && thrown.usage;
     // A classified failure says what it is; only an unexpected one needs its stack to be understood.
     const known = isEtlError(thrown) && result.error.code !== 'UNEXPECTED';

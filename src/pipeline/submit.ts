@@ -3,7 +3,7 @@ import { upsertRequest, type ReadBasis } from '../warehouse/ledger.js';
 import type { SweepWave } from '../warehouse/read-ledger.js';
 import { EtlError } from '../shared/errors.js';
 import { failpoint } from '../shared/failpoint.js';
-import { codeOf, mayHaveActed, ruleFor } from '../shared/failure-policy.js';
+import { codeOf, mayHaveActed, resolveFailure } from '../shared/failure-policy.js';
 import type { RunContext } from './context.js';
 import type { PlannedSearch } from './plan.js';
 
@@ -40,7 +40,7 @@ export async function resolveOpenIntents(ctx: RunContext, known: ReadonlySet<str
       found = await ctx.api.requests.findSubmitted(search, intent.started_at.getTime(), { exclude: claimed });
     } catch (e) {
       // A look-up that could not tell leaves the search for the next run's look-up; anything else ends the stage.
-      if (!ruleFor(e).deferred) throw e;
+      if (!resolveFailure(e).deferred) throw e;
       held.set(intent.search_hash, e as Error);
       ctx.log.warn({ search_type: search.search_type, code: codeOf(e) }, (e as Error).message);
       continue;

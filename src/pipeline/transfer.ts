@@ -11,7 +11,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { withoutEchoes } from '../shared/echoed-secret.js';
 import { EtlError } from '../shared/errors.js';
-import { codeOf, reachOf, ruleFor } from '../shared/failure-policy.js';
+import { codeOf, resolveFailure } from '../shared/failure-policy.js';
 import { scrubText } from '../shared/logger.js';
 import {
   loadTransferFile, markTransferDownloaded, markTransferError, markTransferWaiting, transferFileStates,
@@ -174,7 +174,7 @@ async function patchDownloaded(deps: RunTransferDeps, id: string, listed: unknow
     try {
       await deps.api.patch(id, first);
     } catch (e) {
-      if (codeOf(e) !== 'API_VALIDATION' || refused.has(otherTakenStatus(first))) throw e;
+      if (resolveFailure(e, { plainer: !refused.has(otherTakenStatus(first)) }).action !== 'ask-plainer') throw e;
       refused.add(first);
       taken = otherTakenStatus(first);
       deps.log.warn({ transferFileId: id, refused: first, sent: taken }, 'the provider refused the status its listing uses; marked with the other vocabulary\'s');
@@ -218,7 +218,7 @@ async function transferOne(deps: RunTransferDeps, listed: TransferRecordLike, be
   } catch (e) {
     // A refusal of the resource or the key, our own disk failing, a crash test's signal: not this file's, the stage's.
     // Nothing is recorded of the file: it is as it was, tried again by the next run.
-    if (reachOf(e, 'item') !== 'item') {
+    if (resolveFailure(e).reach !== 'item') {
       await removeStaged(file);
       throw e;
     }
@@ -269,7 +269,7 @@ async function fileFailed(deps: RunTransferDeps, listed: TransferRecordLike, fil
   // DuckDB quotes the value it could not read: a key a file echoed would be in it.
   const reason = withoutEchoes(reasonOf(e), deps.secrets ?? []);
   const meta = { ...file.meta, file_size: sizeInBytes(file.meta.file_size) ?? null };
-  if (ruleFor(e).fileAtFault) {
+  if (resolveFailure(e).fileAtFault) {
     let patched = false;
     try {
       await deps.api.patch(id, 'error', reason);

@@ -1,11 +1,13 @@
 // The failure policy: the one place that decides, for every error the tool meets, what to do about it — send
-// the call again after a backoff, wait for the rate limit, ask for a smaller page, fetch a fresh download
-// address, look for what an unanswered creation made before sending it again, submit a lost request's search
-// again, or give up — and how far a failure reaches once given up on (one document or file, a whole stage, or
-// the whole run). Its answer is a Resolution, the shape of Airbyte's ErrorResolution: an action and the kind of
-// failure. One loop acts on the action (src/api/retry-loop.ts); callers that are no loop (the poller, the
-// search stage) read the same resolution, so that the same error is never retried by one layer and given up on
-// by another.
+// the call again after a backoff, wait for the rate limit, ask for a smaller page, send the plainer form of a
+// call the provider refused, read a record that stands otherwise than asked, fetch a fresh download address,
+// look for what an unanswered creation made before sending it again, submit a lost request's search again, or
+// give up — and how far a failure reaches once given up on (one document or file, a whole stage, or the whole
+// run). Its answer is a Resolution, the shape of Airbyte's ErrorResolution: an action and the kind of failure.
+// One loop acts on the action (src/api/retry-loop.ts); callers that are no loop (the poller, the search stage,
+// the readers of pages, the one-shot fallbacks) ask resolveFailure once per failure and act on its answer, so
+// that the same error is never retried by one layer and given up on by another, and no caller compares error
+// codes to choose a remedy of its own.
 //
 // Errors carry facts (a constant `code`, the HTTP status, whether the call surely was not processed, whether a
 // loop already retried it as far as it would); this module turns facts into decisions. It imports no error
@@ -27,7 +29,8 @@ interface FailureRule {
   refused?: boolean;
   /**
    * What heals it besides a plain retry, on a call that allows it (see CallRole): waiting for the rate limit, a
-   * smaller page, a fresh download address, submitting a lost request's search again.
+   * smaller page, the call's plainer form, reading the record as it stands, a fresh download address, submitting a
+   * lost request's search again.
    */
   remedy?: Remedy;
   /**
@@ -46,7 +49,7 @@ interface FailureRule {
 }
 
 /** What heals a failure besides a plain retry after a backoff. */
-type Remedy = 'wait-rate-limit' | 'shrink-page' | 'refresh-address' | 'resubmit';
+type Remedy = Exclude<ResponseAction, 'retry' | 'lookup' | 'give-up'>;
 
 /**
  * Every error code the tool raises or meets, and its rule. A code not listed is an unexpected failure: not
@@ -78,11 +81,15 @@ export const FAILURE_RULES: Readonly<Record<string, FailureRule>> = {
   API_TOO_LARGE: { transient: false, reach: 'item', remedy: 'shrink-page' },
   // The HTTP stack refused to build the call (a key or address it cannot send): every call would meet it.
   API_INVALID_CALL: { transient: false, reach: 'run' },
-  API_VALIDATION: { transient: false, reach: 'item' },
+  // The provider refused the call's form (400/422): a caller that holds a plainer form (the spec's names alone, the
+  // other status vocabulary, the spec's page size) sends that once; any other gives the call up.
+  API_VALIDATION: { transient: false, reach: 'item', remedy: 'ask-plainer' },
   // On a call about a request we made (its status, its responses), the provider no longer knows it: its search
   // is submitted again (the search stage, at most once).
   API_NOT_FOUND: { transient: false, reach: 'item', remedy: 'resubmit' },
-  API_CONFLICT: { transient: false, reach: 'item' },
+  // On a call that creates or changes a record the provider keeps (a tracking), the record already is, or can no
+  // longer become, what was asked (409): it is read as it stands instead.
+  API_CONFLICT: { transient: false, reach: 'item', remedy: 'read-record' },
   API_HTTP: { transient: false, reach: 'item' },
   // The client was closed (the run is stopping): what was not sent belongs to the next run.
   API_CLOSED: { transient: false, reach: 'stage' },
@@ -140,7 +147,7 @@ export function codeOf(e: unknown): string {
   return typeof c === 'string' && c !== '' ? c : 'UNEXPECTED';
 }
 
-export function ruleFor(e: unknown): FailureRule {
+function ruleFor(e: unknown): FailureRule {
   return FAILURE_RULES[codeOf(e)] ?? UNEXPECTED;
 }
 
@@ -159,6 +166,10 @@ export type ResponseAction =
   | 'wait-rate-limit'
   /** The answer was too large: ask for the same items in smaller pages. */
   | 'shrink-page'
+  /** The provider refused the call's form (400/422): send the plainer form the caller holds, once. */
+  | 'ask-plainer'
+  /** The record the call creates or changes already is, or can no longer become, what was asked (409): read it as it stands. */
+  | 'read-record'
   /** A pre-signed address expired or was altered: fetch a fresh one, then download again. */
   | 'refresh-address'
   /** The call may have been acted on (an unsafe POST answered by a reset, a time-out or a 5xx): look for what it
@@ -177,6 +188,14 @@ export interface CallRole {
   role?: 'item' | 'stage';
   /** The call reads a page whose size the caller can make smaller (a responses page). */
   pageSized?: boolean;
+  /**
+   * The caller holds a plainer form of the call to send should the provider refuse this one's (400/422): the spec's
+   * names alone for documented ones (a probe: its next candidate, or none), the other status vocabulary, the spec's page
+   * size for a larger one.
+   */
+  plainer?: boolean;
+  /** The call creates or changes a record the provider keeps (a tracking): a 409 says how the record stands. */
+  ofRecord?: boolean;
   /** The call is about a request the provider made for us (its status, its responses): a 404 means it lost it. */
   ofRequest?: boolean;
 }
@@ -192,6 +211,8 @@ export interface Resolution {
   refused: boolean;
   /** Left for the next run, not failed (FailureRule.deferred). */
   deferred: boolean;
+  /** The transferred file itself is bad (FailureRule.fileAtFault): the provider is told once every try met it. */
+  fileAtFault: boolean;
 }
 
 /**
@@ -201,15 +222,23 @@ export interface Resolution {
  */
 export function resolveFailure(e: unknown, call: CallRole = {}): Resolution {
   const rule = ruleFor(e);
-  const kind = { reach: reachOf(e, call.role ?? 'item'), transient: rule.transient, refused: rule.refused === true, deferred: rule.deferred === true };
+  const kind = {
+    reach: reachOf(e, call.role ?? 'item'), transient: rule.transient, refused: rule.refused === true, deferred: rule.deferred === true,
+    fileAtFault: rule.fileAtFault === true,
+  };
   return { action: actionFor(e, rule, call), ...kind };
 }
+
+/** The remedies only a call of some kind can take, and the CallRole flag that says a call is of that kind. */
+const OFFERED_BY: Partial<Record<Remedy, 'pageSized' | 'plainer' | 'ofRecord' | 'ofRequest'>> = {
+  'shrink-page': 'pageSized', 'ask-plainer': 'plainer', 'read-record': 'ofRecord', resubmit: 'ofRequest',
+};
 
 function actionFor(e: unknown, rule: FailureRule, call: CallRole): ResponseAction {
   const f = facts(e);
   if (f.exhausted === true) return 'give-up';
-  if (rule.remedy === 'shrink-page') return call.pageSized ? 'shrink-page' : 'give-up';
-  if (rule.remedy === 'resubmit') return call.ofRequest ? 'resubmit' : 'give-up';
+  const offeredBy = rule.remedy === undefined ? undefined : OFFERED_BY[rule.remedy];
+  if (offeredBy !== undefined) return call[offeredBy] === true ? rule.remedy! : 'give-up';
   if (rule.remedy === 'refresh-address') return 'refresh-address';
   if (!rule.transient) return 'give-up';
   if ((call.safety ?? 'idempotent') === 'unsafe' && f.notProcessed !== true) return 'lookup';
@@ -234,7 +263,7 @@ const ORDER: Record<Reach, number> = { item: 0, stage: 1, run: 2 };
  * stage depends on (its listing, its warehouse) ends the stage; a stage- or run-wide error on one item's
  * call (a 403, a 401) still reaches its stage or the run.
  */
-export function reachOf(e: unknown, role: 'item' | 'stage'): Reach {
+function reachOf(e: unknown, role: 'item' | 'stage'): Reach {
   const r = ruleFor(e).reach;
   return ORDER[r] >= ORDER[role] ? r : role;
 }

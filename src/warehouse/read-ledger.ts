@@ -1,3 +1,4 @@
+import { CURSOR_COLUMNS, cursorOf, saveCursor, type CursorRow, type StoredCursor } from './cursor-store.js';
 import { isDeliveryEntry, recordDelivery, recordTrackingRuns, type DeliveryEntry } from './delivery-ledger.js';
 import type { Warehouse } from './warehouse.js';
 
@@ -13,25 +14,6 @@ import type { Warehouse } from './warehouse.js';
 // Either way a request is fully loaded when `loaded_at` is set, the one definition every reader of the ledger uses.
 
 type ReadStrategy = 'sweep' | 'per_request';
-
-/** Where the sweep stands, as stored with the responses it covers (src/pipeline/sweep/cursor.ts). */
-export interface StoredCursor {
-  /** The anchor: queries ask for responses created at or after it (epoch ms, provider clock); undefined before the first page. */
-  from?: number;
-  /** Next page at the anchor. */
-  page: number;
-  /** Page size of the pages read at the anchor (page numbers hold at one size). */
-  pageSize?: number;
-  /** Response ids of the last page read, and of the one before: read again after a shift, skipped by id. */
-  seen: readonly string[];
-  seenBefore?: readonly string[];
-  /** Response ids read at the millisecond of `last` (a new anchor there reads them again). */
-  atLast?: readonly string[];
-  /** created_at of the last response read: every response created before it has been read. */
-  last?: number;
-  /** Newest created_at (epoch ms) among the responses the sweep has read: a request created later may join it. */
-  high?: number;
-}
 
 /** One ledger change, applied in order within the page sink's transaction. */
 export type ReadEntry =
@@ -62,7 +44,6 @@ interface TrackingPageEntry {
 }
 
 const ids = (list: readonly string[]): string => JSON.stringify(list);
-const ms = (t: number | undefined): Date | null => (t === undefined ? null : new Date(t));
 
 /** Applies ledger entries in order. Call it in the transaction that loads their responses. */
 export async function recordReads(wh: Warehouse, entries: readonly ReadEntry[]): Promise<void> {
@@ -123,12 +104,7 @@ async function recordSweepPage(wh: Warehouse, e: Extract<ReadEntry, { kind: 'swe
     await wh.run(`UPDATE requests SET loaded_at = coalesce(loaded_at, current_timestamp), items_total = items_loaded
       WHERE request_id IN (SELECT unnest(from_json($1::JSON, '["VARCHAR"]'))) AND strategy = 'sweep'`, [ids(e.complete)]);
   }
-  const c = e.cursor;
-  await wh.run(`UPDATE response_sweeps SET updated_at = current_timestamp,
-      cursor_from = $2::TIMESTAMPTZ, cursor_page = $3, cursor_page_size = $4, cursor_seen = $5::JSON, high_at = $6::TIMESTAMPTZ,
-      pages = pages + $7, items_read = items_read + $8, items_ours = items_ours + $9, items_skipped = items_skipped + $10, cursor_last = $11::TIMESTAMPTZ
-    WHERE sweep_id = $1`, [e.sweepId, ms(c.from), c.page, c.pageSize ?? null, ids([...new Set([...c.seen, ...(c.seenBefore ?? []), ...(c.atLast ?? [])])]),
-    ms(c.high), e.pages, e.read, e.ours.reduce((n, o) => n + o.items, 0), e.skipped, ms(c.last)]);
+  await saveCursor(wh, 'response_sweeps', e.sweepId, e.cursor, { pages: e.pages, read: e.read, ours: e.ours.reduce((n, o) => n + o.items, 0), skipped: e.skipped });
 }
 
 /**
@@ -137,12 +113,7 @@ async function recordSweepPage(wh: Warehouse, e: Extract<ReadEntry, { kind: 'swe
  */
 async function recordTrackingPage(wh: Warehouse, e: TrackingPageEntry): Promise<void> {
   await recordTrackingRuns(wh, e.runs, e.readId, e.runId);
-  const c = e.cursor;
-  await wh.run(`UPDATE tracking_reads SET updated_at = current_timestamp, status = CASE WHEN $12 THEN 'done' ELSE status END,
-      cursor_from = $2::TIMESTAMPTZ, cursor_page = $3, cursor_page_size = $4, cursor_seen = $5::JSON, high_at = $6::TIMESTAMPTZ,
-      pages = pages + $7, items_read = items_read + $8, items_ours = items_ours + $9, items_skipped = items_skipped + $10, cursor_last = $11::TIMESTAMPTZ
-    WHERE read_id = $1`, [e.readId, ms(c.from), c.page, c.pageSize ?? null, ids([...new Set([...c.seen, ...(c.seenBefore ?? []), ...(c.atLast ?? [])])]),
-    ms(c.high), e.pages, e.read, e.runs.reduce((n, r) => n + r.items, 0), e.skipped, ms(c.last), e.done]);
+  await saveCursor(wh, 'tracking_reads', e.readId, e.cursor, { pages: e.pages, read: e.read, ours: e.runs.reduce((n, r) => n + r.items, 0), skipped: e.skipped }, e.done);
 }
 
 interface StoredSweep {
@@ -172,19 +143,12 @@ export function sweepIdOf(runId: string, wave: SweepWave, part = 1): string {
 
 /** The wave's sweep still covering requests (status `active`), if any: the latest one. */
 export async function activeSweep(wh: Warehouse, wave: SweepWave): Promise<StoredSweep | undefined> {
-  const [r] = await wh.all<{
-    sweep_id: string; status: string; updated_at: Date; cursor_from: Date | null; cursor_page: number; cursor_page_size: number | null;
-    cursor_seen: string | null; cursor_last: Date | null; high_at: Date | null; pages: number; items_read: number; items_ours: number; items_skipped: number;
-  }>(`SELECT sweep_id, status, updated_at, cursor_from, cursor_page, cursor_page_size, cursor_seen::VARCHAR AS cursor_seen, cursor_last, high_at,
-      pages, items_read, items_ours, items_skipped
+  const [r] = await wh.all<CursorRow & { sweep_id: string; status: string; updated_at: Date; pages: number; items_read: number; items_ours: number; items_skipped: number }>(
+    `SELECT sweep_id, status, updated_at, ${CURSOR_COLUMNS}, pages, items_read, items_ours, items_skipped
     FROM response_sweeps WHERE status = 'active' AND coalesce(wave, 'documents') = $1 ORDER BY started_at DESC LIMIT 1`, [wave]);
   if (!r) return undefined;
   return {
-    sweepId: r.sweep_id, status: r.status, updatedAt: r.updated_at,
-    cursor: {
-      from: r.cursor_from?.getTime(), page: r.cursor_page, pageSize: r.cursor_page_size ?? undefined,
-      seen: r.cursor_seen ? (JSON.parse(r.cursor_seen) as string[]) : [], last: r.cursor_last?.getTime(), high: r.high_at?.getTime(),
-    },
+    sweepId: r.sweep_id, status: r.status, updatedAt: r.updated_at, cursor: cursorOf(r),
     pages: r.pages, itemsRead: r.items_read, itemsOurs: r.items_ours, itemsSkipped: r.items_skipped,
   };
 }

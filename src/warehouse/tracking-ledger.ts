@@ -1,4 +1,4 @@
-import type { StoredCursor } from './read-ledger.js';
+import { CURSOR_COLUMNS, cursorOf, cursorValues, type CursorRow, type StoredCursor } from './cursor-store.js';
 import type { Warehouse } from './warehouse.js';
 
 // Where a trackings night's reading of its trackings' runs stands (tracking_reads, migration 75). The cursor is
@@ -21,29 +21,22 @@ const ms = (t: number | undefined): Date | null => (t === undefined ? null : new
 
 /** The latest reading (active: a killed run's, to carry on; done: the night before's, to start after). */
 export async function latestTrackingRead(wh: Warehouse): Promise<StoredTrackingRead | undefined> {
-  const [r] = await wh.all<{
-    read_id: string; status: string; until_at: Date | null; watermark_at: Date | null; cursor_from: Date | null; cursor_page: number; cursor_page_size: number | null;
-    cursor_seen: string | null; cursor_last: Date | null; high_at: Date | null;
-  }>(`SELECT read_id, status, until_at, watermark_at, cursor_from, cursor_page, cursor_page_size, cursor_seen::VARCHAR AS cursor_seen, cursor_last, high_at
-    FROM tracking_reads ORDER BY started_at DESC, read_id DESC LIMIT 1`);
+  const [r] = await wh.all<CursorRow & { read_id: string; status: string; until_at: Date | null; watermark_at: Date | null }>(
+    `SELECT read_id, status, until_at, watermark_at, ${CURSOR_COLUMNS} FROM tracking_reads ORDER BY started_at DESC, read_id DESC LIMIT 1`);
   if (!r) return undefined;
   return {
     readId: r.read_id, status: r.status === 'done' ? 'done' : 'active', until: r.until_at?.getTime(), watermark: r.watermark_at?.getTime(),
-    cursor: {
-      from: r.cursor_from?.getTime(), page: r.cursor_page, pageSize: r.cursor_page_size ?? undefined,
-      seen: r.cursor_seen ? (JSON.parse(r.cursor_seen) as string[]) : [], last: r.cursor_last?.getTime(), high: r.high_at?.getTime(),
-    },
+    cursor: cursorOf(r),
   };
 }
 
 /** Starts tonight's reading at `watermark` with the cursor it carries on from, reading up to `until`. */
 export async function openTrackingRead(wh: Warehouse, r: { readId: string; runId: string; watermark: number; until?: number; cursor: StoredCursor }): Promise<void> {
-  const c = r.cursor;
   await wh.run(`INSERT INTO tracking_reads (read_id, run_id, started_at, updated_at, status, watermark_at, until_at, cursor_from, cursor_page,
       cursor_page_size, cursor_seen, cursor_last, high_at, pages, items_read, items_ours, items_skipped)
     VALUES ($1, $2, current_timestamp, current_timestamp, 'active', $3::TIMESTAMPTZ, $4::TIMESTAMPTZ, $5::TIMESTAMPTZ, $6, $7, $8::JSON, $9::TIMESTAMPTZ,
       $10::TIMESTAMPTZ, 0, 0, 0, 0) ON CONFLICT DO NOTHING`,
-  [r.readId, r.runId, ms(r.watermark), ms(r.until), ms(c.from), c.page, c.pageSize ?? null, JSON.stringify(c.seen), ms(c.last), ms(c.high)]);
+  [r.readId, r.runId, ms(r.watermark), ms(r.until), ...cursorValues(r.cursor)]);
 }
 
 /** A reading carried on by a later run reads up to that run's bound (runs finished since may be read too). */

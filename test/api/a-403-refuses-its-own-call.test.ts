@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LawsuitApi } from '../../src/api/client.js';
-import { reachOf } from '../../src/shared/failure-policy.js';
+import { resolveFailure } from '../../src/shared/failure-policy.js';
 import type { Search } from '../../src/spec/types.js';
 import { KEY, closedAfterEach, json, startStub, urlsOf } from './stub.js';
 
@@ -27,7 +27,7 @@ describe('a 403', () => {
     const api = keep(new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), baseDelayMs: 5 }));
     const outcomes = [];
     for (const key of ['a', 'secret', 'b', 'secret', 'c']) {
-      outcomes.push(await api.requests.create(search(key)).then((r) => r.request_id, (e) => `${e.code}:${reachOf(e, 'item')}`));
+      outcomes.push(await api.requests.create(search(key)).then((r) => r.request_id, (e) => `${e.code}:${resolveFailure(e).reach}`));
     }
     expect(outcomes).toEqual(['r-1', 'API_SECRET_LAWSUIT:item', 'r-2', 'API_FORBIDDEN_ONE:item', 'r-3']);
   });
@@ -35,7 +35,7 @@ describe('a 403', () => {
   it('saying secrecy, however many in a row, refuses its own search only: a night of secret lawsuits never refuses the resource', async () => {
     const stub = keep(await startStub((_req, res) => json(res, 403, secret)));
     const api = keep(new LawsuitApi({ apiKey: KEY, urls: urlsOf(stub), baseDelayMs: 5, maxConcurrency: 1 }));
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => api.requests.create(search(`k${i}`)).catch((e) => `${e.code}:${reachOf(e, 'item')}`)));
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => api.requests.create(search(`k${i}`)).catch((e) => `${e.code}:${resolveFailure(e).reach}`)));
     expect(stub.calls.filter((c) => c.method === 'POST')).toHaveLength(10);
     expect(results).toEqual(Array(10).fill('API_SECRET_LAWSUIT:item'));
   });

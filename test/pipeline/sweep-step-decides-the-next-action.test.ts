@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { sweepState, type SweepState } from '../../src/pipeline/sweep/state.js';
 import {
-  afterCheck, afterPage, committed, next, released, stopped, type Commit, type ReadAction, type SweepAction,
+  afterCheck, afterPage, checkFailed, committed, next, readFailed, released, stopped, type CallFailure, type Commit, type ReadAction, type SweepAction,
 } from '../../src/pipeline/sweep/step.js';
+import { draining, finished, joined, left, named, refused, rejoined, settled, submitting } from '../../src/pipeline/sweep/news.js';
 import { parseResponsesPage } from '../../src/api/responses.js';
 import type { RequestObject, ResponseItem } from '../../src/spec/types.js';
 
@@ -239,5 +240,81 @@ describe('the end of the sweep for the night', () => {
     expect(r.finished.map((q) => q.request_id)).toEqual(['a']);
     expect(s.figures.handedOver).toBe(2);
     expect(s.members.size).toBe(0);
+  });
+});
+
+describe('what a failed call calls for', () => {
+  // The shell classifies the failure through the failure policy (sweep.ts); the step counts the call and decides.
+  const rows: Array<[string, CallFailure, SweepAction | undefined, boolean]> = [
+    // what, the failure, the action, the sweep halted for the budget
+    ['past its item (the key, the warehouse): the stage\'s, thrown by the shell', { kind: 'beyond' }, { kind: 'idle' }, false],
+    ['the wait budget spent: halt, the cursor waits in the ledger', { kind: 'spent' }, { kind: 'idle' }, true],
+    ['a page too large, the page size now smaller: decide afresh', { kind: 'smaller' }, undefined, false],
+    ['the listing\'s own failure: per request for the rest of the night', { kind: 'failed', code: 'API_SERVER', message: 'boom' },
+      { kind: 'stop', status: 'fallback', reason: 'the responses listing across requests failed (API_SERVER: boom)' }, false],
+  ];
+  for (const [what, failure, action, spent] of rows) {
+    it(`a listing call: ${what}`, () => {
+      const s = swept(['a'], ['a']);
+      expect(readFailed(s, failure)).toEqual(action);
+      expect(s.figures.calls).toBe(1);
+      expect(s.spent).toBe(spent);
+      if (spent) expect(next(s, 0, 100)).toEqual({ kind: 'idle' });
+    });
+  }
+
+  it('a member\'s own listing, asked to confirm it is empty: halt on the budget, else the listing cannot be vouched for', () => {
+    const confirm = { kind: 'confirm' as const, ids: ['a'], commit: { items: [], ledger: [], complete: [], pages: 0 } };
+    const s = swept(['a'], ['a']);
+    expect(checkFailed(s, confirm, { kind: 'spent' })).toEqual({ kind: 'idle' });
+    expect(s.spent).toBe(true);
+    const t = swept(['a'], ['a']);
+    expect(checkFailed(t, confirm, { kind: 'failed', code: 'API_SERVER', message: 'x' })).toMatchObject({ kind: 'stop', status: 'fallback', reason: expect.stringContaining('(API_SERVER)') });
+    expect([s.figures.calls, t.figures.calls]).toEqual([1, 1]);
+  });
+});
+
+describe('what the stage tells the sweep', () => {
+  it('a request joins while the sweep is on, and not once it ended for the night (refused)', () => {
+    const s = swept(['a']);
+    expect(joined(s, { ...completedReq('b', T0 + 200, T0 + 250), status: 'pending' }, 0)).toBe(true);
+    refused(s);
+    expect(s.on).toBe(false);
+    expect(joined(s, { ...completedReq('c', T0 + 300, T0 + 350), status: 'pending' }, 0)).toBe(false);
+    expect(next(s, 0, 100)).toEqual({ kind: 'idle' });
+  });
+
+  it('a member finished is kept to hand back; a request not a member is no news; one that leaves is no longer read for', () => {
+    const s = swept(['a', 'b']);
+    expect(finished(s, completedReq('a', T0, T0 + 50))).toBe(true);
+    expect(s.finished.get('a')?.request_id).toBe('a');
+    expect(finished(s, completedReq('x', T0, T0 + 50))).toBe(false);
+    expect(left(s, 'b')).toBe(true);
+    expect(left(s, 'b')).toBe(false);
+    expect(s.members.has('b')).toBe(false);
+  });
+
+  it('a request of an earlier run stays a member only when the ledger says it joined this very sweep', () => {
+    const s = swept([], [], { sweepId: 'sweep-1' });
+    const row = (over: object) => ({ request_id: 'r', created_at: new Date(T0), strategy: 'sweep', sweep_id: 'sweep-1', ...over });
+    expect(rejoined(s, row({ sweep_id: 'sweep-0' }), 0)).toBe(false);
+    expect(rejoined(s, row({ strategy: 'per_request' }), 0)).toBe(false);
+    expect(rejoined(s, row({ created_at: null }), 0)).toBe(false);
+    expect(rejoined(s, row({}), 0)).toBe(true);
+    expect(s.members.has('r')).toBe(true);
+  });
+
+  it('the sweep\'s row is named once; the end of the night drains; a submission under way holds the reach back until settled', () => {
+    const s = sweepState();
+    expect(named(s, 'sweep-1')).toBe('sweep-1');
+    expect(named(s, 'sweep-2')).toBe('sweep-1');
+    draining(s);
+    expect(s.draining).toBe(true);
+    const t = swept(['a'], ['a']);
+    const token = submitting(t);
+    // its request is created after every one known: nothing from the newest known on is read until it is answered
+    expect(t.members.reach()).toEqual({ open: true, until: T0 - 1 });
+    settled(t, token);
+    expect(t.members.reach()).toEqual({ open: true });
   });
 });

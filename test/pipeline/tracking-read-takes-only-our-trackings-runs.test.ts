@@ -5,7 +5,7 @@ import { boundOf } from '../../src/pipeline/tracking/read-runs.js';
 import { trackingPage, type TrackedSearch } from '../../src/pipeline/tracking/runs-page.js';
 import type { ResponseItem } from '../../src/spec/types.js';
 
-// A trackings night's rule of whose responses it takes (src/pipeline/sweep/tracking-runs.ts): the responses of
+// A trackings night's rule of whose responses it takes (src/pipeline/tracking/runs-page.ts): the responses of
 // runs of our trackings (origin tracking, origin_id one of ours), and nothing else on the key: not our own
 // searches' (the search stage reads those), not another client's requests, not another client's trackings' runs.
 // And, night after night, each response once: a night carries on from the cursor of the night before.
@@ -75,7 +75,9 @@ describe('reading the trackings\' runs', () => {
     const base = Date.parse(at(0));
     const q = queryAt({ page: 1, seen: [] }, base + 10, base + 20, 10);
     const p = trackingPage({ page: 1, seen: [] }, q, [item('a', 5, 'tracking', 't-ours-1', 'run-1')], OURS, false);
-    expect(p.kind).toBe('untrusted');
+    // The reason names what failed (it read "[object Object]": the page's doubt was printed whole).
+    expect(p).toEqual({ kind: 'untrusted', reason: expect.stringContaining('before the lower bound asked for') });
+    expect(p.kind === 'untrusted' && p.reason).not.toContain('[object Object]');
   });
 });
 

@@ -1,5 +1,5 @@
 import type { SweepParams } from '../../shared/config.js';
-import { codeOf, reachOf } from '../../shared/failure-policy.js';
+import { codeOf, resolveFailure } from '../../shared/failure-policy.js';
 import type { RunContext } from '../context.js';
 import { listingParams, timeOf } from '../sweep/cursor.js';
 import { untrustedPage } from '../sweep/verify.js';
@@ -45,7 +45,7 @@ async function counted(call: () => Promise<Count>): Promise<Count> {
   try {
     return await call();
   } catch (e) {
-    if (reachOf(e, 'item') !== 'item') throw e;
+    if (resolveFailure(e).reach !== 'item') throw e;
     return { untrusted: `the count could not be read (${codeOf(e)}: ${(e as Error).message})` };
   }
 }

@@ -1,6 +1,6 @@
 import type { RequestObject } from '../../spec/types.js';
 import { EtlError } from '../../shared/errors.js';
-import { codeOf, reachOf, ruleFor } from '../../shared/failure-policy.js';
+import { codeOf, resolveFailure } from '../../shared/failure-policy.js';
 import { MAX_RESUBMITS, type RequestEntry, type SearchState } from './state.js';
 
 // The search stage as a reducer: (state, event) -> (state, commands). What the stage hears (a submission
@@ -87,7 +87,7 @@ export function reduce(s: SearchState, e: SearchEvent): Step {
     case 'handed-over': read(s, e.request, true, out); break;
     case 'refused': stopSearching(s, e.error, out); break;
     case 'poll-failed':
-      if (reachOf(e.error, 'stage') === 'run' && !s.stop) stopSearching(s, e.error, out);
+      if (resolveFailure(e.error, { role: 'stage' }).reach === 'run' && !s.stop) stopSearching(s, e.error, out);
       else s.unexpected ??= e.error;
       break;
     case 'broke': s.unexpected ??= e.error; break;
@@ -125,7 +125,7 @@ function submitFailed(s: SearchState, e: Extract<SearchEvent, { kind: 'submit-fa
     entry.notSent++;
     return;
   }
-  if (reachOf(e.error, 'item') !== 'item') entry.notSent++;
+  if (resolveFailure(e.error).reach !== 'item') entry.notSent++;
   fail(s, e.search, e.error, out);
 }
 
@@ -191,12 +191,14 @@ function failRequest(s: SearchState, requestId: string, error: unknown, out: Sea
 }
 
 function readFailed(s: SearchState, requestId: string, error: unknown, out: SearchCommand[]): void {
-  if (codeOf(error) === 'API_NOT_FOUND') return lost(s, requestId, (error as Error).message, out);
+  // The provider lost the request (404 on its responses): its search is submitted again.
+  const failure = resolveFailure(error, { ofRequest: true });
+  if (failure.action === 'resubmit') return lost(s, requestId, (error as Error).message, out);
   // A refusal (403, 401) stops the stage or the run; a stage-wide failure of our own (the warehouse, the
   // disk) ends the stage as failed.
-  const reach = reachOf(error, 'item');
+  const reach = failure.reach;
   const r = s.requests.get(requestId);
-  if (ruleFor(error).refused && reach !== 'item') stopSearching(s, error, out);
+  if (failure.refused && reach !== 'item') stopSearching(s, error, out);
   else if (r && reach === 'item') failRequest(s, requestId, error, out);
   else s.unexpected ??= error;
 }
@@ -207,7 +209,8 @@ function readFailed(s: SearchState, requestId: string, error: unknown, out: Sear
  * backoff in days (stages/lawsuits.ts records it).
  */
 function fail(s: SearchState, search: string, error: unknown, out: SearchCommand[]): void {
-  if (reachOf(error, 'item') !== 'item') return stopSearching(s, error, out);
+  const failure = resolveFailure(error);
+  if (failure.reach !== 'item') return stopSearching(s, error, out);
   const entry = s.searches.get(search)!;
   const p = entry.planned;
   const code = codeOf(error);
@@ -215,7 +218,7 @@ function fail(s: SearchState, search: string, error: unknown, out: SearchCommand
   entry.failed = true;
   entry.error = { code, message };
   const fields = { where: p.where, search_type: p.search.search_type, code };
-  if (p.doc === undefined && ruleFor(error).refused) {
+  if (p.doc === undefined && failure.refused) {
     entry.unavailable = true;
     out.push({ kind: 'log', level: 'warn', fields, message: `lawsuit unavailable: ${message}; asked again on a backoff in days` });
     return;
@@ -227,7 +230,7 @@ function fail(s: SearchState, search: string, error: unknown, out: SearchCommand
 /** Ends the stage for everyone (a refusal, a failure reaching past its document): said once. */
 function stopSearching(s: SearchState, error: unknown, out: SearchCommand[]): void {
   if (s.stop) return;
-  s.stop = { error, reach: reachOf(error, 'stage') === 'run' ? 'run' : 'stage' };
+  s.stop = { error, reach: resolveFailure(error, { role: 'stage' }).reach === 'run' ? 'run' : 'stage' };
   out.push({ kind: 'stop', code: codeOf(error), message: (error as Error).message });
 }
 

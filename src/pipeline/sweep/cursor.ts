@@ -1,5 +1,5 @@
 import type { SweepParams } from '../../shared/config.js';
-import type { StoredCursor } from '../../warehouse/read-ledger.js';
+import type { StoredCursor } from '../../warehouse/cursor-store.js';
 
 // The sweep's cursor on the provider's created_at (epoch ms on the provider's clock, never ours). Queries ask
 // for the responses created at or after an anchor, oldest first, page after page at one page size. Page

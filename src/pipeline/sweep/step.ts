@@ -181,9 +181,36 @@ export function afterCheck(s: SweepState, confirm: ConfirmAction, answer: { item
   return rest.length > 0 ? { ...confirm, ids: rest } : { kind: 'commit', commit: confirm.commit };
 }
 
+/**
+ * How a call of the sweep's failed, as the shell classified it through the failure policy. `beyond`: past its item
+ * (the key, the resource, the warehouse), the stage's to end. `spent`: the stage's wait budget ran out on a failing
+ * upstream, no fault of the listing's. `smaller`: the page was too large, and the page size is smaller now
+ * (across-page.ts). `failed`: the call's own failure.
+ */
+export type CallFailure = { kind: 'beyond' | 'spent' | 'smaller' } | { kind: 'failed'; code: string; message: string };
+
+/**
+ * A listing call failed: counted; a failure past its item ends the stage (the shell throws it), a spent budget
+ * halts the sweep as SIGTERM does (the next run resumes from its cursor), a page too large is asked again
+ * (undefined: decide afresh), and any other failure of the listing's ends the sweep for the night.
+ */
+export function readFailed(s: SweepState, f: CallFailure): SweepAction | undefined {
+  s.figures.calls++;
+  if (f.kind === 'smaller') return undefined;
+  if (f.kind !== 'failed') return halted(s, f);
+  return stop('fallback', `the responses listing across requests failed (${f.code}: ${f.message})`);
+}
+
 /** A check failed on a call of its own (not the key, not the budget): the listing cannot be vouched for. */
-export function checkFailed(s: SweepState, confirm: ConfirmAction, code: string): SweepAction {
-  return stop('fallback', `request ${confirm.ids[0]}'s own listing could not be read to check the listing across requests (${code})`);
+export function checkFailed(s: SweepState, confirm: ConfirmAction, f: CallFailure): SweepAction {
+  s.figures.calls++;
+  if (f.kind !== 'failed') return halted(s, f);
+  return stop('fallback', `request ${confirm.ids[0]}'s own listing could not be read to check the listing across requests (${f.code})`);
+}
+
+function halted(s: SweepState, f: CallFailure): SweepAction {
+  if (f.kind === 'spent') s.spent = true;
+  return IDLE;
 }
 
 /**

@@ -2,15 +2,16 @@ import PQueue from 'p-queue';
 import type { RequestObject } from '../../spec/types.js';
 import type { SweepParams } from '../../shared/config.js';
 import { failpoint } from '../../shared/failpoint.js';
-import { codeOf, reachOf, ruleFor } from '../../shared/failure-policy.js';
+import { codeOf, resolveFailure } from '../../shared/failure-policy.js';
 import { markCompleted } from '../../warehouse/ledger.js';
 import { activeSweep, assignStrategy, openSweep, sweepIdOf, type ReadEntry, type SweepWave } from '../../warehouse/read-ledger.js';
 import type { RunContext } from '../context.js';
 import type { PageSink } from '../page-sink.js';
 import type { PageSizer } from '../page-size.js';
-import { listingParams, timeOf, type SweepQuery } from './cursor.js';
+import { readAcross } from './across-page.js';
 import { sweepState, type ResumedSweep, type SweepFigures, type SweepState } from './state.js';
-import { afterCheck, afterPage, checkFailed, committed, IDLE, next, released, stopped, type Commit, type ConfirmAction, type ReadAction, type SweepAction } from './step.js';
+import { draining, finished, joined, left, named, refused, rejoined, settled, submitting } from './news.js';
+import { afterCheck, afterPage, checkFailed, committed, IDLE, next, readFailed, released, stopped, type CallFailure, type Commit, type ConfirmAction, type ReadAction, type SweepAction } from './step.js';
 
 // The sweep: one listing of the responses of every request of the key (GET /responses without request_id),
 // oldest first, from the night's first request on, instead of one listing per request. A page of 100 then
@@ -27,8 +28,9 @@ import { afterCheck, afterPage, checkFailed, committed, IDLE, next, released, st
 //
 // Every decision is the pure step's (step.ts); this class is its loop: it asks the step what to do, does it
 // (a call, a commit, a hand-over), and hands the answer back. What the stage tells it (a request joined,
-// finished, left) only changes the state and starts the loop if it is not running: one loop at a time, so
-// nothing here is re-entered.
+// finished, left) is handed to news.ts, which changes the state, and starts the loop if it is not running: one
+// loop at a time, so nothing here is re-entered. The shell writes no field of the state: only the step and
+// news.ts do, so every change of it is a function of the state and an event, tested without a call.
 
 /** What the search stage hears from the sweep. */
 export interface SweepEvents {
@@ -118,45 +120,38 @@ export class ResponseSweep {
 
   /** A request of an earlier run: whether it stays a member (the ledger says it joined this very sweep). */
   resume(row: { request_id: string; created_at: Date | null; strategy: string | null; sweep_id: string | null }): boolean {
-    const s = this.state;
-    if (!s.on || !s.sweepId || row.strategy !== 'sweep' || row.sweep_id !== s.sweepId || !row.created_at) return false;
-    s.members.resume(row.request_id, row.created_at.getTime(), Date.now());
-    return true;
+    return rejoined(this.state, row, Date.now());
   }
 
   /** A submission is about to be sent: until `settled`, the sweep reads nothing created after the requests known now. */
   submitting(): number {
-    return this.state.members.submitting();
+    return submitting(this.state);
   }
 
   settled(token: number): void {
-    this.state.members.settled(token);
+    settled(this.state, token);
     this.kick();
   }
 
   /** A request was created: it joins the sweep if it can, else it is read per request. Records the choice. */
   async admit(req: RequestObject): Promise<boolean> {
-    const s = this.state;
-    const member = s.on && s.members.admit(req.request_id, timeOf(req.created_at), Date.now());
+    const member = joined(this.state, req, Date.now());
     if (member) await this.ensureRow();
-    await assignStrategy(this.io.ctx.wh, req.request_id, member ? 'sweep' : 'per_request', member ? s.sweepId : undefined);
+    await assignStrategy(this.io.ctx.wh, req.request_id, member ? 'sweep' : 'per_request', member ? this.state.sweepId : undefined);
     if (member) this.kick();
     return member;
   }
 
   /** A member was seen finished (completed). */
   finished(req: RequestObject): void {
-    const s = this.state;
-    if (!s.members.has(req.request_id)) return;
-    s.members.finished(req.request_id, timeOf(req.updated_at));
-    s.finished.set(req.request_id, req);
+    if (!finished(this.state, req)) return;
     this.track(markCompleted(this.io.ctx.wh, req));
     this.kick();
   }
 
   /** A member will not finish (cancelled, forgotten by the provider): it leaves the sweep. */
   forget(requestId: string): void {
-    if (this.state.members.drop(requestId)) this.kick();
+    if (left(this.state, requestId)) this.kick();
   }
 
   /**
@@ -168,7 +163,7 @@ export class ResponseSweep {
     const s = this.state;
     if (opts.drain && s.on) {
       this.handOver(s.members.running().map((m) => m.id), 'still running at the end of the wait');
-      s.draining = true;
+      draining(s);
       this.kick();
     }
     await this.idle();
@@ -191,9 +186,8 @@ export class ResponseSweep {
   }
 
   private async ensureRow(): Promise<void> {
-    const s = this.state;
-    s.sweepId ??= sweepIdOf(this.io.ctx.runId, this.io.reading.wave, this.io.reading.part);
-    this.opening ??= openSweep(this.io.ctx.wh, s.sweepId, this.io.ctx.runId, this.io.reading.wave);
+    const sweepId = named(this.state, sweepIdOf(this.io.ctx.runId, this.io.reading.wave, this.io.reading.part));
+    this.opening ??= openSweep(this.io.ctx.wh, sweepId, this.io.ctx.runId, this.io.reading.wave);
     await this.opening;
   }
 
@@ -219,8 +213,9 @@ export class ResponseSweep {
       while (a.kind !== 'idle') a = (await this.perform(a)) ?? decide();
     } catch (e) {
       // A refusal ends the stage (the search stage says so once); the sweep's ledger stays for the next run.
-      if (ruleFor(e).refused || reachOf(e, 'item') === 'run') {
-        this.state.on = false;
+      const failure = resolveFailure(e);
+      if (failure.refused || failure.reach === 'run') {
+        refused(this.state);
         this.io.events.refused(e);
       } else this.failure ??= e;
     }
@@ -245,26 +240,28 @@ export class ResponseSweep {
     if (this.halted()) return IDLE;
     let page;
     try {
-      page = await ctx.api.responses.listAcross(listingParams(this.io.reading.params, a.query));
+      page = await readAcross({ ctx, sizer, params: this.io.reading.params, what: 'the responses sweep' }, a.query);
     } catch (e) {
-      this.state.figures.calls++;
-      return this.readFailed(a.query, e);
+      return this.failed(e, (f) => readFailed(this.state, f));
     }
+    if (page === undefined) return readFailed(this.state, { kind: 'smaller' });
     failpoint('sweep.after-read');
     const then = afterPage(this.state, a, page);
     if (then.kind !== 'stop') sizer.measured(page.items);
     return then;
   }
 
-  /** A listing call failed: the stage's failure (thrown), the budget's (halt), a page too large, or the listing's. */
-  private readFailed(q: SweepQuery, e: unknown): SweepAction | undefined {
-    if (reachOf(e, 'item') !== 'item') throw e;
-    if (this.budgetSpent()) return IDLE;
-    if (codeOf(e) === 'API_TOO_LARGE' && q.page === 1 && this.io.sizer.refused(q.size)) {
-      this.io.ctx.log.warn({ page_size: q.size }, 'a page of the responses sweep was too large to read: reading it again in smaller pages');
-      return undefined;
-    }
-    return { kind: 'stop', status: 'fallback', reason: `the responses listing across requests failed (${codeOf(e)}: ${(e as Error).message})` };
+  /**
+   * A call failed: classified through the failure policy (past its item: the stage's, thrown once the step counted
+   * it), or the wait budget (http.ts): spent on a failing upstream, the failure is no fault of the call's. The
+   * step says what follows.
+   */
+  private failed<A>(e: unknown, step: (f: CallFailure) => A): A {
+    const beyond = resolveFailure(e).reach !== 'item';
+    const f: CallFailure = beyond ? { kind: 'beyond' } : this.io.ctx.api.spentBudget() ? { kind: 'spent' } : { kind: 'failed', code: codeOf(e), message: (e as Error).message };
+    const then = step(f);
+    if (beyond) throw e;
+    return then;
   }
 
   /** One member that seems to have no responses, asked for on its own (step.ts, empty-checks.ts). */
@@ -273,10 +270,7 @@ export class ResponseSweep {
     try {
       res = await this.io.ctx.api.responses.list({ request_id: a.ids[0], page: 1, page_size: 1, sort: null });
     } catch (e) {
-      this.state.figures.calls++;
-      if (reachOf(e, 'item') !== 'item') throw e;
-      if (this.budgetSpent()) return IDLE;
-      return checkFailed(this.state, a, codeOf(e));
+      return this.failed(e, (f) => checkFailed(this.state, a, f));
     }
     return afterCheck(this.state, a, { items: res.items.length, allCount: res.allCount });
   }
@@ -289,16 +283,6 @@ export class ResponseSweep {
       for (const m of c.complete) events.loaded(m.id);
     }));
     return committed(this.state, c, { items: reading.pageSize, bytes: sizer.targetBytes });
-  }
-
-  /**
-   * Whether the stage's wait budget is spent (the upstream kept failing past it, http.ts): then a failed call is
-   * not the listing's fault, so there is no fallback; the sweep halts as on SIGTERM and the next run resumes it
-   * from its cursor.
-   */
-  private budgetSpent(): boolean {
-    if (this.io.ctx.api.spentBudget()) this.state.spent = true;
-    return this.state.spent;
   }
 
   /** Members leave the sweep for per-request reading, their ledger reset after the sweep's last page of them. */

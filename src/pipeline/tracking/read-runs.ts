@@ -1,7 +1,8 @@
 import { walkPages } from '../../api/paginate.js';
 import { failpoint } from '../../shared/failpoint.js';
-import { listingParams, queryAt, timeOf } from '../sweep/cursor.js';
-import type { StoredCursor } from '../../warehouse/read-ledger.js';
+import { readAcross } from '../sweep/across-page.js';
+import { queryAt, timeOf } from '../sweep/cursor.js';
+import type { StoredCursor } from '../../warehouse/cursor-store.js';
 import { extendTrackingRead, latestTrackingRead, openTrackingRead } from '../../warehouse/tracking-ledger.js';
 import type { RunContext } from '../context.js';
 import type { PageSink } from '../page-sink.js';
@@ -15,8 +16,9 @@ import { trackingPage, type TrackedSearch } from './runs-page.js';
 // starts at the watermark, where the reading before it ended, with that reading's cursor (so the responses of
 // its last millisecond are skipped by id), and reads up to just before the oldest tracking run still running: a
 // running request's responses may yet appear behind newer ones (as for the sweep's members, members.ts), and
-// they are read the next night. Every page is checked as the sweep checks its pages (verify.ts); a page that
-// fails is not loaded and the reading stops, its cursor kept for the next night. Pages are committed with their
+// they are read the next night. A page is asked as the sweep asks its pages (sweep/across-page.ts: one too large to
+// read is asked again smaller) and checked as the sweep checks them (verify.ts); a page that fails is not loaded
+// and the reading stops, its cursor kept for the next night. Pages are committed with their
 // ledger entry (tracking_reads' cursor, tracking_runs) through the page sink: a kill anywhere resumes from the
 // last page committed, and nothing is read or loaded twice.
 
@@ -128,8 +130,9 @@ export async function readTrackingRuns(io: TrackingReadIo): Promise<TrackingRead
   while (!ctx.signal.aborted && failure === undefined && !ctx.api.spentBudget()) {
     const q = queryAt(cursor, opened.start, opened.until, sizer.size());
     await sink.room();
-    const page = await ctx.api.responses.listAcross(listingParams(io.reading.params, q));
+    const page = await readAcross({ ctx, sizer, params: io.reading.params, what: 'the trackings\' runs' }, q);
     figures.calls++;
+    if (page === undefined) continue;
     figures.pages++;
     failpoint('tracking.after-read');
     const sameRun = q.page > 1 && previous?.from === q.from && previous.size === q.size;

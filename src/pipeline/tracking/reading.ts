@@ -1,4 +1,4 @@
-import { codeOf, reachOf, ruleFor } from '../../shared/failure-policy.js';
+import { codeOf, resolveFailure } from '../../shared/failure-policy.js';
 import type { RunContext } from '../context.js';
 import { dialectOrAssumed, rememberReadBy, sweepParamsOf } from '../dialect.js';
 import { PageSink } from '../page-sink.js';
@@ -29,7 +29,8 @@ export async function readOrReport(ctx: RunContext, night: NightData, ours: Read
     const read = await readRuns(ctx, night, ours);
     return read.untrusted ? { read, failure: { what: 'stage', where, code: 'TRACKING_READ_UNTRUSTED', reason: `${read.untrusted}; ${next}` } } : { read };
   } catch (e) {
-    if (ruleFor(e).refused || reachOf(e, 'item') !== 'item') throw e;
+    const failure = resolveFailure(e);
+    if (failure.refused || failure.reach !== 'item') throw e;
     ctx.log.warn({ code: codeOf(e) }, `the trackings' runs could not be read tonight: ${(e as Error).message}`);
     return { read: NOTHING_READ, failure: { what: 'stage', where, code: codeOf(e), reason: `${(e as Error).message}; ${next}` } };
   }

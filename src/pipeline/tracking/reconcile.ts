@@ -1,6 +1,6 @@
-import { API_CODES, isApiError } from '../../api/errors.js';
 import type { DocumentSpec } from '../../input/documents.js';
 import { failpoint } from '../../shared/failpoint.js';
+import { codeOf, resolveFailure } from '../../shared/failure-policy.js';
 import type { Tracking } from '../../spec/types.js';
 import type { RunContext } from '../context.js';
 import { plannedDocument, searchFor, type DocumentSearch } from '../plan.js';
@@ -104,8 +104,8 @@ async function listTrackings(ctx: RunContext, pageSize: number): Promise<Trackin
   try {
     return await ctx.api.tracking.all({ ...walk, pageSize });
   } catch (e) {
-    if (pageSize <= LISTING_PAGE || !isApiError(e) || e.code !== API_CODES.validation) throw e;
-    ctx.log.warn({ page_size: pageSize, code: e.code }, `the listing of trackings refused pages of ${pageSize}: read at ${LISTING_PAGE} a page`);
+    if (resolveFailure(e, { plainer: pageSize > LISTING_PAGE }).action !== 'ask-plainer') throw e;
+    ctx.log.warn({ page_size: pageSize, code: codeOf(e) }, `the listing of trackings refused pages of ${pageSize}: read at ${LISTING_PAGE} a page`);
     return ctx.api.tracking.all({ ...walk, pageSize: LISTING_PAGE });
   }
 }
@@ -184,7 +184,7 @@ async function changed(ctx: RunContext, id: string, call: (id: string) => Promis
   try {
     return await call(id);
   } catch (e) {
-    if (!isApiError(e) || e.code !== API_CODES.conflict) throw e;
+    if (resolveFailure(e, { ofRecord: true }).action !== 'read-record') throw e;
     return ctx.api.tracking.get(id);
   }
 }

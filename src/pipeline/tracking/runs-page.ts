@@ -1,5 +1,6 @@
 import type { ResponseItem } from '../../spec/types.js';
-import type { StoredCursor, TrackingRunRead } from '../../warehouse/read-ledger.js';
+import type { StoredCursor } from '../../warehouse/cursor-store.js';
+import type { TrackingRunRead } from '../../warehouse/read-ledger.js';
 import { advance, type SweepQuery, timeOf } from '../sweep/cursor.js';
 import { untrustedPage } from '../sweep/verify.js';
 
@@ -11,7 +12,7 @@ import { untrustedPage } from '../sweep/verify.js';
 // on the key (our own searches, another client's requests or trackings on a shared key) is skipped, never loaded.
 //
 // Pure: a page answered, checked as the sweep checks its pages (verify.ts), the cursor moved (cursor.ts), our
-// responses picked out per run. The shell (tracking-read.ts) performs the calls and commits.
+// responses picked out per run. The shell (read-runs.ts) performs the calls and commits.
 
 /** The search a tracking of ours follows: a listed document's, or a lawsuit's (lawsuit_cnj, its number). */
 export interface TrackedSearch { searchType: string; searchKey: string }
@@ -45,7 +46,7 @@ function ourRuns(items: readonly ResponseItem[], fresh: readonly number[], ours:
 export function trackingPage(cursor: StoredCursor, q: SweepQuery, items: readonly ResponseItem[], ours: ReadonlyMap<string, TrackedSearch>, sameRun: boolean): TrackingPage {
   const times = items.map((i) => timeOf(i.created_at));
   const bad = untrustedPage(q, times, items.map((i) => i.created_at), sameRun ? cursor.last : undefined);
-  if (bad) return { kind: 'untrusted', reason: `the responses listing across requests cannot be trusted: ${bad}` };
+  if (bad) return { kind: 'untrusted', reason: `the responses listing across requests cannot be trusted: ${bad.reason}` };
   const adv = advance(cursor, q, times, items.map((i) => i.response_id));
   const taken = ourRuns(items, adv.fresh, ours);
   return { kind: 'page', cursor: adv.cursor, ...taken, read: adv.fresh.length, skipped: adv.fresh.length - taken.items.length, end: adv.end };
