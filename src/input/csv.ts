@@ -115,65 +115,72 @@ function unquotedEnd(b: Uint8Array, p: number, cap: number, delim: number, curLi
  * helpers it calls take plain numbers, so a record allocates its fields and nothing else.
  */
 function scanRecord(b: Uint8Array, pos: number, line: number, limit: number, delim: number): Scan {
-  const n = b.length;
-  const cap = pos + limit;
-  const eol = lineEnd(b, pos, cap);
+  const eol = lineEnd(b, pos, pos + limit);
   if (eol < 0) return { kind: 'overlong' };
   const nextLine = pastBreak(b, eol);
   if (isBlank(b, pos, eol)) return { kind: 'blank', next: nextLine };
+  try {
+    return scanFields(b, pos, line, limit, delim);
+  } catch (e) {
+    if (!(e instanceof BadRecord)) throw e;
+    // Resume on the next physical line: a stray quote must not swallow the lines after it.
+    return { kind: 'bad', reason: e.message, eol, next: nextLine };
+  }
+}
 
+/**
+ * The fields of the record starting at `pos`, a line not blank nor over the limit (scanRecord): each quoted or
+ * not, up to the line break that ends the record. Throws a BadRecord for what cannot be read.
+ */
+function scanFields(b: Uint8Array, pos: number, line: number, limit: number, delim: number): Extract<Scan, { kind: 'record' }> {
+  const n = b.length;
+  const cap = pos + limit;
   const fields: Uint8Array[] = [];
   const quoted: boolean[] = [];
   let p = pos;
   let curLine = line;
   let openLine = line;
-  try {
-    for (;;) {
-      // One field starting at p.
-      let q = p;
-      while (q < n && q <= cap && (b[q] === SP || b[q] === TAB)) q++;
-      if (q > cap) throw tooLong(limit, line, curLine, openLine);
-      if (q < n && b[q] === QUOTE) {
-        openLine = curLine;
-        let i = q + 1;
-        let closed = -1;
-        while (i < n) {
-          if (i > cap) throw tooLong(limit, line, curLine, openLine);
-          const c = b[i];
-          if (c === QUOTE) {
-            if (b[i + 1] === QUOTE) { i += 2; continue; }
-            closed = i;
-            break;
-          }
-          if (c === CR || c === LF) { i = pastBreak(b, i); curLine++; continue; }
-          i++;
-        }
+  for (;;) {
+    // One field starting at p.
+    let q = p;
+    while (q < n && q <= cap && (b[q] === SP || b[q] === TAB)) q++;
+    if (q > cap) throw tooLong(limit, line, curLine, openLine);
+    if (q < n && b[q] === QUOTE) {
+      openLine = curLine;
+      let i = q + 1;
+      let closed = -1;
+      while (i < n) {
         if (i > cap) throw tooLong(limit, line, curLine, openLine);
-        if (closed < 0) throw new BadRecord(`unterminated quoted field (the quote opened on line ${openLine} is never closed)`);
-        fields.push(b.subarray(q + 1, closed));
-        quoted.push(true);
-        p = closed + 1;
-        while (p < n && p <= cap && (b[p] === SP || b[p] === TAB)) p++;
-        if (p > cap) throw tooLong(limit, line, curLine, openLine);
-        if (p < n && b[p] !== delim && b[p] !== CR && b[p] !== LF) {
-          throw new BadRecord(curLine === openLine
-            ? `unexpected text after a closing quote (a quote inside a field must be doubled: "")`
-            : `the quote opened on line ${openLine} closes on line ${curLine} and is followed by text (an unbalanced quote?)`);
+        const c = b[i];
+        if (c === QUOTE) {
+          if (b[i + 1] === QUOTE) { i += 2; continue; }
+          closed = i;
+          break;
         }
-      } else {
-        const i = unquotedEnd(b, p, cap, delim, curLine);
-        if (i > cap) throw tooLong(limit, line, curLine, openLine);
-        fields.push(b.subarray(p, i));
-        quoted.push(false);
-        p = i;
+        if (c === CR || c === LF) { i = pastBreak(b, i); curLine++; continue; }
+        i++;
       }
-      if (p < n && b[p] === delim) { p++; continue; }
-      break;
+      if (i > cap) throw tooLong(limit, line, curLine, openLine);
+      if (closed < 0) throw new BadRecord(`unterminated quoted field (the quote opened on line ${openLine} is never closed)`);
+      fields.push(b.subarray(q + 1, closed));
+      quoted.push(true);
+      p = closed + 1;
+      while (p < n && p <= cap && (b[p] === SP || b[p] === TAB)) p++;
+      if (p > cap) throw tooLong(limit, line, curLine, openLine);
+      if (p < n && b[p] !== delim && b[p] !== CR && b[p] !== LF) {
+        throw new BadRecord(curLine === openLine
+          ? `unexpected text after a closing quote (a quote inside a field must be doubled: "")`
+          : `the quote opened on line ${openLine} closes on line ${curLine} and is followed by text (an unbalanced quote?)`);
+      }
+    } else {
+      const i = unquotedEnd(b, p, cap, delim, curLine);
+      if (i > cap) throw tooLong(limit, line, curLine, openLine);
+      fields.push(b.subarray(p, i));
+      quoted.push(false);
+      p = i;
     }
-  } catch (e) {
-    if (!(e instanceof BadRecord)) throw e;
-    // Resume on the next physical line: a stray quote must not swallow the lines after it.
-    return { kind: 'bad', reason: e.message, eol, next: nextLine };
+    if (p < n && b[p] === delim) { p++; continue; }
+    break;
   }
   return { kind: 'record', fields, quoted, end: p, next: pastBreak(b, p), nextLine: curLine + 1 };
 }
