@@ -150,12 +150,7 @@ function rowsOf(items: readonly Prepared[], ctx: LoadContext, maxFlatten: number
   const { problems } = b;
   items.forEach(({ item, text, dataText }, order) => {
     const it = isObj(item) ? (item as ResponseItem) : ({} as ResponseItem);
-    let responseId = str(it.response_id);
-    if (responseId !== null && !fitsColumn(responseId)) {
-      problems.push({ response_id: `${responseId.slice(0, 200)}…`, code: null, instance: null, field: 'response_id', value: `${responseId.length} characters`,
-        problem: 'too_long', detail: 'the response id is longer than a column holds (48 KB): the item cannot be kept' });
-      responseId = null;
-    }
+    const responseId = keptResponseId(it, problems);
     if (responseId !== null) {
       // One response id, two contents in one batch: the first is kept (duplicateProblem), this one left out.
       const first = b.texts.get(responseId);
@@ -166,7 +161,6 @@ function rowsOf(items: readonly Prepared[], ctx: LoadContext, maxFlatten: number
       }
       b.texts.set(responseId, text);
     }
-    const data: unknown = it.response_data;
     let flat: FlatLawsuit | null = null;
     if (it.response_type === 'application_error') {
       counts.applicationErrors++;
@@ -174,38 +168,61 @@ function rowsOf(items: readonly Prepared[], ctx: LoadContext, maxFlatten: number
     } else if (it.response_type !== 'lawsuit') counts.skipped++;
     else {
       counts.lawsuitItems++;
-      const where = isObj(data) ? { code: normalizeCnj(data.code), instance: readInstance(data.instance) } : { code: null, instance: null };
-      if (text.length > maxFlatten) {
-        problems.push({ response_id: responseId, ...where, field: '(item)', value: `${text.length} characters (limit ${maxFlatten})`,
-          problem: 'too_large', detail: PROBLEM_DETAIL.too_large });
-      } else if (!isObj(data)) {
-        problems.push({ response_id: responseId, ...where, field: 'response_data', value: problemValue(dataText ?? toJson(data) ?? null),
-          problem: 'not_an_object', detail: PROBLEM_DETAIL.not_an_object });
-      } else {
-        flat = flattenLawsuit(data as Lawsuit, {
-          responseId, responseCreatedAt: str(it.created_at), cachedResponse: isObj(it.tags) ? bool(it.tags.cached_response) : null,
-          source: ctx.source ?? 'async', runId: ctx.runId, rawText: dataText,
-        });
-        for (const p of flat.problems) problems.push({ response_id: responseId, code: flat.lawsuit.code, instance: flat.lawsuit.instance, ...p });
-        if (flat.lawsuit.code === null || flat.lawsuit.instance === null || !capLongValues(flat, responseId, problems)) flat = null;
-      }
+      flat = lawsuitOf(it, responseId, text, dataText, ctx, maxFlatten, problems);
       if (flat === null) counts.skipped++;
     }
-    if (responseId !== null) {
-      const id = responseId;
-      const row: ResponseRow = {
-        response_id: id, request_id: str(it.request_id), response_type: str(it.response_type), created_at: str(it.created_at), item: null, run_id: ctx.runId,
-      };
-      capRow(row, [], (field, value) => problems.push({ response_id: id, code: null, instance: null, field: `(response item) ${field}`,
-        value: problemValue(value), problem: 'too_long', detail: PROBLEM_DETAIL.too_long }));
-      // The item itself is always kept whole: in its column, or in parts when too long for one.
-      if (fitsColumn(text)) row.item = text;
-      else splitParts(text).forEach((t, part) => b.parts.push({ owner: 'responses_raw.item', response_id: id, code: null, instance: null, part, text: t }));
-      b.responses.set(id, row);
-    }
+    if (responseId !== null) addResponse(b, it, responseId, text, ctx.runId);
     if (flat !== null) b.flats.push({ flat, requestId: str(it.request_id), order });
   });
   return b;
+}
+
+/** The item's response id, or null when it has none or one too long for a column (a problem then). */
+function keptResponseId(it: ResponseItem, problems: ProblemRow[]): string | null {
+  const responseId = str(it.response_id);
+  if (responseId === null || fitsColumn(responseId)) return responseId;
+  problems.push({ response_id: `${responseId.slice(0, 200)}…`, code: null, instance: null, field: 'response_id', value: `${responseId.length} characters`,
+    problem: 'too_long', detail: 'the response id is longer than a column holds (48 KB): the item cannot be kept' });
+  return null;
+}
+
+/**
+ * A lawsuit item flattened, or null when it is kept raw only: too large, no object, no usable (code, instance),
+ * or a key too long for its column; each with its problems.
+ */
+function lawsuitOf(it: ResponseItem, responseId: string | null, text: string, dataText: string | undefined, ctx: LoadContext, maxFlatten: number,
+  problems: ProblemRow[]): FlatLawsuit | null {
+  const data: unknown = it.response_data;
+  const where = isObj(data) ? { code: normalizeCnj(data.code), instance: readInstance(data.instance) } : { code: null, instance: null };
+  if (text.length > maxFlatten) {
+    problems.push({ response_id: responseId, ...where, field: '(item)', value: `${text.length} characters (limit ${maxFlatten})`,
+      problem: 'too_large', detail: PROBLEM_DETAIL.too_large });
+    return null;
+  }
+  if (!isObj(data)) {
+    problems.push({ response_id: responseId, ...where, field: 'response_data', value: problemValue(dataText ?? toJson(data) ?? null),
+      problem: 'not_an_object', detail: PROBLEM_DETAIL.not_an_object });
+    return null;
+  }
+  const flat = flattenLawsuit(data as Lawsuit, {
+    responseId, responseCreatedAt: str(it.created_at), cachedResponse: isObj(it.tags) ? bool(it.tags.cached_response) : null,
+    source: ctx.source ?? 'async', runId: ctx.runId, rawText: dataText,
+  });
+  for (const p of flat.problems) problems.push({ response_id: responseId, code: flat.lawsuit.code, instance: flat.lawsuit.instance, ...p });
+  return flat.lawsuit.code === null || flat.lawsuit.instance === null || !capLongValues(flat, responseId, problems) ? null : flat;
+}
+
+/** The item's responses_raw row, its values too long for a column left NULL with a problem; the item itself always kept whole. */
+function addResponse(b: BatchRows, it: ResponseItem, id: string, text: string, runId: string): void {
+  const row: ResponseRow = {
+    response_id: id, request_id: str(it.request_id), response_type: str(it.response_type), created_at: str(it.created_at), item: null, run_id: runId,
+  };
+  capRow(row, [], (field, value) => b.problems.push({ response_id: id, code: null, instance: null, field: `(response item) ${field}`,
+    value: problemValue(value), problem: 'too_long', detail: PROBLEM_DETAIL.too_long }));
+  // The item itself is always kept whole: in its column, or in parts when too long for one.
+  if (fitsColumn(text)) row.item = text;
+  else splitParts(text).forEach((t, part) => b.parts.push({ owner: 'responses_raw.item', response_id: id, code: null, instance: null, part, text: t }));
+  b.responses.set(id, row);
 }
 
 /** The batch's copies of `conflicts` (stored with another content) left out: not flattened, no problem of theirs but one. */

@@ -100,12 +100,28 @@ interface Source {
  * key `existed`, whether the staged payload `wins` (is newer than every payload of the stored row: it then gives
  * the `newest` columns), whether the merge `changed` anything but run bookkeeping, `s_version` (the staged
  * payload's version), `k_version` (the stored row's), per carried column c "take.c" (the staged value was taken),
- * and `moves`: a row not rewritten whose stored payload_version is not the one it should have.
+ * and `moves`: a row not rewritten whose stored payload_version is not the one it should have. Built in four
+ * steps, each a SELECT over the one before: besides, taken, merged, stored.
  */
 function mergedRows(t: Table, src: Source): string {
   const key = t.key!;
   const cols = loaded(t).filter((c) => !key.includes(c.name) && !MACHINERY.has(c.name));
   const carried = cols.filter((c) => ruleOf(c) === 'carried');
+  const taken = `
+    SELECT *, (s_version IS NOT NULL AND (k_version IS NULL OR s_version > k_version)) AS wins,
+      ${carried.map((c) => `(${q('s', c.name)} IS NOT NULL AND (${q('kv', c.name)} IS NULL OR s_version > ${q('kv', c.name)})) AS ${q('take', c.name)}`).join(', ')}
+    FROM (${besidesSql(key, cols, src, t)})`;
+  const rows = storedRowsSql(cols, carried, src, mergedSql(key, cols, carried, src, taken));
+  // With `same`, most rows are the same as stored (a newer crawl repeats most steps): only those a write needs are
+  // kept, with the newest values of those inserted. Writing every merged step to the temp table cost as much as
+  // merging it. OFFSET 0 keeps DuckDB (1.5) from pushing the filter below the projections, where it inlined every
+  // column it names and so worked out `same`, hashes included, twice per row: 24 ms against 17 for 25,000 steps.
+  return `WITH k_rows AS MATERIALIZED (${src.stored})
+${src.same ? `SELECT * FROM (${rows} OFFSET 0) WHERE (wins AND NOT same) OR (NOT wins AND changed) OR moves` : rows}`;
+}
+
+/** mergedRows' first step: each staged row beside the stored row of its key (`k_rows`), each column's sides named. */
+function besidesSql(key: readonly string[], cols: readonly Column[], src: Source, t: Table): string {
   const staged = (c: Column): string => (src.flags?.has(c.name) ? `CASE WHEN s.${ident(c.name)} THEN true END` : valueOf(c));
   // The version the stored value came from: an older payload's (column_versions, read once a row: storedColumns'
   // `kcv`) or the row's own.
@@ -124,17 +140,17 @@ function mergedRows(t: Table, src: Source): string {
       case 'latest': return `greatest(${valueOf(c)}, k.${n}) AS ${n}`;
     }
   });
-  const besides = `
+  return `
     SELECT ${key.map((k) => (src.parent ? `coalesce(s.${ident(k)}, k.${ident(k)}) AS ${ident(k)}` : `s.${ident(k)}`)).join(', ')},
       ${src.version} AS s_version, k.payload_version AS k_version, k.column_versions AS k_column_versions,
       ${src.parent ? 'k.own_version AS k_own_version, coalesce(s.parent_version, k.parent_version) AS parent_version' : 'k.payload_version AS k_own_version'},
       k.${ident(key[0])} IS NOT NULL AS existed, ${side.filter((x) => x !== undefined).join(', ')}
     FROM ${src.staged} ${src.parent ? 'FULL' : 'LEFT'} JOIN k_rows k ON ${keyOn(t, 'k', 's')}`;
-  const taken = `
-    SELECT *, (s_version IS NOT NULL AND (k_version IS NULL OR s_version > k_version)) AS wins,
-      ${carried.map((c) => `(${q('s', c.name)} IS NOT NULL AND (${q('kv', c.name)} IS NULL OR s_version > ${q('kv', c.name)})) AS ${q('take', c.name)}`).join(', ')}
-    FROM (${besides})`;
-  const merged = `
+}
+
+/** mergedRows' third step, over the `taken` rows: each column's merged value, whether the row `changed`, and whether it is the `same`. */
+function mergedSql(key: readonly string[], cols: readonly Column[], carried: readonly Column[], src: Source, taken: string): string {
+  return `
     SELECT ${names(key)}, existed, wins, s_version, k_version, greatest(s_version, k_version) AS effective_version,
       ${cols.map((c) => {
         const n = ident(c.name);
@@ -150,11 +166,15 @@ function mergedRows(t: Table, src: Source): string {
         ${carried.map((c) => `AND CASE WHEN ${q('take', c.name)} THEN ${q('s', c.name)} = ${q('k', c.name)} ELSE ${q('k', c.name)} IS NULL END`).join(' ')}, false)` : 'false'} AS same,
       k_own_version${src.parent ? ', parent_version' : ''}
     FROM (${taken})`;
+}
+
+/** mergedRows' last step, over the `merged` rows: the versions as stored (payload_version, column_versions) and `moves`. */
+function storedRowsSql(cols: readonly Column[], carried: readonly Column[], src: Source, merged: string): string {
   const versions = carried.map((c) => `{'k': '${c.name}', 'v': ${q('v', c.name)}}`).join(', ');
   // The version as stored: NULL for a row whose version is its parent's.
   const stored = src.parent ? 'CASE WHEN effective_version = parent_version THEN NULL ELSE effective_version END' : 'effective_version';
   const newest = src.same ? cols.filter((c) => ruleOf(c) === 'newest') : [];
-  const rows = `SELECT * EXCLUDE (${[...carried.map((c) => q('v', c.name)), ...newest.map((c) => q('s', c.name)), 'effective_version', 'k_own_version', ...(src.parent ? ['parent_version'] : [])].join(', ')}),
+  return `SELECT * EXCLUDE (${[...carried.map((c) => q('v', c.name)), ...newest.map((c) => q('s', c.name)), 'effective_version', 'k_own_version', ...(src.parent ? ['parent_version'] : [])].join(', ')}),
   effective_version AS payload_version, ${stored} AS stored_version,
   -- Only a row some of whose values came from an older payload builds the JSON (the common row has none).
   CASE WHEN ${carried.map((c) => `coalesce(${q('v', c.name)} = effective_version, true)`).join(' AND ')} THEN NULL
@@ -163,12 +183,6 @@ function mergedRows(t: Table, src: Source): string {
   -- A row neither rewritten (a winner not the same) nor filled whose stored version is not the one it should have.
   coalesce(existed AND (same OR NOT wins) AND (${stored}) IS DISTINCT FROM k_own_version, false) AS moves
 FROM (${merged})`;
-  // With `same`, most rows are the same as stored (a newer crawl repeats most steps): only those a write needs are
-  // kept, with the newest values of those inserted. Writing every merged step to the temp table cost as much as
-  // merging it. OFFSET 0 keeps DuckDB (1.5) from pushing the filter below the projections, where it inlined every
-  // column it names and so worked out `same`, hashes included, twice per row: 24 ms against 17 for 25,000 steps.
-  return `WITH k_rows AS MATERIALIZED (${src.stored})
-${src.same ? `SELECT * FROM (${rows} OFFSET 0) WHERE (wins AND NOT same) OR (NOT wins AND changed) OR moves` : rows}`;
 }
 
 /**

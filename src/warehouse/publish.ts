@@ -126,16 +126,10 @@ async function cloneFromPublished(publishedPath: string, workPath: string): Prom
 }
 
 /**
- * Opens (creating or resuming) the work copy of the warehouse at `publishedPath`. Must be called under the run
- * lock: two runs sharing one work copy would interleave their ledgers, and the leftovers of killed runs
- * (DuckDB's spill folder) are removed here on the strength of it.
+ * Makes sure a work copy is there to open, true when it is an earlier run's (resumed), false when it is a fresh
+ * clone of the published file (or nothing, for a first night).
  */
-export async function openWorkCopy(publishedPath: string, opts: WorkCopyOptions = {}): Promise<WorkCopy> {
-  const { log, comment = true, ...whOpts } = opts;
-  if (publishedPath === ':memory:' || whOpts.readOnly) {
-    throw new WarehouseError('WAREHOUSE_WORK_COPY', 'a work copy needs a writable warehouse file');
-  }
-  const workPath = workPathOf(publishedPath);
+async function readyWorkCopy(publishedPath: string, workPath: string, log: WorkCopyOptions['log']): Promise<boolean> {
   await mkdir(dirname(publishedPath), { recursive: true });
   // A killed run leaves DuckDB's spill files behind, and a copy it did not finish; nothing else uses either.
   await rm(spillDirOf(workPath), { recursive: true, force: true });
@@ -143,7 +137,12 @@ export async function openWorkCopy(publishedPath: string, opts: WorkCopyOptions 
   const resumed = await exists(workPath);
   if (resumed) log?.warn({ work_copy: workPath }, 'carrying on in the work copy an earlier run left unpublished');
   else await cloneFromPublished(publishedPath, workPath);
+  return resumed;
+}
 
+/** The warehouse of the work copy readyWorkCopy left, recovered when DuckDB refuses it as damaged, its comments written. */
+async function openReadyWorkCopy(publishedPath: string, workPath: string, resumed: boolean, whOpts: WarehouseOptions, comment: boolean,
+  log: WorkCopyOptions['log']): Promise<{ wh: Warehouse; recovery?: WorkCopyRecovery }> {
   let wh: Warehouse;
   let recovery: WorkCopyRecovery | undefined;
   try {
@@ -161,6 +160,22 @@ export async function openWorkCopy(publishedPath: string, opts: WorkCopyOptions 
     await wh.close().catch(() => undefined);
     throw e;
   }
+  return { wh, recovery };
+}
+
+/**
+ * Opens (creating or resuming) the work copy of the warehouse at `publishedPath`. Must be called under the run
+ * lock: two runs sharing one work copy would interleave their ledgers, and the leftovers of killed runs
+ * (DuckDB's spill folder) are removed here on the strength of it.
+ */
+export async function openWorkCopy(publishedPath: string, opts: WorkCopyOptions = {}): Promise<WorkCopy> {
+  const { log, comment = true, ...whOpts } = opts;
+  if (publishedPath === ':memory:' || whOpts.readOnly) {
+    throw new WarehouseError('WAREHOUSE_WORK_COPY', 'a work copy needs a writable warehouse file');
+  }
+  const workPath = workPathOf(publishedPath);
+  const resumed = await readyWorkCopy(publishedPath, workPath, log);
+  const { wh, recovery } = await openReadyWorkCopy(publishedPath, workPath, resumed, whOpts, comment, log);
 
   let closed = false;
   return {

@@ -100,34 +100,10 @@ export async function loadTransferFile(db: TransferDb, input: LoadInput): Promis
     throw loadFailure(e, `cannot read the ${input.meta.file_type} file`);
   }
   const table = tableForColumns(described.map((d) => d.column_name));
-  const known = new Map(KNOWN[table]);
   const existing = new Map((await db.all<{ column_name: string; data_type: string }>(
     `SELECT column_name, data_type FROM information_schema.columns WHERE table_name = ? AND table_schema = current_schema()`, [table],
   )).map((r) => [r.column_name, r.data_type]));
-  const targets: string[] = [];
-  const exprs: string[] = [];
-  const params: unknown[] = [];
-  const added: Array<[string, string]> = [];
-  const secrets = input.secrets ?? [];
-  for (const { column_name: c, column_type: src } of described) {
-    if (LINEAGE.includes(c)) continue;
-    const want = known.get(c);
-    if (!existing.has(c)) added.push([c, src]);
-    targets.push(ident(c));
-    let expr: string;
-    // A naive TIMESTAMP from a reader means UTC here (JSON's "…Z" text, parquet's TIMESTAMP_MILLIS).
-    if (want === 'TIMESTAMPTZ' && src === 'TIMESTAMP') expr = `timezone('UTC', ${ident(c)})`;
-    else if (want) expr = `CAST(${ident(c)} AS ${want})`;
-    else expr = ident(c);
-    // A text column loses the key as the rows are inserted (as parameters: the key is never in a statement's text).
-    if ((want ?? existing.get(c) ?? src) === 'VARCHAR') {
-      for (const secret of secrets) {
-        expr = `replace(${expr}, ?, ${lit(REDACTED)})`;
-        params.push(secret);
-      }
-    }
-    exprs.push(expr);
-  }
+  const { targets, exprs, params, added } = insertColumns(described, new Map(KNOWN[table]), existing, input.secrets ?? []);
   if (added.length > 0) {
     // Outside the load's transaction, so that the catalog change can be checkpointed before any row arrives; a
     // column added for a file that then fails to load stays empty, which is harmless.
@@ -157,6 +133,47 @@ export async function loadTransferFile(db: TransferDb, input: LoadInput): Promis
     if (e instanceof TransferLoadError) throw e;
     throw loadFailure(e, `cannot load the ${input.meta.file_type} file`);
   }
+}
+
+/** How the file's columns are inserted: the columns written, their values as read, and the columns the table lacks. */
+interface InsertColumns {
+  /** The table's columns written, in the file's order (lineage apart). */
+  targets: string[];
+  /** Each one's value from the reader, cast to the known type, the secrets replaced in text. */
+  exprs: string[];
+  /** The secrets, one for each `?` of exprs, in order. */
+  params: unknown[];
+  /** Columns of the file the table lacks, with the reader's type: added before the load. */
+  added: Array<[string, string]>;
+}
+
+/**
+ * The file's columns (as `described` by the reader) mapped to the table's: `known` types are cast to, `existing`
+ * columns (name to type) are not added, and every text column has each secret replaced by REDACTED.
+ */
+function insertColumns(described: ReadonlyArray<{ column_name: string; column_type: string }>, known: ReadonlyMap<string, string>,
+  existing: ReadonlyMap<string, string>, secrets: readonly string[]): InsertColumns {
+  const out: InsertColumns = { targets: [], exprs: [], params: [], added: [] };
+  for (const { column_name: c, column_type: src } of described) {
+    if (LINEAGE.includes(c)) continue;
+    const want = known.get(c);
+    if (!existing.has(c)) out.added.push([c, src]);
+    out.targets.push(ident(c));
+    let expr: string;
+    // A naive TIMESTAMP from a reader means UTC here (JSON's "…Z" text, parquet's TIMESTAMP_MILLIS).
+    if (want === 'TIMESTAMPTZ' && src === 'TIMESTAMP') expr = `timezone('UTC', ${ident(c)})`;
+    else if (want) expr = `CAST(${ident(c)} AS ${want})`;
+    else expr = ident(c);
+    // A text column loses the key as the rows are inserted (as parameters: the key is never in a statement's text).
+    if ((want ?? existing.get(c) ?? src) === 'VARCHAR') {
+      for (const secret of secrets) {
+        expr = `replace(${expr}, ?, ${lit(REDACTED)})`;
+        out.params.push(secret);
+      }
+    }
+    out.exprs.push(expr);
+  }
+  return out;
 }
 
 /**

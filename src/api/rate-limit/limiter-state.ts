@@ -2,7 +2,7 @@ import {
   EMPTY_BUDGET, budgetAfterRefusal, budgetAfterStart, budgetFromAnswer, effectiveLimit, fallbackReadyAt, foreignFromAnswer, mirrorFree,
   mirrorReadyAt, type Budget, type BudgetOptions,
 } from './call-budget.js';
-import { inFlight, logEnd, logStart, ownLeaving, ownSince, pruneLog, trialInFlight, type CallLog } from './call-log.js';
+import { inFlight, logEnd, logStart, ownLeaving, ownSince, pruneLog, trialInFlight, type CallLog, type SentCall } from './call-log.js';
 import {
   adjustConcurrency, concurrencyOf, halveConcurrency, initialConcurrency, observeLatency, type Concurrency, type ConcurrencyOptions,
 } from './concurrency.js';
@@ -152,40 +152,50 @@ export function answerCall(cfg: LimiterConfig, s: LimiterState, id: number, a: A
   const learning = learningLimit(next) && w !== undefined && a.status !== undefined;
   if (learning && a.status !== 429) next = { ...next, limits: limitAfterAcceptance(next.limits, log, sent, w) };
   if (learning && a.status === 429) next = { ...next, limits: limitAfterRefusal(next.limits, log, sent, w, now) };
-  let concurrency = a.latencyMs !== undefined && a.status !== undefined ? observeLatency(s.concurrency, a.latencyMs) : s.concurrency;
+  const concurrency = a.latencyMs !== undefined && a.status !== undefined ? observeLatency(s.concurrency, a.latencyMs) : s.concurrency;
   next = { ...next, log: pruneLog(log, now, w, pacingLimit(cfg, next, now)), concurrency };
-
-  if (a.status === 429) {
-    // What the refusal teaches: with a time named, the window (refuteWindow); without one, L when it was not
-    // told (above), else the model let a call out too early and W is trusted a second less.
-    if (timesNamed) next = { ...next, window: refuteWindow(window, sent.trial === true) };
-    else if (!learning) next = { ...next, window: refuteWindow(window, false), believedWindowMs: s.believedWindowMs + 1000 };
-    // Retry-After is the service's word for this very refusal: honoured whether shorter or longer than the
-    // Reset. Without it, the last Reset. Without either (the documented dialect), nothing says when a slot
-    // frees: every call waits until the oldest of ours in the window leaves it, at most W after this refusal,
-    // never a fixed guess that storms or stalls. Never longer than `maxPauseMs` (a lie must not hold the night).
-    // A refusal the told Limit says cannot be the window's is passing, whatever a Reset says of the window: it
-    // is waited out as if the service had said a second (the budget too, which would otherwise wait for the Reset).
-    const passing = a.rate.retryAfterMs === undefined && notTheWindow(s, log, now);
-    const named = a.rate.retryAfterMs ?? (passing ? NOT_THE_WINDOW_PAUSE_MS : undefined);
-    const asked = named ?? (budget.resetAt !== undefined ? Math.max(0, budget.resetAt - now) : Math.max(0, oldestLeaves(next, log, now) - now));
-    const wait = Math.min(asked, cfg.maxPauseMs);
-    next = {
-      ...next,
-      rateLimited: s.rateLimited + 1,
-      concurrency: halveConcurrency(concurrency),
-      budget: budgetAfterRefusal(budget, named === undefined ? undefined : wait, now, cfg),
-    };
-    return pauseUntil(next, now + Math.max(wait, 100) + cfg.marginMs, now);
-  }
-  if (a.status !== undefined && a.status < 500) {
-    concurrency = adjustConcurrency(concurrency, { free: availableNow(cfg, next, now), limit: pacingLimit(cfg, next, now), demand }, cfg);
-    // While L is sought, exactly the explorers fly, whatever the growth rule says.
-    const k = exploring(cfg, next, now);
-    if (k !== undefined) concurrency = concurrencyOf(concurrency, k, cfg);
-    next = { ...next, concurrency };
-  }
+  if (a.status === 429) return afterRefusal(cfg, s, next, log, sent, a.rate, learning, now);
+  if (a.status !== undefined && a.status < 500) return afterAcceptance(cfg, next, demand, now);
   return next;
+}
+
+/**
+ * What a 429 does to the state `next` its answer made of `s`: it teaches (the window, or the believed W), halves
+ * concurrency and pauses every call. `log` is the log with the refused call ended, before pruning.
+ */
+function afterRefusal(cfg: LimiterConfig, s: LimiterState, next: LimiterState, log: CallLog, sent: SentCall, rate: RateHeaders,
+  learning: boolean, now: number): LimiterState {
+  const { budget, window } = next;
+  // What the refusal teaches: with a time named, the window (refuteWindow); without one, L when it was not
+  // told (answerCall), else the model let a call out too early and W is trusted a second less.
+  if (next.timesNamed) next = { ...next, window: refuteWindow(window, sent.trial === true) };
+  else if (!learning) next = { ...next, window: refuteWindow(window, false), believedWindowMs: s.believedWindowMs + 1000 };
+  // Retry-After is the service's word for this very refusal: honoured whether shorter or longer than the
+  // Reset. Without it, the last Reset. Without either (the documented dialect), nothing says when a slot
+  // frees: every call waits until the oldest of ours in the window leaves it, at most W after this refusal,
+  // never a fixed guess that storms or stalls. Never longer than `maxPauseMs` (a lie must not hold the night).
+  // A refusal the told Limit says cannot be the window's is passing, whatever a Reset says of the window: it
+  // is waited out as if the service had said a second (the budget too, which would otherwise wait for the Reset).
+  const passing = rate.retryAfterMs === undefined && notTheWindow(s, log, now);
+  const named = rate.retryAfterMs ?? (passing ? NOT_THE_WINDOW_PAUSE_MS : undefined);
+  const asked = named ?? (budget.resetAt !== undefined ? Math.max(0, budget.resetAt - now) : Math.max(0, oldestLeaves(next, log, now) - now));
+  const wait = Math.min(asked, cfg.maxPauseMs);
+  next = {
+    ...next,
+    rateLimited: s.rateLimited + 1,
+    concurrency: halveConcurrency(next.concurrency),
+    budget: budgetAfterRefusal(budget, named === undefined ? undefined : wait, now, cfg),
+  };
+  return pauseUntil(next, now + Math.max(wait, 100) + cfg.marginMs, now);
+}
+
+/** What an answer the service accepted (or refused for a reason of the call's own) does to concurrency. */
+function afterAcceptance(cfg: LimiterConfig, next: LimiterState, demand: boolean, now: number): LimiterState {
+  let concurrency = adjustConcurrency(next.concurrency, { free: availableNow(cfg, next, now), limit: pacingLimit(cfg, next, now), demand }, cfg);
+  // While L is sought, exactly the explorers fly, whatever the growth rule says.
+  const k = exploring(cfg, next, now);
+  if (k !== undefined) concurrency = concurrencyOf(concurrency, k, cfg);
+  return { ...next, concurrency };
 }
 
 /** The pause after a 429 that cannot be the window's (notTheWindow): a passing refusal, not a full window. */
