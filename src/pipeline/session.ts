@@ -39,32 +39,14 @@ interface SessionOptions {
  * one, and need no key) and a `runs` row: everything a command's stages share.
  */
 export async function openSession(cfg: Config, opts: SessionOptions): Promise<Session> {
-  // Writers load into a work copy and publish it whole at the end (src/warehouse/publish.ts), so an analyst
-  // holding the published file open never blocks a run and never sees a half-loaded one. Readers only read.
-  let work: WorkCopy | undefined;
-  let wh: Warehouse;
-  if (opts.readOnly) {
-    wh = existsSync(cfg.warehouse)
-      ? await Warehouse.open(cfg.warehouse, { readOnly: true })
-      : await Warehouse.open(':memory:', { memoryLimit: cfg.duckdbMemoryLimit });
-  } else {
-    work = await openWorkCopy(cfg.warehouse, { memoryLimit: cfg.duckdbMemoryLimit, threads: cfg.duckdbThreads, log: opts.log });
-    wh = work.wh;
-    if (work.resumed) opts.log.warn({ work: work.workPath }, 'resuming the work copy of an earlier run that did not finish');
-  }
+  const { wh, work } = await openWarehouse(cfg, opts);
   const runId = opts.readOnly ? `read-${Date.now()}` : await startRun(wh, { command: opts.command });
   let api: LawsuitApi | undefined;
   const bars = new Map<string, Progress>();
   const ctx: RunContext = {
     cfg, wh, runId, log: opts.log.child({ run_id: runId }), signal: opts.signal,
     get api(): LawsuitApi {
-      if (opts.sends === 'none') {
-        throw new EtlError('RUN_SENDS_NOTHING', `${opts.command}${cfg.dryRun ? ' --dry-run' : ''} sends nothing, yet a stage asked for the API client`);
-      }
-      api ??= new LawsuitApi({
-        apiKey: opts.apiKey, urls: cfg.urls, maxConcurrency: cfg.maxConcurrency, deadlines: cfg.deadlines, logger: opts.log, signal: opts.signal,
-        readsOnly: opts.sends === 'reads', callbackUrl: cfg.callback.url,
-      });
+      api ??= apiClient(cfg, opts);
       return api;
     },
     progress: (what, event, n) => {
@@ -107,4 +89,32 @@ export async function openSession(cfg: Config, opts: SessionOptions): Promise<Se
   };
   if (work) ctx.publish = () => session.publish();
   return session;
+}
+
+/**
+ * The warehouse a session works in. Writers load into a work copy and publish it whole at the end
+ * (src/warehouse/publish.ts), so an analyst holding the published file open never blocks a run and never sees a
+ * half-loaded one. Readers only read.
+ */
+async function openWarehouse(cfg: Config, opts: SessionOptions): Promise<{ wh: Warehouse; work?: WorkCopy }> {
+  if (opts.readOnly) {
+    const wh = existsSync(cfg.warehouse)
+      ? await Warehouse.open(cfg.warehouse, { readOnly: true })
+      : await Warehouse.open(':memory:', { memoryLimit: cfg.duckdbMemoryLimit });
+    return { wh };
+  }
+  const work = await openWorkCopy(cfg.warehouse, { memoryLimit: cfg.duckdbMemoryLimit, threads: cfg.duckdbThreads, log: opts.log });
+  if (work.resumed) opts.log.warn({ work: work.workPath }, 'resuming the work copy of an earlier run that did not finish');
+  return { wh: work.wh, work };
+}
+
+/** The API client, made when a stage first asks for it: a command that sends nothing refuses to make one. */
+function apiClient(cfg: Config, opts: SessionOptions): LawsuitApi {
+  if (opts.sends === 'none') {
+    throw new EtlError('RUN_SENDS_NOTHING', `${opts.command}${cfg.dryRun ? ' --dry-run' : ''} sends nothing, yet a stage asked for the API client`);
+  }
+  return new LawsuitApi({
+    apiKey: opts.apiKey, urls: cfg.urls, maxConcurrency: cfg.maxConcurrency, deadlines: cfg.deadlines, logger: opts.log, signal: opts.signal,
+    readsOnly: opts.sends === 'reads', callbackUrl: cfg.callback.url,
+  });
 }

@@ -110,77 +110,103 @@ function logProgress(log: Logger, s: ProgressSnapshot, final: boolean): void {
   );
 }
 
+/** The count so far and the expected one, as the outputs read them. */
+interface Tally { done: number; total: number | undefined }
+
+/** Where a progress shows: a bar on a terminal (progressBar), or log lines (progressLog). */
+interface ProgressOutput {
+  /** The count moved. */
+  update(): void;
+  /** The expected count was set or corrected. */
+  totalChanged(): void;
+  /** The work is over: the last state shown. */
+  done(): void;
+}
+
 export function createProgress(opts: ProgressOptions): Progress {
   const terminal = opts.terminal ?? stderrTerminal();
   const now = opts.now ?? Date.now;
-  const tty = terminal.isTTY;
-  const redrawMs = opts.redrawMs ?? 100;
-  const logEveryMs = opts.logEveryMs ?? 30_000;
   const started = now();
   const meter = new EtaMeter(started);
-  const id = `${opts.label}#${Math.random().toString(36).slice(2)}`;
-  let count = 0;
-  let total = opts.total;
+  const tally: Tally = { done: 0, total: opts.total };
   let finished = false;
-  let lastDraw = -Infinity;
-  let lastLog = started;
-  let lastStep = 0;
 
   const snapshot = (): ProgressSnapshot => {
     const t = now();
-    return { label: opts.label, unit: opts.unit, done: count, total, elapsedMs: t - started, etaSeconds: meter.at(t, count, total) ?? null };
+    const { done, total } = tally;
+    return { label: opts.label, unit: opts.unit, done, total, elapsedMs: t - started, etaSeconds: meter.at(t, done, total) ?? null };
   };
+  const out = terminal.isTTY ? progressBar(opts, terminal, snapshot, now) : progressLog(opts, tally, snapshot, now, started);
+  return {
+    tick(n = 1) {
+      tally.done += n;
+      if (!finished) out.update();
+    },
+    setTotal(n: number) {
+      tally.total = n;
+      if (!finished) out.totalChanged();
+    },
+    done() {
+      if (finished) return;
+      finished = true;
+      out.done();
+    },
+  };
+}
 
+/** The bar on a terminal: redrawn at most every `redrawMs`, and every `refreshMs` so that the eta counts down. */
+function progressBar(opts: ProgressOptions, terminal: Terminal, snapshot: () => ProgressSnapshot, now: () => number): ProgressOutput {
+  const redrawMs = opts.redrawMs ?? 100;
+  const id = `${opts.label}#${Math.random().toString(36).slice(2)}`;
+  let lastDraw = -Infinity;
   const draw = (): void => {
     terminal.set(id, renderBar(snapshot()));
     lastDraw = now();
   };
   // The eta counts down between ticks; the timer never keeps the process alive.
-  const refresh = tty ? setInterval(draw, opts.refreshMs ?? 1_000) : undefined;
-  refresh?.unref();
+  const refresh = setInterval(draw, opts.refreshMs ?? 1_000);
+  refresh.unref();
+  const update = (): void => {
+    if (now() - lastDraw >= redrawMs) draw();
+  };
+  draw();
+  return {
+    update,
+    totalChanged: update,
+    done() {
+      clearInterval(refresh);
+      // The final line: the whole count, the average rate over the whole work, and no eta.
+      terminal.remove(id, renderBar({ ...snapshot(), etaSeconds: null }));
+    },
+  };
+}
 
+/** Log lines off a terminal: one at each tenth of the total, and one at least every `logEveryMs`. */
+function progressLog(opts: ProgressOptions, tally: Readonly<Tally>, snapshot: () => ProgressSnapshot, now: () => number, started: number): ProgressOutput {
+  const logEveryMs = opts.logEveryMs ?? 30_000;
+  let lastLog = started;
+  let lastStep = 0;
   const logLine = (final: boolean): void => {
     logProgress(opts.log, snapshot(), final);
     lastLog = now();
   };
-
-  const step = (): number => (total && total > 0 ? Math.floor((Math.min(count, total) / total) * 10) : 0);
-
+  const step = (): number => {
+    const { done, total } = tally;
+    return total && total > 0 ? Math.floor((Math.min(done, total) / total) * 10) : 0;
+  };
   const update = (): void => {
-    if (finished) return;
-    if (tty) {
-      if (now() - lastDraw >= redrawMs) draw();
-      return;
-    }
     const st = step();
     if (st > lastStep || now() - lastLog >= logEveryMs) {
       lastStep = Math.max(lastStep, st);
       logLine(false);
     }
   };
-
-  if (tty) draw();
   return {
-    tick(n = 1) {
-      count += n;
-      update();
-    },
-    setTotal(n: number) {
-      total = n;
+    update,
+    totalChanged() {
       lastStep = Math.min(lastStep, step());
       update();
     },
-    done() {
-      if (finished) return;
-      finished = true;
-      if (refresh) clearInterval(refresh);
-      if (tty) {
-        const s = snapshot();
-        // The final line: the whole count, the average rate over the whole work, and no eta.
-        terminal.remove(id, renderBar({ ...s, etaSeconds: null }));
-      } else {
-        logLine(true);
-      }
-    },
+    done: () => logLine(true),
   };
 }
