@@ -93,72 +93,50 @@ export function describeStage(st: RunSummary['stages'][number], s: RunSummary): 
   if (st.status === 'skipped' || ((st.status === 'failed' || st.status === 'refused') && Object.keys(c).length === 0)) {
     return st.error ? `${st.error.code === 'STAGE_LEFT_OUT' ? '' : `[${st.error.code}] `}${st.error.message}` : '';
   }
-  let text: string;
-  switch (st.name) {
-    case 'documents':
-      text = `${n(c, 'listed')} listed, ${n(c, 'valid')} valid, ${n(c, 'rejected')} rejected, ${n(c, 'duplicates')} duplicates, `
-        + `${n(c, 'fresh')} fresh (skipped), ${n(c, 'to_search')} searched, ${n(c, 'resumed')} resumed`;
-      break;
-    case 'search': {
-      const extra = [['adopted', 'adopted after a crash'], ['resumed', 'resumed'], ['resubmitted_cancelled', 'resubmitted after cancel'],
-        ['resubmitted_lost', 'resubmitted after the provider lost them'], ['not_searched', 'not searched']]
-        .filter(([k]) => n(c, k) > 0).map(([k, words]) => `, ${n(c, k)} ${words}`).join('');
-      text = `${n(c, 'submitted')} submitted${extra}, ${n(c, 'completed')} completed, ${n(c, 'still_running')} still running, ${n(c, 'failed')} failed; `
-        + `${n(c, 'pages')} pages read, ${n(c, 'polls')} polling calls${n(c, 'probes') ? ` (${n(c, 'probes')} single probes)` : ''}`
-        + delivered(c)
-        + `${n(c, 'load_problems') ? `; ${n(c, 'load_problems')} values kept raw only (load_problems)` : ''}`;
-      break;
-    }
-    case 'lawsuits':
-      text = describeLawsuits(c) + delivered(c);
-      break;
-    case 'trackings':
-      text = `${n(c, 'trackings_created')} trackings created, ${n(c, 'trackings_paused')} paused, ${n(c, 'trackings_resumed')} resumed, `
-        + `${n(c, 'trackings_kept')} kept; ${n(c, 'searches_tonight')} to search tonight (${n(c, 'searches_new')} newly tracked, ${n(c, 'searches_fallback')} fallbacks); `
-        + `${n(c, 'tracking_runs_read')} tracking runs read, ${n(c, 'tracking_responses')} responses loaded in ${n(c, 'tracking_calls')} calls; `
-        + `lawsuit trackings: ${n(c, 'lawsuit_trackings_created')} created, ${n(c, 'lawsuit_trackings_paused')} paused, ${n(c, 'lawsuit_trackings_resumed')} resumed, `
-        + `${n(c, 'lawsuit_trackings_kept')} kept, ${n(c, 'lawsuits_read_tonight')} lawsuits read for a tracking that may have missed runs`;
-      break;
-    case 'lawsuit-trackings':
-      text = `${n(c, 'lawsuit_trackings_created')} lawsuit trackings created for the lawsuits made whole tonight`
-        + `${n(c, 'lawsuit_trackings_resumed') ? `, ${n(c, 'lawsuit_trackings_resumed')} resumed (a document found their lawsuit again)` : ''}`
-        + `${n(c, 'lawsuit_trackings_conflicts') ? `, ${n(c, 'lawsuit_trackings_conflicts')} found made already (409)` : ''}, ${n(c, 'failed')} failed`;
-      break;
-    case 'attachments':
-      text = `${n(c, 'stored')} files stored (${(n(c, 'bytes_stored') / 1e6).toFixed(1)} MB), ${n(c, 'already_stored')} already stored under another attachment, `
-        + `${n(c, 'not_ready')} not ready, ${n(c, 'refused')} refused, ${n(c, 'too_large')} too large, ${n(c, 'failed')} failed`
-        + (n(c, 'not_ready') + n(c, 'refused') + n(c, 'failed') > 0 ? ' (asked for again on a later night)' : '');
-      break;
-    case 'transfer':
-      text = `${n(c, 'listed')} listed, ${n(c, 'loaded')} loaded (${n(c, 'rows')} rows), ${n(c, 'already_loaded')} already loaded, ${n(c, 'failed')} failed`
-        + (n(c, 'waiting') > 0 ? `, ${n(c, 'waiting')} waiting for a later try (an earlier passing failure)` : '')
-        + (n(c, 'unknown_status') > 0 ? `, ${n(c, 'unknown_status')} left alone (a status neither the spec nor the documentation names)` : '');
-      break;
-    case 'changes': {
-      const kinds = Object.entries(c).filter(([, v]) => v > 0).map(([k, v]) => `${v} ${k}`);
-      text = kinds.length ? kinds.join(', ') : 'none';
-      break;
-    }
-    case 'query':
-      text = `${n(c, 'documents')} documents, ${n(c, 'answered')} answered, ${n(c, 'failed')} failed`;
-      break;
-    case 'track':
-      text = `${n(c, 'documents')} documents, ${n(c, 'created')} created, ${n(c, 'existing')} already tracked (${n(c, 'conflicts')} answered 409), `
-        + `${n(c, 'recurrence_mismatches')} with another recurrence, ${n(c, 'failed')} failed`;
-      break;
-    case 'exports':
-      text = `${n(c, 'tables')} tables, ${n(c, 'rows')} rows -> ${s.exportDir ?? 'the export folder'}`
-        + `${n(c, 'withheld_lawsuits') ? ` (${n(c, 'withheld_lawsuits')} lawsuits above the export's secrecy level left out)` : ''}`;
-      break;
-    case 'rebuild':
-      text = `${n(c, 'items')} response items of ${n(c, 'runs')} runs replayed, ${n(c, 'lawsuits')} lawsuits, ${n(c, 'detections')} change detections again; no API call`;
-      break;
-    case 'publish':
-      text = st.status === 'ok' ? 'the night is published' : 'the night is not published; the next run carries on from its work copy';
-      break;
-  }
+  const text = STAGE_WORDS[st.name](c, st, s);
   return st.error && st.status !== 'ok' ? `${text}; [${st.error.code}] ${st.error.message}` : text;
 }
+
+/** Each stage's counts in words (describeStage), by stage: one entry a stage, so that a new stage must say its own. */
+const STAGE_WORDS: Record<StageName, (c: Record<string, number>, st: RunSummary['stages'][number], s: RunSummary) => string> = {
+  documents: (c) => `${n(c, 'listed')} listed, ${n(c, 'valid')} valid, ${n(c, 'rejected')} rejected, ${n(c, 'duplicates')} duplicates, `
+    + `${n(c, 'fresh')} fresh (skipped), ${n(c, 'to_search')} searched, ${n(c, 'resumed')} resumed`,
+  search: (c) => {
+    const extra = [['adopted', 'adopted after a crash'], ['resumed', 'resumed'], ['resubmitted_cancelled', 'resubmitted after cancel'],
+      ['resubmitted_lost', 'resubmitted after the provider lost them'], ['not_searched', 'not searched']]
+      .filter(([k]) => n(c, k) > 0).map(([k, words]) => `, ${n(c, k)} ${words}`).join('');
+    return `${n(c, 'submitted')} submitted${extra}, ${n(c, 'completed')} completed, ${n(c, 'still_running')} still running, ${n(c, 'failed')} failed; `
+      + `${n(c, 'pages')} pages read, ${n(c, 'polls')} polling calls${n(c, 'probes') ? ` (${n(c, 'probes')} single probes)` : ''}`
+      + delivered(c)
+      + `${n(c, 'load_problems') ? `; ${n(c, 'load_problems')} values kept raw only (load_problems)` : ''}`;
+  },
+  lawsuits: (c) => describeLawsuits(c) + delivered(c),
+  trackings: (c) => `${n(c, 'trackings_created')} trackings created, ${n(c, 'trackings_paused')} paused, ${n(c, 'trackings_resumed')} resumed, `
+    + `${n(c, 'trackings_kept')} kept; ${n(c, 'searches_tonight')} to search tonight (${n(c, 'searches_new')} newly tracked, ${n(c, 'searches_fallback')} fallbacks); `
+    + `${n(c, 'tracking_runs_read')} tracking runs read, ${n(c, 'tracking_responses')} responses loaded in ${n(c, 'tracking_calls')} calls; `
+    + `lawsuit trackings: ${n(c, 'lawsuit_trackings_created')} created, ${n(c, 'lawsuit_trackings_paused')} paused, ${n(c, 'lawsuit_trackings_resumed')} resumed, `
+    + `${n(c, 'lawsuit_trackings_kept')} kept, ${n(c, 'lawsuits_read_tonight')} lawsuits read for a tracking that may have missed runs`,
+  'lawsuit-trackings': (c) => `${n(c, 'lawsuit_trackings_created')} lawsuit trackings created for the lawsuits made whole tonight`
+    + `${n(c, 'lawsuit_trackings_resumed') ? `, ${n(c, 'lawsuit_trackings_resumed')} resumed (a document found their lawsuit again)` : ''}`
+    + `${n(c, 'lawsuit_trackings_conflicts') ? `, ${n(c, 'lawsuit_trackings_conflicts')} found made already (409)` : ''}, ${n(c, 'failed')} failed`,
+  attachments: (c) => `${n(c, 'stored')} files stored (${(n(c, 'bytes_stored') / 1e6).toFixed(1)} MB), ${n(c, 'already_stored')} already stored under another attachment, `
+    + `${n(c, 'not_ready')} not ready, ${n(c, 'refused')} refused, ${n(c, 'too_large')} too large, ${n(c, 'failed')} failed`
+    + (n(c, 'not_ready') + n(c, 'refused') + n(c, 'failed') > 0 ? ' (asked for again on a later night)' : ''),
+  transfer: (c) => `${n(c, 'listed')} listed, ${n(c, 'loaded')} loaded (${n(c, 'rows')} rows), ${n(c, 'already_loaded')} already loaded, ${n(c, 'failed')} failed`
+    + (n(c, 'waiting') > 0 ? `, ${n(c, 'waiting')} waiting for a later try (an earlier passing failure)` : '')
+    + (n(c, 'unknown_status') > 0 ? `, ${n(c, 'unknown_status')} left alone (a status neither the spec nor the documentation names)` : ''),
+  changes: (c) => {
+    const kinds = Object.entries(c).filter(([, v]) => v > 0).map(([k, v]) => `${v} ${k}`);
+    return kinds.length ? kinds.join(', ') : 'none';
+  },
+  query: (c) => `${n(c, 'documents')} documents, ${n(c, 'answered')} answered, ${n(c, 'failed')} failed`,
+  track: (c) => `${n(c, 'documents')} documents, ${n(c, 'created')} created, ${n(c, 'existing')} already tracked (${n(c, 'conflicts')} answered 409), `
+    + `${n(c, 'recurrence_mismatches')} with another recurrence, ${n(c, 'failed')} failed`,
+  exports: (c, _st, s) => `${n(c, 'tables')} tables, ${n(c, 'rows')} rows -> ${s.exportDir ?? 'the export folder'}`
+    + `${n(c, 'withheld_lawsuits') ? ` (${n(c, 'withheld_lawsuits')} lawsuits above the export's secrecy level left out)` : ''}`,
+  rebuild: (c) => `${n(c, 'items')} response items of ${n(c, 'runs')} runs replayed, ${n(c, 'lawsuits')} lawsuits, ${n(c, 'detections')} change detections again; no API call`,
+  publish: (_c, st) => (st.status === 'ok' ? 'the night is published' : 'the night is not published; the next run carries on from its work copy'),
+};
 
 /** What a wave read of the intake's spool and proved by its deliveries (delivered/wave-gate.ts), when it read any. */
 function delivered(c: Record<string, number>): string {
