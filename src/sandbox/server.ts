@@ -167,9 +167,36 @@ function readBody(req: IncomingMessage): Promise<string> {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
+  let base = '';
+  const state = sandboxState(opts, () => base);
+  const router = new Router([...routeModules, ...(opts.extraRoutes ?? [])].flatMap((m) => m(state)));
+  const server = createServer((req, res) => {
+    handle(state, router, req, res).catch((e: unknown) => {
+      if (!res.headersSent) send(res, inDialect(state.dialect, { status: 500, body: { error: { name: 'InternalError', message: (e as Error).message, data: [] } } }), {});
+      else res.destroy();
+    });
+  });
+  // Longer than a client's own idle keep-alive (undici closes after 4 s): the client, not the server, closes an
+  // idle connection, so a call sent on a connection never meets the server closing it at that very moment.
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());
+  });
+  const addr = server.address() as AddressInfo;
+  const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  base = `http://${host}:${addr.port}`;
+  return sandboxHandle(state, base, () => new Promise<void>((resolve) => {
+    state.callbacks.close();
+    server.close(() => resolve());
+    server.closeAllConnections();
+  }));
+}
+
+/** The state the routes share: the synthetic universe, the stores, the clock, the faults, the limiter and the plan. */
+function sandboxState(opts: SandboxOptions, baseUrl: () => string): SandboxState {
   const { options, forbid, faults, dialect, trackingRuns } = resolveOptions(opts);
   const universe = new Universe({ seed: options.seed, lawsuits: options.lawsuits });
-  let base = '';
   const store = new RequestStore(universe, { seed: options.seed, bootId: options.bootId, courtDelayMs: options.courtDelayMs, retentionMs: options.retentionMs });
   const injector = new FaultInjector(options.seed, faults);
   const limiter = new SlidingWindowLimiter(options.rateLimit, options.rateWindowMs);
@@ -190,37 +217,20 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     callbacks: new CallbackDispatcher({
       store, clock, faults: injector, trackings, seed: options.seed, render: (r, n, now) => renderResponseItem(state, r, n, now),
     }, { ...DEFAULT_CALLBACK_OPTIONS, retryMs: opts.callbackRetryMs ?? DEFAULT_CALLBACK_OPTIONS.retryMs, attempts: opts.callbackAttempts ?? DEFAULT_CALLBACK_OPTIONS.attempts }),
-    baseUrl: () => base,
+    baseUrl,
     extensions: new Map<string, unknown>(opts.transfer ? [[TRANSFER_OPTIONS_KEY, opts.transfer]] : []),
   };
-  const router = new Router([...routeModules, ...(opts.extraRoutes ?? [])].flatMap((m) => m(state)));
+  return state;
+}
 
-  const server = createServer((req, res) => {
-    handle(state, router, req, res).catch((e: unknown) => {
-      if (!res.headersSent) send(res, inDialect(state.dialect, { status: 500, body: { error: { name: 'InternalError', message: (e as Error).message, data: [] } } }), {});
-      else res.destroy();
-    });
-  });
-  // Longer than a client's own idle keep-alive (undici closes after 4 s): the client, not the server, closes an
-  // idle connection, so a call sent on a connection never meets the server closing it at that very moment.
-  server.keepAliveTimeout = 30_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());
-  });
-  const addr = server.address() as AddressInfo;
-  const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
-  base = `http://${host}:${addr.port}`;
-
+/** What a test or the CLI holds of a running sandbox: its address, its controls and its ground truth. */
+function sandboxHandle(state: SandboxState, url: string, close: () => Promise<void>): Sandbox {
+  const { universe, trackings, options } = state;
   return {
-    url: base,
+    url,
     state,
     universe,
-    close: () => new Promise<void>((resolve) => {
-      state.callbacks.close();
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close,
     counters: () => state.counters.snapshot(),
     resetCounters: () => state.counters.reset(),
     setFaults: (f) => state.faults.set(f),
@@ -319,6 +329,17 @@ function answerUnmatched(state: SandboxState, res: ServerResponse, method: strin
   send(res, sandboxPath ? reply : inDialect(state.dialect, reply), {});
 }
 
+/** One API call's answering: its counter, its faults and its rate headers (handleApiCall). */
+interface ApiCall {
+  /** Counts the call under its route, with the status (or what happened instead) it ended with. */
+  record(status: number | string): void;
+  faults: ReturnType<SandboxState['faults']['draw']>;
+  /** The rate headers of an answer of this status, in the dialect's form (rate-headers.ts). */
+  rateHeadersOf(status: number): Record<string, string>;
+  /** Sends the reply, in the dialect, with its rate headers. */
+  answer(reply: Reply, truncate?: boolean): void;
+}
+
 /**
  * An API call, wrapped in what the real service does around a route: the rate limit and its headers, the faults
  * drawn for the call (some before processing, some after), api-key auth, the plan's refusals, and counting.
@@ -327,7 +348,6 @@ async function handleApiCall(state: SandboxState, route: RouteDef, ctx: CallCont
   const { req, res } = ctx;
   const label = `${route.method} ${route.path}`;
   const d = state.dialect;
-  const record = (status: number | string) => state.counters.record(label, status);
   const header = req.headers['api-key'];
   const bucket = (Array.isArray(header) ? header[0] : header)?.trim() || `anonymous:${req.socket.remoteAddress ?? ''}`;
   // Another client on the key (the `foreign` fault) made its requests before this call: they are in its window.
@@ -341,29 +361,46 @@ async function handleApiCall(state: SandboxState, route: RouteDef, ctx: CallCont
     ? { ...state.limiter.peek(bucket), allowed: false, remaining: 0, retryAfterSec: Math.max(1, Math.ceil(state.faults.stormRemainingMs() / 1000)) }
     : state.limiter.take(bucket);
   const omitRateHeaders = state.faults.omitsRateHeaders();
-  /** The rate headers of an answer of this status, in the dialect's form (rate-headers.ts). */
   const rateHeadersOf = (status: number) => rateHeaders(d, limit, status, omitRateHeaders);
-  const answer = (reply: Reply, truncate = false) => send(res, inDialect(d, reply), rateHeadersOf(reply.status), truncate);
+  const call: ApiCall = {
+    record: (status) => state.counters.record(label, status),
+    faults,
+    rateHeadersOf,
+    answer: (reply, truncate = false) => send(res, inDialect(d, reply), rateHeadersOf(reply.status), truncate),
+  };
   if (!limit.allowed) {
-    record(429);
+    call.record(429);
     // A dialect that sends no Retry-After does not tell the wait in words either: the client must find it.
     const message = d.rateHeaders.retryAfter ? `Rate limit exceeded: retry in ${limit.retryAfterSec} s` : 'Rate limit exceeded';
-    answer({ status: 429, body: { error: 'Too Many Requests', message, code: 'RATE_LIMITED' } });
+    call.answer({ status: 429, body: { error: 'Too Many Requests', message, code: 'RATE_LIMITED' } });
     return;
   }
+  if (!admitted(state, ctx, call, label, header)) return;
+  await processApiCall(route, ctx, call, raw);
+}
+
+/** The call passes what strikes before processing (a reset, a 5xx, auth, the plan); false when it was answered so. */
+function admitted(state: SandboxState, ctx: CallContext, call: ApiCall, label: string, header: string | string[] | undefined): boolean {
+  const { record, answer, faults } = call;
   // Faults that strike before the call is processed leave no trace in the sandbox's state.
-  if (faults.reset) { record('reset'); req.socket.destroy(); return; }
+  if (faults.reset) { record('reset'); ctx.req.socket.destroy(); return false; }
   if (faults.error5xx) {
     record(faults.error5xx);
     answer({ status: faults.error5xx, body: { error: { name: 'InternalError', message: 'Upstream failure (injected)', data: [] } } });
-    return;
+    return false;
   }
   const auth = authenticate(header, state.options);
-  if (!auth.ok) { record(auth.status); answer({ status: auth.status, body: auth.body }); return; }
+  if (!auth.ok) { record(auth.status); answer({ status: auth.status, body: auth.body }); return false; }
   ctx.apiKey = auth.key;
   const resource = resourceOf(label);
-  if (state.plan.forbids(resource)) { record(403); answer({ status: 403, body: notInPlan(resource!) }); return; }
+  if (state.plan.forbids(resource)) { record(403); answer({ status: 403, body: notInPlan(resource!) }); return false; }
+  return true;
+}
 
+/** The route's answer to an admitted call, and the faults that strike after processing. */
+async function processApiCall(route: RouteDef, ctx: CallContext, call: ApiCall, raw: string): Promise<void> {
+  const { req, res } = ctx;
+  const { record, faults } = call;
   const parsed = parseJson(raw);
   let reply: Reply;
   if (!parsed.ok) reply = jsonError();
@@ -371,7 +408,7 @@ async function handleApiCall(state: SandboxState, route: RouteDef, ctx: CallCont
     ctx.body = parsed.value;
     // A route that writes its answer itself finds the headers of a success already set (transfer/routes.ts
     // takes them off an error of its own where the dialect sends none).
-    for (const [name, value] of Object.entries(rateHeadersOf(200))) res.setHeader(name, value);
+    for (const [name, value] of Object.entries(call.rateHeadersOf(200))) res.setHeader(name, value);
     reply = await route.handle(ctx);
     if (reply.handled) { record(reply.status); return; }
     for (const name of RATE_HEADER_NAMES) res.removeHeader(name);
@@ -383,8 +420,8 @@ async function handleApiCall(state: SandboxState, route: RouteDef, ctx: CallCont
   }
   if (faults.slowMs > 0) await sleep(faults.slowMs);
   record(faults.truncate ? `${reply.status}-truncated` : reply.status);
-  if (reply.stream && reply.status < 300) await sendStream(res, reply, rateHeadersOf(reply.status), faults.truncate);
-  else answer(reply, faults.truncate);
+  if (reply.stream && reply.status < 300) await sendStream(res, reply, call.rateHeadersOf(reply.status), faults.truncate);
+  else call.answer(reply, faults.truncate);
 }
 
 function parseJson(raw: string): { ok: true; value: unknown } | { ok: false } {

@@ -172,16 +172,9 @@ export function readConfiguration(input: ConfigInput = {}): { cfg: Config; probl
 
 /** Every option the configuration reads, each checked on its own; what an option's value needs of another is needsOf's. */
 function readConfig(src: Sources, command: ConfiguredCommand, problems: string[]): Config {
-  const read = <K extends OptionName>(name: K): ValueOf<K> | undefined => {
-    const opt = OPTIONS[name] as Option<ValueOf<K>>;
-    return opt.only && !opt.only.includes(command) ? undefined : readOption(opt, src, problems);
-  };
+  const read = readerOf(src, command, problems);
   readOption(OPTIONS.logFormat, src, problems);
-  const apiKey = readSecret(OPTIONS.apiKey, src.env, problems);
-  if (apiKey.value !== undefined) {
-    const bad = headerValueProblem(apiKey.value);
-    if (bad) problems.push(`${apiKey.label}: the key ${bad}, so it cannot be sent as the api-key header (the value is not shown)`);
-  }
+  const apiKey = apiKeyOf(src.env, problems);
   const salt = readSecret(OPTIONS.exportSalt, src.env, problems);
   const callbackSecret = readSecret(OPTIONS.callbackSecret, src.env, problems);
   // The file the name ends at: the lock, the work copy and the publish are named after it (shared/real-path.ts).
@@ -189,7 +182,7 @@ function readConfig(src: Sources, command: ConfiguredCommand, problems: string[]
   const sandbox = read('sandbox')!;
   const mode = read('exportPrivacy')!;
   return {
-    apiKey: apiKey.value,
+    apiKey,
     urls: { requests: read('requestsUrl') ?? '', tracking: read('trackingUrl') ?? '', lawsuits: read('lawsuitsUrl') ?? '', transfer: read('transferUrl') ?? '' },
     warehouse,
     lockFile: read('lockFile') ?? `${warehouse}.lock`,
@@ -235,10 +228,35 @@ function readConfig(src: Sources, command: ConfiguredCommand, problems: string[]
     jobsDir: read('jobsDir') ?? INSTALLED_JOBS,
     statePath: read('statePath') ?? OPTIONS.statePath.default,
     exportPrivacy: { mode, salt: saltOf(salt, problems), maxSecrecy: read('exportMaxSecrecy') ?? (mode === 'pseudonymise' ? 0 : 5) },
-    callback: {
-      url: read('callbackUrl'), secret: callbackSecretOf(callbackSecret, problems), port: read('callbackPort'), host: read('callbackHost')!,
-      spool: read('callbackSpool') ?? `${warehouse}.spool`, maxBytes: read('callbackMaxBytes')!, fsync: read('callbackFsync')!, waitMs: read('callbackWaitMs')!,
-    },
+    callback: callbackOf(read, callbackSecret, warehouse, problems),
+  };
+}
+
+/** Reads one option's value for `command` (undefined for an option the command does not take), its problems into `problems`. */
+type OptionReader = <K extends OptionName>(name: K) => ValueOf<K> | undefined;
+
+function readerOf(src: Sources, command: ConfiguredCommand, problems: string[]): OptionReader {
+  return <K extends OptionName>(name: K): ValueOf<K> | undefined => {
+    const opt = OPTIONS[name] as Option<ValueOf<K>>;
+    return opt.only && !opt.only.includes(command) ? undefined : readOption(opt, src, problems);
+  };
+}
+
+/** The API key, when given; one that cannot be sent as a header is a problem (its value never shown). */
+function apiKeyOf(env: NodeJS.ProcessEnv, problems: string[]): string | undefined {
+  const apiKey = readSecret(OPTIONS.apiKey, env, problems);
+  if (apiKey.value !== undefined) {
+    const bad = headerValueProblem(apiKey.value);
+    if (bad) problems.push(`${apiKey.label}: the key ${bad}, so it cannot be sent as the api-key header (the value is not shown)`);
+  }
+  return apiKey.value;
+}
+
+/** The intake's options (`receive`, and the callback URL the searches give), its spool beside the warehouse by default. */
+function callbackOf(read: OptionReader, secret: ReturnType<typeof readSecret>, warehouse: string, problems: string[]): CallbackConfig {
+  return {
+    url: read('callbackUrl'), secret: callbackSecretOf(secret, problems), port: read('callbackPort'), host: read('callbackHost')!,
+    spool: read('callbackSpool') ?? `${warehouse}.spool`, maxBytes: read('callbackMaxBytes')!, fsync: read('callbackFsync')!, waitMs: read('callbackWaitMs')!,
   };
 }
 
