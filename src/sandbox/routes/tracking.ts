@@ -4,7 +4,7 @@
 // tracking of another key is unknown to the caller (404), as a request is.
 
 import { readCallbackUrl } from '../callbacks.js';
-import { listParam, notFound, validationError, type Reply, type RouteModule, type SandboxState } from '../context.js';
+import { listParam, notFound, validationError, type CallContext, type Reply, type RouteModule, type SandboxState } from '../context.js';
 import { dateParam, inOrder, listingParams } from '../listing-params.js';
 import { listEnvelope } from '../page-envelope.js';
 import { keyForm } from '../request-filters.js';
@@ -56,6 +56,35 @@ function trackingMatcher(state: SandboxState, url: URL, now: number, reasons: st
   return (t) => tests.every((f) => f(t));
 }
 
+/** POST /tracking: a tracking of the search for the key, or 409 when the key tracks that search already. */
+function createTracking({ state, body, apiKey, now }: CallContext): Reply {
+  const reasons: string[] = [];
+  const rec = isObj(body) ? body.recurrence : undefined;
+  if (!Number.isInteger(rec) || (rec as number) < 1) reasons.push('recurrence must be a whole number of days >= 1');
+  const callbackUrl = readCallbackUrl(body, reasons);
+  const v = validateSearchBody(body);
+  if (!v.ok) return validationError([...v.reasons, ...reasons], reasons.length ? 400 : v.status, v.status === 422 && !reasons.length ? 'Invalid CNJ number' : 'Invalid tracking');
+  if (reasons.length) return validationError(reasons, 400, 'Invalid tracking');
+  const dup = state.trackings.records.existing(apiKey, v.search);
+  if (dup) return conflict('A tracking of this search already exists', dup.id);
+  const t = state.trackings.create(apiKey, v.search, rec as number, now, { callbackUrl });
+  if (callbackUrl !== undefined) state.callbacks.watchKey(apiKey);
+  return { status: 200, body: renderTracking(state, t, now) };
+}
+
+/** GET /tracking: the key's trackings, a page of them in the dialect's envelope, order and filters. */
+function listTrackings({ state, url, apiKey, now }: CallContext): Reply {
+  const reasons: string[] = [];
+  const { page, pageSize, direction } = listingParams(state.dialect, 'tracking', url, { filters: state.dialect.trackingFilters }, reasons);
+  const matches = trackingMatcher(state, url, now, reasons);
+  if (reasons.length) return validationError(reasons);
+  const all = inOrder(state.trackings.records.listOf(apiKey), direction).filter(matches);
+  return {
+    status: 200,
+    body: listEnvelope(state.dialect, { baseUrl: state.baseUrl(), path: '/tracking', all, page, pageSize, statuses: listParam(url, 'status'), render: (t: StoredTracking) => renderTracking(state, t, now) }),
+  };
+}
+
 export const trackingRoutes: RouteModule = (state) => {
   const trackings = state.trackings;
   const one = (id: string, apiKey: string, act: (t: StoredTracking) => Reply): Reply => {
@@ -63,37 +92,8 @@ export const trackingRoutes: RouteModule = (state) => {
     return t ? act(t) : notFound('tracking');
   };
   return [
-    {
-      method: 'POST', path: '/tracking', api: true, mutates: true,
-      handle: ({ body, apiKey, now }) => {
-        const reasons: string[] = [];
-        const rec = isObj(body) ? body.recurrence : undefined;
-        if (!Number.isInteger(rec) || (rec as number) < 1) reasons.push('recurrence must be a whole number of days >= 1');
-        const callbackUrl = readCallbackUrl(body, reasons);
-        const v = validateSearchBody(body);
-        if (!v.ok) return validationError([...v.reasons, ...reasons], reasons.length ? 400 : v.status, v.status === 422 && !reasons.length ? 'Invalid CNJ number' : 'Invalid tracking');
-        if (reasons.length) return validationError(reasons, 400, 'Invalid tracking');
-        const dup = trackings.records.existing(apiKey, v.search);
-        if (dup) return conflict('A tracking of this search already exists', dup.id);
-        const t = trackings.create(apiKey, v.search, rec as number, now, { callbackUrl });
-        if (callbackUrl !== undefined) state.callbacks.watchKey(apiKey);
-        return { status: 200, body: renderTracking(state, t, now) };
-      },
-    },
-    {
-      method: 'GET', path: '/tracking', api: true,
-      handle: ({ url, apiKey, now }) => {
-        const reasons: string[] = [];
-        const { page, pageSize, direction } = listingParams(state.dialect, 'tracking', url, { filters: state.dialect.trackingFilters }, reasons);
-        const matches = trackingMatcher(state, url, now, reasons);
-        if (reasons.length) return validationError(reasons);
-        const all = inOrder(trackings.records.listOf(apiKey), direction).filter(matches);
-        return {
-          status: 200,
-          body: listEnvelope(state.dialect, { baseUrl: state.baseUrl(), path: '/tracking', all, page, pageSize, statuses: listParam(url, 'status'), render: (t: StoredTracking) => renderTracking(state, t, now) }),
-        };
-      },
-    },
+    { method: 'POST', path: '/tracking', api: true, mutates: true, handle: createTracking },
+    { method: 'GET', path: '/tracking', api: true, handle: listTrackings },
     {
       method: 'GET', path: '/tracking/:id', api: true,
       handle: ({ params, apiKey, now }) => one(params.id, apiKey, (t) => ({ status: 200, body: renderTracking(state, t, now) })),

@@ -99,69 +99,69 @@ function cutter(at: number, res: ServerResponse): Transform {
   });
 }
 
+/** GET /transfer-file: the files, filtered and ordered as asked, as the dialect shows them. */
+const listFiles = (ctx: TransferContext): TransferHandler => async (_req, res, _m, url) => {
+  const parsed = parseListQuery(url.searchParams, ctx.dialect.unknownParams);
+  if (!parsed.ok) return apiError(ctx, res, 400, 'ValidationError', 'invalid transfer-file listing query', parsed.reasons);
+  // Filters and order apply to the records as the dialect shows them (a documented `status=available`).
+  const records = (await ctx.store.records()).map((r) => shownRecord(ctx.dialect.transfer, r));
+  json(res, 200, withStringFields(ctx.dialect, applyListQuery(records, parsed.query)));
+};
+
+/** GET /transfer-file/:id: one file's record, with a signed download address while it has content. */
+const showFile = (ctx: TransferContext): TransferHandler => async (req, res, m) => {
+  const f = ctx.store.find(decodeURIComponent(m[1]));
+  if (!f) return apiError(ctx, res, 404, 'NotFound', 'transfer file not found', [decodeURIComponent(m[1])]);
+  const record = shownRecord(ctx.dialect.transfer, await ctx.store.record(f));
+  const { urlField, expiresField } = ctx.dialect.transfer;
+  if (!f.hasContent) return json(res, 200, { ...record, [urlField]: null, [expiresField]: null });
+  const expires = ctx.now() + ctx.urlValidityMs;
+  json(res, 200, {
+    ...record,
+    [urlField]: `${baseUrl(ctx, req)}${downloadPath(ctx.secret, f.transfer_file_id, f.name, expires)}`,
+    [expiresField]: new Date(expires).toISOString(),
+  });
+};
+
+/** PATCH /transfer-file/:id: the client marks a file downloaded or in error. */
+const patchFile = (ctx: TransferContext): TransferHandler => async (req, res, m, _url, parsedBody) => {
+  const body = parsedBody ? { ok: true as const, value: parsedBody.value } : await readJson(req);
+  if (!body.ok) return apiError(ctx, res, 400, 'ValidationError', 'the body is not JSON', ['the body must be a JSON object {status, error_message?}']);
+  const r = await ctx.store.patch(decodeURIComponent(m[1]), body.value, ctx.dialect.transfer.patchStatuses);
+  if (r.ok) return json(res, 200, shownRecord(ctx.dialect.transfer, r.record));
+  if (r.status === 404) return apiError(ctx, res, 404, 'NotFound', 'transfer file not found', [decodeURIComponent(m[1])]);
+  apiError(ctx, res, 400, 'ValidationError', 'invalid transfer-file status update', r.reasons);
+};
+
+/** GET /_files/:id/:name: the storage's download of a signed address, with the download faults. */
+const downloadFile = (ctx: TransferContext): TransferHandler => async (_req, res, m, url) => {
+  const id = decodeURIComponent(m[1]);
+  const name = decodeURIComponent(m[2]);
+  const check = checkDownload(ctx.secret, id, name, url.searchParams.get('expires'), url.searchParams.get('sig'), ctx.now());
+  if (check === 'missing') return storageError(res, 403, 'AccessDenied', 'Query-string authentication requires the expires and sig parameters');
+  if (check === 'tampered') return storageError(res, 403, 'SignatureDoesNotMatch', 'The request signature does not match');
+  if (check === 'expired') return storageError(res, 403, 'AccessDenied', 'Request has expired');
+  const f = ctx.store.find(id);
+  if (!f || f.name !== name || !f.hasContent) return storageError(res, 404, 'NoSuchKey', 'The specified key does not exist.');
+  if (ctx.faults.take5xx(id, name)) return storageError(res, 503, 'SlowDown', 'Please reduce your request rate.');
+  const { bytes } = await ctx.content.info(f);
+  res.writeHead(200, { 'content-type': CONTENT_TYPE[f.file_type], 'content-length': bytes });
+  const stages: Array<Readable | Transform> = [await ctx.content.open(f)];
+  if (ctx.faults.isCorrupt(id, name)) stages.push(corrupter(Math.floor(bytes / 2)));
+  if (ctx.faults.takeCut(id, name)) stages.push(cutter(Math.floor(bytes / 2), res));
+  try {
+    await pipeline([...stages, res]);
+  } catch {
+    // The client went away or the cut fault fired: the socket is already gone, nothing left to answer.
+    res.destroy();
+  }
+};
+
 export function transferRoutes(ctx: TransferContext): TransferRoute[] {
   return [
-    {
-      method: 'GET', pattern: /^\/transfer-file\/?$/, label: 'GET /transfer-file', auth: true,
-      handler: async (_req, res, _m, url) => {
-        const parsed = parseListQuery(url.searchParams, ctx.dialect.unknownParams);
-        if (!parsed.ok) return apiError(ctx, res, 400, 'ValidationError', 'invalid transfer-file listing query', parsed.reasons);
-        // Filters and order apply to the records as the dialect shows them (a documented `status=available`).
-        const records = (await ctx.store.records()).map((r) => shownRecord(ctx.dialect.transfer, r));
-        json(res, 200, withStringFields(ctx.dialect, applyListQuery(records, parsed.query)));
-      },
-    },
-    {
-      method: 'GET', pattern: /^\/transfer-file\/([^/]+)\/?$/, label: 'GET /transfer-file/:id', auth: true,
-      handler: async (req, res, m) => {
-        const f = ctx.store.find(decodeURIComponent(m[1]));
-        if (!f) return apiError(ctx, res, 404, 'NotFound', 'transfer file not found', [decodeURIComponent(m[1])]);
-        const record = shownRecord(ctx.dialect.transfer, await ctx.store.record(f));
-        const { urlField, expiresField } = ctx.dialect.transfer;
-        if (!f.hasContent) return json(res, 200, { ...record, [urlField]: null, [expiresField]: null });
-        const expires = ctx.now() + ctx.urlValidityMs;
-        json(res, 200, {
-          ...record,
-          [urlField]: `${baseUrl(ctx, req)}${downloadPath(ctx.secret, f.transfer_file_id, f.name, expires)}`,
-          [expiresField]: new Date(expires).toISOString(),
-        });
-      },
-    },
-    {
-      method: 'PATCH', pattern: /^\/transfer-file\/([^/]+)\/?$/, label: 'PATCH /transfer-file/:id', auth: true,
-      handler: async (req, res, m, _url, parsedBody) => {
-        const body = parsedBody ? { ok: true as const, value: parsedBody.value } : await readJson(req);
-        if (!body.ok) return apiError(ctx, res, 400, 'ValidationError', 'the body is not JSON', ['the body must be a JSON object {status, error_message?}']);
-        const r = await ctx.store.patch(decodeURIComponent(m[1]), body.value, ctx.dialect.transfer.patchStatuses);
-        if (r.ok) return json(res, 200, shownRecord(ctx.dialect.transfer, r.record));
-        if (r.status === 404) return apiError(ctx, res, 404, 'NotFound', 'transfer file not found', [decodeURIComponent(m[1])]);
-        apiError(ctx, res, 400, 'ValidationError', 'invalid transfer-file status update', r.reasons);
-      },
-    },
-    {
-      method: 'GET', pattern: /^\/_files\/([^/]+)\/([^/]+)$/, label: 'GET /_files/:id/:name', auth: false,
-      handler: async (_req, res, m, url) => {
-        const id = decodeURIComponent(m[1]);
-        const name = decodeURIComponent(m[2]);
-        const check = checkDownload(ctx.secret, id, name, url.searchParams.get('expires'), url.searchParams.get('sig'), ctx.now());
-        if (check === 'missing') return storageError(res, 403, 'AccessDenied', 'Query-string authentication requires the expires and sig parameters');
-        if (check === 'tampered') return storageError(res, 403, 'SignatureDoesNotMatch', 'The request signature does not match');
-        if (check === 'expired') return storageError(res, 403, 'AccessDenied', 'Request has expired');
-        const f = ctx.store.find(id);
-        if (!f || f.name !== name || !f.hasContent) return storageError(res, 404, 'NoSuchKey', 'The specified key does not exist.');
-        if (ctx.faults.take5xx(id, name)) return storageError(res, 503, 'SlowDown', 'Please reduce your request rate.');
-        const { bytes } = await ctx.content.info(f);
-        res.writeHead(200, { 'content-type': CONTENT_TYPE[f.file_type], 'content-length': bytes });
-        const stages: Array<Readable | Transform> = [await ctx.content.open(f)];
-        if (ctx.faults.isCorrupt(id, name)) stages.push(corrupter(Math.floor(bytes / 2)));
-        if (ctx.faults.takeCut(id, name)) stages.push(cutter(Math.floor(bytes / 2), res));
-        try {
-          await pipeline([...stages, res]);
-        } catch {
-          // The client went away or the cut fault fired: the socket is already gone, nothing left to answer.
-          res.destroy();
-        }
-      },
-    },
+    { method: 'GET', pattern: /^\/transfer-file\/?$/, label: 'GET /transfer-file', auth: true, handler: listFiles(ctx) },
+    { method: 'GET', pattern: /^\/transfer-file\/([^/]+)\/?$/, label: 'GET /transfer-file/:id', auth: true, handler: showFile(ctx) },
+    { method: 'PATCH', pattern: /^\/transfer-file\/([^/]+)\/?$/, label: 'PATCH /transfer-file/:id', auth: true, handler: patchFile(ctx) },
+    { method: 'GET', pattern: /^\/_files\/([^/]+)\/([^/]+)$/, label: 'GET /_files/:id/:name', auth: false, handler: downloadFile(ctx) },
   ];
 }
