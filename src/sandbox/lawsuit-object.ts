@@ -114,9 +114,7 @@ export function buildLawsuit(
   const court = courtName(t, p.kind.group, p.instance, p.courtPick, p.city, p.origin);
   const r: Rendering = { seed, p, level, blank: level >= MASKED_FROM_LEVEL, crawlId, textCtx: textContext(p, court, related.find((x) => x.relation === 'origin')) };
   const twoLevels = view.levels === 'two';
-  const header = twoLevels && view.shape === 'search';
-  // Neither the historical answer nor a header carries steps or attachments: they are not even built.
-  const listless = view.shape === 'historical' || header;
+  const listless = isListless(view);
   const last = steps[steps.length - 1];
   const activeName = parties.find((q) => q.side === 'Active')?.name ?? '';
   const passiveName = parties.find((q) => q.side === 'Passive')?.name ?? '';
@@ -160,20 +158,31 @@ export function buildLawsuit(
   const free = freeJustice(seed, p, parties[0]);
   if (free !== undefined) obj.free_justice = free;
   if (t.extras) Object.assign(obj, t.extras({ u: (hash(seed, 870, i) >>> 0) / 4294967296, instance: p.instance, origin: p.origin, city: p.city, group: p.kind.group, court }));
-  if (listless) {
+  cutToView(obj, r, view);
+  return obj;
+}
+
+/** Two levels: a document or name search answers each lawsuit with its header (levels.ts). */
+const isHeader = (view: ViewOptions): boolean => view.levels === 'two' && view.shape === 'search';
+/** Neither the historical answer nor a header carries steps or attachments: they are not even built. */
+const isListless = (view: ViewOptions): boolean => view.shape === 'historical' || isHeader(view);
+
+/** The fields the caller's view leaves out of the whole object: lists a shape does not carry, a header's phase and status. */
+function cutToView(obj: Json, r: Rendering, view: ViewOptions): void {
+  const header = isHeader(view);
+  if (isListless(view)) {
     delete obj.steps;
     delete obj.attachments;
   }
   // Attachments come when asked for, and only then: a read without them says nothing of them (the field left out).
   if (view.withAttachments !== true) delete obj.attachments;
-  if (header) unfill(obj, hash(seed, 880, i));
-  else if (view.shape === 'search' && t.sparse) {
+  if (header) unfill(obj, hash(r.seed, 880, r.p.index));
+  else if (view.shape === 'search' && r.p.tribunal.sparse) {
     delete obj.steps;
     delete obj.attachments;
     delete obj.phase;
     delete obj.status;
   }
-  return obj;
 }
 
 /**

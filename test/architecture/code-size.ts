@@ -23,8 +23,11 @@ export interface Size {
 
 export interface Limits { functionLines: number; classFields: number }
 
-/** The house's limits (issue 25): a function a reader takes in on one screen, a class with one concern. */
-export const LIMITS: Limits = { functionLines: 80, classFields: 10 };
+/**
+ * The house's limits: a function a reader takes in on one screen, a class with one concern. Issue 25 set 80 lines;
+ * issue 39 brought it to 60, the sixteen functions between the two split into named parts.
+ */
+export const LIMITS: Limits = { functionLines: 60, classFields: 10 };
 
 const PARAMETER_PROPERTY = new Set([ts.SyntaxKind.PrivateKeyword, ts.SyntaxKind.ProtectedKeyword, ts.SyntaxKind.PublicKeyword, ts.SyntaxKind.ReadonlyKeyword]);
 
