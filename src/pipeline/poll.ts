@@ -128,18 +128,23 @@ export async function pollUntilFinished(ctx: RunContext, waiting: Map<string, Wa
     });
     interval = finished > 0 ? minI : Math.min(maxI, Math.round(interval * 1.6));
     const wait = Math.max(0, Math.min(interval, deadline - Date.now()));
-    const left = deadline === Infinity ? null : Math.max(0, Math.round((deadline - Date.now()) / 1000));
     if (Date.now() - lastBeat >= heartbeat || (wait >= heartbeat && waiting.size > 0)) {
       lastBeat = Date.now();
-      const oldest = Math.min(...[...waiting.values()].map((w) => w.since ?? Date.now()));
-      ctx.log.info({
-        event: 'poll.waiting', requests: waiting.size, oldest_age_s: Number.isFinite(oldest) ? Math.round((Date.now() - oldest) / 1000) : null,
-        next_poll_s: Math.round(wait / 1000), budget_left_s: left,
-      }, `waiting for ${waiting.size} requests still running`);
+      logWaiting(ctx, waiting, wait, deadline);
     }
     if (waiting.size > 0 || on.more()) await sleep(wait, ctx.signal);
   }
   return stats;
+}
+
+/** The "still waiting" line: how many requests, the oldest's age, the next poll and what is left of the wait budget. */
+function logWaiting(ctx: RunContext, waiting: ReadonlyMap<string, Waiting>, wait: number, deadline: number): void {
+  const left = deadline === Infinity ? null : Math.max(0, Math.round((deadline - Date.now()) / 1000));
+  const oldest = Math.min(...[...waiting.values()].map((w) => w.since ?? Date.now()));
+  ctx.log.info({
+    event: 'poll.waiting', requests: waiting.size, oldest_age_s: Number.isFinite(oldest) ? Math.round((Date.now() - oldest) / 1000) : null,
+    next_poll_s: Math.round(wait / 1000), budget_left_s: left,
+  }, `waiting for ${waiting.size} requests still running`);
 }
 
 /**
