@@ -257,7 +257,7 @@ export async function rememberSortBroken(ctx: RunContext, d: Dialect): Promise<v
   rememberedThisRun.add(ctx);
   const i = d.sort ? SORT_CANDIDATES.findIndex((s) => s.field === d.sort!.field) : -1;
   const next: Dialect = { ...d, sort: i >= 0 && i + 1 < SORT_CANDIDATES.length ? SORT_CANDIDATES[i + 1] : null, sortVerified: false };
-  await writeDialect(ctx.wh, dialectBase(ctx.cfg), next, { probeCalls: 0, runId: ctx.runId, source: 'sweep' });
+  await writeDialect(ctx.wh, dialectBase(ctx.cfg), next, { runId: ctx.runId, source: 'sweep' });
 }
 
 /** What a reader of the responses listing saw tonight by the night's dialect: the items in its pages, checked. */
@@ -290,7 +290,7 @@ export async function rememberReadBy(ctx: RunContext, night: NightDialect, seen:
   if (settled.sortVerified === d.sortVerified && settled.pageSizeVerified === d.pageSizeVerified) return;
   rememberedThisRun.add(ctx);
   // Not remembered costs the next night a probe, never tonight's reading.
-  await writeDialect(ctx.wh, dialectBase(ctx.cfg), settled, { probeCalls: 0, runId: ctx.runId, source: 'sweep' })
+  await writeDialect(ctx.wh, dialectBase(ctx.cfg), settled, { runId: ctx.runId, source: 'sweep' })
     .catch((e: unknown) => ctx.log.warn({ code: codeOf(e) }, 'could not record that tonight\'s reading settled the dialect: the next night probes it again'));
 }
 

@@ -22,12 +22,17 @@ export async function readDialect(wh: Warehouse, baseUrl: string): Promise<Store
   return r ? { dialect: JSON.parse(r.dialect), learnedAt: r.learned_at, source: r.source } : undefined;
 }
 
+/**
+ * Remembers what `baseUrl` was seen to speak. A probe says the calls it made; a night's reading (source `sweep`)
+ * made none and leaves the count of the probe it corrects or settles as it was.
+ */
 export async function writeDialect(
-  wh: Warehouse, baseUrl: string, dialect: unknown, opts: { probeCalls: number; runId?: string; source: 'probe' | 'sweep' },
+  wh: Warehouse, baseUrl: string, dialect: unknown, opts: { probeCalls?: number; runId?: string; source: 'probe' | 'sweep' },
 ): Promise<void> {
   await wh.run(`INSERT INTO upstream_dialects (base_url, dialect, learned_at, probe_calls, run_id, source)
-    VALUES ($1, $2::JSON, current_timestamp, $3, $4, $5)
+    VALUES ($1, $2::JSON, current_timestamp, coalesce($3::INTEGER, 0), $4, $5)
     ON CONFLICT (base_url) DO UPDATE SET dialect = excluded.dialect, learned_at = excluded.learned_at,
-      probe_calls = excluded.probe_calls, run_id = excluded.run_id, source = excluded.source`,
-  [dialectKey(baseUrl), JSON.stringify(dialect), opts.probeCalls, opts.runId ?? null, opts.source]);
+      probe_calls = CASE WHEN $3::INTEGER IS NULL THEN upstream_dialects.probe_calls ELSE excluded.probe_calls END,
+      run_id = excluded.run_id, source = excluded.source`,
+  [dialectKey(baseUrl), JSON.stringify(dialect), opts.probeCalls ?? null, opts.runId ?? null, opts.source]);
 }

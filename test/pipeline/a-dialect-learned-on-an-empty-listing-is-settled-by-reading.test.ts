@@ -34,6 +34,8 @@ it('is settled by a reading whose pages passed their checks, a page holding more
   expect(next.source).toBe('remembered');
   expect(next.dialect).toMatchObject({ pageSize: 1000, pageSizeVerified: true, sort: SORT_CANDIDATES[0], sortVerified: true });
   expect((await readDialect(wh, dialectBase(ctx.cfg)))!.source).toBe('sweep');
+  // the calls the probe made stay as it made them: the reading made none
+  expect(await wh.all('SELECT probe_calls FROM upstream_dialects')).toEqual([{ probe_calls: 1 }]);
 });
 
 it('is not settled by too little to tell, by pages that failed their checks, or over a sort found broken tonight', async () => {
