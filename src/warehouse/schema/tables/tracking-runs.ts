@@ -34,7 +34,7 @@ const trackingReads: Table = {
     { name: 'updated_at', type: 'TIMESTAMPTZ', notNull: true, comment: 'when its cursor last moved' },
     { name: 'status', type: 'VARCHAR', notNull: true, comment: 'active (reading, or killed: the next night carries it on) or done' },
     { name: 'watermark_at', type: 'TIMESTAMPTZ', comment: 'where it started: everything created before was read by the readings before it (provider clock)' },
-    { name: 'until_at', type: 'TIMESTAMPTZ', comment: 'how far it may read: just before the oldest run still running, or a minute before the provider\'s now (NULL: to the newest)' },
+    { name: 'until_at', type: 'TIMESTAMPTZ', comment: 'how far it may read: just before the oldest run of a tracking still running (NULL: none was running, to the newest response)' },
     { name: 'cursor_from', type: 'TIMESTAMPTZ', comment: 'the anchor: it asks for responses created at or after it (inclusive)' },
     { name: 'cursor_page', type: 'INTEGER', notNull: true, comment: 'next page at the anchor' },
     { name: 'cursor_page_size', type: 'INTEGER', comment: 'page size of the pages read at the anchor' },
