@@ -262,9 +262,10 @@ export async function rememberSortBroken(ctx: RunContext, d: Dialect): Promise<v
 
 /** What a reader of the responses listing saw tonight by the night's dialect: the items in its pages, checked. */
 interface ReadBy {
-  /** Items the pages held (ours and others'), and the pages. */
+  /** Items its pages held (ours and others'). */
   items: number;
-  pages: number;
+  /** The largest page size a page showed the upstream serves, as the probe judges one (sweep/cursor.ts, pageSizeShown). */
+  sizeShown: number;
   /** Every page passed the reader's checks (verify.ts), the order as asked among them. */
   checked: boolean;
 }
@@ -273,19 +274,20 @@ interface ReadBy {
  * A dialect a probe could not settle (it met an empty listing: a first night on a new key) is settled by the
  * night that read by it: pages its checks passed, in the order asked, settle the sort (whether the upstream sorts
  * or its own order already ascends, the sweep reads alike, and its checks on every page catch the night it does
- * not: rememberSortBroken); a page of more items than the spec's 100 settles the page size. Without it the second
+ * not: rememberSortBroken); a first page at the dialect's size that held as many or all the listing counts settles
+ * the page size, as it would the probe's (judgePageSize). Without it the second
  * night probed again, two calls of a floor of three on a trackings night that found nothing new (issue 32). A
  * dialect pinned, assumed, or settled already is left as it is; nothing is sent.
  */
 export async function rememberReadBy(ctx: RunContext, night: NightDialect, seen: ReadBy): Promise<void> {
   const d = night.dialect;
-  if (night.source === 'pinned' || night.source === 'assumed' || !seen.checked || seen.pages === 0 || seen.items < 2) return;
+  if (night.source === 'pinned' || night.source === 'assumed' || !seen.checked || seen.items < 2) return;
   // Once a night, and never over a break another reader found tonight (its record stands).
   if (rememberedThisRun.has(ctx)) return;
   const settled: Dialect = {
     ...d,
     sortVerified: d.sortVerified || d.sort !== null,
-    pageSizeVerified: d.pageSizeVerified || seen.items / seen.pages > ASSUMED_DIALECT.pageSize,
+    pageSizeVerified: d.pageSizeVerified || seen.sizeShown >= d.pageSize,
   };
   if (settled.sortVerified === d.sortVerified && settled.pageSizeVerified === d.pageSizeVerified) return;
   rememberedThisRun.add(ctx);

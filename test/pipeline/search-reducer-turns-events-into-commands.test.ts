@@ -280,7 +280,7 @@ describe('the search stage\'s report, read off its state', () => {
 
   it('the sweep\'s figures join the counts: its pages among the pages', () => {
     const { state } = after([start]);
-    const counts = countsOf(state, { polls: 0, probes: 0, sweep: { calls: 7, pages: 5, read: 400, skipped: 20, handedOver: 2, stopped: 0 } });
+    const counts = countsOf(state, { polls: 0, probes: 0, sweep: { calls: 7, pages: 5, read: 400, skipped: 20, handedOver: 2, stopped: 0, sizeShown: 0 } });
     expect(counts).toMatchObject({ pages: 5, sweep_pages: 5, sweep_calls: 7, sweep_responses: 400, sweep_skipped: 20, handed_over: 2, sweep_stopped: 0 });
   });
 });

@@ -217,7 +217,7 @@ describe('the sampled empty-night check', () => {
 describe('the end of the sweep for the night', () => {
   it('costlier than per-request reading after a page: stop, switched', () => {
     const s = swept(['a'], ['a']);
-    s.figures = { calls: 40, pages: 40, read: 4_000, skipped: 3_900, handedOver: 0, stopped: 0 };
+    s.figures = { calls: 40, pages: 40, read: 4_000, skipped: 3_900, handedOver: 0, stopped: 0, sizeShown: 0 };
     s.members.get('a')!.items = 100;
     const c: Commit = { items: [], ledger: [], complete: [], pages: 1, after: { end: false } };
     expect(committed(s, c, PAGE)).toMatchObject({ kind: 'stop', status: 'switched', reason: expect.stringMatching(/98% of those read/) });

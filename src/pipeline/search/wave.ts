@@ -82,7 +82,7 @@ export async function runWave(ctx: RunContext, night: NightData, wave: Wave): Pr
       }
       await shell.settled();
       const f = sweep.figures;
-      await rememberReadBy(ctx, await dialectOrAssumed(ctx), { items: f.read + f.skipped, pages: f.pages, checked: ended && f.stopped === 0 });
+      await rememberReadBy(ctx, await dialectOrAssumed(ctx), { items: f.read, sizeShown: f.sizeShown, checked: ended && f.stopped === 0 });
     }
     if (shell.state.unexpected !== undefined) throw shell.state.unexpected;
     const left = leftRunning(shell.state);

@@ -1,4 +1,5 @@
 import type { SweepParams } from '../../shared/config.js';
+import { judgePageSize } from '../../api/dialect.js';
 import type { StoredCursor } from '../../warehouse/cursor-store.js';
 
 // The sweep's cursor on the provider's created_at (epoch ms on the provider's clock, never ours). Queries ask
@@ -31,6 +32,15 @@ export interface SweepQuery {
   until?: number;
   page: number;
   size: number;
+}
+
+/**
+ * The page size a page shows the upstream serves, as the dialect's probe judges its first page (judgePageSize): the
+ * size asked when the first page at an anchor held as many as asked or all the listing counts; 0 when it shows
+ * nothing (a later page, a page cut short).
+ */
+export function pageSizeShown(q: SweepQuery, got: number, allCount: number): number {
+  return q.page === 1 && judgePageSize(q.size, got, allCount) === q.size ? q.size : 0;
 }
 
 /** What a page did to the cursor. */

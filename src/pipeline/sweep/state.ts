@@ -11,6 +11,8 @@ export interface SweepFigures {
   calls: number; pages: number; read: number; skipped: number; handedOver: number;
   /** 1 when the sweep stopped for the night (fallback or switch). */
   stopped: number;
+  /** The largest page size a page showed the upstream serves (cursor.ts, pageSizeShown); 0: none showed one. */
+  sizeShown: number;
 }
 
 /** The pages read since page 1 at one anchor and page size: at the range's end, as many as the listing counts. */
@@ -69,7 +71,7 @@ export function sweepState(resumed?: ResumedSweep): SweepState {
     remainder: 0,
     lastUntil: Number.NEGATIVE_INFINITY,
     completed: [],
-    figures: { calls: 0, pages: 0, read: 0, skipped: 0, handedOver: 0, stopped: 0 },
+    figures: { calls: 0, pages: 0, read: 0, skipped: 0, handedOver: 0, stopped: 0, sizeShown: 0 },
   };
 }
 

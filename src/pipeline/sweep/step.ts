@@ -2,7 +2,7 @@ import type { RequestObject, ResponseItem } from '../../spec/types.js';
 import type { ReadEntry } from '../../warehouse/read-ledger.js';
 import { itemsBytes } from '../page-size.js';
 import { foreignShare, perRequestCalls, sweepCostlier, type PageLimits, type SweepTally } from './cost.js';
-import { advance, coveredBefore, queryAt, timeOf, type Advance, type SweepQuery } from './cursor.js';
+import { advance, coveredBefore, pageSizeShown, queryAt, timeOf, type Advance, type SweepQuery } from './cursor.js';
 import { sampledForEmptiness } from './empty-checks.js';
 import type { Member } from './members.js';
 import { highOf, type SweepState } from './state.js';
@@ -116,6 +116,7 @@ export function afterPage(s: SweepState, read: ReadAction, page: { items: readon
   const sameRun = q.page > 1 && s.run?.from === q.from && s.run.size === q.size;
   const bad = untrustedPage(q, times, items.map((i) => i.created_at), sameRun ? s.cursor.last : undefined);
   if (bad) return stop('fallback', `the responses listing across requests cannot be trusted: ${bad.reason}`, bad.order);
+  s.figures.sizeShown = Math.max(s.figures.sizeShown, pageSizeShown(q, items.length, page.allCount));
   // A run of pages at one anchor starts at page 1; one resumed mid-way (after a kill) cannot be counted.
   const run = sameRun && s.run ? s.run : (s.run = { from: q.from, size: q.size, ids: new Set(), checkable: q.page === 1 });
   for (const i of items) run.ids.add(i.response_id);

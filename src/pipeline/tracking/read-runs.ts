@@ -1,7 +1,7 @@
 import { walkPages } from '../../api/paginate.js';
 import { failpoint } from '../../shared/failpoint.js';
 import { readAcross } from '../sweep/across-page.js';
-import { queryAt, timeOf } from '../sweep/cursor.js';
+import { pageSizeShown, queryAt, timeOf } from '../sweep/cursor.js';
 import type { StoredCursor } from '../../warehouse/cursor-store.js';
 import { extendTrackingRead, latestTrackingRead, openTrackingRead } from '../../warehouse/tracking-ledger.js';
 import type { RunContext } from '../context.js';
@@ -30,6 +30,8 @@ export interface TrackingReadFigures {
   responses: number; runs: number;
   /** Why the reading stopped before its bound (a page it could not trust), if it did. */
   untrusted?: string;
+  /** The largest page size a page showed the upstream serves (sweep/cursor.ts, pageSizeShown); 0: none showed one. */
+  sizeShown: number;
 }
 
 interface TrackingReadIo {
@@ -120,7 +122,7 @@ async function delivered(io: TrackingReadIo, opened: Awaited<ReturnType<typeof o
 export async function readTrackingRuns(io: TrackingReadIo): Promise<TrackingReadFigures> {
   const { ctx, sink, sizer } = io;
   const opened = await openReading(io);
-  const figures: TrackingReadFigures = { calls: opened.calls, pages: 0, read: 0, skipped: 0, responses: 0, runs: 0 };
+  const figures: TrackingReadFigures = { calls: opened.calls, pages: 0, read: 0, skipped: 0, responses: 0, runs: 0, sizeShown: 0 };
   if (io.prove && opened.cursor.page === 1 && await delivered(io, opened, figures)) return figures;
   const runs = new Set<string>();
   let cursor = opened.cursor;
@@ -146,6 +148,7 @@ export async function readTrackingRuns(io: TrackingReadIo): Promise<TrackingRead
     cursor = r.cursor;
     figures.read += r.read;
     figures.skipped += r.skipped;
+    figures.sizeShown = Math.max(figures.sizeShown, pageSizeShown(q, page.items.length, page.allCount));
     figures.responses += r.items.length;
     for (const run of r.runs) runs.add(run.requestId);
     commits.push(sink.add({

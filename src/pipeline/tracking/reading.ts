@@ -15,7 +15,7 @@ import type { TrackedSearch } from './runs-page.js';
 // tracking (runs-page.ts) and loaded like any response (page-sink.ts). Whatever else feeds runs in (a webhook's
 // deliveries) hands the same page sink the same items with the same ledger entries.
 
-const NOTHING_READ: TrackingReadFigures = { calls: 0, pages: 0, read: 0, skipped: 0, responses: 0, runs: 0 };
+const NOTHING_READ: TrackingReadFigures = { calls: 0, pages: 0, read: 0, skipped: 0, responses: 0, runs: 0, sizeShown: 0 };
 
 /**
  * Reads the runs; a reading that fails on its calls (the upstream past its retries, a page it cannot trust) fails
@@ -53,7 +53,7 @@ async function readRuns(ctx: RunContext, night: NightData, ours: ReadonlyMap<str
   const sizer = new PageSizer({ max: dialect.dialect.pageSize, targetBytes: Math.floor(ctx.wh.budget.batchBytes / 2) });
   const prove = spool && ctx.cfg.callback.url !== undefined ? rangeProver(ctx, spool, sink, params) : undefined;
   const read = await readTrackingRuns({ ctx, sink, sizer, reading: { params, pageSize: dialect.dialect.pageSize }, ours, firstFrom: await oldestTracking(ctx, ours), prove });
-  await rememberReadBy(ctx, dialect, { items: read.read + read.skipped, pages: read.pages, checked: read.untrusted === undefined });
+  await rememberReadBy(ctx, dialect, { items: read.read, sizeShown: read.sizeShown, checked: read.untrusted === undefined });
   return read;
 }
 
