@@ -16,14 +16,18 @@ export async function planNight(ctx: RunContext, list: DocumentsList): Promise<N
   // LAWSUIT_WITH_ATTACHMENTS: a lawsuit_cnj line is a lawsuit-level read too, and asks for them as the night's own do.
   const searched = (d: DocumentSpec): DocumentSpec => (ctx.cfg.withAttachments && d.searchType === 'lawsuit_cnj' ? { ...d, withAttachments: true } : d);
   const docs = list.documents.map(searched);
-  const history = await readHistory(ctx.wh);
+  const ids = docs.map((d) => documentIdentity(d));
+  // The listed searches' history alone: `only` holds it for the night, and the ledger's whole (every request,
+  // the lawsuit-level reads too) would stay in memory beside the one the lawsuits stage reads.
+  const all = await readHistory(ctx.wh);
+  const history = new Map(ids.flatMap((id) => { const h = all.get(id); return h ? [[id, h] as const] : []; }));
   const opts = {
     now: new Date(), freshnessDays: ctx.cfg.freshnessDays, force: ctx.cfg.force, pageSize: (await nightDialect(ctx, { probe: false })).dialect.pageSize, strategy: ctx.cfg.responsesStrategy,
   };
   return {
     plan: planRun(docs, history, opts),
     identityOf: (doc) => documentIdentity(searched(doc)),
-    only: (identities) => planRun(docs.filter((d) => identities.has(documentIdentity(d))), history, opts),
+    only: (identities) => planRun(docs.filter((_, i) => identities.has(ids[i])), history, opts),
   };
 }
 

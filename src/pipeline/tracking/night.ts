@@ -3,7 +3,7 @@ import { normalizeCnj } from '../../spec/identifiers.js';
 import type { RunContext } from '../context.js';
 import { listingPageSize } from '../dialect.js';
 import type { HandOff } from '../stage-hand-off.js';
-import type { NightPlan, RunPlan } from '../plan.js';
+import type { NightPlan } from '../plan.js';
 import type { ItemFailure, NightData, StageReport } from '../stage.js';
 import { spoolCounts } from '../delivered/night-spool.js';
 import { documentTrackingKey, lawsuitTrackingKey } from './identity.js';
@@ -33,7 +33,7 @@ export async function trackingsNight(ctx: RunContext, night: NightData, { planne
   const docs = night.list!.documents;
   const plan = planned.get()!;
   const lawsuits = await wantedLawsuits(ctx, docs, ctx.cfg.detail);
-  const r = await reconciled(ctx, night, plan.plan, lawsuits, ctx.cfg.allowPause);
+  const r = await reconciled(ctx, night, plan, lawsuits, ctx.cfg.allowPause);
   // Read the runs first, then plan the reads: a lawsuit its tracking's run carried is whole before the plan looks.
   const { read, failure } = await readOrReport(ctx, night, oursOf(docs, lawsuits, r.trackingOf));
   tonight.set(handed(docs, lawsuits, r, plan));
@@ -59,7 +59,7 @@ export async function trackingsPlan(ctx: RunContext, night: NightData, { planned
   const list = night.list!;
   const plan = planned.get()!;
   const lawsuits = await wantedLawsuits(ctx, list.documents, ctx.cfg.detail);
-  const r = await reconciled(ctx, night, plan.plan, lawsuits, true);
+  const r = await reconciled(ctx, night, plan, lawsuits, true);
   const handing = handed(list.documents, lawsuits, r, plan);
   tonight.set(handing);
   const { searches } = handing;
@@ -81,14 +81,15 @@ export async function trackingsPlan(ctx: RunContext, night: NightData, { planned
  * why. A document searched less than LAWSUIT_FRESHNESS_DAYS ago is not searched again whatever its tracking (the
  * search stage's rule): it is counted apart (`searches_fresh`) and the note says so.
  */
-async function reconciled(ctx: RunContext, night: NightData, plan: RunPlan, lawsuits: WantedLawsuits, allowPause: boolean): Promise<Reconciled> {
+async function reconciled(ctx: RunContext, night: NightData, plan: NightPlan, lawsuits: WantedLawsuits, allowPause: boolean): Promise<Reconciled> {
   const r = await reconcileTrackings(ctx, night.list!.documents, {
     dryRun: ctx.cfg.dryRun, allowPause, recurrenceDays: ctx.cfg.trackingRecurrenceDays, lastRunAt: await lastRunAt(ctx), lawsuits,
     pageSize: await listingPageSize(ctx),
   });
-  const isFresh = new Set(plan.fresh.map((p) => p.doc));
-  const tonight = r.searchTonight.filter((s) => !isFresh.has(s.doc));
-  const fresh = r.searchTonight.filter((s) => isFresh.has(s.doc));
+  // By the search's identity: the plan's documents are copies where the configuration adds to them (LAWSUIT_WITH_ATTACHMENTS).
+  const isFresh = new Set(plan.plan.fresh.map((p) => p.searchHash));
+  const fresh = r.searchTonight.filter((s) => isFresh.has(plan.identityOf(s.doc)));
+  const tonight = r.searchTonight.filter((s) => !isFresh.has(plan.identityOf(s.doc)));
   const notes = (night.notes ??= []);
   for (const [reason, n] of countBy(tonight.filter((s) => s.reason !== 'new').map((s) => s.reason))) notes.push(`${n} documents searched tonight instead of read from their tracking: ${reason}`);
   for (const [reason, n] of countBy(r.readTonight.map((s) => s.reason))) notes.push(`${n} lawsuits read whole tonight, their own tracking having maybe missed runs: ${reason}`);
