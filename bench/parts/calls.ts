@@ -1,6 +1,6 @@
 import { callsRun, type CallsFigures } from '../calls.js';
 import { companyDocuments, individualDocuments, ordinaryMix, universeArgs, withUniverse } from '../documents.js';
-import { at, type BenchPart } from '../part.js';
+import type { BenchPart } from '../part.js';
 import { ranToItsEnd } from '../pipeline-run.js';
 
 // Calls against the floor on four mixes, each read by the sweep and per request, in the same run: ordinary

@@ -6,7 +6,7 @@ import { isEtlError } from '../shared/errors.js';
 import { stageStatusFor } from '../shared/failure-policy.js';
 import { loadResponseItems } from '../warehouse/load.js';
 import { upsertJsonRows } from '../warehouse/upsert-json.js';
-import type { DocumentFailure } from './document-failure.js';
+import { documentFailure, type DocumentFailure } from './document-failure.js';
 import type { RunContext } from './context.js';
 import { searchFor } from './plan.js';
 
@@ -135,13 +135,6 @@ async function ask(ctx: RunContext, kind: QueryKind, doc: DocumentSpec, now: () 
   }
 }
 
-/** A document whose query failed: the error's code (SYNC_UNEXPECTED for one of no code of ours) and message. */
-function queryFailure(doc: DocumentSpec, e: unknown): DocumentFailure {
-  const code = isEtlError(e) ? e.code : 'SYNC_UNEXPECTED';
-  const reason = e instanceof Error ? e.message : String(e);
-  return { line: doc.line, searchType: doc.searchType, searchKey: doc.searchKey, code, reason };
-}
-
 /**
  * Runs one kind of synchronous query for every document of the list. A document's failure is recorded and the
  * others go on; an authentication refusal (exit code 3) stops the whole command, since every call would meet it.
@@ -161,7 +154,7 @@ export async function runQueries(ctx: RunContext, list: DocumentsList, kind: Que
       if (s.status === 'fulfilled') { answers.push(s.value); return; }
       // The key or the resource refused: every other call would meet it too.
       if (isEtlError(s.reason) && stageStatusFor(s.reason) === 'refused') throw s.reason;
-      const f = queryFailure(batch[n], s.reason);
+      const f = documentFailure(batch[n], s.reason, 'SYNC_UNEXPECTED');
       result.failures.push(f);
       ctx.log.warn({ line: f.line, search_type: f.searchType, code: f.code }, `synchronous ${kind} query failed: ${f.reason}`);
     });

@@ -29,6 +29,11 @@ export function documentTrackingKey(doc: DocumentSpec): string {
   return trackingKey(doc.searchType, doc.searchKey, searchFor(doc).search_params);
 }
 
+/** A tracking record's identity: the search it carries, as the listing echoes it. */
+export function recordTrackingKey(search: Pick<Search, 'search_type' | 'search_key' | 'search_params'>): string {
+  return trackingKey(search.search_type, search.search_key, search.search_params);
+}
+
 /** The identity of a lawsuit's tracking: a lawsuit_cnj search of its number, no filters. */
 export function lawsuitTrackingKey(code: string): string {
   return trackingKey('lawsuit_cnj', code);

@@ -4,7 +4,7 @@ import { codeOf, resolveFailure } from '../../shared/failure-policy.js';
 import type { Tracking } from '../../spec/types.js';
 import type { RunContext } from '../context.js';
 import { plannedDocument, searchFor, type DocumentSearch } from '../plan.js';
-import { documentTrackingKey, lawsuitTrackingKey, trackingKey } from './identity.js';
+import { documentTrackingKey, lawsuitTrackingKey, recordTrackingKey } from './identity.js';
 import { knownTrackings } from './known.js';
 import { storeTrackings, type TrackingCheck } from './records.js';
 import { factsOf, measuredAt, type Listed, type PauseGuard, type PauseReason, type SearchReason, type TrackingFacts, type TrackingKind } from './reconcile-plan.js';
@@ -211,8 +211,7 @@ export async function reconcileTrackings(ctx: RunContext, listed: readonly Docum
   const pageSize = opts.pageSize ?? LISTING_PAGE;
   const listing = opts.records ? [...opts.records] : await listTrackings(ctx, pageSize);
   const stored = await knownTrackings(ctx);
-  const identityOf = (search: NonNullable<Tracking['search']>): string => trackingKey(search.search_type, search.search_key, search.search_params);
-  const facts = listing.map((t) => factsOf(t, identityOf, stored, opts.lastRunAt)).filter((f): f is TrackingFacts => f !== undefined);
+  const facts = listing.map((t) => factsOf(t, recordTrackingKey, stored, opts.lastRunAt)).filter((f): f is TrackingFacts => f !== undefined);
   const nowMs = opts.now?.getTime() ?? measuredAt(listing, Date.now());
   const lawsuitsLeft = new Map([...opts.lawsuits?.left ?? []].map(([code, why]) => [lawsuitTrackingKey(code), why]));
   const state = reconcileState(opts.pass ?? 'night', wantedOf(listed, opts.lawsuits), { nowMs, recurrenceDays: opts.recurrenceDays, allowPause: opts.allowPause, lawsuitsLeft });

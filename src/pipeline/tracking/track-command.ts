@@ -5,8 +5,8 @@ import { isEtlError } from '../../shared/errors.js';
 import { stageStatusFor } from '../../shared/failure-policy.js';
 import type { RunContext } from '../context.js';
 import { searchFor } from '../plan.js';
-import type { DocumentFailure } from '../document-failure.js';
-import { documentTrackingKey, trackingKey } from './identity.js';
+import { documentFailure, type DocumentFailure } from '../document-failure.js';
+import { documentTrackingKey, recordTrackingKey } from './identity.js';
 import { checkRow, storeTrackings, type TrackingCheck } from './records.js';
 import { trackingState } from './reconcile-plan.js';
 
@@ -39,7 +39,7 @@ async function listAll(ctx: RunContext): Promise<Map<string, Tracking>> {
   for (const t of await ctx.api.tracking.all({ signal: ctx.signal })) {
     // A deleted record tracks nothing (the service lets its search be tracked again): it is no tracking of the document.
     if (!t.search || trackingState(String(t.status ?? '')) === 'deleted') continue;
-    const k = trackingKey(t.search.search_type, t.search.search_key, t.search.search_params);
+    const k = recordTrackingKey(t.search);
     // Should the service hold two for one search, the oldest is the one kept.
     if (!byKey.has(k)) byKey.set(k, t);
   }
@@ -103,9 +103,9 @@ function recordCreation(ctx: RunContext, run: TrackingRun, doc: DocumentSpec, s:
   if (s.status === 'rejected') {
     // The key or the resource refused: every other call would meet it too.
     if (isEtlError(s.reason) && stageStatusFor(s.reason) === 'refused') throw s.reason;
-    const code = isEtlError(s.reason) ? s.reason.code : 'TRACK_UNEXPECTED';
-    const reason = s.reason instanceof Error ? s.reason.message : String(s.reason);
-    result.failures.push({ line: doc.line, searchType: doc.searchType, searchKey: doc.searchKey, code, reason });
+    const failure = documentFailure(doc, s.reason, 'TRACK_UNEXPECTED');
+    const { code, reason } = failure;
+    result.failures.push(failure);
     ctx.log.warn({ line: doc.line, search_type: doc.searchType, code }, `tracking creation failed: ${reason}`);
     checks.push({ ...checkRow(ctx.runId, checkedAt, doc, null, 'failed'), error: reason.slice(0, 500) });
   } else if (s.value.conflict) {

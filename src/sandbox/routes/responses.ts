@@ -3,7 +3,7 @@
 // documented one knows only the creation-date bounds). Without request_id the items of every request are
 // merged by creation time (response-listing.ts).
 
-import { listParam, notFound, validationError, type RouteModule, type SandboxState } from '../context.js';
+import { listParam, notFound, validationError, type RouteModule } from '../context.js';
 import { dateParam, listingParams } from '../listing-params.js';
 import { flatCounts } from '../page-envelope.js';
 import { REQUEST_STATUSES, type ItemKind, type StoredRequest } from '../request-store.js';
