@@ -93,7 +93,8 @@ export function describeStage(st: RunSummary['stages'][number], s: RunSummary): 
   if (st.status === 'skipped' || ((st.status === 'failed' || st.status === 'refused') && Object.keys(c).length === 0)) {
     return st.error ? `${st.error.code === 'STAGE_LEFT_OUT' ? '' : `[${st.error.code}] `}${st.error.message}` : '';
   }
-  const text = STAGE_WORDS[st.name](c, st, s);
+  // A stored summary may name a stage this version does not know (`report --run` on a newer warehouse): no words.
+  const text = STAGE_WORDS[st.name]?.(c, st, s) ?? '';
   return st.error && st.status !== 'ok' ? `${text}; [${st.error.code}] ${st.error.message}` : text;
 }
 

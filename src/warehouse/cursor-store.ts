@@ -37,7 +37,8 @@ export interface CursorRow {
   cursor_from: Date | null; cursor_page: number; cursor_page_size: number | null; cursor_seen: string | null; cursor_last: Date | null; high_at: Date | null;
 }
 
-const ms = (t: number | undefined): Date | null => (t === undefined ? null : new Date(t));
+/** An instant (epoch ms) as a TIMESTAMPTZ parameter; undefined as NULL. */
+export const dateAt = (t: number | undefined): Date | null => (t === undefined ? null : new Date(t));
 
 /** The cursor a row holds. The ids to skip come back as one list (`seen`): which page read them no longer matters. */
 export function cursorOf(r: CursorRow): StoredCursor {
@@ -50,7 +51,7 @@ export function cursorOf(r: CursorRow): StoredCursor {
 /** The cursor columns' values, in CURSOR_COLUMNS' order: every id to skip (the last two pages', the last millisecond's) in one list. */
 export function cursorValues(c: StoredCursor): [Date | null, number, number | null, string, Date | null, Date | null] {
   const skip = [...new Set([...c.seen, ...(c.seenBefore ?? []), ...(c.atLast ?? [])])];
-  return [ms(c.from), c.page, c.pageSize ?? null, JSON.stringify(skip), ms(c.last), ms(c.high)];
+  return [dateAt(c.from), c.page, c.pageSize ?? null, JSON.stringify(skip), dateAt(c.last), dateAt(c.high)];
 }
 
 /** What one commit of pages read: added to the reading's tallies. */

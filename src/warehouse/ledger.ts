@@ -35,7 +35,7 @@ export async function closeStaleRuns(wh: Warehouse, opts: { byRunId?: string } =
 }
 
 interface RunTotals {
-  /** Final status: 'ok', 'partial', 'failed', ... */
+  /** Final status: 'ok', 'partial', 'usage-error', ... (RunStatus, pipeline/outcome.ts) */
   status: string;
   calls?: number;
   callsByStatus?: Record<string, number>;

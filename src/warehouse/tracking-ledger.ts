@@ -1,4 +1,4 @@
-import { CURSOR_COLUMNS, cursorOf, cursorValues, type CursorRow, type StoredCursor } from './cursor-store.js';
+import { CURSOR_COLUMNS, cursorOf, cursorValues, dateAt, type CursorRow, type StoredCursor } from './cursor-store.js';
 import type { Warehouse } from './warehouse.js';
 
 // Where a trackings night's reading of its trackings' runs stands (tracking_reads, migration 75). The cursor is
@@ -17,8 +17,6 @@ interface StoredTrackingRead {
   watermark?: number;
 }
 
-const ms = (t: number | undefined): Date | null => (t === undefined ? null : new Date(t));
-
 /** The latest reading (active: a killed run's, to carry on; done: the night before's, to start after). */
 export async function latestTrackingRead(wh: Warehouse): Promise<StoredTrackingRead | undefined> {
   const [r] = await wh.all<CursorRow & { read_id: string; status: string; until_at: Date | null; watermark_at: Date | null }>(
@@ -36,10 +34,10 @@ export async function openTrackingRead(wh: Warehouse, r: { readId: string; runId
       cursor_page_size, cursor_seen, cursor_last, high_at, pages, items_read, items_ours, items_skipped)
     VALUES ($1, $2, current_timestamp, current_timestamp, 'active', $3::TIMESTAMPTZ, $4::TIMESTAMPTZ, $5::TIMESTAMPTZ, $6, $7, $8::JSON, $9::TIMESTAMPTZ,
       $10::TIMESTAMPTZ, 0, 0, 0, 0) ON CONFLICT DO NOTHING`,
-  [r.readId, r.runId, ms(r.watermark), ms(r.until), ...cursorValues(r.cursor)]);
+  [r.readId, r.runId, dateAt(r.watermark), dateAt(r.until), ...cursorValues(r.cursor)]);
 }
 
 /** A reading carried on by a later run reads up to that run's bound (runs finished since may be read too). */
 export async function extendTrackingRead(wh: Warehouse, readId: string, until: number | undefined): Promise<void> {
-  await wh.run(`UPDATE tracking_reads SET until_at = $2::TIMESTAMPTZ, updated_at = current_timestamp WHERE read_id = $1`, [readId, ms(until)]);
+  await wh.run(`UPDATE tracking_reads SET until_at = $2::TIMESTAMPTZ, updated_at = current_timestamp WHERE read_id = $1`, [readId, dateAt(until)]);
 }

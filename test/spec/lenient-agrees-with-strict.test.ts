@@ -3,7 +3,7 @@ import {
   normalizeCnj, normalizeDocument, normalizeOab, parseCnj, parseCnpj, parseCpf, parseOab, type Parsed,
 } from '../../src/spec/identifiers.js';
 import { normaliseKey } from '../../src/input/normalise.js';
-import { formatCnpj, formatCpf } from '../support/punctuated.js';
+import { formatCnpj, formatCpf } from '../../src/sandbox/check-digits.js';
 
 // The documents list keys (strict parsers) and the warehouse's payload values (lenient normalisers) must
 // meet on one form: a lawyer's OAB in the warehouse equals the OAB a user searched for.

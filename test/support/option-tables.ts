@@ -43,7 +43,7 @@ export function commandFlagsTable(): string {
 export function commandsTable(): string {
   const rows = COMMAND_NAMES.map((c) => {
     const flags = flagOptions(c).map(([, o]) => `\`--${longName(o)}\``).join(', ');
-    return `| \`${c}\` | ${COMMAND_SUMMARIES[c].replace(/\|/g, '\\|')} | ${flags} |`;
+    return `| \`${c}\` | ${cell(COMMAND_SUMMARIES[c])} | ${flags} |`;
   });
   return ['| command | what it does | flags |', '|---|---|---|', ...rows].join('\n');
 }

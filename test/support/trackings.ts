@@ -43,8 +43,9 @@ export async function smallPortfolio(url: string, n: number, opts: { max?: numbe
 export function sampledDocuments(sandbox: Sandbox, n: number, offset = 0): DocumentSpec[] {
   const out = new Map<string, DocumentSpec>();
   for (const d of sandbox.sampleDocuments(6 * n, offset)) {
+    if (out.size === n) break;
     const k = normaliseKey(d.search_type as SearchType, d.search_key);
-    if ((d.search_type !== 'cpf' && d.search_type !== 'cnpj') || !k.ok || out.size === n) continue;
+    if ((d.search_type !== 'cpf' && d.search_type !== 'cnpj') || !k.ok) continue;
     out.set(k.key, { line: out.size + 2, searchType: d.search_type, searchKey: k.key, rawKey: d.search_key, onDemand: false });
   }
   return [...out.values()];
