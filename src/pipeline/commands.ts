@@ -1,6 +1,6 @@
 import type { Config } from '../shared/config.js';
 import type { Stage } from './stage.js';
-import { lawsuitTrackingsStage, trackingsStage } from './stages/trackings.js';
+import { lawsuitTrackingsStage, trackingsCursorStage, trackingsStage } from './stages/trackings.js';
 import { changesStage } from './stages/changes.js';
 import { documentsStageOf } from './stages/documents.js';
 import { lawsuitsStage, lawsuitsStageOf } from './stages/lawsuits.js';
@@ -51,7 +51,8 @@ function trackingsNight(): CommandStages {
   return {
     stages: [
       documentsStageOf(planned), trackingsStage({ planned, tonight }), searchStageOf({ plan: searches, only: () => tonight.get()?.searchOnly }),
-      lawsuitsStageOf(() => tonight.get()?.lawsuits), lawsuitTrackingsStage(tonight), attachmentsStage, transferStage, changesStage, exportsStage, publishStage,
+      lawsuitsStageOf(() => tonight.get()?.lawsuits), lawsuitTrackingsStage(tonight), trackingsCursorStage, attachmentsStage, transferStage, changesStage, exportsStage,
+      publishStage,
     ],
     searches,
   };

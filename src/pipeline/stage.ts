@@ -9,7 +9,7 @@ import type { SpoolReading } from './delivered/spool-reading.js';
 // not take the others with it: the stages that do not need it still run, and the night is published with
 // everything that succeeded.
 
-export const STAGE_NAMES = ['rebuild', 'documents', 'trackings', 'search', 'lawsuits', 'lawsuit-trackings', 'attachments', 'transfer', 'changes', 'query', 'track', 'exports', 'publish'] as const;
+export const STAGE_NAMES = ['rebuild', 'documents', 'trackings', 'search', 'lawsuits', 'lawsuit-trackings', 'trackings-cursor', 'attachments', 'transfer', 'changes', 'query', 'track', 'exports', 'publish'] as const;
 export type StageName = (typeof STAGE_NAMES)[number];
 
 /**

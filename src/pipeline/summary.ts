@@ -120,6 +120,7 @@ const STAGE_WORDS: Record<StageName, (c: Record<string, number>, st: RunSummary[
   'lawsuit-trackings': (c) => `${n(c, 'lawsuit_trackings_created')} lawsuit trackings created for the lawsuits made whole tonight`
     + `${n(c, 'lawsuit_trackings_resumed') ? `, ${n(c, 'lawsuit_trackings_resumed')} resumed (a document found their lawsuit again)` : ''}`
     + `${n(c, 'lawsuit_trackings_conflicts') ? `, ${n(c, 'lawsuit_trackings_conflicts')} found made already (409)` : ''}, ${n(c, 'failed')} failed`,
+  'trackings-cursor': (c) => (n(c, 'passed_over') > 0 ? `the next night's reading of the runs starts past tonight's ${n(c, 'passed_over')} own answers` : 'the next night reads on from where tonight\'s reading ended'),
   attachments: (c) => `${n(c, 'stored')} files stored (${(n(c, 'bytes_stored') / 1e6).toFixed(1)} MB), ${n(c, 'already_stored')} already stored under another attachment, `
     + `${n(c, 'not_ready')} not ready, ${n(c, 'refused')} refused, ${n(c, 'too_large')} too large, ${n(c, 'failed')} failed`
     + (n(c, 'not_ready') + n(c, 'refused') + n(c, 'failed') > 0 ? ' (asked for again on a later night)' : ''),

@@ -1,4 +1,4 @@
-import { CURSOR_COLUMNS, cursorOf, cursorValues, dateAt, type CursorRow, type StoredCursor } from './cursor-store.js';
+import { CURSOR_COLUMNS, cursorOf, cursorValues, dateAt, saveCursor, type CursorRow, type StoredCursor } from './cursor-store.js';
 import type { Warehouse } from './warehouse.js';
 
 // Where a trackings night's reading of its trackings' runs stands (tracking_reads, migration 75). The cursor is
@@ -15,16 +15,18 @@ interface StoredTrackingRead {
   until?: number;
   /** Where it started (epoch ms, provider clock). */
   watermark?: number;
+  /** Responses of our trackings' runs it loaded. */
+  ours: number;
 }
 
 /** The latest reading (active: a killed run's, to carry on; done: the night before's, to start after). */
 export async function latestTrackingRead(wh: Warehouse): Promise<StoredTrackingRead | undefined> {
-  const [r] = await wh.all<CursorRow & { read_id: string; status: string; until_at: Date | null; watermark_at: Date | null }>(
-    `SELECT read_id, status, until_at, watermark_at, ${CURSOR_COLUMNS} FROM tracking_reads ORDER BY started_at DESC, read_id DESC LIMIT 1`);
+  const [r] = await wh.all<CursorRow & { read_id: string; status: string; until_at: Date | null; watermark_at: Date | null; items_ours: number }>(
+    `SELECT read_id, status, until_at, watermark_at, items_ours, ${CURSOR_COLUMNS} FROM tracking_reads ORDER BY started_at DESC, read_id DESC LIMIT 1`);
   if (!r) return undefined;
   return {
     readId: r.read_id, status: r.status === 'done' ? 'done' : 'active', until: r.until_at?.getTime(), watermark: r.watermark_at?.getTime(),
-    cursor: cursorOf(r),
+    cursor: cursorOf(r), ours: Number(r.items_ours),
   };
 }
 
@@ -40,4 +42,13 @@ export async function openTrackingRead(wh: Warehouse, r: { readId: string; runId
 /** A reading carried on by a later run reads up to that run's bound (runs finished since may be read too). */
 export async function extendTrackingRead(wh: Warehouse, readId: string, until: number | undefined): Promise<void> {
   await wh.run(`UPDATE tracking_reads SET until_at = $2::TIMESTAMPTZ, updated_at = current_timestamp WHERE read_id = $1`, [readId, dateAt(until)]);
+}
+
+/**
+ * The night's reading, done, moved on to `cursor` without reading: past the night's own answers (pipeline/tracking/
+ * past-own-answers.ts), so that the next night starts after them. One row a night still: its tallies stay those of
+ * what it read.
+ */
+export async function moveDoneReading(wh: Warehouse, readId: string, cursor: StoredCursor): Promise<void> {
+  await saveCursor(wh, 'tracking_reads', readId, cursor, { pages: 0, read: 0, ours: 0, skipped: 0 }, true);
 }

@@ -65,7 +65,7 @@ describe('a trackings night in two levels', () => {
   it('night 1: every new document searched once, every lawsuit read whole, equal to the ground truth, each with a tracking of its own', async () => {
     const s = await nightly(cfg);
     expect(s.status, JSON.stringify(s.failures)).toBe('ok');
-    expect(s.stages.map((x) => x.name)).toEqual(['documents', 'trackings', 'search', 'lawsuits', 'lawsuit-trackings', 'attachments', 'transfer', 'changes', 'exports', 'publish']);
+    expect(s.stages.map((x) => x.name)).toEqual(['documents', 'trackings', 'search', 'lawsuits', 'lawsuit-trackings', 'trackings-cursor', 'attachments', 'transfer', 'changes', 'exports', 'publish']);
     truth1 = await truthOf(sb.url, docs);
     expect(truth1.lawsuits.length).toBeGreaterThan(20);
     await expectWholeAsTruth(cfg.warehouse, truth1);

@@ -48,11 +48,11 @@ const runs: Table = {
 
 const runStages: Table = {
   name: 'run_stages',
-  comment: 'One row per stage of every run (rebuild, documents, trackings, search, lawsuits, lawsuit-trackings, transfer, changes, query, track, exports, publish): how each ended and what it did.',
+  comment: 'One row per stage of every run (rebuild, documents, trackings, search, lawsuits, lawsuit-trackings, trackings-cursor, attachments, transfer, changes, query, track, exports, publish): how each ended and what it did.',
   key: ['run_id', 'stage'],
   columns: [
     { name: 'run_id', type: 'VARCHAR', notNull: true, comment: 'the run (runs.run_id)' },
-    { name: 'stage', type: 'VARCHAR', notNull: true, comment: 'the stage: rebuild, documents, trackings (a trackings night: the list reconciled with the trackings, their runs read), search, lawsuits (the lawsuit-level reads of the lawsuits not whole), lawsuit-trackings (a trackings night: the trackings of the lawsuits read whole that night made), attachments (the attachments\' files downloaded), transfer, changes, query, track, exports or publish' },
+    { name: 'stage', type: 'VARCHAR', notNull: true, comment: 'the stage: rebuild, documents, trackings (a trackings night: the list reconciled with the trackings, their runs read), search, lawsuits (the lawsuit-level reads of the lawsuits not whole), lawsuit-trackings (a trackings night: the trackings of the lawsuits read whole that night made), trackings-cursor (a trackings night: its reading of the runs moved past its own answers when no run can lie among them), attachments (the attachments\' files downloaded), transfer, changes, query, track, exports or publish' },
     { name: 'position', type: 'INTEGER', notNull: true, comment: 'order of the stage in its run (0-based)' },
     { name: 'status', type: 'VARCHAR', notNull: true, comment: 'ok (done; some items may have failed, see failures), failed (it could not go on, or every item it tried failed), refused (the provider refused the resource or the key), skipped (not run: see error_message) or interrupted (stopped by SIGTERM, or killed while it ran)' },
     { name: 'started_at', type: 'TIMESTAMPTZ', notNull: true, comment: 'when the stage started' },
