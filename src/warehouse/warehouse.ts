@@ -6,6 +6,7 @@ import { EtlError } from '../shared/errors.js';
 import { MIGRATIONS, type Migration } from './migrations/index.js';
 import { ledgerStatement, migrationStatements } from './migrations/statements.js';
 import { loadBudget, parseDuckSize, type LoadBudget } from './load-budget.js';
+import { ident, lit } from './schema/sql.js';
 import { firstLine } from './wal-recovery.js';
 
 export type SqlParams = readonly unknown[] | Record<string, unknown>;
@@ -39,6 +40,17 @@ const ENGINE_SETTINGS: Record<string, string> = {
   allocator_background_threads: 'true',
 };
 
+/**
+ * Rows a row group of the file holds: DuckDB's default is 122,880. A checkpoint writes a row group still being
+ * filled whole, each column of it in memory at once, and the night's tables hold each lawsuit's JSON twice
+ * (responses_raw.item, lawsuits.raw): a night of 92,904 lawsuits, one row group each, peaked at 640 MB in its last
+ * checkpoint against 399 at 21,293 (memory part of `npm run bench`, 2026-11-28); 93,000 rows of 4.5 KB texts,
+ * checkpointed: 741 MB at the default, 453 at 16,384. The size is an option of ATTACH only (DuckDB 1.5: no setting
+ * at the instance's creation), hence the file attached to an in-memory instance (Warehouse.open). A file with other
+ * row groups opens as any DuckDB file: the size is how new rows are grouped, not a format.
+ */
+const ROW_GROUP_SIZE = 16_384;
+
 export class WarehouseError extends EtlError {
   constructor(code: string, message: string, cause?: unknown) {
     super(code, message, { cause });
@@ -69,18 +81,25 @@ export class Warehouse {
 
   static async open(path: string, opts: WarehouseOptions = {}): Promise<Warehouse> {
     const config: Record<string, string> = {};
-    if (opts.readOnly) config.access_mode = 'READ_ONLY';
     if (opts.threads !== undefined) config.threads = String(opts.threads);
     if (opts.memoryLimit !== undefined) config.memory_limit = opts.memoryLimit;
     Object.assign(config, ENGINE_SETTINGS);
-    if (path !== ':memory:' && !opts.readOnly) mkdirSync(dirname(path), { recursive: true });
-    let instance: DuckDBInstance;
+    const file = path !== ':memory:';
+    // Where DuckDB spills when the file is opened as the instance's own (an in-memory instance would spill to ./.tmp).
+    if (file) config.temp_directory = `${path}.tmp`;
+    if (file && !opts.readOnly) mkdirSync(dirname(path), { recursive: true });
+    let instance: DuckDBInstance | undefined;
+    let connection: DuckDBConnection | undefined;
     try {
-      instance = await DuckDBInstance.create(path, config);
+      instance = await DuckDBInstance.create(':memory:', config);
+      connection = await instance.connect();
+      if (file) await attachAsDefault(connection, path, opts.readOnly === true);
     } catch (e) {
+      connection?.closeSync();
+      instance?.closeSync();
       throw new WarehouseError('WAREHOUSE_OPEN', `cannot open the warehouse ${path}: ${firstLine(e)}`, e);
     }
-    const wh = new Warehouse(path, instance, await instance.connect(), opts.migrations ?? MIGRATIONS);
+    const wh = new Warehouse(path, instance, connection, opts.migrations ?? MIGRATIONS);
     const [limit] = await wh.all<{ v: string }>(`SELECT current_setting('memory_limit') AS v`);
     wh.budget = loadBudget(parseDuckSize(limit.v) ?? 128 * 2 ** 20);
     if (!opts.readOnly && opts.migrate !== false) {
@@ -209,6 +228,24 @@ export class Warehouse {
     this.connection.closeSync();
     this.instance.closeSync();
   }
+}
+
+/**
+ * The file attached to the instance, with the row groups of ROW_GROUP_SIZE, and made the default database under
+ * the name DuckDB gives a file opened as the instance's own (its stem), so that every statement reads as before.
+ */
+async function attachAsDefault(connection: DuckDBConnection, path: string, readOnly: boolean): Promise<void> {
+  const options = [`ROW_GROUP_SIZE ${ROW_GROUP_SIZE}`, ...(readOnly ? ['READ_ONLY'] : [])].join(', ');
+  try {
+    await connection.run(`ATTACH ${lit(path)} (${options})`);
+  } catch (e) {
+    // A file named memory.* would take the name of the instance's own database: it gets another.
+    if (!/already exists/.test(firstLine(e))) throw e;
+    await connection.run(`ATTACH ${lit(path)} AS warehouse (${options})`);
+  }
+  const reader = await connection.runAndReadAll(`SELECT database_name FROM duckdb_databases() WHERE NOT internal AND database_name <> 'memory'`);
+  const [row] = reader.getRowObjects();
+  await connection.run(`USE ${ident(String(row.database_name))}`);
 }
 
 /** The start of a statement, to say in an error which one failed. */
