@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import type { Logger } from 'pino';
 import { failpoint } from '../shared/failpoint.js';
 import { applyComments } from './comments.js';
-import { firstLine, isDamagedFile, isWalReplayFailure, replayWalThroughAttach } from './wal-recovery.js';
+import { firstLine, isDamagedFile } from './wal-recovery.js';
 import { Warehouse, WarehouseError, type WarehouseOptions } from './warehouse.js';
 
 // Publishing by rename. DuckDB will not open a file for writing while any other process holds it, even
@@ -31,12 +31,11 @@ export interface WorkCopyOptions extends WarehouseOptions {
 /** What was done to a work copy DuckDB could not open as it was. */
 interface WorkCopyRecovery {
   /**
-   * - `wal-replayed`: the WAL was replayed through an attached database (the DuckDB bug); nothing lost.
    * - `last-checkpoint`: the WAL could not be replayed at all; the run carries on from the work copy's last
    *   checkpoint, and what came after it (pages, ledger rows) is done again by this run.
    * - `published`: the work copy could not be read at all; the run starts again from the published warehouse.
    */
-  how: 'wal-replayed' | 'last-checkpoint' | 'published';
+  how: 'last-checkpoint' | 'published';
   /** DuckDB's reason, first line. */
   reason: string;
   /** Where the unreadable files were kept for inspection (`last-checkpoint`, `published`). */
@@ -254,23 +253,13 @@ async function commentDurably(wh: Warehouse, log: WorkCopyOptions['log'], betwee
 }
 
 /**
- * A work copy DuckDB refused to open. First the known DuckDB WAL bug, replayed without loss; failing that, the
- * copy is set aside (never deleted) and the run carries on from its last checkpoint, or else from the published
- * file. Each step says what happened and what it does about it.
+ * A work copy DuckDB refused to open: set aside (never deleted), and the run carries on from its last checkpoint,
+ * or else from the published file. Each step says what happened and what it does about it. (The DuckDB WAL bug a
+ * first step once replayed no longer bites: Warehouse.open attaches the file, which replays such a WAL.)
  */
 async function recoverWorkCopy(publishedPath: string, workPath: string, whOpts: WarehouseOptions, cause: unknown,
   log: WorkCopyOptions['log']): Promise<{ wh: Warehouse; recovery: WorkCopyRecovery }> {
   const reason = firstLine(cause);
-  if (isWalReplayFailure(cause)) {
-    log?.warn({ work_copy: workPath, reason },
-      'DuckDB cannot replay the work copy\'s WAL on open (a DuckDB 1.5 bug, see docs/warehouse.md "The DuckDB WAL bug"); replaying it through an attached database, nothing is lost');
-    try {
-      await replayWalThroughAttach(workPath, { memoryLimit: whOpts.memoryLimit, threads: whOpts.threads });
-      return { wh: await Warehouse.open(workPath, whOpts), recovery: { how: 'wal-replayed', reason } };
-    } catch (e) {
-      log?.error({ work_copy: workPath, reason: firstLine(e) }, 'the WAL could not be replayed that way either');
-    }
-  }
   const keptAt = `${workPath}.broken-${new Date().toISOString().replace(/[-:.]/g, '')}`;
   await rename(workPath, keptAt);
   if (await exists(walOf(workPath))) await rename(walOf(workPath), walOf(keptAt));

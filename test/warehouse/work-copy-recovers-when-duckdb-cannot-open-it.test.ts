@@ -35,7 +35,7 @@ async function requestIds(wh: Warehouse): Promise<string[]> {
 }
 
 describe('openWorkCopy on a work copy DuckDB cannot open', () => {
-  it('replays a WAL that holds a catalog change (the DuckDB bug) through an attached database, losing nothing', async () => {
+  it('opens a work copy whose WAL holds a catalog change (the DuckDB bug) as it is: the file is attached, nothing lost, nothing to recover', async () => {
     const published = join(tmp.dir, `w${++n}.duckdb`);
     const work = `${published}.work`;
     await withRequests(work, ['bought-before-checkpoint']);
@@ -43,20 +43,14 @@ describe('openWorkCopy on a work copy DuckDB cannot open', () => {
       `INSERT INTO requests (request_id, status) VALUES ('bought-after-checkpoint', 'pending')`,
       `COMMENT ON COLUMN rejected_inputs.rejected_at IS 'a comment left in the WAL, as the old publish did'`,
     ]);
-    const { log, events } = recorder();
-    const copy = await openWorkCopy(published, { log });
+    const copy = await openWorkCopy(published);
     try {
       expect(copy.resumed).toBe(true);
-      expect(copy.recovery).toMatchObject({ how: 'wal-replayed', reason: expect.stringMatching(/Failure while replaying WAL/) });
+      expect(copy.recovery).toBeUndefined();
       expect(await requestIds(copy.wh)).toEqual(['bought-after-checkpoint', 'bought-before-checkpoint']);
-      expect(events).toContainEqual({ level: 'warn', work_copy: work, reason: copy.recovery!.reason });
     } finally {
       await copy.close();
     }
-    // closed with a checkpoint: the next run opens it directly
-    const again = await openWorkCopy(published);
-    expect(again.recovery).toBeUndefined();
-    await again.close();
   });
 
   it('carries on from the last checkpoint when the WAL cannot be replayed at all, keeping the files aside', async () => {
