@@ -16,7 +16,7 @@ import type { DocumentHistory } from './plan.js';
 interface Row {
   search_type: string; search_key: string; on_demand: boolean | null; lawsuit_instance: number | null;
   params: string | null; with_attachments: boolean;
-  outstanding: string | null; outstanding_at: Date | null; last_success: Date | null; last_items: number | null;
+  outstanding: string | null; outstanding_at: Date | null; last_success: Date | null; last_items: number | null; last_took_ms: number | null;
 }
 
 /** The search a ledger row stands for, as the plan would send it. */
@@ -38,7 +38,9 @@ export async function readHistory(wh: Warehouse): Promise<Map<string, DocumentHi
       arg_max(request_id, created_at) FILTER (WHERE coalesce(status, '') NOT IN ('cancelled', 'failed') AND loaded_at IS NULL) AS outstanding,
       max(created_at) FILTER (WHERE coalesce(status, '') NOT IN ('cancelled', 'failed') AND loaded_at IS NULL) AS outstanding_at,
       max(coalesce(submitted_at, loaded_at)) FILTER (WHERE loaded_at IS NOT NULL) AS last_success,
-      arg_max(coalesce(items_total, items_loaded), coalesce(completed_at, created_at)) FILTER (WHERE loaded_at IS NOT NULL) AS last_items
+      arg_max(coalesce(items_total, items_loaded), coalesce(completed_at, created_at)) FILTER (WHERE loaded_at IS NOT NULL) AS last_items,
+      arg_max(epoch_ms(completed_at) - epoch_ms(created_at), created_at)
+        FILTER (WHERE loaded_at IS NOT NULL AND status = 'completed' AND completed_at >= created_at) AS last_took_ms
     FROM requests GROUP BY ALL`);
   const out = new Map<string, DocumentHistory>();
   const outstandingAt = new Map<string, number>();
@@ -55,6 +57,7 @@ export async function readHistory(wh: Warehouse): Promise<Map<string, DocumentHi
     if (r.last_success !== null && (h.lastSuccessAt === undefined || r.last_success > h.lastSuccessAt)) {
       h.lastSuccessAt = r.last_success;
       h.lastResponses = r.last_items ?? undefined;
+      h.lastTookMs = r.last_took_ms ?? undefined;
     }
     out.set(hash, h);
   }

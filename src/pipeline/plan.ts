@@ -13,6 +13,8 @@ export interface DocumentHistory {
   outstandingRequestId?: string;
   /** Responses of the last fully loaded search (what tonight's answer is likely to hold). */
   lastResponses?: number;
+  /** How long the provider took to complete the last fully loaded search (its created_at to its completed_at), ms. */
+  lastTookMs?: number;
 }
 
 interface PlanOptions {
@@ -38,6 +40,8 @@ export interface PlannedSearch {
   doc?: DocumentSpec;
   /** A lawsuit-level read: how far each instance's header said the lawsuit had gone (requests.basis). */
   basis?: ReadBasis;
+  /** How long the provider took to answer this search whole the last time (DocumentHistory.lastTookMs): poll.ts waits for it. */
+  tookMs?: number;
 }
 
 /** A search of the documents list, planned. */
@@ -103,7 +107,7 @@ export function planRun(docs: DocumentSpec[], history: Map<string, DocumentHisto
     } else if (!opts.force && h.lastSuccessAt && opts.now.getTime() - h.lastSuccessAt.getTime() < freshMs) {
       plan.fresh.push({ ...item, lastSuccessAt: h.lastSuccessAt });
     } else {
-      plan.submit.push(item);
+      plan.submit.push(h.lastTookMs === undefined ? item : { ...item, tookMs: h.lastTookMs });
       if (doc.onDemand) plan.onDemand++;
       if (BY_NUMBER.has(doc.searchType)) plan.billed.lawsuitSearches++;
       else plan.billed.documentSearches += documentUnits(h.lastResponses ?? 0);

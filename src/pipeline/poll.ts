@@ -39,6 +39,8 @@ interface PollOptions {
   probesPerRound?: number;
   /** At least one "still waiting" log line this often, in ms. Default 30 000. */
   heartbeatMs?: number;
+  /** The longest a round waits for a request its expected time (Waiting.expectedMs), in ms. Default 30 000. */
+  expectedCapMs?: number;
   /** Told the wait budget's end (epoch ms) once it is known: when no more requests can come. */
   onDeadline?: (at: number) => void;
 }
@@ -57,6 +59,8 @@ export interface Waiting {
   nextProbeAt?: number;
   /** The gap before the probe after that, in ms. */
   probeGapMs?: number;
+  /** How long the same search took the provider the last time (PlannedSearch.tookMs), ms: the first round waits for it. */
+  expectedMs?: number;
 }
 
 export interface PollStats { rounds: number; calls: number; probes: number; lost: number }
@@ -101,7 +105,7 @@ export async function pollUntilFinished(ctx: RunContext, waiting: Map<string, Wa
       continue;
     }
     for (const w of waiting.values()) w.since ??= Date.now();
-    if (more && tooEarly(waiting, minI)) {
+    if (more ? tooEarly(waiting, minI) : expectedRunning(waiting, opts.expectedCapMs ?? 30_000)) {
       await sleep(50, ctx.signal);
       continue;
     }
@@ -158,6 +162,22 @@ function tooEarly(waiting: ReadonlyMap<string, Waiting>, minMs: number): boolean
   const now = Date.now();
   for (const w of waiting.values()) if (w.resumed || now - (w.since ?? now) >= minMs) return false;
   return true;
+}
+
+/**
+ * Whether a request waited for is expected to be running still: once submissions are done, a round waits until
+ * each request is as old as its search took the last time (at most `capMs`). A night of three companies, each
+ * search answering court by court for a few seconds, found them running at its first round and needed a second
+ * (the documents' wave: 2 calls of GET /requests where 1 does, every later night of the levels bench). A request
+ * an earlier run submitted, or whose search never completed before, is not waited for. While submissions go on
+ * it is not asked: the requests submitted last would hold back reading those submitted first (tooEarly then).
+ */
+function expectedRunning(waiting: ReadonlyMap<string, Waiting>, capMs: number): boolean {
+  const now = Date.now();
+  for (const w of waiting.values()) {
+    if (!w.resumed && w.expectedMs !== undefined && now - (w.since ?? now) < Math.min(w.expectedMs, capMs)) return true;
+  }
+  return false;
 }
 
 /** One round of the listing; true when it showed any of the requests waited for finished. */

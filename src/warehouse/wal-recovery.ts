@@ -10,7 +10,7 @@
 // made). What stays here: telling an open failure that is the file's own from one that is not.
 
 /** A DuckDB open failure that says the WAL could not be replayed. */
-export function isWalReplayFailure(e: unknown): boolean {
+function isWalReplayFailure(e: unknown): boolean {
   return /Failure while replaying WAL/i.test(messageOf(e));
 }
 

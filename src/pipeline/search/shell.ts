@@ -101,9 +101,15 @@ export class SearchShell {
     const { ctx } = this;
     switch (c.kind) {
       case 'submit': return this.task(() => this.queues.submits.add(() => this.submit(c.search, c.first)));
-      case 'wait':
-        this.waiting.set(c.requestId, { requestId: c.requestId, createdAt: c.createdAt ?? Date.now(), ...(c.resumed ? { resumed: true } : {}) });
+      case 'wait': {
+        // How long its search took last time: the poll's first round waits for it once submissions are done.
+        const search = this.state.requests.get(c.requestId)?.search;
+        const expectedMs = search === undefined ? undefined : this.state.searches.get(search)?.planned.tookMs;
+        this.waiting.set(c.requestId, {
+          requestId: c.requestId, createdAt: c.createdAt ?? Date.now(), ...(c.resumed ? { resumed: true } : {}), ...(expectedMs === undefined ? {} : { expectedMs }),
+        });
         return;
+      }
       case 'read': return this.task(() => this.read(c.request, c.recorded));
       case 'sweep': return this.sweep?.finished(c.request);
       case 'forget': return this.sweep?.forget(c.requestId);

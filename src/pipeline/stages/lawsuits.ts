@@ -54,9 +54,9 @@ async function planReads(ctx: RunContext, trackings: LawsuitTrackings | undefine
   const history = await readHistory(ctx.wh);
   const wave: WavePlan = { submit: [], resume: [] };
   for (const p of plan.reads.map((r) => plannedRead(r, ctx.cfg.withAttachments))) {
-    const outstanding = history.get(p.searchHash)?.outstandingRequestId;
-    if (outstanding) wave.resume.push({ ...p, requestId: outstanding });
-    else wave.submit.push(p);
+    const h = history.get(p.searchHash);
+    if (h?.outstandingRequestId) wave.resume.push({ ...p, requestId: h.outstandingRequestId });
+    else wave.submit.push(h?.lastTookMs === undefined ? p : { ...p, tookMs: h.lastTookMs });
   }
   // A read bought by a killed night whose answer its sweep had already loaded leaves its lawsuit whole, so the
   // plan no longer names it; it is read to its end all the same (bought already, it costs a listing page at
