@@ -61,7 +61,8 @@ export async function resolveOpenIntents(ctx: RunContext, known: ReadonlySet<str
   return { adopted, held };
 }
 
-async function recordRequest(ctx: RunContext, search: Search, req: RequestObject, line: number | null, basis: ReadBasis | undefined, withAttachments: boolean): Promise<void> {
+async function recordRequest(ctx: RunContext, search: Search, req: RequestObject, line: number | null, basis: ReadBasis | undefined, withAttachments: boolean,
+  isNew = false): Promise<void> {
   await upsertRequest(ctx.wh, {
     request_id: req.request_id,
     search_type: search.search_type,
@@ -76,22 +77,23 @@ async function recordRequest(ctx: RunContext, search: Search, req: RequestObject
     submitted_at: new Date(),
     basis,
     with_attachments: withAttachments ? true : null,
-  });
+  }, isNew);
 }
 
 /**
  * A new request whose id the ledger already holds means the provider reused an id (a restarted emulator does,
  * a real service should not). The pages recorded under the old request are not this one's: forget them, or
- * the new request would count as loaded before a single page of it was read.
+ * the new request would count as loaded before a single page of it was read. Says whether the ledger held the id.
  */
-async function forgetReusedId(ctx: RunContext, requestId: string): Promise<void> {
+async function forgetReusedId(ctx: RunContext, requestId: string): Promise<{ held: boolean }> {
   const [prior] = await ctx.wh.all<{ run_id: string | null }>('SELECT run_id FROM requests WHERE request_id = $1', [requestId]);
-  if (!prior) return;
+  if (!prior) return { held: false };
   ctx.log.warn({ request_id: requestId, earlier_run: prior.run_id }, 'the provider answered a request id this warehouse already holds for an earlier request; its old page ledger is forgotten');
   await ctx.wh.run('DELETE FROM request_pages WHERE request_id = $1', [requestId]);
   await ctx.wh.run(`UPDATE requests SET pages_loaded = 0, items_loaded = 0, all_pages_count = NULL, completed_at = NULL, error = NULL,
       loaded_at = NULL, items_total = NULL, strategy = NULL, sweep_id = NULL
     WHERE request_id = $1`, [requestId]);
+  return { held: true };
 }
 
 /**
@@ -121,8 +123,8 @@ export async function submitOne(ctx: RunContext, planned: PlannedSearch, exclude
     throw e;
   }
   await ctx.wh.transaction(async () => {
-    await forgetReusedId(ctx, request.request_id);
-    await recordRequest(ctx, planned.search, request, planned.line, planned.basis, planned.withAttachments === true);
+    const { held } = await forgetReusedId(ctx, request.request_id);
+    await recordRequest(ctx, planned.search, request, planned.line, planned.basis, planned.withAttachments === true, !held);
     await ctx.wh.run(`UPDATE submissions SET request_id = $3 WHERE search_hash = $1 AND started_at = $2::TIMESTAMPTZ`,
       [planned.searchHash, startedAt, request.request_id]);
   });

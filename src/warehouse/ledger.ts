@@ -132,14 +132,19 @@ const CASTS: Partial<Record<string, string>> = {
   created_at: '::TIMESTAMPTZ', completed_at: '::TIMESTAMPTZ', submitted_at: '::TIMESTAMPTZ', last_polled_at: '::TIMESTAMPTZ', search: '::JSON', basis: '::JSON',
 };
 
-/** Inserts a request, or updates the fields given (a field left undefined keeps its stored value). */
-export async function upsertRequest(wh: Warehouse, row: RequestRow): Promise<void> {
+/**
+ * Inserts a request, or updates the fields given (a field left undefined keeps its stored value). `isNew`: the
+ * caller has just seen the ledger hold no such id (submit.ts), so a plain INSERT: DuckDB's ON CONFLICT DO UPDATE
+ * took 7.8 ms a row against 2.5 for the INSERT (300 rows, 2026-11-28), paid once a request, 26,000 times on a
+ * night of 10,000 individuals read whole.
+ */
+export async function upsertRequest(wh: Warehouse, row: RequestRow, isNew = false): Promise<void> {
   const params = [row.request_id, ...REQUEST_COLUMNS.map((c) => (JSON_COLUMNS.has(c) && row[c] !== undefined && row[c] !== null
     ? JSON.stringify(row[c]) : row[c]))];
   const given = REQUEST_COLUMNS.filter((c) => row[c] !== undefined);
+  const conflict = isNew ? '' : `ON CONFLICT (request_id) DO ${given.length === 0 ? 'NOTHING' : `UPDATE SET ${given.map((c) => `${c} = excluded.${c}`).join(', ')}`}`;
   await wh.run(`INSERT INTO requests (request_id, ${REQUEST_COLUMNS.join(', ')})
-    VALUES ($1, ${REQUEST_COLUMNS.map((c, i) => `$${i + 2}${CASTS[c] ?? ''}`).join(', ')})
-    ON CONFLICT (request_id) DO ${given.length === 0 ? 'NOTHING' : `UPDATE SET ${given.map((c) => `${c} = excluded.${c}`).join(', ')}`}`, params);
+    VALUES ($1, ${REQUEST_COLUMNS.map((c, i) => `$${i + 2}${CASTS[c] ?? ''}`).join(', ')}) ${conflict}`, params);
 }
 
 /** Updates some fields of a known request (status, completed_at, last_polled_at, error, ...). */
@@ -153,9 +158,8 @@ export async function markRequest(wh: Warehouse, requestId: string, fields: Omit
 
 /** Records a request seen completed: its status, and when (the provider's updated_at, else now). */
 export async function markCompleted(wh: Warehouse, req: Pick<RequestObject, 'request_id' | 'status' | 'updated_at'>): Promise<void> {
-  await wh.transaction(() => markRequest(wh, req.request_id, {
-    status: req.status, completed_at: req.updated_at ?? new Date().toISOString(), last_polled_at: new Date(),
-  }));
+  // One UPDATE: a transaction of its own already (a BEGIN and COMMIT around it cost 0.6 ms more, once a request).
+  await markRequest(wh, req.request_id, { status: req.status, completed_at: req.updated_at ?? new Date().toISOString(), last_polled_at: new Date() });
 }
 
 export interface Rejection { line: number; value: string | null; reason: string }
