@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { pino } from 'pino';
+import { errorForStatus } from '../../src/api/errors.js';
 import type { RunContext } from '../../src/pipeline/context.js';
 import { passOwnAnswers } from '../../src/pipeline/tracking/past-own-answers.js';
 import { loadConfig } from '../../src/shared/config.js';
@@ -18,11 +19,19 @@ afterEach(async () => { await wh.close(); });
 
 const T0 = Date.parse('2026-11-28T03:00:00.000Z');
 
-interface Upstream { listed: number; asked: Array<Record<string, unknown>> }
+interface Upstream { listed: number; asked: Array<Record<string, unknown>>; fails?: Error }
 
 const ctxOf = (up: Upstream): RunContext => ({
   cfg: loadConfig({ env: {}, flags: { sandbox: true } }), wh, runId: 'night-1', log: pino({ level: 'silent' }), signal: new AbortController().signal,
-  api: { requests: { list: async (q: Record<string, unknown>) => { up.asked.push(q); return { items: Array.from({ length: Math.min(up.listed, 1) }, () => ({ request_id: 'run' })), allCount: up.listed }; } } },
+  api: {
+    requests: {
+      list: async (q: Record<string, unknown>) => {
+        up.asked.push(q);
+        if (up.fails) throw up.fails;
+        return { items: Array.from({ length: Math.min(up.listed, 1) }, () => ({ request_id: 'run' })), allCount: up.listed };
+      },
+    },
+  },
 }) as unknown as RunContext;
 
 /** Tonight's reading of the runs, ended: started at T0, read `ours` responses of our runs, bounded by a running run when `until` is set. */
@@ -59,8 +68,9 @@ it('moves the next reading past them when the listing shows no run made since th
 });
 
 it('keeps the cursor where the reading ended when a run could lie among the answers, asking only when it cannot tell without', async () => {
-  const cases: Array<{ why: string; ended: Parameters<typeof readingEnded>[0]; answers: number; listed: number; calls: number }> = [
+  const cases: Array<{ why: string; ended: Parameters<typeof readingEnded>[0]; answers: number; listed: number; calls: number; fails?: Error }> = [
     { why: 'the listing shows a run made since the reading started', ended: {}, answers: 5, listed: 1, calls: 1 },
+    { why: 'the listing fails (the provider answers 503 past the retries)', ended: {}, answers: 5, listed: 0, calls: 1, fails: errorForStatus(503, {}, 'GET /requests', (s) => s) },
     { why: 'the reading was bounded before a running run', ended: { until: T0 + 500 }, answers: 5, listed: 0, calls: 0 },
     { why: 'the reading loaded runs of ours: a run was made since it started', ended: { ours: 3 }, answers: 5, listed: 0, calls: 0 },
     { why: 'the reading was left active by a killed run', ended: { status: 'active' }, answers: 5, listed: 0, calls: 0 },
@@ -72,8 +82,15 @@ it('keeps the cursor where the reading ended when a run could lie among the answ
     await readingEnded(c.ended);
     await ownAnswers(c.answers);
     const before = await latestTrackingRead(wh);
-    const up: Upstream = { listed: c.listed, asked: [] };
+    const up: Upstream = { listed: c.listed, asked: [], ...(c.fails ? { fails: c.fails } : {}) };
     expect((await passOwnAnswers(ctxOf(up))).counts, c.why).toEqual({ passed_over: 0, calls: c.calls });
     expect(await latestTrackingRead(wh), c.why).toEqual(before);
   }
+});
+
+it('lets the key refused end the stage: nothing more may be sent', async () => {
+  await readingEnded();
+  await ownAnswers(5);
+  const up: Upstream = { listed: 0, asked: [], fails: errorForStatus(401, {}, 'GET /requests', (s) => s) };
+  await expect(passOwnAnswers(ctxOf(up))).rejects.toMatchObject({ code: 'API_UNAUTHORIZED' });
 });

@@ -1,3 +1,4 @@
+import { codeOf, resolveFailure } from '../../shared/failure-policy.js';
 import type { StoredCursor } from '../../warehouse/cursor-store.js';
 import { latestTrackingRead, moveDoneReading } from '../../warehouse/tracking-ledger.js';
 import type { RunContext } from '../context.js';
@@ -30,10 +31,20 @@ async function answersPast(ctx: RunContext, after: number): Promise<{ count: num
   return { count: Number(r.n), newest, atNewest: ids.map((x) => x.response_id) };
 }
 
-/** Whether the provider lists a tracking run created at or after `from` (one call, one item). */
+/**
+ * Whether the provider lists a tracking run created at or after `from` (one call, one item). A listing that fails
+ * proves nothing: taken as a run, and the next night reads through, as it would have without this stage. Only the
+ * key refused ends the stage (and the night's calls).
+ */
 async function anyRunSince(ctx: RunContext, from: number): Promise<boolean> {
-  const page = await ctx.api.requests.list({ page: 1, pageSize: 1, origin: 'tracking', createdGte: new Date(from).toISOString() });
-  return page.items.length > 0 || (page.allCount ?? 0) > 0;
+  try {
+    const page = await ctx.api.requests.list({ page: 1, pageSize: 1, origin: 'tracking', createdGte: new Date(from).toISOString() });
+    return page.items.length > 0 || (page.allCount ?? 0) > 0;
+  } catch (e) {
+    if (resolveFailure(e).reach === 'run') throw e;
+    ctx.log.warn({ code: codeOf(e) }, `the requests listing could not tell whether a tracking ran since the runs were read (${(e as Error).message}): the next night reads through tonight's own answers`);
+    return true;
+  }
 }
 
 /** The trackings' reading moved past the night's own answers when no run can lie among them (stage `trackings-cursor`). */
