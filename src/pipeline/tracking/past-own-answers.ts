@@ -57,7 +57,7 @@ export async function passOwnAnswers(ctx: RunContext): Promise<StageReport> {
   const past = await answersPast(ctx, end);
   if (past.newest === undefined) return { counts: { passed_over: 0, calls: 0 } };
   if (await anyRunSince(ctx, latest.watermark)) {
-    ctx.log.info({ responses: past.count }, 'a tracking ran since the trackings\' runs were read: the next night reads through tonight\'s own answers');
+    ctx.log.info({ responses: past.count }, 'a tracking may have run since the trackings\' runs were read: the next night reads through tonight\'s own answers');
     return { counts: { passed_over: 0, calls: 1 } };
   }
   const cursor: StoredCursor = {
