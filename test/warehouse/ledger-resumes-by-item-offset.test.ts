@@ -145,8 +145,8 @@ describe('ledger', () => {
       { kind: 'span', requestId: 'c', from: 0, count: 0, total: 0, complete: true },
     ]);
     const h = await readHistory(wh);
-    expect(h.get('cpf|1|db|*')).toEqual({ lastSuccessAt: new Date('2024-01-01T00:00:00Z'), lastResponses: 3, outstandingRequestId: 'b' });
-    expect(h.get('cpf|1|od|*')).toEqual({ lastSuccessAt: new Date('2024-03-01T00:00:00Z'), lastResponses: 0, outstandingRequestId: undefined });
+    expect(h.get('cpf|1|db|*')).toEqual({ lastSuccessAt: new Date('2024-01-01T00:00:00Z'), lastResponses: 3, lastTookMs: 0, outstandingRequestId: 'b' });
+    expect(h.get('cpf|1|od|*')).toEqual({ lastSuccessAt: new Date('2024-03-01T00:00:00Z'), lastResponses: 0, lastTookMs: 0, outstandingRequestId: undefined });
   });
 
   test('recordRejections stores line, value and reason once per run and line', async () => {
