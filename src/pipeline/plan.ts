@@ -44,6 +44,11 @@ export interface PlannedSearch {
   tookMs?: number;
 }
 
+/** A planned search with how long its last answer took the provider (PlannedSearch.tookMs), when its history says. */
+export function withTook<T extends PlannedSearch>(p: T, h: DocumentHistory | undefined): T {
+  return h?.lastTookMs === undefined ? p : { ...p, tookMs: h.lastTookMs };
+}
+
 /** A search of the documents list, planned. */
 export type DocumentSearch = PlannedSearch & { doc: DocumentSpec };
 
@@ -107,7 +112,7 @@ export function planRun(docs: DocumentSpec[], history: Map<string, DocumentHisto
     } else if (!opts.force && h.lastSuccessAt && opts.now.getTime() - h.lastSuccessAt.getTime() < freshMs) {
       plan.fresh.push({ ...item, lastSuccessAt: h.lastSuccessAt });
     } else {
-      plan.submit.push(h.lastTookMs === undefined ? item : { ...item, tookMs: h.lastTookMs });
+      plan.submit.push(withTook(item, h));
       if (doc.onDemand) plan.onDemand++;
       if (BY_NUMBER.has(doc.searchType)) plan.billed.lawsuitSearches++;
       else plan.billed.documentSearches += documentUnits(h.lastResponses ?? 0);

@@ -4,7 +4,7 @@ import { readHistory } from '../history.js';
 import { readLevels } from '../lawsuits/levels.js';
 import { planLawsuitReads, type LawsuitReadPlan, type LawsuitRead, type LawsuitTrackings } from '../lawsuits/plan.js';
 import { searchIdentity } from '../../spec/identifiers.js';
-import type { PlannedSearch } from '../plan.js';
+import { withTook, type PlannedSearch } from '../plan.js';
 import { runWave, type WavePlan } from '../search/wave.js';
 import type { SearchState } from '../search/state.js';
 import type { NightData, Stage, StageReport } from '../stage.js';
@@ -56,7 +56,7 @@ async function planReads(ctx: RunContext, trackings: LawsuitTrackings | undefine
   for (const p of plan.reads.map((r) => plannedRead(r, ctx.cfg.withAttachments))) {
     const h = history.get(p.searchHash);
     if (h?.outstandingRequestId) wave.resume.push({ ...p, requestId: h.outstandingRequestId });
-    else wave.submit.push(h?.lastTookMs === undefined ? p : { ...p, tookMs: h.lastTookMs });
+    else wave.submit.push(withTook(p, h));
   }
   // A read bought by a killed night whose answer its sweep had already loaded leaves its lawsuit whole, so the
   // plan no longer names it; it is read to its end all the same (bought already, it costs a listing page at
