@@ -71,6 +71,8 @@ describe('a trackings night in two levels', () => {
     await expectWholeAsTruth(cfg.warehouse, truth1);
     expect(countOf(s, 'trackings', 'trackings_created')).toBe(docs.length);
     expect(countOf(s, 'search', 'submitted')).toBe(docs.length);
+    // no tracking ran yet (a first run comes hours after): the next reading of the runs starts past tonight's answers
+    expect(countOf(s, 'trackings-cursor', 'passed_over')).toBeGreaterThan(docs.length);
     // the headers the searches found were read whole in the same night, each number once
     const numbers = new Set(truth1.lawsuits.map((l) => l.code));
     const byHeader = [...numbers].filter((c) => !listedNumbers().has(c)).sort();
@@ -94,6 +96,9 @@ describe('a trackings night in two levels', () => {
     night2 = s.runId;
     expect(s.status, JSON.stringify(s.failures)).toBe('ok');
     expect(countOf(s, 'search', 'submitted')).toBe(0);
+    // the reading of the runs paged through none of night 1's own answers: it started past them
+    expect(countOf(s, 'trackings', 'tracking_runs_read')).toBeGreaterThan(0);
+    expect(countOf(s, 'trackings', 'tracking_skipped')).toBe(0);
     truth2 = await truthOf(sb.url, docs);
     const later = await changedSince(runsAt);
     await expectWholeAsTruth(cfg.warehouse, truth2, later);
